@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "wormhole-tui",
+  products: [
+    .library(name: "Wormhole", targets: ["Wormhole"]),
+    .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+    .executable(name: "wormhole-tui", targets: ["wormhole-tui"]),
+    .executable(name: "wormhole-bench", targets: ["wormhole-bench"]),
+  ],
+  targets: [
+    // Property lists (binary and XML) with the archive reference (UID) type kept.
+    .target(name: "PropertyList"),
+    // NSKeyedArchiver object graphs: a linear encoder and a resolver that never instantiates a class.
+    .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
+    // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
+    .target(name: "Wormhole", dependencies: ["KeyedArchive"]),
+    .executableTarget(name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive"]),
+    .executableTarget(name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive"]),
+    .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
+    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole"]),
+    // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
+    .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "wormhole-tui"]),
+  ]
+)

@@ -1,0 +1,1 @@
+print("wormhole-bench")

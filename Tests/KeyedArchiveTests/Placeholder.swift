@@ -1,0 +1,4 @@
+import Testing
+@testable import KeyedArchive
+
+@Test func placeholder() { #expect(Bool(true)) }

@@ -1,0 +1,4 @@
+import Testing
+@testable import PropertyList
+
+@Test func placeholder() { #expect(Bool(true)) }
