@@ -1,0 +1,98 @@
+import Foundation
+
+/// One benchmark figure, measured against a baseline taken in the same run.
+///
+/// `ratio` is always "how many baselines one of ours is worth" in the direction where bigger is
+/// better: for rates, value / baseline; for durations, baseline / value. A target is met when the
+/// ratio is at least `target`.
+struct BenchmarkRecord {
+  var name: String
+  var unit: String
+  var value: Double
+  var baselineName: String
+  var baseline: Double
+  var higherIsBetter: Bool
+  var target: Double?
+  var detail: [String: Double] = [:]
+
+  var ratio: Double {
+    guard value > 0, baseline > 0 else { return 0 }
+    return higherIsBetter ? value / baseline : baseline / value
+  }
+
+  /// One JSON object on one line, keys in a stable order.
+  var jsonLine: String {
+    var parts = [
+      "\"name\":\(quoted(name))", "\"unit\":\(quoted(unit))", "\"value\":\(number(value))",
+      "\"baseline_name\":\(quoted(baselineName))", "\"baseline\":\(number(baseline))",
+      "\"ratio\":\(number(ratio))",
+    ]
+    if let target {
+      parts.append("\"target\":\(number(target))")
+      parts.append("\"met\":\(ratio >= target)")
+    }
+    for key in detail.keys.sorted() { parts.append("\(quoted(key)):\(number(detail[key] ?? 0))") }
+    return "{" + parts.joined(separator: ",") + "}"
+  }
+}
+
+private func quoted(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+    default: out.unicodeScalars.append(scalar)
+    }
+  }
+  return out + "\""
+}
+
+private func number(_ value: Double) -> String {
+  value.isFinite ? String(format: "%.6g", value) : "null"
+}
+
+/// Monotonic seconds.
+func now() -> Double {
+  var spec = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &spec)
+  return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+}
+
+/// The median of `samples` (which must not be empty).
+func median(_ samples: [Double]) -> Double { percentile(samples, 0.5) }
+
+/// The `fraction` percentile of `samples`, nearest rank.
+func percentile(_ samples: [Double], _ fraction: Double) -> Double {
+  guard !samples.isEmpty else { return 0 }
+  let sorted = samples.sorted()
+  let rank = Int((fraction * Double(sorted.count - 1)).rounded())
+  return sorted[min(max(rank, 0), sorted.count - 1)]
+}
+
+/// Runs `body` `rounds` times, alternating with `baseline` so that machine noise hits both alike,
+/// and returns the median seconds of each.
+func alternate(rounds: Int, _ body: () throws -> Void, baseline: () throws -> Void) rethrows -> (
+  ours: Double, baseline: Double
+) {
+  var ours: [Double] = []
+  var theirs: [Double] = []
+  for _ in 0..<rounds {
+    var start = now()
+    try body()
+    ours.append(now() - start)
+    start = now()
+    try baseline()
+    theirs.append(now() - start)
+  }
+  return (median(ours), median(theirs))
+}
+
+/// Resident set size of this process in bytes, from /proc/self/statm.
+func residentBytes() -> Double {
+  guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+  let fields = text.split(separator: " ")
+  guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
+  return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
+}
