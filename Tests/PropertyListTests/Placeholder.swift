@@ -1,4 +1,0 @@
-import Testing
-@testable import PropertyList
-
-@Test func placeholder() { #expect(Bool(true)) }
