@@ -14,12 +14,14 @@ let package = Package(
     .target(name: "PropertyList"),
     // NSKeyedArchiver object graphs: a linear encoder and a resolver that never instantiates a class.
     .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
+    // A thin, safe wrapper over Linux inotify: the only code that touches it.
+    .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
-    .target(name: "Wormhole", dependencies: ["KeyedArchive"]),
+    .target(name: "Wormhole", dependencies: ["KeyedArchive", "Inotify"]),
     .executableTarget(name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive"]),
     .executableTarget(name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"]),
+    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "wormhole-tui"]),

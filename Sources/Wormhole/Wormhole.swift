@@ -1,1 +1,374 @@
+import Dispatch
+import Foundation
+import Glibc
 import KeyedArchive
+import Synchronization
+
+/// A wormhole: a directory of mailboxes shared by processes, one `<identifier>.archive` per
+/// message identifier, and a notification that wakes every process listening for an identifier.
+///
+/// The design is MMWormhole's, for Linux processes: a mailbox holds the last message passed for
+/// its identifier as an `NSKeyedArchiver` archive (byte-compatible with Apple's), replaced
+/// atomically; Darwin notifications are replaced by the directory's traffic journal, which every
+/// pass appends to and every listener follows with inotify.
+///
+/// ```swift
+/// let wormhole = try Wormhole(applicationGroupIdentifier: "group.com.example", optionalDirectory: "wormhole")
+/// let token = try wormhole.listenForMessage(withIdentifier: "button") { received in
+///   print(received.message as Any)
+/// }
+/// try wormhole.passMessage(.dictionary(["buttonNumber": .integer(1)]), identifier: "button")
+/// ```
+///
+/// A `Wormhole` is safe to use from any thread.
+public final class Wormhole: Sendable {
+  /// Settings that MMWormhole hard-coded, and a few it lacked.
+  public struct Options: Sendable {
+    /// Flush every mailbox (and its directory) to disk before the notification. Off by default,
+    /// as in MMWormhole: the mailbox survives a crash of the process either way, only a crash of
+    /// the machine can lose it.
+    public var isDurable = false
+    /// The sender label recorded in the traffic journal; the program's name by default.
+    public var sender = Wormhole.programName
+    /// The journal size that triggers rotation.
+    public var journalLimit = TrafficJournal.defaultLimit
+    /// The largest mailbox read, in bytes; larger ones are reported rather than read.
+    public var maximumMessageBytes = 64 << 20
+    /// The queue listeners are called on. A private serial queue by default; `DispatchQueue.main`
+    /// gives MMWormhole's behaviour in a program that runs the main queue.
+    public var listenerQueue = DispatchQueue(label: "wormhole.listeners")
+    /// Create the directory (mode 0700) when it does not exist.
+    public var createsDirectory = true
+
+    public init() {}
+  }
+
+  /// The wormhole directory that holds the mailboxes.
+  public let directory: String
+  public let transitingType: TransitingType
+  public let options: Options
+  private let journal: TrafficJournalWriter
+  private let coordination: Coordination
+  private let listeners: ListenerRegistry
+
+  /// A wormhole for an application group, in `<home>/AppGroup/<group>/<optionalDirectory>`.
+  ///
+  /// - Parameters:
+  ///   - home: The wormhole home; `nil` uses ``WormholeHome/defaultPath(environment:)``.
+  public convenience init(
+    applicationGroupIdentifier: String, optionalDirectory: String? = nil,
+    transitingType: TransitingType = .file, home: String? = nil, options: Options = Options()
+  ) throws(WormholeError) {
+    let path = try WormholeHome.directoryPath(
+      applicationGroupIdentifier: applicationGroupIdentifier, optionalDirectory: optionalDirectory,
+      home: home ?? WormholeHome.defaultPath())
+    try self.init(directory: path, transitingType: transitingType, options: options)
+  }
+
+  /// A wormhole in `directory`, for example a copied or mounted simulator app group. The
+  /// directory is created when missing unless `options.createsDirectory` is off.
+  public init(directory: String, transitingType: TransitingType = .file, options: Options = Options())
+    throws(WormholeError)
+  {
+    guard transitingType.isAvailable else { throw .transitingTypeUnavailable(transitingType) }
+    let path = trimmingTrailingSlashes(directory)
+    if options.createsDirectory { try FileSystem.makeDirectories(path) }
+    try FileSystem.checkDirectory(path)
+    self.directory = path
+    self.transitingType = transitingType
+    self.options = options
+    self.journal = TrafficJournalWriter(directory: path, limit: options.journalLimit)
+    self.coordination = Coordination(path: path + "/" + Coordination.fileName)
+    self.listeners = ListenerRegistry(directory: path, options: options)
+  }
+
+  /// A wormhole in the directory at `url`.
+  public convenience init(directoryURL url: URL, transitingType: TransitingType = .file, options: Options = Options())
+    throws(WormholeError)
+  {
+    try self.init(directory: url.path, transitingType: transitingType, options: options)
+  }
+
+  /// The name of this program, for the journal's sender label.
+  public static let programName: String = {
+    let path = CommandLine.arguments.first ?? "wormhole"
+    return path.split(separator: "/").last.map(String.init) ?? "wormhole"
+  }()
+
+  /// The path of the mailbox for `identifier`.
+  public func mailboxPath(forIdentifier identifier: String) throws(WormholeError) -> String {
+    try MessageIdentifier.validate(identifier)
+    return directory + "/" + MessageIdentifier.fileName(for: identifier)
+  }
+
+  // MARK: Passing
+
+  /// Passes `message` to every listener of `identifier` and leaves it in the mailbox; a `nil`
+  /// message only posts the notification and leaves the mailbox as it is.
+  ///
+  /// Failures are thrown, never swallowed, and recorded in the journal as `failed`.
+  @discardableResult
+  public func passMessage(_ message: ArchivedValue?, identifier: String) throws(WormholeError) -> TrafficRecord {
+    try MessageIdentifier.validate(identifier)
+    guard let message else { return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: nil) }
+    let archive: [UInt8]
+    do {
+      archive = try KeyedArchiveEncoder().encodeBytes(message)
+    } catch {
+      throw .encodingFailed(error.description)
+    }
+    return try passArchive(archive, identifier: identifier)
+  }
+
+  /// Passes a `Codable` value, encoded as a property list (see the README: the value is encoded
+  /// with `PropertyListEncoder`'s layout and archived as Foundation objects, so an Apple app reads
+  /// it as an `NSDictionary`, `NSArray` or scalar).
+  @discardableResult
+  public func passMessage<Value: Encodable>(_ value: Value, identifier: String) throws(WormholeError) -> TrafficRecord {
+    try passMessage(try MessageCoding.archivedValue(encoding: value), identifier: identifier)
+  }
+
+  /// Passes the bytes of an existing archive as they are, for example one read from another
+  /// mailbox. `replayOf` marks the post in the journal as a replay of that record.
+  @discardableResult
+  public func passArchive(_ archive: Data, identifier: String, replayOf: UInt64? = nil) throws(WormholeError)
+    -> TrafficRecord
+  {
+    try passArchive(Array(archive), identifier: identifier, replayOf: replayOf)
+  }
+
+  @discardableResult
+  func passArchive(_ archive: [UInt8], identifier: String, replayOf: UInt64? = nil) throws(WormholeError)
+    -> TrafficRecord
+  {
+    try MessageIdentifier.validate(identifier)
+    let name = MessageIdentifier.fileName(for: identifier)
+    do throws(WormholeError) {
+      try coordinated(identifier, .exclusive) { () throws(WormholeError) in
+        let result = archive.withUnsafeBytes { bytes in
+          Result { () throws(WormholeError) in
+            try FileSystem.writeAtomically(bytes, directory: directory, name: name, durable: options.isDurable)
+          }
+        }
+        try result.get()
+      }
+    } catch {
+      recordFailure(kind: .pass, identifier: identifier, bytes: archive.count, error: error)
+      throw error
+    }
+    return try post(kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf)
+  }
+
+  // MARK: Reading
+
+  /// The message in the mailbox for `identifier`, decoded without instantiating any class, or
+  /// `nil` when the mailbox is empty.
+  public func message(withIdentifier identifier: String) throws(WormholeError) -> ArchivedValue? {
+    guard let archive = try archiveBytes(withIdentifier: identifier) else { return nil }
+    return try MessageCoding.decode(archive, path: try mailboxPath(forIdentifier: identifier))
+  }
+
+  /// The message for `identifier` decoded as `Value` (the inverse of the `Codable` pass).
+  public func message<Value: Decodable>(withIdentifier identifier: String, as type: Value.Type)
+    throws(WormholeError) -> Value?
+  {
+    guard let value = try message(withIdentifier: identifier) else { return nil }
+    return try MessageCoding.decode(type, from: value, path: try mailboxPath(forIdentifier: identifier))
+  }
+
+  /// The raw archive in the mailbox for `identifier`, or `nil` when it is empty.
+  public func archive(withIdentifier identifier: String) throws(WormholeError) -> Data? {
+    try archiveBytes(withIdentifier: identifier).map { Data($0) }
+  }
+
+  func archiveBytes(withIdentifier identifier: String) throws(WormholeError) -> [UInt8]? {
+    let path = try mailboxPath(forIdentifier: identifier)
+    return try coordinated(identifier, .shared) { () throws(WormholeError) in
+      try FileSystem.readMailbox(path, limit: options.maximumMessageBytes)
+    }
+  }
+
+  /// The identifiers that have a mailbox in this directory, sorted.
+  public func identifiers() throws(WormholeError) -> [String] {
+    try FileSystem.entries(of: directory).compactMap(MessageIdentifier.identifier(fromFileName:)).sorted()
+  }
+
+  /// Every retained record of this directory's traffic journal, oldest first.
+  public func trafficRecords() throws(WormholeError) -> [TrafficRecord] {
+    try TrafficJournal.records(inDirectory: directory)
+  }
+
+  // MARK: Clearing
+
+  /// Removes the mailbox for `identifier`. A symbolic link is removed, never followed.
+  public func clearMessageContents(forIdentifier identifier: String) throws(WormholeError) {
+    try MessageIdentifier.validate(identifier)
+    do throws(WormholeError) {
+      try coordinated(identifier, .exclusive) { () throws(WormholeError) in
+        try FileSystem.removeMailbox(directory: directory, name: MessageIdentifier.fileName(for: identifier))
+      }
+    } catch {
+      recordFailure(kind: .clear, identifier: identifier, bytes: 0, error: error)
+      throw error
+    }
+    try post(kind: .clear, identifier: identifier, bytes: 0, replayOf: nil)
+  }
+
+  /// Removes every mailbox of this directory (`*.archive` files whose names are valid
+  /// identifiers) and nothing else: no other file, no subdirectory, nothing outside it.
+  public func clearAllMessageContents() throws(WormholeError) {
+    do throws(WormholeError) {
+      try coordinatedAll { () throws(WormholeError) in
+        for name in try FileSystem.entries(of: directory) where MessageIdentifier.identifier(fromFileName: name) != nil {
+          do throws(WormholeError) {
+            try FileSystem.removeMailbox(directory: directory, name: name)
+          } catch {
+            // A directory named like a mailbox is not ours to remove: skip it, clear the rest.
+            if case .notAMailbox = error { continue }
+            throw error
+          }
+        }
+      }
+    } catch {
+      recordFailure(kind: .clearAll, identifier: "", bytes: 0, error: error)
+      throw error
+    }
+    try post(kind: .clearAll, identifier: "", bytes: 0, replayOf: nil)
+  }
+
+  // MARK: Listening
+
+  /// Calls `listener` on ``Options/listenerQueue`` whenever a message or notification is passed
+  /// for `identifier`, from any process, until the returned token is cancelled. Several listeners
+  /// may listen for the same identifier. Rapid passes may coalesce: the mailbox is the truth, the
+  /// notification only rings the bell.
+  public func listenForMessage(
+    withIdentifier identifier: String, listener: @escaping @Sendable (ReceivedMessage) -> Void
+  ) throws(WormholeError) -> ListenerToken {
+    try MessageIdentifier.validate(identifier)
+    return try listeners.add(identifier: identifier, reader: self, listener: listener)
+  }
+
+  /// Stops every listener for `identifier`.
+  public func stopListening(forIdentifier identifier: String) {
+    listeners.removeAll(identifier: identifier)
+  }
+
+  /// The messages passed for `identifier` from now on, as an asynchronous sequence. The stream
+  /// keeps the newest 1,024 undelivered messages when its consumer falls behind; it ends only
+  /// when the consumer stops iterating.
+  public func messages(withIdentifier identifier: String) throws(WormholeError) -> AsyncStream<ReceivedMessage> {
+    let (stream, continuation) = AsyncStream.makeStream(of: ReceivedMessage.self, bufferingPolicy: .bufferingNewest(1024))
+    let token = try listenForMessage(withIdentifier: identifier) { continuation.yield($0) }
+    continuation.onTermination = { _ in token.cancel() }
+    return stream
+  }
+
+  // MARK: Internals
+
+  @discardableResult
+  private func post(kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?) throws(WormholeError)
+    -> TrafficRecord
+  {
+    try journal.append { sequence, milliseconds in
+      TrafficRecord(
+        sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
+        transiting: transitingType.rawValue, kind: kind, identifier: identifier, bytes: bytes, outcome: .ok,
+        replayOf: replayOf)
+    }
+  }
+
+  private func recordFailure(kind: TrafficKind, identifier: String, bytes: Int, error: WormholeError) {
+    _ = try? journal.append { sequence, milliseconds in
+      TrafficRecord(
+        sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
+        transiting: transitingType.rawValue, kind: kind, identifier: identifier, bytes: bytes, outcome: .failed,
+        error: error.description)
+    }
+  }
+
+  private func coordinated<T>(_ identifier: String, _ kind: RangeLock.Kind, _ body: () throws(WormholeError) -> T)
+    throws(WormholeError) -> T
+  {
+    guard transitingType == .coordinatedFile else { return try body() }
+    return try coordination.withLock(offset: Coordination.offset(for: identifier), length: 1, kind: kind, body)
+  }
+
+  private func coordinatedAll(_ body: () throws(WormholeError) -> Void) throws(WormholeError) {
+    guard transitingType == .coordinatedFile else { return try body() }
+    try coordination.withLock(offset: 0, length: 0, kind: .exclusive, body)
+  }
+}
+
+/// What a listener receives.
+public struct ReceivedMessage: Sendable {
+  public var identifier: String
+  /// The message in the mailbox when the notification was handled; `nil` for a notification
+  /// without a message, an empty mailbox, or a failure.
+  public var message: ArchivedValue?
+  /// The mailbox's bytes, when a message was read.
+  public var archive: Data?
+  /// The journal record of the post that rang.
+  public var record: TrafficRecord
+  /// Why the mailbox could not be read or decoded, when it could not.
+  public var failure: WormholeError?
+
+  /// Whether the post was a notification without a message.
+  public var isNotificationOnly: Bool { record.kind == .notify }
+}
+
+/// Cancels a listener. Cancelling twice, or after ``Wormhole/stopListening(forIdentifier:)``, does
+/// nothing.
+public final class ListenerToken: Sendable, Hashable {
+  public let identifier: String
+  private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+  init(identifier: String, onCancel: @escaping @Sendable () -> Void) {
+    self.identifier = identifier
+    self.onCancel = Mutex(onCancel)
+  }
+
+  public func cancel() {
+    let action = onCancel.withLock { action in
+      defer { action = nil }
+      return action
+    }
+    action?()
+  }
+
+  public static func == (lhs: ListenerToken, rhs: ListenerToken) -> Bool { lhs === rhs }
+  public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+}
+
+/// The per-identifier byte-range locks of `coordinated-file`, in the directory's `.wormhole-lock`.
+final class Coordination: Sendable {
+  static let fileName = ".wormhole-lock"
+  let path: String
+
+  init(path: String) { self.path = path }
+
+  /// A lock offset for `identifier` (FNV-1a, 40 bits): distinct identifiers rarely share one, and
+  /// when they do they only serialize more than they must.
+  static func offset(for identifier: String) -> Int64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in identifier.utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return Int64(hash & 0xFF_FFFF_FFFF) + 1
+  }
+
+  func withLock<T>(offset: Int64, length: Int64, kind: RangeLock.Kind, _ body: () throws(WormholeError) -> T)
+    throws(WormholeError) -> T
+  {
+    // A descriptor per operation: OFD locks taken through one descriptor do not exclude each
+    // other, so threads sharing one would not serialize.
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else { throw .fileSystem(operation: "open the lock file", path: path, code: errno) }
+    defer { _ = close(descriptor) }
+    let code = RangeLock.lock(descriptor, kind: kind, offset: offset, length: length)
+    guard code == 0 else { throw .fileSystem(operation: "lock", path: path, code: code) }
+    defer { RangeLock.unlock(descriptor, offset: offset, length: length) }
+    return try body()
+  }
+}

@@ -1,0 +1,227 @@
+import Glibc
+import Synchronization
+
+/// The POSIX calls the library makes, each failure turned into a ``WormholeError``.
+enum FileSystem {
+  /// Makes `path` and any missing parents, each new directory with mode 0700.
+  static func makeDirectories(_ path: String) throws(WormholeError) {
+    var status = stat()
+    if stat(path, &status) == 0 {
+      guard status.st_mode & S_IFMT == S_IFDIR else {
+        throw .containerUnavailable(path: path, reason: "it exists and is not a directory")
+      }
+      return
+    }
+    guard errno == ENOENT else { throw unavailable(path, errno) }
+    let parent = parentPath(of: path)
+    if parent != path { try makeDirectories(parent) }
+    if mkdir(path, 0o700) != 0 && errno != EEXIST { throw unavailable(path, errno) }
+  }
+
+  /// Throws unless `path` is an existing directory we can search and write.
+  static func checkDirectory(_ path: String) throws(WormholeError) {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      if errno == ENOENT {
+        throw .containerUnavailable(path: path, reason: "it does not exist (create it, or pass --group to use the wormhole home)")
+      }
+      throw unavailable(path, errno)
+    }
+    guard status.st_mode & S_IFMT == S_IFDIR else {
+      throw .containerUnavailable(path: path, reason: "it is not a directory")
+    }
+    guard access(path, R_OK | W_OK | X_OK) == 0 else { throw unavailable(path, errno) }
+  }
+
+  private static func unavailable(_ path: String, _ code: Int32) -> WormholeError {
+    let reason = String(cString: strerror(code))
+    if code == EACCES || code == EROFS || code == EPERM {
+      return .containerUnavailable(
+        path: path, reason: "\(reason) (choose a writable home with --home or WORMHOLE_HOME)")
+    }
+    return .containerUnavailable(path: path, reason: reason)
+  }
+
+  static func parentPath(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    if slash == path.startIndex { return "/" }
+    return String(path[..<slash])
+  }
+
+  private static let temporaryCounter = Atomic<UInt64>(0)
+
+  /// A hidden name for a temporary file in the same directory, unique in this process and
+  /// among processes (pid), and not derived from the identifier so that it always fits.
+  static func temporaryName() -> String {
+    let count = temporaryCounter.add(1, ordering: .relaxed).newValue
+    return ".wormhole-\(getpid())-\(count).tmp"
+  }
+
+  /// Writes `bytes` to a new temporary file in `directory` and renames it over `name`, so that
+  /// readers see the old message or the new one, never a mix. The old file stays if anything
+  /// fails. With `durable`, the file is flushed to disk before the rename and the directory after.
+  static func writeAtomically(
+    _ bytes: UnsafeRawBufferPointer, directory: String, name: String, durable: Bool
+  ) throws(WormholeError) {
+    let temporary = directory + "/" + temporaryName()
+    let target = directory + "/" + name
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw .fileSystem(operation: "create", path: temporary, code: errno) }
+    do throws(WormholeError) {
+      try writeAll(descriptor, bytes, path: temporary)
+      if durable && fsync(descriptor) != 0 { throw .fileSystem(operation: "flush", path: temporary, code: errno) }
+      if close(descriptor) != 0 { throw .fileSystem(operation: "write", path: temporary, code: errno) }
+    } catch {
+      _ = close(descriptor)
+      _ = unlink(temporary)
+      throw error
+    }
+    guard rename(temporary, target) == 0 else {
+      let code = errno
+      _ = unlink(temporary)
+      throw .fileSystem(operation: "replace", path: target, code: code)
+    }
+    if durable { syncDirectory(directory) }
+  }
+
+  static func syncDirectory(_ directory: String) {
+    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    _ = fsync(descriptor)
+    _ = close(descriptor)
+  }
+
+  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(WormholeError) {
+    let code = writeAll(descriptor, bytes)
+    if code != 0 { throw .fileSystem(operation: "write", path: path, code: code) }
+  }
+
+  /// Writes every byte, retrying short writes and interruptions; returns 0 or the `errno`.
+  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        return errno
+      }
+      if written == 0 { return EIO }
+      offset += written
+    }
+    return 0
+  }
+
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+    bytes.withUnsafeBytes { writeAll(descriptor, $0) }
+  }
+
+  /// The contents of the mailbox at `path`, or `nil` when there is none. Symbolic links, FIFOs,
+  /// devices and directories are refused rather than followed or opened for reading (a FIFO
+  /// would block), and files over `limit` bytes are refused without reading them.
+  static func readMailbox(_ path: String, limit: Int) throws(WormholeError) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let code = errno
+      if code == ENOENT { return nil }
+      if code == ELOOP { throw .notAMailbox(path: path, reason: "it is a symbolic link, which is not followed") }
+      throw .fileSystem(operation: "read", path: path, code: code)
+    }
+    defer { _ = close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw .fileSystem(operation: "read", path: path, code: errno) }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .notAMailbox(path: path, reason: "it is not a regular file")
+    }
+    let size = Int(status.st_size)
+    guard size <= limit else { throw .messageTooLarge(path: path, bytes: size, limit: limit) }
+    // Read to end of file: an in-place writer may still be growing it.
+    var bytes = [UInt8](repeating: 0, count: max(size, 4096))
+    var count = 0
+    while true {
+      if count == bytes.count {
+        guard bytes.count <= limit else { throw .messageTooLarge(path: path, bytes: count, limit: limit) }
+        bytes.append(contentsOf: repeatElement(0, count: bytes.count))
+      }
+      let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw .fileSystem(operation: "read", path: path, code: errno)
+      }
+      if got == 0 { break }
+      count += got
+    }
+    guard count <= limit else { throw .messageTooLarge(path: path, bytes: count, limit: limit) }
+    bytes.removeSubrange(count...)
+    return bytes
+  }
+
+  /// Removes the mailbox `name` in `directory` if there is one. A symbolic link is removed
+  /// itself, never followed; a directory of that name is left alone and reported.
+  static func removeMailbox(directory: String, name: String) throws(WormholeError) {
+    let path = directory + "/" + name
+    if unlink(path) == 0 || errno == ENOENT { return }
+    let code = errno
+    if code == EISDIR || code == EPERM {
+      var status = stat()
+      if lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
+        throw .notAMailbox(path: path, reason: "it is a directory, which is left alone")
+      }
+    }
+    throw .fileSystem(operation: "remove", path: path, code: code)
+  }
+
+  /// The names of the entries in `directory`.
+  static func entries(of directory: String) throws(WormholeError) -> [String] {
+    guard let stream = opendir(directory) else {
+      throw .fileSystem(operation: "list", path: directory, code: errno)
+    }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// The size and modification time of `path` without following a link, or `nil` if absent.
+  static func status(_ path: String) -> stat? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? status : nil
+  }
+}
+
+/// Linux open-file-description byte-range locks: held per open file, so they exclude other
+/// processes and other descriptors of this one, and vanish when the descriptor closes.
+/// (`F_OFD_SETLKW` is 38 in Linux's ABI; Glibc hides the name behind `_GNU_SOURCE`.)
+struct RangeLock {
+  static let setLockWaiting: Int32 = 38
+
+  enum Kind { case shared, exclusive }
+
+  /// Waits for a lock of `kind` on `length` bytes at `offset` (0 means to the end of every file).
+  static func lock(_ descriptor: Int32, kind: Kind, offset: Int64, length: Int64) -> Int32 {
+    var request = flock()
+    request.l_type = Int16(kind == .shared ? F_RDLCK : F_WRLCK)
+    request.l_whence = Int16(SEEK_SET)
+    request.l_start = off_t(offset)
+    request.l_len = off_t(length)
+    request.l_pid = 0
+    while fcntl(descriptor, setLockWaiting, &request) != 0 {
+      if errno != EINTR { return errno }
+    }
+    return 0
+  }
+
+  static func unlock(_ descriptor: Int32, offset: Int64, length: Int64) {
+    var request = flock()
+    request.l_type = Int16(F_UNLCK)
+    request.l_whence = Int16(SEEK_SET)
+    request.l_start = off_t(offset)
+    request.l_len = off_t(length)
+    request.l_pid = 0
+    _ = fcntl(descriptor, setLockWaiting, &request)
+  }
+}

@@ -1,0 +1,37 @@
+/// The rules a message identifier must follow to name a mailbox file.
+public enum MessageIdentifier {
+  /// The suffix of every mailbox file name.
+  public static let fileExtension = ".archive"
+
+  /// The longest identifier in UTF-8 bytes: the mailbox name must fit a 255-byte file name.
+  public static let maximumLength = 255 - fileExtension.utf8.count
+
+  /// Throws ``WormholeError/invalidIdentifier(_:reason:)`` unless `identifier` can name a mailbox:
+  /// not empty, not `.` or `..`, no `/` or NUL, at most ``maximumLength`` UTF-8 bytes.
+  public static func validate(_ identifier: String) throws(WormholeError) {
+    if let reason = problem(with: identifier) { throw .invalidIdentifier(identifier, reason: reason) }
+  }
+
+  /// Why `identifier` cannot name a mailbox, or `nil` when it can.
+  public static func problem(with identifier: String) -> String? {
+    if identifier.isEmpty { return "it is empty" }
+    if identifier == "." || identifier == ".." { return "it names a directory" }
+    if identifier.utf8.contains(UInt8(ascii: "/")) { return "it contains '/'" }
+    if identifier.utf8.contains(0) { return "it contains a NUL character" }
+    let length = identifier.utf8.count
+    if length > maximumLength {
+      return "it is \(length) bytes long; at most \(maximumLength) fit in a file name"
+    }
+    return nil
+  }
+
+  /// The mailbox file name for a valid identifier.
+  public static func fileName(for identifier: String) -> String { identifier + fileExtension }
+
+  /// The identifier a mailbox file name stands for, or `nil` for any other file name.
+  public static func identifier(fromFileName name: String) -> String? {
+    guard name.hasSuffix(fileExtension) else { return nil }
+    let identifier = String(name.dropLast(fileExtension.count))
+    return problem(with: identifier) == nil ? identifier : nil
+  }
+}

@@ -1,0 +1,294 @@
+import KeyedArchive
+
+/// A strict JSON reader (RFC 8259) into ``ArchivedValue``, used for messages typed on the command
+/// line and for traffic-journal lines.
+///
+/// Objects become dictionaries with string keys in document order (a repeated key keeps its
+/// first position and its last value), integers that fit 64 bits become integers and all other
+/// numbers reals, and `null` becomes `NSNull`. Unlike Foundation's `JSONSerialization`, `1` and
+/// `true` stay distinct.
+public struct JSONParser {
+  /// The deepest nesting accepted.
+  public var maximumDepth: Int
+
+  public init(maximumDepth: Int = 512) {
+    self.maximumDepth = maximumDepth
+  }
+
+  /// The value of the JSON text `text`.
+  public func parse(_ text: String) throws(JSONParseError) -> ArchivedValue {
+    var text = text
+    let result = text.withUTF8 { bytes in
+      Result { () throws(JSONParseError) -> ArchivedValue in try parse(bytes) }
+    }
+    return try result.get()
+  }
+
+  /// The value of the JSON text in `bytes` (UTF-8).
+  public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> ArchivedValue {
+    var reader = Reader(bytes: bytes, maximumDepth: maximumDepth)
+    reader.skipSpace()
+    let value = try reader.value(depth: 0)
+    reader.skipSpace()
+    guard reader.position == bytes.count else { throw reader.error("unexpected text after the value") }
+    return value
+  }
+}
+
+/// Why a text is not JSON, with the byte offset where reading stopped.
+public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var reason: String
+  public var offset: Int
+
+  public var description: String { "not valid JSON at byte \(offset): \(reason)" }
+}
+
+private struct Reader {
+  let bytes: UnsafeBufferPointer<UInt8>
+  let maximumDepth: Int
+  var position = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    self.bytes = bytes
+    self.maximumDepth = maximumDepth
+  }
+
+  func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: position) }
+
+  var current: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  mutating func skipSpace() {
+    while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+  }
+
+  mutating func expect(_ literal: StaticString, _ value: ArchivedValue) throws(JSONParseError) -> ArchivedValue {
+    let count = literal.utf8CodeUnitCount
+    guard position + count <= bytes.count else { throw error("unexpected end of text") }
+    for index in 0..<count where bytes[position + index] != literal.utf8Start[index] {
+      throw error("unknown word")
+    }
+    position += count
+    return value
+  }
+
+  mutating func value(depth: Int) throws(JSONParseError) -> ArchivedValue {
+    guard depth <= maximumDepth else { throw error("nested more than \(maximumDepth) levels deep") }
+    guard let byte = current else { throw error("unexpected end of text") }
+    switch byte {
+    case UInt8(ascii: "{"): return try object(depth: depth)
+    case UInt8(ascii: "["): return try array(depth: depth)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"): return try expect("true", .boolean(true))
+    case UInt8(ascii: "f"): return try expect("false", .boolean(false))
+    case UInt8(ascii: "n"): return try expect("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+    default: throw error("unexpected character")
+    }
+  }
+
+  mutating func object(depth: Int) throws(JSONParseError) -> ArchivedValue {
+    position += 1
+    var entries: [ArchivedEntry] = []
+    var positions: [String: Int] = [:]
+    skipSpace()
+    if current == UInt8(ascii: "}") {
+      position += 1
+      return .dictionary(entries)
+    }
+    while true {
+      skipSpace()
+      guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+      let key = try string()
+      skipSpace()
+      guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
+      position += 1
+      skipSpace()
+      let element = try value(depth: depth + 1)
+      if let existing = positions[key] {
+        entries[existing].value = element
+      } else {
+        positions[key] = entries.count
+        entries.append(ArchivedEntry(key: .string(key), value: element))
+      }
+      skipSpace()
+      guard let separator = current else { throw error("unexpected end of text in an object") }
+      position += 1
+      if separator == UInt8(ascii: "}") { return .dictionary(entries) }
+      guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
+    }
+  }
+
+  mutating func array(depth: Int) throws(JSONParseError) -> ArchivedValue {
+    position += 1
+    var elements: [ArchivedValue] = []
+    skipSpace()
+    if current == UInt8(ascii: "]") {
+      position += 1
+      return .array(elements)
+    }
+    while true {
+      skipSpace()
+      elements.append(try value(depth: depth + 1))
+      skipSpace()
+      guard let separator = current else { throw error("unexpected end of text in an array") }
+      position += 1
+      if separator == UInt8(ascii: "]") { return .array(elements) }
+      guard separator == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
+    }
+  }
+
+  mutating func string() throws(JSONParseError) -> String {
+    position += 1
+    let start = position
+    // Fast path: no escapes.
+    while let byte = current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
+      guard byte >= 0x20 else { throw error("control character in a string") }
+      position += 1
+    }
+    guard let stop = current else { throw error("unterminated string") }
+    var scalars = String.UnicodeScalarView()
+    guard let prefix = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    else { throw error("invalid UTF-8 in a string") }
+    if stop == UInt8(ascii: "\"") {
+      position += 1
+      return prefix
+    }
+    scalars.append(contentsOf: prefix.unicodeScalars)
+    while true {
+      guard let byte = current else { throw error("unterminated string") }
+      if byte == UInt8(ascii: "\"") {
+        position += 1
+        return String(scalars)
+      }
+      if byte == UInt8(ascii: "\\") {
+        position += 1
+        guard let escape = current else { throw error("unterminated escape") }
+        position += 1
+        switch escape {
+        case UInt8(ascii: "\""): scalars.append("\"")
+        case UInt8(ascii: "\\"): scalars.append("\\")
+        case UInt8(ascii: "/"): scalars.append("/")
+        case UInt8(ascii: "b"): scalars.append("\u{08}")
+        case UInt8(ascii: "f"): scalars.append("\u{0C}")
+        case UInt8(ascii: "n"): scalars.append("\n")
+        case UInt8(ascii: "r"): scalars.append("\r")
+        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "u"): scalars.append(try unicodeEscape())
+        default: throw error("unknown escape")
+        }
+        continue
+      }
+      guard byte >= 0x20 else { throw error("control character in a string") }
+      // Copy one UTF-8 sequence.
+      let sequenceStart = position
+      position += 1
+      while let next = current, next & 0xC0 == 0x80 { position += 1 }
+      guard
+        let piece = String(
+          validating: UnsafeBufferPointer(rebasing: bytes[sequenceStart..<position]), as: UTF8.self)
+      else { throw error("invalid UTF-8 in a string") }
+      scalars.append(contentsOf: piece.unicodeScalars)
+    }
+  }
+
+  mutating func hexQuad() throws(JSONParseError) -> UInt32 {
+    guard position + 4 <= bytes.count else { throw error("short \\u escape") }
+    var value: UInt32 = 0
+    for _ in 0..<4 {
+      let byte = bytes[position]
+      let digit: UInt32
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+      default: throw error("bad hex digit in \\u escape")
+      }
+      value = value * 16 + digit
+      position += 1
+    }
+    return value
+  }
+
+  mutating func unicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
+    let first = try hexQuad()
+    if (0xD800...0xDBFF).contains(first) {
+      guard position + 2 <= bytes.count, bytes[position] == UInt8(ascii: "\\"),
+        bytes[position + 1] == UInt8(ascii: "u")
+      else { throw error("unpaired UTF-16 surrogate") }
+      position += 2
+      let second = try hexQuad()
+      guard (0xDC00...0xDFFF).contains(second) else { throw error("unpaired UTF-16 surrogate") }
+      let combined = 0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+      guard let scalar = Unicode.Scalar(combined) else { throw error("invalid code point") }
+      return scalar
+    }
+    guard let scalar = Unicode.Scalar(first) else { throw error("unpaired UTF-16 surrogate") }
+    return scalar
+  }
+
+  mutating func number() throws(JSONParseError) -> ArchivedValue {
+    let start = position
+    var isInteger = true
+    if current == UInt8(ascii: "-") { position += 1 }
+    guard let first = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(first) else {
+      throw error("expected a digit")
+    }
+    if first == UInt8(ascii: "0") {
+      position += 1
+    } else {
+      skipDigits()
+    }
+    if current == UInt8(ascii: ".") {
+      isInteger = false
+      position += 1
+      guard requireDigits() else { throw error("expected a digit after '.'") }
+    }
+    if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+      isInteger = false
+      position += 1
+      if current == UInt8(ascii: "+") || current == UInt8(ascii: "-") { position += 1 }
+      guard requireDigits() else { throw error("expected a digit in the exponent") }
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    if isInteger {
+      if let value = Int64(text) { return .integer(value) }
+      if let value = UInt64(text) { return .unsignedInteger(value) }
+    }
+    guard let value = Double(text), value.isFinite else { throw error("number out of range") }
+    return .real(value)
+  }
+
+  mutating func skipDigits() {
+    while let byte = current, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) { position += 1 }
+  }
+
+  mutating func requireDigits() -> Bool {
+    let start = position
+    skipDigits()
+    return position > start
+  }
+}
+
+/// Writes JSON text: strings escaped as RFC 8259 requires, numbers in their shortest round-trip form.
+public enum JSONText {
+  /// `text` as a JSON string literal.
+  public static func string(_ text: String) -> String {
+    var out = "\""
+    out.reserveCapacity(text.utf8.count + 2)
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    out += "\""
+    return out
+  }
+}

@@ -1,0 +1,119 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The listeners of one ``Wormhole``, and the journal follower that wakes them, started with the
+/// first listener and stopped with the last.
+final class ListenerRegistry: Sendable {
+  private struct Entry {
+    let id: UInt64
+    let listener: @Sendable (ReceivedMessage) -> Void
+  }
+
+  private struct State {
+    var entries: [String: [Entry]] = [:]
+    var nextID: UInt64 = 0
+    var follower: TrafficJournalFollower?
+  }
+
+  private let directory: String
+  private let queue: DispatchQueue
+  private let state = Mutex(State())
+
+  init(directory: String, options: Wormhole.Options) {
+    self.directory = directory
+    self.queue = options.listenerQueue
+  }
+
+  func add(identifier: String, reader: Wormhole, listener: @escaping @Sendable (ReceivedMessage) -> Void)
+    throws(WormholeError) -> ListenerToken
+  {
+    // Start the follower outside the lock (it touches the file system); if another thread won
+    // the race, ours is cancelled.
+    var started: TrafficJournalFollower?
+    if state.withLock({ $0.follower == nil }) {
+      // Weak references: listening must not keep the wormhole alive.
+      started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
+        guard let self, let reader else { return }
+        self.dispatch(records, reader: reader)
+      }
+    }
+    let (id, unused) = state.withLock { state -> (UInt64, TrafficJournalFollower?) in
+      state.nextID += 1
+      state.entries[identifier, default: []].append(Entry(id: state.nextID, listener: listener))
+      guard state.follower == nil else { return (state.nextID, started) }
+      state.follower = started
+      return (state.nextID, nil)
+    }
+    unused?.cancel()
+    return ListenerToken(identifier: identifier) { [weak self] in self?.remove(id: id, identifier: identifier) }
+  }
+
+  private func remove(id: UInt64, identifier: String) {
+    let stopped = state.withLock { state -> TrafficJournalFollower? in
+      state.entries[identifier]?.removeAll { $0.id == id }
+      if state.entries[identifier]?.isEmpty == true { state.entries[identifier] = nil }
+      return stopIfIdle(&state)
+    }
+    stopped?.cancel()
+  }
+
+  func removeAll(identifier: String) {
+    let stopped = state.withLock { state -> TrafficJournalFollower? in
+      state.entries[identifier] = nil
+      return stopIfIdle(&state)
+    }
+    stopped?.cancel()
+  }
+
+  private func stopIfIdle(_ state: inout State) -> TrafficJournalFollower? {
+    guard state.entries.isEmpty, let follower = state.follower else { return nil }
+    state.follower = nil
+    return follower
+  }
+
+  /// Coalesces a batch per identifier: the last pass is delivered with the mailbox as it is now,
+  /// and notifications after it are delivered once, without a message.
+  private func dispatch(_ records: [TrafficRecord], reader: Wormhole) {
+    let listening = state.withLock { $0.entries }
+    guard !listening.isEmpty else { return }
+    var order: [String] = []
+    var lastPass: [String: TrafficRecord] = [:]
+    var lastNotify: [String: TrafficRecord] = [:]
+    for record in records where listening[record.identifier] != nil && record.outcome == .ok {
+      if lastPass[record.identifier] == nil && lastNotify[record.identifier] == nil { order.append(record.identifier) }
+      if record.kind == .pass {
+        lastPass[record.identifier] = record
+        lastNotify[record.identifier] = nil
+      } else if record.kind == .notify {
+        lastNotify[record.identifier] = record
+      }
+    }
+    for identifier in order {
+      var deliveries: [ReceivedMessage] = []
+      if let record = lastPass[identifier] { deliveries.append(read(identifier, record: record, reader: reader)) }
+      if let record = lastNotify[identifier] {
+        deliveries.append(ReceivedMessage(identifier: identifier, message: nil, archive: nil, record: record))
+      }
+      let targets = listening[identifier] ?? []
+      for delivery in deliveries {
+        for entry in targets {
+          let listener = entry.listener
+          queue.async { listener(delivery) }
+        }
+      }
+    }
+  }
+
+  private func read(_ identifier: String, record: TrafficRecord, reader: Wormhole) -> ReceivedMessage {
+    var received = ReceivedMessage(identifier: identifier, message: nil, archive: nil, record: record)
+    do {
+      guard let bytes = try reader.archiveBytes(withIdentifier: identifier) else { return received }
+      received.archive = Data(bytes)
+      received.message = try MessageCoding.decode(bytes, path: try reader.mailboxPath(forIdentifier: identifier))
+    } catch {
+      received.failure = error
+    }
+    return received
+  }
+}

@@ -1,0 +1,65 @@
+import Glibc
+
+/// Everything that can go wrong in a wormhole, each with a message that says what to fix.
+public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The identifier cannot name a mailbox.
+  case invalidIdentifier(String, reason: String)
+  /// An application group or optional directory name cannot be used as a path component.
+  case invalidName(kind: String, name: String, reason: String)
+  /// The wormhole directory is missing, not a directory, or cannot be created.
+  case containerUnavailable(path: String, reason: String)
+  /// The transiting type exists in the design but not in this build.
+  case transitingTypeUnavailable(TransitingType)
+  /// A file-system call failed.
+  case fileSystem(operation: String, path: String, code: Int32)
+  /// A mailbox path holds something other than a regular file.
+  case notAMailbox(path: String, reason: String)
+  /// A mailbox is larger than the configured limit.
+  case messageTooLarge(path: String, bytes: Int, limit: Int)
+  /// The message could not be archived.
+  case encodingFailed(String)
+  /// A mailbox holds bytes that could not be decoded.
+  case decodingFailed(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .invalidIdentifier(let identifier, let reason):
+      return "invalid identifier \(quoted(identifier)): \(reason)"
+    case .invalidName(let kind, let name, let reason):
+      return "invalid \(kind) \(quoted(name)): \(reason)"
+    case .containerUnavailable(let path, let reason):
+      return "wormhole directory \(path) is unavailable: \(reason)"
+    case .transitingTypeUnavailable(let type):
+      return
+        "transiting type \(type.rawValue) is not available in this build (use file or coordinated-file)"
+    case .fileSystem(let operation, let path, let code):
+      let hint = code == ENOSPC ? " (the disk is full; the previous message was kept)" : ""
+      return "cannot \(operation) \(path): \(String(cString: strerror(code)))\(hint)"
+    case .notAMailbox(let path, let reason):
+      return "\(path) is not a mailbox: \(reason)"
+    case .messageTooLarge(let path, let bytes, let limit):
+      return "\(path) holds \(bytes) bytes, more than the \(limit)-byte limit for one message"
+    case .encodingFailed(let reason):
+      return "cannot archive the message: \(reason)"
+    case .decodingFailed(let path, let reason):
+      return "cannot decode \(path): \(reason)"
+    }
+  }
+}
+
+/// A name in double quotes with control characters escaped, so odd identifiers print legibly.
+func quoted(_ text: String) -> String {
+  var out = "\""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\"": out += "\\\""
+    case "\\": out += "\\\\"
+    case "\n": out += "\\n"
+    case "\t": out += "\\t"
+    case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+      out += "\\u{" + String(scalar.value, radix: 16) + "}"
+    default: out.unicodeScalars.append(scalar)
+    }
+  }
+  return out + "\""
+}

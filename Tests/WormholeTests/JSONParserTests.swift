@@ -1,0 +1,45 @@
+import KeyedArchive
+import Testing
+
+@testable import Wormhole
+
+@Suite struct JSONParserTests {
+  let parser = JSONParser()
+
+  @Test func valuesMapToTheirFoundationKinds() throws {
+    let value = try parser.parse(#"{"a":1,"b":[true,false,null],"c":"x\u00e9\ud83d\ude00\n","d":-2.5e3,"e":18446744073709551615}"#)
+    #expect(
+      value
+        == .dictionary([
+          ArchivedEntry(key: .string("a"), value: .integer(1)),
+          ArchivedEntry(key: .string("b"), value: .array([.boolean(true), .boolean(false), .null])),
+          ArchivedEntry(key: .string("c"), value: .string("xé😀\n")),
+          ArchivedEntry(key: .string("d"), value: .real(-2500)),
+          ArchivedEntry(key: .string("e"), value: .unsignedInteger(UInt64.max)),
+        ]))
+  }
+
+  @Test func aRepeatedKeyKeepsItsPlaceAndTheLastValue() throws {
+    #expect(
+      try parser.parse(#"{"a":1,"b":2,"a":3}"#)
+        == .dictionary([
+          ArchivedEntry(key: .string("a"), value: .integer(3)), ArchivedEntry(key: .string("b"), value: .integer(2)),
+        ]))
+  }
+
+  @Test(arguments: [
+    "", "{", "[1,]", "{\"a\"}", "01", "1.", "-", "\"\\ud800\"", "\"a\u{1}\"", "tru", "[1] 2", "1e999", "\"\\x\"",
+  ])
+  func malformedTextIsRefused(text: String) {
+    #expect(throws: JSONParseError.self) { try parser.parse(text) }
+  }
+
+  @Test func deepNestingIsRefusedNotCrashed() {
+    let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+    #expect(throws: JSONParseError.self) { try parser.parse(deep) }
+  }
+
+  @Test func stringsEscapeForJSONOutput() {
+    #expect(JSONText.string("a\"b\\c\n\u{1}é") == #""a\"b\\c\n\u0001é""#)
+  }
+}

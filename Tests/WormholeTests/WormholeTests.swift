@@ -1,0 +1,333 @@
+import Foundation
+import Glibc
+import KeyedArchive
+import Testing
+
+@testable import Wormhole
+
+@Suite struct WormholeTests {
+  static let message = ArchivedValue.dictionary([
+    ArchivedEntry(key: .string("buttonNumber"), value: .integer(1)),
+    ArchivedEntry(key: .string("title"), value: .string("hi")),
+  ])
+
+  @Test func passWritesAnArchiveFoundationReads() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let record = try wormhole.passMessage(Self.message, identifier: "button")
+    #expect(record.kind == .pass && record.identifier == "button" && record.outcome == .ok)
+    let data = try #require(try wormhole.archive(withIdentifier: "button"))
+    #expect(record.bytes == data.count)
+    let root = try #require(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data) as? NSDictionary)
+    #expect((root["buttonNumber"] as? NSNumber)?.intValue == 1)
+    #expect(root["title"] as? String == "hi")
+  }
+
+  @Test func mailboxesAndDirectoriesArePrivate() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(
+      applicationGroupIdentifier: "group.test", optionalDirectory: "wormhole", home: temporary.path + "/home")
+    try wormhole.passMessage(Self.message, identifier: "button")
+    let mailbox = try #require(FileSystem.status(wormhole.directory + "/button.archive"))
+    #expect(mailbox.st_mode & 0o777 == 0o600)
+    for directory in ["/home", "/home/AppGroup", "/home/AppGroup/group.test", "/home/AppGroup/group.test/wormhole"] {
+      #expect(FileSystem.status(temporary.path + directory).map { $0.st_mode & 0o777 } == 0o700, "\(directory)")
+    }
+    // No temporary file is left behind.
+    #expect(try FileSystem.entries(of: wormhole.directory).sorted() == [".wormhole-journal", "button.archive"])
+  }
+
+  @Test func aMissingContainerIsAnErrorThatSaysWhatToDo() {
+    var options = Wormhole.Options()
+    options.createsDirectory = false
+    #expect {
+      try Wormhole(directory: "/nonexistent/wormhole", options: options)
+    } throws: { error in
+      (error as? WormholeError)?.description.contains("does not exist (create it") == true
+    }
+  }
+
+  @Test func sessionTypesAreNotAvailableYet() {
+    for type in [TransitingType.sessionContext, .sessionMessage, .sessionFile] {
+      #expect(throws: WormholeError.transitingTypeUnavailable(type)) {
+        try Wormhole(directory: NSTemporaryDirectory(), transitingType: type)
+      }
+    }
+  }
+
+  @Test func notificationOnlyLeavesTheMailboxAlone() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(Self.message, identifier: "button")
+    let before = try wormhole.archive(withIdentifier: "button")
+    let record = try wormhole.passMessage(nil, identifier: "button")
+    #expect(record.kind == .notify && record.bytes == 0)
+    #expect(try wormhole.archive(withIdentifier: "button") == before)
+  }
+
+  @Test func clearRemovesOneMailboxAndClearAllOnlyMailboxes() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(.string("a"), identifier: "a")
+    try wormhole.passMessage(.string("b"), identifier: "b")
+    try wormhole.clearMessageContents(forIdentifier: "a")
+    #expect(try wormhole.archive(withIdentifier: "a") == nil)
+    #expect(try wormhole.archive(withIdentifier: "b") != nil)
+    // Clearing an empty mailbox is not an error.
+    try wormhole.clearMessageContents(forIdentifier: "a")
+
+    temporary.write("notes.txt", "keep")
+    temporary.write("data.plist", "keep")
+    temporary.write(".archive", "keep: not a valid identifier")
+    try FileManager.default.createDirectory(atPath: temporary.path + "/dir.archive", withIntermediateDirectories: false)
+    temporary.write("dir.archive/inner.archive", "keep")
+    let outside = TemporaryDirectory()
+    defer { outside.remove() }
+    outside.write("target.archive", "keep")
+    #expect(symlink(outside.path + "/target.archive", temporary.path + "/link.archive") == 0)
+
+    try wormhole.clearAllMessageContents()
+    #expect(try wormhole.identifiers() == ["dir"])  // the directory named like a mailbox stays
+    #expect(!temporary.exists("b.archive") && !temporary.exists("link.archive"))
+    #expect(temporary.contents("notes.txt") == "keep" && temporary.contents("data.plist") == "keep")
+    #expect(temporary.contents(".archive") != nil && temporary.contents("dir.archive/inner.archive") == "keep")
+    #expect(outside.contents("target.archive") == "keep")
+    #expect(try wormhole.trafficRecords().map(\.kind) == [.pass, .pass, .clear, .clear, .clearAll])
+  }
+
+  @Test func readingRefusesLinksAndSpecialFilesWithoutHanging() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    temporary.write("secret", "secret")
+    #expect(symlink(temporary.path + "/secret", temporary.path + "/link.archive") == 0)
+    #expect(mkfifo(temporary.path + "/fifo.archive", 0o600) == 0)
+    #expect(throws: WormholeError.notAMailbox(path: temporary.path + "/link.archive", reason: "it is a symbolic link, which is not followed")) {
+      try wormhole.archive(withIdentifier: "link")
+    }
+    #expect(throws: WormholeError.notAMailbox(path: temporary.path + "/fifo.archive", reason: "it is not a regular file")) {
+      try wormhole.archive(withIdentifier: "fifo")
+    }
+  }
+
+  @Test func oversizedMailboxesAreReportedNotRead() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    var options = Wormhole.Options()
+    options.maximumMessageBytes = 10
+    let wormhole = try Wormhole(directory: temporary.path, options: options)
+    temporary.write("big.archive", String(repeating: "x", count: 11))
+    #expect(throws: WormholeError.messageTooLarge(path: temporary.path + "/big.archive", bytes: 11, limit: 10)) {
+      try wormhole.archive(withIdentifier: "big")
+    }
+  }
+
+  @Test func aFailedWriteKeepsTheOldMessageAndIsJournaled() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(.string("old"), identifier: "x")
+    let old = try wormhole.archive(withIdentifier: "x")
+    // Make the rename fail: a mailbox that is a non-empty directory cannot be replaced.
+    try FileManager.default.createDirectory(atPath: temporary.path + "/y.archive/sub", withIntermediateDirectories: true)
+    #expect(throws: WormholeError.self) { try wormhole.passMessage(.string("new"), identifier: "y") }
+    #expect(try wormhole.archive(withIdentifier: "x") == old)
+    let last = try #require(try wormhole.trafficRecords().last)
+    #expect(last.outcome == .failed && last.identifier == "y" && last.error?.contains("cannot replace") == true)
+    // And no temporary file was left.
+    #expect(try FileSystem.entries(of: temporary.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
+  }
+
+  @Test func codableValuesRoundTripAsPropertyLists() throws {
+    struct Payload: Codable, Equatable {
+      var name: String
+      var count: Int
+      var ratio: Double
+      var tags: [String]
+      var when: Date
+    }
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let payload = Payload(name: "n", count: 3, ratio: 0.5, tags: ["a", "b"], when: Date(timeIntervalSinceReferenceDate: 10))
+    try wormhole.passMessage(payload, identifier: "payload")
+    #expect(try wormhole.message(withIdentifier: "payload", as: Payload.self) == payload)
+    // Apple's side sees a plain NSDictionary.
+    let data = try #require(try wormhole.archive(withIdentifier: "payload"))
+    let root = try #require(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data) as? NSDictionary)
+    #expect(root["name"] as? String == "n")
+    #expect((root["tags"] as? [String]) == ["a", "b"])
+  }
+
+  @Test func messagesReadBackAsTheyWerePassed() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(Self.message, identifier: "button")
+    #expect(try wormhole.message(withIdentifier: "button") == Self.message)
+    #expect(try wormhole.message(withIdentifier: "absent") == nil)
+  }
+}
+
+@Suite struct ListenerTests {
+  @Test func everyListenerHearsPassesAndNotifications() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let listening = try Wormhole(directory: temporary.path)
+    let sending = try Wormhole(directory: temporary.path)
+    let first = Collector<ReceivedMessage>()
+    let second = Collector<ReceivedMessage>()
+    let other = Collector<ReceivedMessage>()
+    let tokenA = try listening.listenForMessage(withIdentifier: "button") { first.append($0) }
+    let tokenB = try listening.listenForMessage(withIdentifier: "button") { second.append($0) }
+    let tokenC = try listening.listenForMessage(withIdentifier: "other") { other.append($0) }
+    defer { [tokenA, tokenB, tokenC].forEach { $0.cancel() } }
+
+    try sending.passMessage(WormholeTests.message, identifier: "button")
+    let heard = first.wait(for: 1)
+    #expect(heard.first?.message == WormholeTests.message)
+    #expect(heard.first?.record.kind == .pass)
+    #expect(second.wait(for: 1).first?.message == WormholeTests.message)
+
+    try sending.passMessage(nil, identifier: "button")
+    let notified = first.wait(for: 2)
+    #expect(notified.count == 2 && notified[1].isNotificationOnly && notified[1].message == nil)
+    #expect(other.values.isEmpty)
+  }
+
+  @Test func cancelledListenersHearNothingMore() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let cancelled = Collector<ReceivedMessage>()
+    let kept = Collector<ReceivedMessage>()
+    let token = try wormhole.listenForMessage(withIdentifier: "x") { cancelled.append($0) }
+    let keptToken = try wormhole.listenForMessage(withIdentifier: "x") { kept.append($0) }
+    defer { keptToken.cancel() }
+    token.cancel()
+    token.cancel()
+    try wormhole.passMessage(.integer(1), identifier: "x")
+    try wormhole.passMessage(.integer(2), identifier: "x")
+    // The kept listener hears the last value; once it has, the cancelled one had its chance.
+    for _ in 0..<2 where kept.values.last?.message != .integer(2) { _ = kept.wait(for: kept.values.count + 1) }
+    #expect(kept.values.last?.message == .integer(2))
+    #expect(cancelled.values.isEmpty)
+  }
+
+  @Test func stopListeningRemovesEveryListenerOfTheIdentifier() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let stopped = Collector<ReceivedMessage>()
+    let witness = Collector<ReceivedMessage>()
+    _ = try wormhole.listenForMessage(withIdentifier: "x") { stopped.append($0) }
+    let token = try wormhole.listenForMessage(withIdentifier: "y") { witness.append($0) }
+    defer { token.cancel() }
+    wormhole.stopListening(forIdentifier: "x")
+    try wormhole.passMessage(.integer(1), identifier: "x")
+    try wormhole.passMessage(.integer(1), identifier: "y")
+    #expect(witness.wait(for: 1).count == 1)
+    #expect(stopped.values.isEmpty)
+  }
+
+  @Test func messagesArriveAsAnAsyncSequence() async throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let stream = try wormhole.messages(withIdentifier: "seq")
+    try wormhole.passMessage(.string("one"), identifier: "seq")
+    var iterator = stream.makeAsyncIterator()
+    let received = await iterator.next()
+    #expect(received?.message == .string("one"))
+  }
+}
+
+@Suite struct TrafficJournalTests {
+  @Test func concurrentWritersNeverInterleaveOrRepeatASequence() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let writers = try (0..<4).map { _ in try Wormhole(directory: temporary.path) }
+    DispatchQueue.concurrentPerform(iterations: 4) { index in
+      for count in 0..<250 { _ = try? writers[index].passMessage(.integer(Int64(count)), identifier: "w\(index)") }
+    }
+    let records = try writers[0].trafficRecords()
+    #expect(records.count == 1000)
+    #expect(records.map(\.sequence) == Array(1...1000))
+    let lines = try #require(temporary.contents(".wormhole-journal")).split(separator: "\n")
+    #expect(lines.count == 1000)
+    for index in 0..<4 { #expect(try writers[0].message(withIdentifier: "w\(index)") == .integer(249)) }
+  }
+
+  @Test func rotationKeepsNumberingAndAFollowingReaderMissesNothing() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    var options = Wormhole.Options()
+    options.journalLimit = 4096
+    let wormhole = try Wormhole(directory: temporary.path, options: options)
+    let reader = TrafficJournalReader(directory: temporary.path, startingAtEnd: false)
+    var seen: [UInt64] = []
+    for index in 0..<200 {
+      try wormhole.passMessage(nil, identifier: "n\(index)")
+      if index % 7 == 0 { seen += reader.readAvailable().map(\.sequence) }
+    }
+    seen += reader.readAvailable().map(\.sequence)
+    #expect(seen == Array(1...200))
+    #expect(temporary.exists(".wormhole-journal.1"))
+    let retained = try wormhole.trafficRecords()
+    #expect(retained.last?.sequence == 200)
+    #expect(retained.map(\.sequence) == Array((201 - UInt64(retained.count))...200))
+    // Bounded: two files of about the limit each.
+    let sizes = [".wormhole-journal", ".wormhole-journal.1"].compactMap { FileSystem.status(temporary.path + "/" + $0)?.st_size }
+    #expect(sizes.allSatisfy { $0 < 4096 + 512 })
+  }
+
+  @Test func aTornLastLineIsSkippedAndNumberingContinues() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(nil, identifier: "a")
+    let handle = try #require(FileHandle(forWritingAtPath: temporary.path + "/.wormhole-journal"))
+    handle.seekToEndOfFile()
+    handle.write(Data("{\"seq\":2,\"ti".utf8))
+    try handle.close()
+    let other = try Wormhole(directory: temporary.path)
+    try other.passMessage(nil, identifier: "b")
+    #expect(try other.trafficRecords().map(\.identifier) == ["a"])  // "b" is glued to the torn line
+    try other.passMessage(nil, identifier: "c")
+    #expect(try other.trafficRecords().map(\.sequence) == [1, 3])
+  }
+}
+
+@Suite struct CoordinatedFileTests {
+  @Test func coordinatedWritersSerializeAndReadersSeeWholeMessages() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let writers = try (0..<3).map { _ in try Wormhole(directory: temporary.path, transitingType: .coordinatedFile) }
+    let big = (0..<2000).map { ArchivedValue.integer(Int64($0)) }
+    DispatchQueue.concurrentPerform(iterations: 3) { index in
+      for _ in 0..<30 {
+        if index == 2 {
+          // A reader racing the writers always decodes a complete message.
+          if let value = try? writers[index].message(withIdentifier: "shared") {
+            #expect(value == .array(big) || value == .string("small"))
+          }
+        } else {
+          _ = try? writers[index].passMessage(index == 0 ? .array(big) : .string("small"), identifier: "shared")
+        }
+      }
+    }
+    let records = try writers[0].trafficRecords()
+    #expect(records.count == 60 && records.allSatisfy { $0.transiting == "coordinated-file" && $0.outcome == .ok })
+    #expect(temporary.exists(".wormhole-lock"))
+  }
+
+  @Test func distinctIdentifiersUseDistinctLockRanges() {
+    let offsets = Set((0..<1000).map { Coordination.offset(for: "identifier-\($0)") })
+    #expect(offsets.count == 1000)
+    #expect(offsets.allSatisfy { $0 > 0 })
+  }
+}
