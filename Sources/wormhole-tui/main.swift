@@ -1,1 +1,34 @@
-print("wormhole-tui")
+import Glibc
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first else {
+  fputs(Verbs.overview, stdout)
+  exit(ExitCode.success.rawValue)
+}
+if name == "--help" || name == "-h" || name == "help" {
+  if arguments.count > 1, let verb = Verbs.all.first(where: { $0.name == arguments[1] }) {
+    fputs(verb.help, stdout)
+  } else {
+    fputs(Verbs.overview, stdout)
+  }
+  exit(ExitCode.success.rawValue)
+}
+if name == "--version" || name == "version" {
+  print("wormhole-tui \(version)")
+  exit(ExitCode.success.rawValue)
+}
+guard let verb = Verbs.all.first(where: { $0.name == name }) else {
+  diagnose("unknown verb \(name); verbs: \(Verbs.all.map(\.name).joined(separator: ", ")) (see --help)")
+  exit(ExitCode.usage.rawValue)
+}
+do {
+  let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: verb.allOptions)
+  if parsed.flag("help") {
+    fputs(verb.help, stdout)
+    exit(ExitCode.success.rawValue)
+  }
+  exit(try verb.run(parsed).rawValue)
+} catch {
+  diagnose(error.message)
+  exit(error.code.rawValue)
+}

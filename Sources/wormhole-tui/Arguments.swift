@@ -1,0 +1,164 @@
+import Glibc
+import Wormhole
+
+/// Exit codes, the same for every verb (documented in the README).
+enum ExitCode: Int32 {
+  case success = 0
+  /// Nothing there: an empty mailbox, a listen that timed out.
+  case nothing = 1
+  /// The command line is wrong: unknown option, bad identifier, value that is not JSON.
+  case usage = 2
+  /// The operation failed: unreadable or unwritable directory, undecodable archive, full disk.
+  case failure = 3
+}
+
+/// A failure that ends the command with a message on standard error and an exit code.
+struct CommandError: Error {
+  var message: String
+  var code: ExitCode
+
+  static func usage(_ message: String) -> CommandError { CommandError(message: message, code: .usage) }
+  static func failure(_ message: String) -> CommandError { CommandError(message: message, code: .failure) }
+
+  /// The exit code an error from the library deserves.
+  init(_ error: WormholeError) {
+    switch error {
+    case .invalidIdentifier, .invalidName, .transitingTypeUnavailable: self.init(message: error.description, code: .usage)
+    default: self.init(message: error.description, code: .failure)
+    }
+  }
+
+  init(message: String, code: ExitCode) {
+    self.message = message
+    self.code = code
+  }
+}
+
+/// One option a verb accepts.
+struct OptionSpec {
+  var name: String
+  /// The value's placeholder in help, or `nil` for a flag.
+  var value: String?
+  var help: String
+}
+
+/// The command line of one verb, parsed against its options: `--name value`, `--name=value`,
+/// flags, `--` to end options, and positional arguments anywhere.
+struct ParsedArguments {
+  var positional: [String] = []
+  private var values: [String: [String]] = [:]
+
+  init(_ arguments: [String], options: [OptionSpec]) throws(CommandError) {
+    var index = 0
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || !argument.hasPrefix("--") || argument == "-" {
+        if argument == "--" && !optionsEnded {
+          optionsEnded = true
+          continue
+        }
+        positional.append(argument)
+        continue
+      }
+      var name = String(argument.dropFirst(2))
+      var inline: String?
+      if let equals = name.firstIndex(of: "=") {
+        inline = String(name[name.index(after: equals)...])
+        name = String(name[..<equals])
+      }
+      guard let spec = options.first(where: { $0.name == name }) else {
+        throw .usage("unknown option --\(name) (see --help)")
+      }
+      if spec.value == nil {
+        guard inline == nil else { throw .usage("--\(name) takes no value") }
+        values[name, default: []].append("")
+      } else if let inline {
+        values[name, default: []].append(inline)
+      } else {
+        guard index < arguments.count else { throw .usage("--\(name) needs a value (\(spec.value ?? ""))") }
+        values[name, default: []].append(arguments[index])
+        index += 1
+      }
+    }
+  }
+
+  func flag(_ name: String) -> Bool { values[name] != nil }
+  func value(_ name: String) -> String? { values[name]?.last }
+
+  func integer(_ name: String, minimum: Int = 0) throws(CommandError) -> Int? {
+    guard let text = value(name) else { return nil }
+    guard let number = Int(text), number >= minimum else {
+      throw .usage("--\(name) takes a whole number of at least \(minimum), not \(text)")
+    }
+    return number
+  }
+
+  func seconds(_ name: String) throws(CommandError) -> Double? {
+    guard let text = value(name) else { return nil }
+    guard let number = Double(text), number >= 0, number.isFinite else {
+      throw .usage("--\(name) takes a number of seconds, not \(text)")
+    }
+    return number
+  }
+}
+
+/// The options every verb takes to choose its wormhole directory.
+enum Location {
+  static let options = [
+    OptionSpec(name: "home", value: "DIR", help: "wormhole home (default $WORMHOLE_HOME, else $XDG_DATA_HOME/wormhole)"),
+    OptionSpec(name: "group", value: "G", help: "application group (default $WORMHOLE_GROUP, else \"default\")"),
+    OptionSpec(name: "directory", value: "D", help: "optional directory below the group"),
+    OptionSpec(name: "container", value: "DIR", help: "use this existing directory as the wormhole directory"),
+  ]
+
+  /// The wormhole directory the arguments name.
+  static func directory(_ arguments: ParsedArguments) throws(CommandError) -> String {
+    if let container = arguments.value("container") {
+      if arguments.value("group") != nil || arguments.value("directory") != nil {
+        throw .usage("--container names the wormhole directory itself; it does not combine with --group or --directory")
+      }
+      return container
+    }
+    let environment = WormholeHome.currentEnvironment()
+    let home = arguments.value("home") ?? WormholeHome.defaultPath(environment: environment)
+    let group = arguments.value("group") ?? environment["WORMHOLE_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    do {
+      return try WormholeHome.directoryPath(
+        applicationGroupIdentifier: group, optionalDirectory: arguments.value("directory"), home: home)
+    } catch {
+      throw CommandError(error)
+    }
+  }
+
+  /// Opens the wormhole the arguments name. A `--container` must exist; a group's directory is
+  /// created only when `creating` (passing), so that reading never litters the home.
+  static func wormhole(
+    _ arguments: ParsedArguments, transitingType: TransitingType = .file, creating: Bool,
+    configure: (inout Wormhole.Options) -> Void = { _ in }
+  ) throws(CommandError) -> Wormhole {
+    var options = Wormhole.Options()
+    options.sender = arguments.value("sender") ?? "wormhole-tui"
+    options.createsDirectory = creating && arguments.value("container") == nil
+    configure(&options)
+    do {
+      return try Wormhole(directory: try directory(arguments), transitingType: transitingType, options: options)
+    } catch {
+      throw CommandError(error)
+    }
+  }
+}
+
+/// Writes to standard output and flushes, so that a reader at the other end of a pipe sees each
+/// line as it is made.
+func emit(_ text: String) {
+  fputs(text, stdout)
+  fputs("\n", stdout)
+  fflush(stdout)
+}
+
+/// Writes a diagnostic line to standard error.
+func diagnose(_ text: String) {
+  fputs("wormhole-tui: \(text)\n", stderr)
+}

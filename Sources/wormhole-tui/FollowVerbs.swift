@@ -1,0 +1,144 @@
+import Dispatch
+import Foundation
+import Glibc
+import KeyedArchive
+import Synchronization
+import Wormhole
+
+enum ListenVerb {
+  static let verb = Verb(
+    name: "listen", synopsis: "IDENTIFIER... [--count N] [--timeout SECONDS] [--json] [OPTIONS]",
+    summary: "Print each message passed for the identifiers, one line each, as it is heard.",
+    details: """
+      Text lines are 'IDENTIFIER: SUMMARY', or 'IDENTIFIER: (notification)' for a pass without a
+      message. JSON lines are {"identifier", "kind", "seq", "sender", "message"} (message null
+      for a notification). 'listening for …' goes to standard error once the listener is ready.
+      Rapid passes may coalesce into one line showing the latest message. Exit 1 on timeout.
+      """,
+    options: [
+      OptionSpec(name: "count", value: "N", help: "exit after N messages"),
+      OptionSpec(name: "timeout", value: "SECONDS", help: "exit 1 if the count is not reached in time"),
+      OptionSpec(name: "json", value: nil, help: "print one JSON object per message"),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard !arguments.positional.isEmpty else { throw .usage("listen needs at least one IDENTIFIER (see --help)") }
+    for identifier in arguments.positional { try validate(identifier) }
+    let count = try arguments.integer("count", minimum: 1)
+    let timeout = try arguments.seconds("timeout")
+    let json = arguments.flag("json")
+    let wormhole = try Location.wormhole(arguments, creating: true)
+    let done = DispatchSemaphore(value: 0)
+    let heard = Mutex(0)
+    var tokens: [ListenerToken] = []
+    for identifier in Set(arguments.positional).sorted() {
+      do {
+        tokens.append(
+          try wormhole.listenForMessage(withIdentifier: identifier) { received in
+            // Listeners run on one serial queue, so lines come out whole and in order.
+            let reached = heard.withLock { heard -> Bool in
+              if let count, heard >= count { return false }
+              heard += 1
+              emit(json ? jsonLine(received) : textLine(received))
+              if let failure = received.failure { diagnose(failure.description) }
+              return heard == count
+            }
+            if reached { done.signal() }
+          })
+      } catch {
+        throw CommandError(error)
+      }
+    }
+    diagnose("listening for \(arguments.positional.joined(separator: ", ")) in \(wormhole.directory)")
+    let result = done.wait(timeout: timeout.map { .now() + $0 } ?? .distantFuture)
+    for token in tokens { token.cancel() }
+    if result == .timedOut {
+      diagnose("timed out after \(heard.withLock { $0 }) of \(count.map(String.init) ?? "any") messages")
+      return .nothing
+    }
+    return .success
+  }
+
+  static func textLine(_ received: ReceivedMessage) -> String {
+    let label = received.identifier
+    if received.isNotificationOnly { return "\(label): (notification)" }
+    if received.failure != nil { return "\(label): (unreadable)" }
+    guard let message = received.message else { return "\(label): (empty mailbox)" }
+    return "\(label): \(message.summary(width: 4096))"
+  }
+
+  static func jsonLine(_ received: ReceivedMessage) -> String {
+    var line = "{\"identifier\":\(JSONText.string(received.identifier))"
+    line += ",\"kind\":\(JSONText.string(received.record.kind.rawValue)),\"seq\":\(received.record.sequence)"
+    line += ",\"sender\":\(JSONText.string(received.record.sender))"
+    line += ",\"message\":" + (received.message?.json() ?? "null")
+    if let failure = received.failure { line += ",\"error\":\(JSONText.string(failure.description))" }
+    return line + "}"
+  }
+}
+
+enum TailVerb {
+  static let verb = Verb(
+    name: "tail", synopsis: "[--follow] [--count N] [--json] [OPTIONS]",
+    summary: "Print the directory's traffic journal, one line per post, oldest first.",
+    details: """
+      Every retained record is printed unless --count asks for the last N. With --follow, new
+      records are printed as they are appended, across journal rotations, until interrupted.
+      Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome.
+      JSON lines are the journal's own records (see the README's "Traffic journal").
+      """,
+    options: [
+      OptionSpec(name: "follow", value: nil, help: "keep printing new records"),
+      OptionSpec(name: "count", value: "N", help: "print only the last N retained records"),
+      OptionSpec(name: "json", value: nil, help: "print one JSON object per record"),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard arguments.positional.isEmpty else { throw .usage("tail takes no arguments (see --help)") }
+    let count = try arguments.integer("count")
+    let json = arguments.flag("json")
+    let directory = try Location.directory(arguments)
+    let printed = Mutex<UInt64>(0)
+    let show: @Sendable (TrafficRecord) -> Void = { record in
+      printed.withLock { last in
+        guard record.sequence > last else { return }
+        last = record.sequence
+        emit(json ? record.jsonLine : textLine(record))
+      }
+    }
+    // Start following before listing, so that nothing appended in between is missed; the
+    // sequence numbers drop what both see.
+    var follower: TrafficJournalFollower?
+    do {
+      if arguments.flag("follow") {
+        follower = try TrafficJournalFollower(directory: directory) { records in records.forEach(show) }
+      }
+      var records = try TrafficJournal.records(inDirectory: directory)
+      if let count { records = Array(records.suffix(count)) }
+      records.forEach(show)
+    } catch {
+      throw CommandError(error)
+    }
+    guard let follower else { return .success }
+    withExtendedLifetime(follower) { dispatchMain() }
+  }
+
+  static func textLine(_ record: TrafficRecord) -> String {
+    var columns = [
+      String(record.sequence), TrafficRecord.timestamp(record.milliseconds), String(record.processIdentifier),
+      field(record.sender), record.transiting, record.kind.rawValue,
+      record.identifier.isEmpty ? "-" : field(record.identifier), String(record.bytes), record.outcome.rawValue,
+    ]
+    if let replay = record.replayOf { columns.append("replay-of=\(replay)") }
+    if let error = record.error { columns.append(JSONText.string(error)) }
+    return columns.joined(separator: " ")
+  }
+
+  /// A field that stays one column: quoted as JSON when it has spaces, quotes or control characters.
+  static func field(_ text: String) -> String {
+    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0.value != 0x7F }
+    return plain ? text : JSONText.string(text)
+  }
+}

@@ -1,0 +1,238 @@
+import Foundation
+import Glibc
+import KeyedArchive
+import PropertyList
+import Wormhole
+
+enum PassVerb {
+  static let verb = Verb(
+    name: "pass", synopsis: "IDENTIFIER [VALUE] [OPTIONS]",
+    summary: "Pass a message to IDENTIFIER's listeners and leave it in its mailbox.",
+    details: """
+      VALUE is JSON: objects, arrays, strings, numbers, booleans and null become NSDictionary,
+      NSArray, NSString, NSNumber and NSNull. With no VALUE (and no --string, --archive or
+      --lines) only the notification is posted and the mailbox is left as it is.
+      """,
+    options: [
+      OptionSpec(name: "string", value: "TEXT", help: "pass TEXT as a string instead of JSON"),
+      OptionSpec(name: "archive", value: "FILE", help: "pass the bytes of an existing archive (or property list)"),
+      OptionSpec(name: "lines", value: nil, help: "pass each line of standard input as one JSON message, in order"),
+      OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file"),
+      OptionSpec(name: "sender", value: "LABEL", help: "sender label in the traffic journal (default wormhole-tui)"),
+      OptionSpec(name: "durable", value: nil, help: "flush the mailbox to disk before notifying"),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard let identifier = arguments.positional.first else { throw .usage("pass needs an IDENTIFIER (see --help)") }
+    guard arguments.positional.count <= 2 else {
+      throw .usage("pass takes one IDENTIFIER and at most one VALUE; quote a JSON value with spaces")
+    }
+    try validate(identifier)
+    let sources = [arguments.positional.count == 2, arguments.value("string") != nil,
+                   arguments.value("archive") != nil, arguments.flag("lines")].filter { $0 }.count
+    guard sources <= 1 else { throw .usage("give only one of VALUE, --string, --archive and --lines") }
+    // Read and check the input before touching the wormhole, so that bad input changes nothing.
+    var message: ArchivedValue?
+    var archive: Data?
+    if arguments.positional.count == 2 {
+      message = try parseJSON(arguments.positional[1], what: "VALUE")
+    } else if let text = arguments.value("string") {
+      message = .string(text)
+    } else if let file = arguments.value("archive") {
+      archive = try readArchive(file)
+    }
+    let wormhole = try Location.wormhole(
+      arguments, transitingType: try transitingType(arguments), creating: true
+    ) { $0.isDurable = arguments.flag("durable") }
+    do {
+      if arguments.flag("lines") {
+        var number = 0
+        while let line = readLine(strippingNewline: true) {
+          number += 1
+          if line.allSatisfy(\.isWhitespace) { continue }
+          let value = try parseJSON(line, what: "line \(number)")
+          try wormhole.passMessage(value, identifier: identifier)
+        }
+      } else if let archive {
+        try wormhole.passArchive(archive, identifier: identifier)
+      } else {
+        try wormhole.passMessage(message, identifier: identifier)
+      }
+    } catch let error as WormholeError {
+      throw CommandError(error)
+    } catch let error as CommandError {
+      throw error
+    } catch {
+      throw .failure("\(error)")
+    }
+    return .success
+  }
+
+  static func parseJSON(_ text: String, what: String) throws(CommandError) -> ArchivedValue {
+    do {
+      return try JSONParser().parse(text)
+    } catch {
+      throw .usage("\(what) is \(error.description); pass text with --string")
+    }
+  }
+
+  static func readArchive(_ file: String) throws(CommandError) -> Data {
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw .failure("cannot read \(file): \(String(cString: strerror(errno)))")
+    }
+    do {
+      _ = try PropertyListReader().read(data)
+    } catch {
+      throw .usage("\(file) is not an archive or property list: \(error.description)")
+    }
+    return data
+  }
+
+  static func transitingType(_ arguments: ParsedArguments) throws(CommandError) -> TransitingType {
+    guard let name = arguments.value("transiting") else { return .file }
+    guard let type = TransitingType(rawValue: name) else {
+      throw .usage(
+        "unknown transiting type \(name); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    guard type.isAvailable else { throw CommandError(.transitingTypeUnavailable(type)) }
+    return type
+  }
+}
+
+func validate(_ identifier: String) throws(CommandError) {
+  do {
+    try MessageIdentifier.validate(identifier)
+  } catch {
+    throw CommandError(error)
+  }
+}
+
+/// Renders a mailbox's bytes the same way for `read`, `listen` and `inspect`: resolved without
+/// instantiating any class, whatever classes it holds.
+enum MessageRendering {
+  static func inspect(_ bytes: Data, source: String) throws(CommandError) -> Inspection {
+    do {
+      return try KeyedArchiveInspector().inspect(bytes)
+    } catch {
+      throw .failure("cannot decode \(source): \(error.description)")
+    }
+  }
+}
+
+enum ReadVerb {
+  static let verb = Verb(
+    name: "read", synopsis: "IDENTIFIER [--json | --raw] [OPTIONS]",
+    summary: "Print the message in IDENTIFIER's mailbox; exit 1 when it is empty.",
+    details: """
+      The archive is decoded without instantiating any class, so messages of classes this
+      program does not know print as their class name and fields. --json prints one JSON value
+      (plain JSON where the message is JSON-like); --raw copies the archive's bytes.
+      """,
+    options: [
+      OptionSpec(name: "json", value: nil, help: "print the message as JSON"),
+      OptionSpec(name: "raw", value: nil, help: "write the archive's bytes to standard output"),
+      OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file (reads under the lock)"),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard arguments.positional.count == 1, let identifier = arguments.positional.first else {
+      throw .usage("read takes one IDENTIFIER (see --help)")
+    }
+    try validate(identifier)
+    guard !(arguments.flag("json") && arguments.flag("raw")) else { throw .usage("give --json or --raw, not both") }
+    let wormhole = try Location.wormhole(arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
+    let archive: Data?
+    do {
+      archive = try wormhole.archive(withIdentifier: identifier)
+    } catch {
+      throw CommandError(error)
+    }
+    guard let archive else {
+      diagnose("no message for \(identifier) in \(wormhole.directory)")
+      return .nothing
+    }
+    if arguments.flag("raw") {
+      FileHandle.standardOutput.write(archive)
+      return .success
+    }
+    let inspection = try MessageRendering.inspect(archive, source: (try? wormhole.mailboxPath(forIdentifier: identifier)) ?? identifier)
+    for warning in inspection.warnings { diagnose("\(identifier): \(warning)") }
+    if let reason = inspection.notArchiveReason { diagnose("\(identifier): shown as a property list: \(reason)") }
+    emit(arguments.flag("json") ? inspection.root.json() : inspection.root.textTree(label: identifier))
+    return .success
+  }
+}
+
+enum ClearVerb {
+  static let verb = Verb(
+    name: "clear", synopsis: "IDENTIFIER... | --all [OPTIONS]",
+    summary: "Remove mailboxes; with --all, every mailbox of the directory and nothing else.",
+    options: [
+      OptionSpec(name: "all", value: nil, help: "remove every *.archive mailbox in the directory"),
+      OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file"),
+      OptionSpec(name: "sender", value: "LABEL", help: "sender label in the traffic journal"),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let all = arguments.flag("all")
+    guard all != !arguments.positional.isEmpty else {
+      throw .usage(all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")
+    }
+    for identifier in arguments.positional { try validate(identifier) }
+    let wormhole = try Location.wormhole(arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
+    do {
+      if all {
+        try wormhole.clearAllMessageContents()
+      } else {
+        for identifier in arguments.positional { try wormhole.clearMessageContents(forIdentifier: identifier) }
+      }
+    } catch {
+      throw CommandError(error)
+    }
+    return .success
+  }
+}
+
+enum InspectVerb {
+  static let verb = Verb(
+    name: "inspect", synopsis: "FILE... [--json]",
+    summary: "Decode keyed archives and property lists of any classes, without instantiating them.",
+    details: """
+      Shared objects are shown once and referenced where they recur; cycles are shown, never
+      followed. A readable property list that is not an archive is shown as a property list,
+      with the reason on standard error. Exit 3 when any FILE could not be decoded.
+      """,
+    options: [OptionSpec(name: "json", value: nil, help: "print one JSON document per file")],
+    usesLocation: false,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard !arguments.positional.isEmpty else { throw .usage("inspect needs at least one FILE (see --help)") }
+    var code = ExitCode.success
+    for (index, file) in arguments.positional.enumerated() {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        diagnose("cannot read \(file): \(String(cString: strerror(errno)))")
+        code = .failure
+        continue
+      }
+      do {
+        let inspection = try MessageRendering.inspect(data, source: file)
+        for warning in inspection.warnings { diagnose("\(file): \(warning)") }
+        if let reason = inspection.notArchiveReason { diagnose("\(file): not an archive: \(reason)") }
+        if arguments.flag("json") {
+          emit(inspection.json())
+        } else {
+          if arguments.positional.count > 1 { emit((index > 0 ? "\n" : "") + "==> \(file) <==") }
+          emit(inspection.textTree())
+        }
+      } catch {
+        diagnose(error.message)
+        code = .failure
+      }
+    }
+    return code
+  }
+}

@@ -1,0 +1,54 @@
+/// A command-line verb: its name, usage, options and body. The table in `Verbs.all` drives both
+/// dispatch and help, so they cannot disagree.
+struct Verb {
+  var name: String
+  var synopsis: String
+  var summary: String
+  var details: String = ""
+  var options: [OptionSpec]
+  var usesLocation = true
+  var run: (ParsedArguments) throws(CommandError) -> ExitCode
+
+  var allOptions: [OptionSpec] {
+    options + (usesLocation ? Location.options : []) + [OptionSpec(name: "help", value: nil, help: "show this help")]
+  }
+
+  var help: String {
+    var text = "usage: wormhole-tui \(name) \(synopsis)\n\n\(summary)\n"
+    if !details.isEmpty { text += "\n\(details)\n" }
+    text += "\noptions:\n"
+    for option in allOptions {
+      let left = "  --\(option.name)" + (option.value.map { " \($0)" } ?? "")
+      text += left.padding(toLength: max(left.count + 2, 26), withPad: " ", startingAt: 0) + option.help + "\n"
+    }
+    return text
+  }
+}
+
+enum Verbs {
+  static let all: [Verb] = [
+    PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, InspectVerb.verb, DemoVerb.verb,
+  ]
+
+  static var overview: String {
+    var text = """
+      usage: wormhole-tui VERB [ARGUMENTS] [OPTIONS]
+
+      Pass, read, clear and follow MMWormhole-style messages between processes on Linux.
+      Standard output carries data; diagnostics go to standard error.
+
+      verbs:
+
+      """
+    for verb in all { text += "  " + verb.name.padding(toLength: 10, withPad: " ", startingAt: 0) + verb.summary + "\n" }
+    text += """
+
+      Every verb takes --home DIR, --group G, --directory D or --container DIR to choose the
+      wormhole directory, and --help. Exit codes: 0 success, 1 nothing there (empty mailbox,
+      timeout), 2 usage error, 3 operation failed.
+      Run 'wormhole-tui VERB --help' for a verb's options.
+
+      """
+    return text
+  }
+}
