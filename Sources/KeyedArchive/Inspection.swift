@@ -25,6 +25,9 @@ public struct Inspection: Sendable, Hashable {
   /// ``EmbeddedPropertyList/data`` to ``KeyedArchiveInspector/inspect(_:)-(Data)`` to open it.
   public var embeddedPropertyLists: [EmbeddedPropertyList]
 
+  /// How deeply the shown values nest (renderers use it to pick a thread with enough stack).
+  var nesting = 0
+
   /// Whether the file was resolved as a keyed archive.
   public var isArchive: Bool { archiver != nil }
 
@@ -67,6 +70,23 @@ public struct KeyedArchiveInspector: Sendable {
 
   /// Inspects the bytes of a file or message.
   public func inspect(_ bytes: [UInt8]) throws(PropertyListError) -> Inspection {
+    // Every nesting level costs the file at least a few bytes, so small files cannot nest deeper
+    // than in-place recursion allows; larger ones are read on a thread with a large stack.
+    if bytes.count <= 4 * inPlaceNestingLimit {
+      return try inspectInPlace(bytes)
+    }
+    let inspector = self
+    let result = withLargeStack { () -> Result<Inspection, PropertyListError> in
+      do throws(PropertyListError) {
+        return .success(try inspector.inspectInPlace(bytes))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  private func inspectInPlace(_ bytes: [UInt8]) throws(PropertyListError) -> Inspection {
     let document = try PropertyListReader(maximumDepth: maximumDepth).read(bytes)
     return inspect(document)
   }
@@ -79,21 +99,30 @@ public struct KeyedArchiveInspector: Sendable {
   /// Inspects a property list already read.
   public func inspect(_ document: PropertyListDocument) -> Inspection {
     do {
-      let archive = try KeyedArchiveDecoder(maximumDepth: maximumDepth).decode(document.root)
-      return Inspection(
+      var nesting = 0
+      let archive = try KeyedArchiveDecoder(maximumDepth: maximumDepth).decode(document.root, nesting: &nesting)
+      var inspection = Inspection(
         format: document.format, archiver: archive.archiver, version: archive.version, topValues: archive.topValues,
         notArchiveReason: nil, warnings: archive.warnings, embeddedPropertyLists: archive.embeddedPropertyLists)
+      inspection.nesting = nesting
+      return inspection
     } catch {
       var embedded = [EmbeddedPropertyList]()
-      let value = Self.plain(document.root, embedded: &embedded)
-      return Inspection(
+      var nesting = 0
+      let value = Self.plain(document.root, embedded: &embedded, depth: 0, nesting: &nesting)
+      var inspection = Inspection(
         format: document.format, archiver: nil, version: nil, topValues: [ArchivedField(key: "plist", value: value)],
         notArchiveReason: error, warnings: [], embeddedPropertyLists: embedded)
+      inspection.nesting = nesting
+      return inspection
     }
   }
 
   /// A plain property list as archived values; its nesting is bounded by the reader's limit.
-  static func plain(_ value: PropertyListValue, embedded: inout [EmbeddedPropertyList]) -> ArchivedValue {
+  static func plain(_ value: PropertyListValue, embedded: inout [EmbeddedPropertyList], depth: Int, nesting: inout Int)
+    -> ArchivedValue
+  {
+    nesting = max(nesting, depth)
     switch value {
     case .string(let text): return .string(text)
     case .integer(let number): return .integer(number)
@@ -111,13 +140,13 @@ public struct KeyedArchiveInspector: Sendable {
     case .array(let elements):
       var result = [ArchivedValue]()
       result.reserveCapacity(elements.count)
-      for element in elements { result.append(plain(element, embedded: &embedded)) }
+      for element in elements { result.append(plain(element, embedded: &embedded, depth: depth + 1, nesting: &nesting)) }
       return .array(result)
     case .dictionary(let entries):
       var result = [ArchivedEntry]()
       result.reserveCapacity(entries.count)
       for entry in entries {
-        result.append(ArchivedEntry(key: .string(entry.key), value: plain(entry.value, embedded: &embedded)))
+        result.append(ArchivedEntry(key: .string(entry.key), value: plain(entry.value, embedded: &embedded, depth: depth + 1, nesting: &nesting)))
       }
       return .dictionary(result)
     }

@@ -10,6 +10,14 @@ extension Inspection {
   /// objects for dictionaries with string keys). Everything else is an object with a `"$type"`
   /// member; see ``ArchivedValue/json()`` for the tags.
   public func json() -> String {
+    if nesting > inPlaceNestingLimit {
+      let inspection = self
+      return withLargeStack { inspection.jsonInPlace() }
+    }
+    return jsonInPlace()
+  }
+
+  private func jsonInPlace() -> String {
     var writer = JSONWriter()
     writer.output.append("{\"format\":\"\(format.rawValue)\",\"archiver\":")
     if let archiver { Format.json(archiver, into: &writer.output) } else { writer.output.append("null") }

@@ -79,6 +79,12 @@ public struct KeyedArchiveDecoder: Sendable {
 
   /// Resolves the archive held in a property list's top value.
   public func decode(_ propertyList: PropertyListValue) throws(KeyedArchiveError) -> ResolvedArchive {
+    var nesting = 0
+    return try decode(propertyList, nesting: &nesting)
+  }
+
+  /// Resolves the archive and reports how deeply its values nest.
+  func decode(_ propertyList: PropertyListValue, nesting: inout Int) throws(KeyedArchiveError) -> ResolvedArchive {
     guard case .dictionary(let entries) = propertyList else { throw .topIsNotDictionary }
     var objectsValue: PropertyListValue?
     var topValue: PropertyListValue?
@@ -107,6 +113,7 @@ public struct KeyedArchiveDecoder: Sendable {
     for entry in top {
       topValues.append(ArchivedField(key: entry.key, value: try resolver.convert(entry.value, object: nil, key: entry.key)))
     }
+    nesting = resolver.deepest
     var warnings = resolver.warnings
     if archiver != "NSKeyedArchiver" {
       warnings.insert(
@@ -166,7 +173,10 @@ struct ArchiveResolver {
   private var isShared: [Bool]
   private var classes: [ClassDescription?]
   private let maximumDepth: Int
-  private var depth = 0
+  private var depth = 0 {
+    didSet { if depth > deepest { deepest = depth } }
+  }
+  private(set) var deepest = 0
   private var copiedBytes = 0
   private let copyLimit: Int
   var warnings: [InspectionWarning] = []

@@ -30,7 +30,8 @@ enum Format {
     output.append("\"")
   }
 
-  /// `text` as a JSON string literal.
+  /// `text` as a JSON string literal; control characters, line separators and bidirectional
+  /// overrides are escaped so that JSON piped to a terminal cannot reorder it.
   static func json(_ text: String, into output: inout String) {
     output.append("\"")
     for scalar in text.unicodeScalars {
@@ -41,7 +42,9 @@ enum Format {
       case "\t": output.append("\\t")
       case "\r": output.append("\\r")
       default:
-        if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
+          || (0x2066...0x2069).contains(scalar.value)
+        {
           output.append("\\u")
           let hex = String(scalar.value, radix: 16)
           output.append(String(repeating: "0", count: 4 - hex.count))

@@ -9,6 +9,14 @@ extension Inspection {
   /// later occurrences read `-> @N`; a reference back to an enclosing object reads
   /// `-> @N (cycle)`. Strings are quoted with control characters escaped.
   public func textTree() -> String {
+    if nesting > inPlaceNestingLimit {
+      let inspection = self
+      return withLargeStack { inspection.textTreeInPlace() }
+    }
+    return textTreeInPlace()
+  }
+
+  private func textTreeInPlace() -> String {
     var output = ""
     if let archiver {
       output += "keyed archive by \(archiver)"
