@@ -70,15 +70,19 @@ public struct KeyedArchiveInspector: Sendable {
 
   /// Inspects the bytes of a file or message.
   public func inspect(_ bytes: [UInt8]) throws(PropertyListError) -> Inspection {
-    // Every nesting level costs the file at least a few bytes, so small files cannot nest deeper
-    // than in-place recursion allows; larger ones are read on a thread with a large stack.
-    if bytes.count <= 4 * inPlaceNestingLimit {
-      return try inspectInPlace(bytes)
+    // Almost everything nests shallowly, so first try in place with a small limit, safe on any
+    // thread; only input that nests deeper is read again on a thread with a large stack.
+    guard maximumDepth > inPlaceNestingLimit else { return try inspectInPlace(bytes, maximumDepth: maximumDepth) }
+    do {
+      let inspection = try inspectInPlace(bytes, maximumDepth: inPlaceNestingLimit)
+      if inspection.notArchiveReason != .nestingTooDeep(limit: inPlaceNestingLimit) { return inspection }
+    } catch .nestingTooDeep(limit: inPlaceNestingLimit) {
+      // Deeper than in-place recursion allows: read again below.
     }
     let inspector = self
     let result = withLargeStack { () -> Result<Inspection, PropertyListError> in
       do throws(PropertyListError) {
-        return .success(try inspector.inspectInPlace(bytes))
+        return .success(try inspector.inspectInPlace(bytes, maximumDepth: inspector.maximumDepth))
       } catch {
         return .failure(error)
       }
@@ -86,9 +90,11 @@ public struct KeyedArchiveInspector: Sendable {
     return try result.get()
   }
 
-  private func inspectInPlace(_ bytes: [UInt8]) throws(PropertyListError) -> Inspection {
+  private func inspectInPlace(_ bytes: [UInt8], maximumDepth: Int) throws(PropertyListError) -> Inspection {
     let document = try PropertyListReader(maximumDepth: maximumDepth).read(bytes)
-    return inspect(document)
+    var inspector = self
+    inspector.maximumDepth = maximumDepth
+    return inspector.inspect(document)
   }
 
   /// Inspects the bytes of a file or message.

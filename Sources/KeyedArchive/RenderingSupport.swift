@@ -7,6 +7,11 @@ enum Format {
   /// overrides escaped so that no string from a file can move the terminal's cursor or reorder text.
   static func quoted(_ text: String, into output: inout String) {
     output.append("\"")
+    if isPlainASCII(text) {
+      output.append(text)
+      output.append("\"")
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": output.append("\\\"")
@@ -34,6 +39,11 @@ enum Format {
   /// overrides are escaped so that JSON piped to a terminal cannot reorder it.
   static func json(_ text: String, into output: inout String) {
     output.append("\"")
+    if isPlainASCII(text) {
+      output.append(text)
+      output.append("\"")
+      return
+    }
     for scalar in text.unicodeScalars {
       switch scalar {
       case "\"": output.append("\\\"")
@@ -55,6 +65,15 @@ enum Format {
       }
     }
     output.append("\"")
+  }
+
+  /// Whether `text` is printable ASCII without quotes or backslashes, so it needs no escaping.
+  static func isPlainASCII(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+      return true
+    }
   }
 
   /// Whether a dictionary key or field name can be shown without quotes.

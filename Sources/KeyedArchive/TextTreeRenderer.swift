@@ -58,8 +58,10 @@ extension ArchivedValue {
 struct TextTreeRenderer {
   var output = ""
 
+  private static let indents = (0..<32).map { String(repeating: "  ", count: $0) }
+
   private mutating func indentation(_ level: Int) {
-    output.append(String(repeating: "  ", count: level))
+    output.append(level < Self.indents.count ? Self.indents[level] : String(repeating: "  ", count: level))
   }
 
   private mutating func key(_ key: String) {
@@ -85,9 +87,15 @@ struct TextTreeRenderer {
     switch value {
     case .null: output.append("null\n")
     case .boolean(let flag): output.append(flag ? "true\n" : "false\n")
-    case .integer(let number): output.append("\(number)\n")
-    case .unsignedInteger(let number): output.append("\(number)\n")
-    case .real(let number): output.append("\(Format.number(number))\n")
+    case .integer(let number):
+      output.append(String(number))
+      output.append("\n")
+    case .unsignedInteger(let number):
+      output.append(String(number))
+      output.append("\n")
+    case .real(let number):
+      output.append(Format.number(number))
+      output.append("\n")
     case .string(let text):
       Format.quoted(text, into: &output)
       output.append("\n")
