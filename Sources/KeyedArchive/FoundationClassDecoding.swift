@@ -32,7 +32,8 @@ extension ArchiveResolver {
       warnings.append(
         InspectionWarning(
           object: object,
-          message: "this \(fields.className(in: self) ?? "Foundation") object has a layout the inspector does not "
+          message:
+            "this \(fields.className(in: self) ?? "Foundation") object has a layout the inspector does not "
             + "interpret, so it is shown with its encoded keys"))
     }
     return value
@@ -41,14 +42,18 @@ extension ArchiveResolver {
   private mutating func decodeArray(_ fields: Fields, object: Int, asSet: Bool) throws(KeyedArchiveError)
     -> ArchivedValue?
   {
-    guard fields.hasOnly(["NS.objects"]), case .array(let references)? = fields["NS.objects"] else { return nil }
+    guard fields.hasOnly(["NS.objects"]), case .array(let references)? = fields["NS.objects"] else {
+      return nil
+    }
     var elements = [ArchivedValue]()
     elements.reserveCapacity(references.count)
     for reference in references { elements.append(try convert(reference, object: object, key: "NS.objects")) }
     return asSet ? .set(elements) : .array(elements)
   }
 
-  private mutating func decodeOrderedSet(_ fields: Fields, object: Int) throws(KeyedArchiveError) -> ArchivedValue? {
+  private mutating func decodeOrderedSet(_ fields: Fields, object: Int) throws(KeyedArchiveError)
+    -> ArchivedValue?
+  {
     var slots = [PropertyListValue?](repeating: nil, count: fields.entries.count)
     for entry in fields.entries where entry.key != "$class" {
       guard entry.key.hasPrefix("NS.object."), let position = Int(entry.key.dropFirst(10)),
@@ -65,7 +70,9 @@ extension ArchiveResolver {
     return .orderedSet(elements)
   }
 
-  private mutating func decodeCountedSet(_ fields: Fields, object: Int) throws(KeyedArchiveError) -> ArchivedValue? {
+  private mutating func decodeCountedSet(_ fields: Fields, object: Int) throws(KeyedArchiveError)
+    -> ArchivedValue?
+  {
     guard case .integer(let count)? = fields["NS.count"], count >= 0, count <= Int64(fields.entries.count),
       Int(count) * 2 + 2 == fields.entries.count
     else { return nil }
@@ -87,12 +94,15 @@ extension ArchiveResolver {
     var elements = [ArchivedCountedElement]()
     for (slot, times) in zip(objectSlots, countSlots) {
       guard let slot, let times else { return nil }
-      elements.append(ArchivedCountedElement(value: try convert(slot, object: object, key: nil), count: times))
+      elements.append(
+        ArchivedCountedElement(value: try convert(slot, object: object, key: nil), count: times))
     }
     return .countedSet(elements)
   }
 
-  private mutating func decodeDictionary(_ fields: Fields, object: Int) throws(KeyedArchiveError) -> ArchivedValue? {
+  private mutating func decodeDictionary(_ fields: Fields, object: Int) throws(KeyedArchiveError)
+    -> ArchivedValue?
+  {
     guard fields.hasOnly(["NS.keys", "NS.objects"]), case .array(let keys)? = fields["NS.keys"],
       case .array(let values)? = fields["NS.objects"], keys.count == values.count
     else { return nil }
@@ -145,7 +155,10 @@ extension ArchiveResolver {
     else { return nil }
     let b = [UInt8](bytes)
     return .uuid(
-      UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15])))
+      UUID(
+        uuid: (
+          b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+        )))
   }
 
   /// `NSValue` with `NS.special`: 1 point, 2 size, 3 rectangle, 4 range, 12 edge insets.
@@ -202,7 +215,8 @@ extension ArchiveResolver {
       try charge(text.utf8.count)
       let value = try convert(attributes, object: object, key: "NSAttributes")
       return .attributedString(
-        ArchivedAttributedString(text: text, runs: [ArchivedAttributeRun(location: 0, length: textLength, attributes: value)]))
+        ArchivedAttributedString(
+          text: text, runs: [ArchivedAttributeRun(location: 0, length: textLength, attributes: value)]))
     }
     // Several runs: NSAttributes is an array of attribute dictionaries and NSAttributeInfo holds
     // (run length, attribute index) pairs as unsigned variable-length integers.
@@ -247,7 +261,8 @@ extension ArchiveResolver {
       else { return nil }
       return .indexSet([ArchivedIndexRange(location: location, length: length)])
     default:
-      guard fields.hasOnly(["NSRangeCount", "NSRangeData"]), let data = fields["NSRangeData"].flatMap(peekData),
+      guard fields.hasOnly(["NSRangeCount", "NSRangeData"]),
+        let data = fields["NSRangeData"].flatMap(peekData),
         let numbers = Self.varints(data), numbers.count % 2 == 0, Int64(numbers.count / 2) == count
       else { return nil }
       try charge(numbers.count * 8)
@@ -329,7 +344,9 @@ extension ArchiveResolver {
     switch value {
     case .array(let elements): return elements
     case .dictionary(let entries):
-      if case .array(let elements)? = entries.first(where: { $0.key == "NS.objects" })?.value { return elements }
+      if case .array(let elements)? = entries.first(where: { $0.key == "NS.objects" })?.value {
+        return elements
+      }
       return nil
     default: return nil
     }

@@ -38,7 +38,8 @@ public struct Inspection: Sendable, Hashable {
 
   public init(
     format: PropertyListFormat, archiver: String?, version: Int64?, topValues: [ArchivedField],
-    notArchiveReason: KeyedArchiveError?, warnings: [InspectionWarning], embeddedPropertyLists: [EmbeddedPropertyList]
+    notArchiveReason: KeyedArchiveError?, warnings: [InspectionWarning],
+    embeddedPropertyLists: [EmbeddedPropertyList]
   ) {
     self.format = format
     self.archiver = archiver
@@ -72,7 +73,9 @@ public struct KeyedArchiveInspector: Sendable {
   public func inspect(_ bytes: [UInt8]) throws(PropertyListError) -> Inspection {
     // Almost everything nests shallowly, so first try in place with a small limit, safe on any
     // thread; only input that nests deeper is read again on a thread with a large stack.
-    guard maximumDepth > inPlaceNestingLimit else { return try inspectInPlace(bytes, maximumDepth: maximumDepth) }
+    guard maximumDepth > inPlaceNestingLimit else {
+      return try inspectInPlace(bytes, maximumDepth: maximumDepth)
+    }
     do {
       let inspection = try inspectInPlace(bytes, maximumDepth: inPlaceNestingLimit)
       if inspection.notArchiveReason != .nestingTooDeep(limit: inPlaceNestingLimit) { return inspection }
@@ -106,10 +109,13 @@ public struct KeyedArchiveInspector: Sendable {
   public func inspect(_ document: PropertyListDocument) -> Inspection {
     do {
       var nesting = 0
-      let archive = try KeyedArchiveDecoder(maximumDepth: maximumDepth).decode(document.root, nesting: &nesting)
+      let archive = try KeyedArchiveDecoder(maximumDepth: maximumDepth).decode(
+        document.root, nesting: &nesting)
       var inspection = Inspection(
-        format: document.format, archiver: archive.archiver, version: archive.version, topValues: archive.topValues,
-        notArchiveReason: nil, warnings: archive.warnings, embeddedPropertyLists: archive.embeddedPropertyLists)
+        format: document.format, archiver: archive.archiver, version: archive.version,
+        topValues: archive.topValues,
+        notArchiveReason: nil, warnings: archive.warnings,
+        embeddedPropertyLists: archive.embeddedPropertyLists)
       inspection.nesting = nesting
       return inspection
     } catch {
@@ -117,7 +123,8 @@ public struct KeyedArchiveInspector: Sendable {
       var nesting = 0
       let value = Self.plain(document.root, embedded: &embedded, depth: 0, nesting: &nesting)
       var inspection = Inspection(
-        format: document.format, archiver: nil, version: nil, topValues: [ArchivedField(key: "plist", value: value)],
+        format: document.format, archiver: nil, version: nil,
+        topValues: [ArchivedField(key: "plist", value: value)],
         notArchiveReason: error, warnings: [], embeddedPropertyLists: embedded)
       inspection.nesting = nesting
       return inspection
@@ -125,7 +132,9 @@ public struct KeyedArchiveInspector: Sendable {
   }
 
   /// A plain property list as archived values; its nesting is bounded by the reader's limit.
-  static func plain(_ value: PropertyListValue, embedded: inout [EmbeddedPropertyList], depth: Int, nesting: inout Int)
+  static func plain(
+    _ value: PropertyListValue, embedded: inout [EmbeddedPropertyList], depth: Int, nesting: inout Int
+  )
     -> ArchivedValue
   {
     nesting = max(nesting, depth)
@@ -146,13 +155,18 @@ public struct KeyedArchiveInspector: Sendable {
     case .array(let elements):
       var result = [ArchivedValue]()
       result.reserveCapacity(elements.count)
-      for element in elements { result.append(plain(element, embedded: &embedded, depth: depth + 1, nesting: &nesting)) }
+      for element in elements {
+        result.append(plain(element, embedded: &embedded, depth: depth + 1, nesting: &nesting))
+      }
       return .array(result)
     case .dictionary(let entries):
       var result = [ArchivedEntry]()
       result.reserveCapacity(entries.count)
       for entry in entries {
-        result.append(ArchivedEntry(key: .string(entry.key), value: plain(entry.value, embedded: &embedded, depth: depth + 1, nesting: &nesting)))
+        result.append(
+          ArchivedEntry(
+            key: .string(entry.key),
+            value: plain(entry.value, embedded: &embedded, depth: depth + 1, nesting: &nesting)))
       }
       return .dictionary(result)
     }

@@ -44,10 +44,15 @@ extension Inspection {
     writer.output.append("],\"embedded\":[")
     for (index, embedded) in embeddedPropertyLists.enumerated() {
       if index > 0 { writer.output.append(",") }
-      writer.output.append("{\"format\":\"\(embedded.format.rawValue)\",\"length\":\(embedded.data.count),\"object\":")
+      writer.output.append(
+        "{\"format\":\"\(embedded.format.rawValue)\",\"length\":\(embedded.data.count),\"object\":")
       writer.output.append(embedded.object.map(String.init) ?? "null")
       writer.output.append(",\"key\":")
-      if let key = embedded.key { Format.json(key, into: &writer.output) } else { writer.output.append("null") }
+      if let key = embedded.key {
+        Format.json(key, into: &writer.output)
+      } else {
+        writer.output.append("null")
+      }
       writer.output.append("}")
     }
     writer.output.append("]}")
@@ -257,7 +262,8 @@ struct JSONWriter {
       write(shared.value)
       output.append("}")
     case .reference(let reference):
-      output.append("{\"$type\":\"reference\",\"id\":\(reference.id),\"kind\":\"\(reference.kind.rawValue)\"}")
+      output.append(
+        "{\"$type\":\"reference\",\"id\":\(reference.id),\"kind\":\"\(reference.kind.rawValue)\"}")
     }
   }
 }

@@ -84,7 +84,9 @@ public struct KeyedArchiveDecoder: Sendable {
   }
 
   /// Resolves the archive and reports how deeply its values nest.
-  func decode(_ propertyList: PropertyListValue, nesting: inout Int) throws(KeyedArchiveError) -> ResolvedArchive {
+  func decode(_ propertyList: PropertyListValue, nesting: inout Int) throws(KeyedArchiveError)
+    -> ResolvedArchive
+  {
     guard case .dictionary(let entries) = propertyList else { throw .topIsNotDictionary }
     var objectsValue: PropertyListValue?
     var topValue: PropertyListValue?
@@ -111,13 +113,15 @@ public struct KeyedArchiveDecoder: Sendable {
     var resolver = ArchiveResolver(objects: objects, maximumDepth: maximumDepth, topEntries: top)
     var topValues = [ArchivedField]()
     for entry in top {
-      topValues.append(ArchivedField(key: entry.key, value: try resolver.convert(entry.value, object: nil, key: entry.key)))
+      topValues.append(
+        ArchivedField(key: entry.key, value: try resolver.convert(entry.value, object: nil, key: entry.key)))
     }
     nesting = resolver.deepest
     var warnings = resolver.warnings
     if archiver != "NSKeyedArchiver" {
       warnings.insert(
-        InspectionWarning(object: nil, message: "written by \"\(archiver)\", not NSKeyedArchiver; decoded the same way"),
+        InspectionWarning(
+          object: nil, message: "written by \"\(archiver)\", not NSKeyedArchiver; decoded the same way"),
         at: 0)
     }
     return ResolvedArchive(
@@ -285,7 +289,8 @@ struct ArchiveResolver {
       result.reserveCapacity(entries.count)
       for entry in entries {
         result.append(
-          ArchivedEntry(key: .string(entry.key), value: try convert(entry.value, object: object, key: entry.key)))
+          ArchivedEntry(
+            key: .string(entry.key), value: try convert(entry.value, object: object, key: entry.key)))
       }
       return .dictionary(result)
     }
@@ -309,9 +314,12 @@ struct ArchiveResolver {
       guard let classEntry = entries.first(where: { $0.key == "$class" }) else {
         return try convert(object, object: index, key: nil)
       }
-      guard case .uid(let classReference) = classEntry.value else { throw .invalidClassReference(object: index) }
+      guard case .uid(let classReference) = classEntry.value else {
+        throw .invalidClassReference(object: index)
+      }
       let description = try classDescription(classReference, object: index)
-      if let kind = description.kind, let value = try decodeFoundation(kind, entries: entries, object: index) {
+      if let kind = description.kind, let value = try decodeFoundation(kind, entries: entries, object: index)
+      {
         return value
       }
       return try genericObject(description, entries: entries, object: index)
@@ -348,7 +356,8 @@ struct ArchiveResolver {
     var fields = [ArchivedField]()
     fields.reserveCapacity(entries.count)
     for entry in entries where entry.key != "$class" {
-      fields.append(ArchivedField(key: entry.key, value: try convert(entry.value, object: object, key: entry.key)))
+      fields.append(
+        ArchivedField(key: entry.key, value: try convert(entry.value, object: object, key: entry.key)))
     }
     return .object(ArchivedObject(className: description.name, classChain: description.chain, fields: fields))
   }

@@ -52,7 +52,8 @@ enum Format {
       case "\t": output.append("\\t")
       case "\r": output.append("\\r")
       default:
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x2028...0x202E).contains(scalar.value)
+        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+          || (0x2028...0x202E).contains(scalar.value)
           || (0x2066...0x2069).contains(scalar.value)
         {
           output.append("\\u")
@@ -114,7 +115,9 @@ enum Format {
   /// RFC 3339 / ISO 8601 in UTC, with fractional seconds only when there are some.
   static func date(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
-    guard seconds.isFinite, abs(seconds) < 1e14 else { return "invalid date (\(date.timeIntervalSinceReferenceDate) s since 2001)" }
+    guard seconds.isFinite, abs(seconds) < 1e14 else {
+      return "invalid date (\(date.timeIntervalSinceReferenceDate) s since 2001)"
+    }
     let whole = seconds.rounded(.down)
     var fraction = seconds - whole
     var total = Int64(whole)
@@ -199,14 +202,16 @@ extension ArchivedStructure {
     case .point(let x, let y):
       return "point {x \(Format.number(x, compact: true)), y \(Format.number(y, compact: true))}"
     case .size(let width, let height):
-      return "size {width \(Format.number(width, compact: true)), height \(Format.number(height, compact: true))}"
+      return
+        "size {width \(Format.number(width, compact: true)), height \(Format.number(height, compact: true))}"
     case .rect(let x, let y, let width, let height):
       return "rect {x \(Format.number(x, compact: true)), y \(Format.number(y, compact: true)), "
         + "width \(Format.number(width, compact: true)), height \(Format.number(height, compact: true))}"
     case .range(let location, let length):
       return "range {location \(location), length \(length)}"
     case .edgeInsets(let top, let left, let bottom, let right):
-      return "edge insets {top \(Format.number(top, compact: true)), left \(Format.number(left, compact: true)), "
+      return
+        "edge insets {top \(Format.number(top, compact: true)), left \(Format.number(left, compact: true)), "
         + "bottom \(Format.number(bottom, compact: true)), right \(Format.number(right, compact: true))}"
     }
   }

@@ -109,21 +109,29 @@ struct TextTreeRenderer {
     case .date(let date): output.append("date \(Format.date(date))\n")
     case .array(let elements):
       output.append(elements.isEmpty ? "array (empty)\n" : "array (\(count(elements.count, "element")))\n")
-      for (index, element) in elements.enumerated() { line(rawLabel: "[\(index)]", value: element, indent: indent + 1) }
+      for (index, element) in elements.enumerated() {
+        line(rawLabel: "[\(index)]", value: element, indent: indent + 1)
+      }
     case .set(let elements):
       output.append(elements.isEmpty ? "set (empty)\n" : "set (\(count(elements.count, "element")))\n")
       for element in elements { line(rawLabel: "-", value: element, indent: indent + 1) }
     case .orderedSet(let elements):
-      output.append(elements.isEmpty ? "ordered set (empty)\n" : "ordered set (\(count(elements.count, "element")))\n")
-      for (index, element) in elements.enumerated() { line(rawLabel: "[\(index)]", value: element, indent: indent + 1) }
+      output.append(
+        elements.isEmpty ? "ordered set (empty)\n" : "ordered set (\(count(elements.count, "element")))\n")
+      for (index, element) in elements.enumerated() {
+        line(rawLabel: "[\(index)]", value: element, indent: indent + 1)
+      }
     case .countedSet(let elements):
       output.append(
-        elements.isEmpty ? "counted set (empty)\n" : "counted set (\(count(elements.count, "distinct element")))\n")
+        elements.isEmpty
+          ? "counted set (empty)\n" : "counted set (\(count(elements.count, "distinct element")))\n")
       for element in elements {
         line(rawLabel: "- \(element.count)×", value: element.value, indent: indent + 1)
       }
     case .dictionary(let entries):
-      output.append(entries.isEmpty ? "dictionary (empty)\n" : "dictionary (\(count(entries.count, "entry", "entries")))\n")
+      output.append(
+        entries.isEmpty
+          ? "dictionary (empty)\n" : "dictionary (\(count(entries.count, "entry", "entries")))\n")
       for entry in entries {
         if case .string(let name) = entry.key {
           line(label: name, value: entry.value, indent: indent + 1)
@@ -154,11 +162,15 @@ struct TextTreeRenderer {
       Format.quoted(string.text, into: &output)
       output.append(" (\(count(string.runs.count, "run")))\n")
       for run in string.runs {
-        line(rawLabel: "\(run.location)..<\(run.location &+ run.length)", value: run.attributes, indent: indent + 1)
+        line(
+          rawLabel: "\(run.location)..<\(run.location &+ run.length)", value: run.attributes,
+          indent: indent + 1)
       }
     case .indexSet(let ranges):
       output.append("index set ")
-      output.append(ranges.isEmpty ? "(empty)" : ranges.map { "\($0.location)..<\($0.location &+ $0.length)" }.joined(separator: ", "))
+      output.append(
+        ranges.isEmpty
+          ? "(empty)" : ranges.map { "\($0.location)..<\($0.location &+ $0.length)" }.joined(separator: ", "))
       output.append("\n")
     case .indexPath(let indexes):
       output.append("index path [\(indexes.map(String.init).joined(separator: ", "))]\n")

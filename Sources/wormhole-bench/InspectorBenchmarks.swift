@@ -55,8 +55,10 @@ func inspectorBenchmarks() throws -> [BenchmarkRecord] {
     withExtendedLifetime((held, text, foundationHeld)) {}
     var memory = BenchmarkRecord(
       name: "inspector.resident_per_input_byte.\(name)", unit: "bytes/byte",
-      value: (decoded - before) / Double(bytes.count), baselineName: "Foundation NSKeyedUnarchiver object graph",
-      baseline: (foundationAfter - foundationBefore) / Double(bytes.count), higherIsBetter: false, target: nil)
+      value: (decoded - before) / Double(bytes.count),
+      baselineName: "Foundation NSKeyedUnarchiver object graph",
+      baseline: (foundationAfter - foundationBefore) / Double(bytes.count), higherIsBetter: false, target: nil
+    )
     memory.detail["input_bytes"] = Double(bytes.count)
     memory.detail["decoded_resident_bytes"] = decoded - before
     memory.detail["rendered_text_resident_bytes"] = rendered - decoded
@@ -71,7 +73,8 @@ private func record(_ index: Int) -> ArchivedValue { record(index, padding: 0) }
 private func record(_ index: Int, padding: Int) -> ArchivedValue {
   .dictionary([
     ArchivedEntry(key: .string("id"), value: .integer(Int64(index))),
-    ArchivedEntry(key: .string("name"), value: .string("item \(index)" + String(repeating: "x", count: padding))),
+    ArchivedEntry(
+      key: .string("name"), value: .string("item \(index)" + String(repeating: "x", count: padding))),
     ArchivedEntry(key: .string("score"), value: .real(Double(index) * 0.5)),
     ArchivedEntry(key: .string("enabled"), value: .boolean(index % 2 == 0)),
   ])
@@ -119,7 +122,10 @@ private struct BenchmarkSetupError: Error, CustomStringConvertible {
 private func checkBothDecode(_ bytes: [UInt8]) throws {
   let inspection = try KeyedArchiveInspector().inspect(bytes)
   guard inspection.isArchive else {
-    throw BenchmarkSetupError(description: "the inspector did not resolve the test archive: \(inspection.notArchiveReason.map(String.init(describing:)) ?? "")")
+    throw BenchmarkSetupError(
+      description:
+        "the inspector did not resolve the test archive: \(inspection.notArchiveReason.map(String.init(describing:)) ?? "")"
+    )
   }
   let unarchiver = try NSKeyedUnarchiver(forReadingFrom: Data(bytes))
   unarchiver.requiresSecureCoding = false

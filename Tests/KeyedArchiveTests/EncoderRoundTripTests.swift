@@ -10,7 +10,8 @@ import Testing
     let value = ArchivedValue.dictionary([
       ArchivedEntry(key: .string("buttonNumber"), value: .integer(1)),
       ArchivedEntry(key: .string("title"), value: .string("hi ☺")),
-      ArchivedEntry(key: .string("values"), value: .array([.real(2.5), .boolean(true), .null, .unsignedInteger(.max)])),
+      ArchivedEntry(
+        key: .string("values"), value: .array([.real(2.5), .boolean(true), .null, .unsignedInteger(.max)])),
       ArchivedEntry(key: .string("when"), value: .date(Date(timeIntervalSinceReferenceDate: 12.5))),
       ArchivedEntry(key: .string("bytes"), value: .data(Data([1, 2, 3]))),
     ])
@@ -23,8 +24,11 @@ import Testing
   @Test func unknownClassesRoundTrip() throws {
     let object = ArchivedObject(
       className: "MyMessage", classChain: ["MyMessage", "NSObject"],
-      fields: [ArchivedField(key: "count", value: .integer(3)), ArchivedField(key: "name", value: .string("x"))])
-    let inspection = try KeyedArchiveInspector().inspect(try KeyedArchiveEncoder().encodeBytes(.object(object)))
+      fields: [
+        ArchivedField(key: "count", value: .integer(3)), ArchivedField(key: "name", value: .string("x")),
+      ])
+    let inspection = try KeyedArchiveInspector().inspect(
+      try KeyedArchiveEncoder().encodeBytes(.object(object)))
     #expect(inspection.root == .object(object))
   }
 }

@@ -23,10 +23,15 @@ private func chain(_ count: Int) -> PropertyListValue {
 @Suite struct HostileArchiveTests {
   @Test func referenceOutOfRangeShowsThePlainPropertyList() throws {
     let inspection = try inspect(
-      archive([.string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(99)])]), classDescription("NSArray")]))
+      archive([
+        .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(99)])]),
+        classDescription("NSArray"),
+      ]))
     #expect(!inspection.isArchive)
     #expect(inspection.notArchiveReason == .referenceOutOfRange(reference: 99, object: 1, objectCount: 3))
-    #expect(inspection.textTree().contains("not a keyed archive: not a valid keyed archive: object 1 refers to object 99"))
+    #expect(
+      inspection.textTree().contains(
+        "not a keyed archive: not a valid keyed archive: object 1 refers to object 99"))
     #expect(inspection.textTree().contains("UID 99"))
   }
 
@@ -37,10 +42,15 @@ private func chain(_ count: Int) -> PropertyListValue {
 
   @Test func containerContainingItselfIsACycle() throws {
     let inspection = try inspect(
-      archive([.string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(1), .string("x")])]), classDescription("NSMutableArray")]))
+      archive([
+        .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(1), .string("x")])]),
+        classDescription("NSMutableArray"),
+      ]))
     #expect(
       inspection.root
-        == .shared(ArchivedSharedValue(id: 1, value: .array([.reference(ArchivedReference(id: 1, kind: .cycle)), .string("x")]))))
+        == .shared(
+          ArchivedSharedValue(
+            id: 1, value: .array([.reference(ArchivedReference(id: 1, kind: .cycle)), .string("x")]))))
     #expect(inspection.textTree().contains("[0]: -> @1 (cycle)"))
     #expect(inspection.json().contains("{\"$type\":\"reference\",\"id\":1,\"kind\":\"cycle\"}"))
     #expect(inspection.summary(width: 40) == "[@1, \"x\"]")
@@ -49,17 +59,22 @@ private func chain(_ count: Int) -> PropertyListValue {
   @Test func mutualCycleBetweenObjects() throws {
     let inspection = try inspect(
       archive([
-        .string("$null"), .dictionary(["$class": .uid(3), "peer": .uid(2)]), .dictionary(["$class": .uid(3), "peer": .uid(1)]),
+        .string("$null"), .dictionary(["$class": .uid(3), "peer": .uid(2)]),
+        .dictionary(["$class": .uid(3), "peer": .uid(1)]),
         classDescription("Peer", "NSObject"),
       ]))
     #expect(inspection.isArchive)
-    #expect(inspection.textTree().hasSuffix("root: @1 Peer : NSObject\n  peer: Peer : NSObject\n    peer: -> @1 (cycle)\n"))
+    #expect(
+      inspection.textTree().hasSuffix(
+        "root: @1 Peer : NSObject\n  peer: Peer : NSObject\n    peer: -> @1 (cycle)\n"))
   }
 
   @Test func nestingAtTheCapDecodes() throws {
     let inspection = try inspect(chain(KeyedArchiveDecoder.defaultMaximumDepth))
     #expect(inspection.isArchive)
-    #expect(inspection.textTree().components(separatedBy: "next: ").count == KeyedArchiveDecoder.defaultMaximumDepth + 1)
+    #expect(
+      inspection.textTree().components(separatedBy: "next: ").count == KeyedArchiveDecoder.defaultMaximumDepth
+        + 1)
   }
 
   @Test func nestingPastTheCapShowsRawObjects() throws {
@@ -98,7 +113,11 @@ private func chain(_ count: Int) -> PropertyListValue {
     var objects: [PropertyListValue] = [.string("$null")]
     let classIndex = UInt64(levels + 2)
     for index in 1...levels {
-      objects.append(.dictionary(["$class": .uid(classIndex), "NS.objects": .array([.uid(UInt64(index + 1)), .uid(UInt64(index + 1))])]))
+      objects.append(
+        .dictionary([
+          "$class": .uid(classIndex),
+          "NS.objects": .array([.uid(UInt64(index + 1)), .uid(UInt64(index + 1))]),
+        ]))
     }
     objects.append(.string(String(repeating: "long shared text ", count: 20)))
     objects.append(classDescription("NSArray", "NSObject"))
@@ -119,7 +138,9 @@ private func chain(_ count: Int) -> PropertyListValue {
     #expect(inspection.notArchiveReason == .missingKey("$objects"))
     #expect(inspection.summary(width: 80) == "{buttonNumber: 1, title: \"hi\"}")
     #expect(inspection.summary(width: 12) == "{buttonNumb…")
-    #expect(inspection.textTree().hasPrefix("binary property list, not a keyed archive: not a keyed archive: there is no $objects key\n"))
+    #expect(
+      inspection.textTree().hasPrefix(
+        "binary property list, not a keyed archive: not a keyed archive: there is no $objects key\n"))
     let array = try inspect(.array([.integer(1)]))
     #expect(array.notArchiveReason == .topIsNotDictionary)
     #expect(array.json().contains("\"top\":{\"plist\":[1]}"))
@@ -127,7 +148,9 @@ private func chain(_ count: Int) -> PropertyListValue {
 
   @Test func topKeysOtherThanRootAndOtherArchivers() throws {
     let inspection = try inspect(
-      archive([.string("$null"), .string("scene"), .integer(7)], top: ["$0": .uid(1), "$1": .uid(2)], archiver: "SCNKeyedArchiver"))
+      archive(
+        [.string("$null"), .string("scene"), .integer(7)], top: ["$0": .uid(1), "$1": .uid(2)],
+        archiver: "SCNKeyedArchiver"))
     #expect(inspection.isArchive)
     #expect(inspection.archiver == "SCNKeyedArchiver")
     #expect(inspection.topValues.map(\.key) == ["$0", "$1"])
@@ -138,24 +161,32 @@ private func chain(_ count: Int) -> PropertyListValue {
   @Test func archiveNestedInDataCanBeOpened() throws {
     let inner = try fixtureBytes("NSKeyedUnarchiver-ComplexTest.plist")
     let inspection = try inspect(
-      archive([.string("$null"), .dictionary(["$class": .uid(2), "payload": .data(Data(inner))]), classDescription("Envelope", "NSObject")]))
+      archive([
+        .string("$null"), .dictionary(["$class": .uid(2), "payload": .data(Data(inner))]),
+        classDescription("Envelope", "NSObject"),
+      ]))
     #expect(inspection.embeddedPropertyLists.count == 1)
     #expect(inspection.embeddedPropertyLists.first?.key == "payload")
     #expect(inspection.textTree().contains("[binary property list]"))
-    let nested = try KeyedArchiveInspector().inspect(try #require(inspection.embeddedPropertyLists.first).data)
+    let nested = try KeyedArchiveInspector().inspect(
+      try #require(inspection.embeddedPropertyLists.first).data)
     #expect(nested.isArchive)
   }
 
   @Test func invalidClassReference() throws {
     let inspection = try inspect(archive([.string("$null"), .dictionary(["$class": .string("NSArray")])]))
     #expect(inspection.notArchiveReason == .invalidClassReference(object: 1))
-    let missingName = try inspect(archive([.string("$null"), .dictionary(["$class": .uid(2)]), .dictionary(["x": .integer(1)])]))
+    let missingName = try inspect(
+      archive([.string("$null"), .dictionary(["$class": .uid(2)]), .dictionary(["x": .integer(1)])]))
     #expect(missingName.notArchiveReason == .invalidClassDescription(object: 1, classObject: 2))
   }
 
   @Test func hugeCountsInKnownClassesFallBackToTheGenericView() throws {
     let counted = try inspect(
-      archive([.string("$null"), .dictionary(["$class": .uid(2), "NS.count": .integer(1 << 31)]), classDescription("NSCountedSet", "NSSet")]))
+      archive([
+        .string("$null"), .dictionary(["$class": .uid(2), "NS.count": .integer(1 << 31)]),
+        classDescription("NSCountedSet", "NSSet"),
+      ]))
     guard case .object(let object) = counted.root else {
       Issue.record("expected a generic object, got \(counted.root)")
       return
@@ -164,20 +195,29 @@ private func chain(_ count: Int) -> PropertyListValue {
     #expect(counted.warnings.count == 1)
     let indexSet = try inspect(
       archive([
-        .string("$null"), .dictionary(["$class": .uid(2), "NSRangeCount": .integer(1 << 31), "NSRangeData": .data(Data([1, 2]))]),
+        .string("$null"),
+        .dictionary([
+          "$class": .uid(2), "NSRangeCount": .integer(1 << 31), "NSRangeData": .data(Data([1, 2])),
+        ]),
         classDescription("NSIndexSet"),
       ]))
     #expect(indexSet.isArchive)
     #expect(indexSet.textTree().contains("NSRangeCount: 2147483648"))
     let indexPath = try inspect(
-      archive([.string("$null"), .dictionary(["$class": .uid(2), "NSIndexPathLength": .integer(Int64.max), "NSIndexPathData": .data(Data([0xFF]))]), classDescription("NSIndexPath")]))
+      archive([
+        .string("$null"),
+        .dictionary([
+          "$class": .uid(2), "NSIndexPathLength": .integer(Int64.max), "NSIndexPathData": .data(Data([0xFF])),
+        ]), classDescription("NSIndexPath"),
+      ]))
     #expect(indexPath.isArchive)
   }
 
   @Test func unknownKeysOfKnownClassesAreNotDropped() throws {
     let inspection = try inspect(
       archive([
-        .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([]), "Extra": .integer(3)]), classDescription("NSArray"),
+        .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([]), "Extra": .integer(3)]),
+        classDescription("NSArray"),
       ]))
     #expect(inspection.textTree().contains("Extra: 3"))
     #expect(inspection.warnings.count == 1)
@@ -186,7 +226,8 @@ private func chain(_ count: Int) -> PropertyListValue {
   @Test func invalidUTF16InsideAnArchiveIsATypedError() throws {
     var bytes = binaryPropertyList(archive([.string("$null"), .string("é")]))
     // Replace the UTF-16 "é" (00 E9) with a lone surrogate.
-    for index in 0..<(bytes.count - 2) where bytes[index] == 0x61 && bytes[index + 1] == 0x00 && bytes[index + 2] == 0xE9 {
+    for index in 0..<(bytes.count - 2)
+    where bytes[index] == 0x61 && bytes[index + 1] == 0x00 && bytes[index + 2] == 0xE9 {
       bytes[index + 1] = 0xD8
     }
     #expect(throws: PropertyListError.self) { try KeyedArchiveInspector().inspect(bytes) }
@@ -195,7 +236,11 @@ private func chain(_ count: Int) -> PropertyListValue {
   @Test func sharedLongStringsAreReferences() throws {
     let text = String(repeating: "x", count: 200)
     let inspection = try inspect(
-      archive([.string("$null"), .dictionary(["$class": .uid(3), "NS.objects": .array([.uid(2), .uid(2), .uid(4), .uid(4)])]), .string(text), classDescription("NSArray"), .string("short")]))
+      archive([
+        .string("$null"),
+        .dictionary(["$class": .uid(3), "NS.objects": .array([.uid(2), .uid(2), .uid(4), .uid(4)])]),
+        .string(text), classDescription("NSArray"), .string("short"),
+      ]))
     let tree = inspection.textTree()
     #expect(tree.contains("[0]: @2 \"xxx"))
     #expect(tree.contains("[1]: -> @2\n"))
@@ -232,7 +277,8 @@ private func chain(_ count: Int) -> PropertyListValue {
       for _ in 0..<40 {
         var bytes = original
         for _ in 0..<Int.random(in: 1...4, using: &generator) {
-          bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+          bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(
+            in: 0...255, using: &generator)
         }
         if let inspection = try? KeyedArchiveInspector().inspect(bytes) {
           _ = inspection.textTree() + inspection.json() + inspection.summary(width: 60)

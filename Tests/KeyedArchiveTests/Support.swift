@@ -28,7 +28,8 @@ func expectGolden(_ actual: String, named name: String, sourceLocation: SourceLo
     return
   }
   guard let data = try? Data(contentsOf: url) else {
-    Issue.record("missing golden file \(name); run with SNAPSHOT_RECORD=1 to create it", sourceLocation: sourceLocation)
+    Issue.record(
+      "missing golden file \(name); run with SNAPSHOT_RECORD=1 to create it", sourceLocation: sourceLocation)
     return
   }
   let expected = String(decoding: data, as: UTF8.self)
@@ -45,7 +46,9 @@ func lineDiff(_ expected: String, _ actual: String) -> String {
   var prefix = 0
   while prefix < min(old.count, new.count) && old[prefix] == new[prefix] { prefix += 1 }
   var suffix = 0
-  while suffix < min(old.count, new.count) - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+  while suffix < min(old.count, new.count) - prefix
+    && old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
+  {
     suffix += 1
   }
   var lines = ["@@ line \(prefix + 1) @@"]

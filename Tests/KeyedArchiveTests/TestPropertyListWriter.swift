@@ -81,7 +81,8 @@ func binaryPropertyList(_ root: PropertyListValue) -> [UInt8] {
   let table = bytes.count
   for offset in offsets { bytes += bigEndian(UInt64(offset), width: 8) }
   bytes += [0, 0, 0, 0, 0, 0, 8, UInt8(referenceSize)]
-  bytes += bigEndian(UInt64(flat.count), width: 8) + bigEndian(0, width: 8) + bigEndian(UInt64(table), width: 8)
+  bytes +=
+    bigEndian(UInt64(flat.count), width: 8) + bigEndian(0, width: 8) + bigEndian(UInt64(table), width: 8)
   return bytes
 }
 
@@ -96,7 +97,8 @@ func archive(
 ) -> PropertyListValue {
   .dictionary([
     "$archiver": .string(archiver), "$version": .integer(100_000),
-    "$top": .dictionary(top.map { PropertyListEntry(key: $0.key, value: $0.value) }), "$objects": .array(objects),
+    "$top": .dictionary(top.map { PropertyListEntry(key: $0.key, value: $0.value) }),
+    "$objects": .array(objects),
   ])
 }
 

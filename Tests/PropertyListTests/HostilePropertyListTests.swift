@@ -54,7 +54,9 @@ func expectError(
   @Test func randomBytes() {
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<200 {
-      let bytes = (0..<Int.random(in: 1...300, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let bytes = (0..<Int.random(in: 1...300, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
       do { _ = try reader.read(bytes) } catch {}  // any typed error is fine; a crash is not
     }
     expectError({ if case .unrecognizedFormat(let prefix) = $0 { prefix == "de ad be ef" } else { false } }) {
@@ -65,7 +67,9 @@ func expectError(
   @Test func randomBytesAfterTheHeader() {
     var generator = SystemRandomNumberGenerator()
     for _ in 0..<2000 {
-      let tail = (0..<Int.random(in: 0...200, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+      let tail = (0..<Int.random(in: 0...200, using: &generator)).map { _ in
+        UInt8.random(in: 0...255, using: &generator)
+      }
       do { _ = try reader.read(Array("bplist00".utf8) + tail) } catch {}
     }
   }
@@ -82,7 +86,9 @@ func expectError(
         } catch {}
       }
     }
-    expectError({ $0 == .truncated(length: 20) }) { _ = try reader.read(Array("bplist00".utf8) + [UInt8](repeating: 0, count: 12)) }
+    expectError({ $0 == .truncated(length: 20) }) {
+      _ = try reader.read(Array("bplist00".utf8) + [UInt8](repeating: 0, count: 12))
+    }
   }
 
   @Test func validMinimalFile() throws {
@@ -92,7 +98,9 @@ func expectError(
 
   @Test func offsetPointingOutsideTheFile() {
     let bytes = rawBinaryPlist([[0x09]], offsets: [0xFFFF_FFF0])
-    expectError({ $0 == .objectOffsetOutOfRange(object: 0, offset: 0xFFFF_FFF0) }) { _ = try reader.read(bytes) }
+    expectError({ $0 == .objectOffsetOutOfRange(object: 0, offset: 0xFFFF_FFF0) }) {
+      _ = try reader.read(bytes)
+    }
   }
 
   @Test func offsetTableOutsideTheFile() {
@@ -102,7 +110,9 @@ func expectError(
 
   @Test func objectCountOf2To31() {
     let bytes = rawBinaryPlist([[0x09]], objectCount: 1 << 31)
-    expectError({ $0 == .objectCountTooLarge(count: 1 << 31, length: bytes.count) }) { _ = try reader.read(bytes) }
+    expectError({ $0 == .objectCountTooLarge(count: 1 << 31, length: bytes.count) }) {
+      _ = try reader.read(bytes)
+    }
   }
 
   @Test func arrayCountOf2To31FailsFast() {
@@ -119,14 +129,18 @@ func expectError(
 
   @Test func referenceOutOfRange() {
     let bytes = rawBinaryPlist([[0xA1, 7]])
-    expectError({ $0 == .referenceOutOfRange(object: 0, reference: 7, objectCount: 1) }) { _ = try reader.read(bytes) }
+    expectError({ $0 == .referenceOutOfRange(object: 0, reference: 7, objectCount: 1) }) {
+      _ = try reader.read(bytes)
+    }
   }
 
   @Test func containerContainingItself() {
     let bytes = rawBinaryPlist([[0xA2, 1, 0], [0x09]])
     expectError({ $0 == .cyclicContainer(object: 0) }) { _ = try reader.read(bytes) }
     let viaDictionary = rawBinaryPlist([[0xD1, 1, 2], [0x51, 0x6B], [0xA1, 0]])
-    expectError({ if case .cyclicContainer = $0 { true } else { false } }) { _ = try reader.read(viaDictionary) }
+    expectError({ if case .cyclicContainer = $0 { true } else { false } }) {
+      _ = try reader.read(viaDictionary)
+    }
   }
 
   /// Arrays nested `depth` deep, each holding the next, the last holding `true`.
@@ -183,7 +197,9 @@ func expectError(
   }
 
   @Test func unknownMarker() {
-    expectError({ $0 == .unknownMarker(object: 0, marker: 0x70) }) { _ = try reader.read(rawBinaryPlist([[0x70]])) }
+    expectError({ $0 == .unknownMarker(object: 0, marker: 0x70) }) {
+      _ = try reader.read(rawBinaryPlist([[0x70]]))
+    }
   }
 
   @Test func integersOfEveryWidth() throws {
@@ -195,7 +211,10 @@ func expectError(
     ]
     #expect(
       try reader.read(rawBinaryPlist(objects)).root
-        == .array([.integer(255), .integer(65535), .integer(4_294_967_295), .integer(-5), .unsignedInteger(.max), .integer(-7)]))
+        == .array([
+          .integer(255), .integer(65535), .integer(4_294_967_295), .integer(-5), .unsignedInteger(.max),
+          .integer(-7),
+        ]))
     expectError({ $0 == .integerTooWide(object: 0) }) {
       _ = try reader.read(rawBinaryPlist([[0x14] + bigEndian(1, width: 8) + bigEndian(0, width: 8)]))
     }
@@ -235,7 +254,8 @@ func expectError(
         == .dictionary([
           "s": .string("a <b> & ☺ A<raw>"), "i": .integer(-42), "u": .unsignedInteger(.max), "r": .real(2.5),
           "t": .boolean(true), "f": .boolean(false), "d": .date(Date(timeIntervalSinceReferenceDate: 60)),
-          "b": .data(Data([0, 1, 2, 255])), "a": .array([.string(""), .array([]), .dictionary([])]), "ref": .uid(7),
+          "b": .data(Data([0, 1, 2, 255])), "a": .array([.string(""), .array([]), .dictionary([])]),
+          "ref": .uid(7),
         ]))
   }
 
@@ -243,10 +263,18 @@ func expectError(
     expectError({ if case .malformedXML(line: 3, _) = $0 { true } else { false } }) {
       _ = try read("<plist>\n<array>\n<bogus/>\n</array></plist>")
     }
-    expectError({ if case .malformedXML = $0 { true } else { false } }) { _ = try read("<plist><string>open") }
-    expectError({ if case .malformedXML = $0 { true } else { false } }) { _ = try read("<plist><integer>12x</integer></plist>") }
-    expectError({ if case .malformedXML = $0 { true } else { false } }) { _ = try read("<plist><string>&bogus;</string></plist>") }
-    expectError({ if case .malformedXML = $0 { true } else { false } }) { _ = try read("<plist><true/></plist>trailing") }
+    expectError({ if case .malformedXML = $0 { true } else { false } }) {
+      _ = try read("<plist><string>open")
+    }
+    expectError({ if case .malformedXML = $0 { true } else { false } }) {
+      _ = try read("<plist><integer>12x</integer></plist>")
+    }
+    expectError({ if case .malformedXML = $0 { true } else { false } }) {
+      _ = try read("<plist><string>&bogus;</string></plist>")
+    }
+    expectError({ if case .malformedXML = $0 { true } else { false } }) {
+      _ = try read("<plist><true/></plist>trailing")
+    }
   }
 
   @Test func entityExpansionIsNeverInterpreted() {
@@ -260,8 +288,12 @@ func expectError(
 
   @Test func deepNestingIsRefused() {
     let depth = 100_000
-    let text = "<plist>" + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth) + "</plist>"
-    expectError({ $0 == .nestingTooDeep(limit: PropertyListReader.defaultMaximumDepth) }) { _ = try read(text) }
+    let text =
+      "<plist>" + String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)
+      + "</plist>"
+    expectError({ $0 == .nestingTooDeep(limit: PropertyListReader.defaultMaximumDepth) }) {
+      _ = try read(text)
+    }
   }
 
   @Test func invalidUTF8Text() {
