@@ -21,7 +21,7 @@ let package = Package(
     .executableTarget(name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive"]),
     .executableTarget(name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures"]),
+    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "wormhole-tui"]),

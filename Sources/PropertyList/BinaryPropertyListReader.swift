@@ -41,7 +41,8 @@ struct BinaryPropertyListReader {
     }
     guard objectCount >= 1 else { throw .invalidTrailer(reason: "the file declares no objects") }
     guard tableOffset >= 9, tableOffset < UInt64(trailer) else {
-      throw .invalidTrailer(reason: "the offset table is said to start at byte \(tableOffset), outside the file")
+      throw .invalidTrailer(
+        reason: "the offset table is said to start at byte \(tableOffset), outside the file")
     }
     let table = Int(tableOffset)
     let (tableBytes, overflow) = objectCount.multipliedReportingOverflow(by: UInt64(offsetSize))
@@ -165,7 +166,8 @@ struct BinaryPropertyListReader {
       let width = 1 << Int(nibble)
       try require(UInt64(1 + width), at: offset, object: index)
       let raw = Self.bigEndian(bytes, at: offset + 1, width: width)
-      value = .real(width == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw))
+      value = .real(
+        width == 4 ? Double(Float(bitPattern: UInt32(truncatingIfNeeded: raw))) : Double(bitPattern: raw))
     case 0x3:
       guard marker == 0x33 else { throw .unknownMarker(object: index, marker: marker) }
       try require(9, at: offset, object: index)
@@ -240,7 +242,9 @@ struct BinaryPropertyListReader {
     return overflow ? Int.max : sum
   }
 
-  private func integer(nibble: UInt8, at offset: Int, object: Int) throws(PropertyListError) -> PropertyListValue {
+  private func integer(nibble: UInt8, at offset: Int, object: Int) throws(PropertyListError)
+    -> PropertyListValue
+  {
     guard nibble <= 4 else { throw .integerTooWide(object: object) }
     let width = 1 << Int(nibble)
     try require(UInt64(1 + width), at: offset, object: object)

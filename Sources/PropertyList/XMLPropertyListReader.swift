@@ -94,7 +94,8 @@ struct XMLPropertyListReader {
       let content = tag.isEmpty ? "" : try text(closing: "integer")
       return try integer(content)
     case "real":
-      let content = (tag.isEmpty ? "" : try text(closing: "real")).trimmingCharacters(in: .whitespacesAndNewlines)
+      let content = (tag.isEmpty ? "" : try text(closing: "real")).trimmingCharacters(
+        in: .whitespacesAndNewlines)
       if let number = Double(content) { return .real(number) }
       switch content.lowercased() {
       case "nan": return .real(.nan)
@@ -331,7 +332,9 @@ struct XMLPropertyListReader {
     default:
       var digits = Substring(name)
       var radix = 10
-      guard digits.first == "#" else { throw failure("unknown entity &\(name); (only the five predefined ones are read)") }
+      guard digits.first == "#" else {
+        throw failure("unknown entity &\(name); (only the five predefined ones are read)")
+      }
       digits = digits.dropFirst()
       if digits.first == "x" || digits.first == "X" {
         radix = 16

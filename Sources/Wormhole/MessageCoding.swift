@@ -13,8 +13,13 @@ enum MessageCoding {
     } catch {
       throw .decodingFailed(path: path, reason: error.description)
     }
-    // TODO(merge): resolve with KeyedArchiveDecoder once the inspector lands.
-    throw .decodingFailed(path: path, reason: "decoder not merged yet (\(document.format))")
+    do {
+      return try KeyedArchiveDecoder().decode(document.root).root
+    } catch {
+      // A plain property list (not an archive) is a message too: MMWormhole readers on Apple
+      // platforms would fail on it, but showing it beats refusing it.
+      return ArchivedValue(propertyList: document.root)
+    }
   }
 
   /// `value` encoded with `PropertyListEncoder` and turned into archivable values.

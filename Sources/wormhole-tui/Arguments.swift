@@ -35,7 +35,7 @@ struct CommandError: Error {
 }
 
 /// One option a verb accepts.
-struct OptionSpec {
+struct OptionSpec: Sendable {
   var name: String
   /// The value's placeholder in help, or `nil` for a flag.
   var value: String?
@@ -44,7 +44,7 @@ struct OptionSpec {
 
 /// The command line of one verb, parsed against its options: `--name value`, `--name=value`,
 /// flags, `--` to end options, and positional arguments anywhere.
-struct ParsedArguments {
+struct ParsedArguments: Sendable {
   var positional: [String] = []
   private var values: [String: [String]] = [:]
 
@@ -142,23 +142,41 @@ enum Location {
     options.sender = arguments.value("sender") ?? "wormhole-tui"
     options.createsDirectory = creating && arguments.value("container") == nil
     configure(&options)
+    let path = try directory(arguments)
     do {
-      return try Wormhole(directory: try directory(arguments), transitingType: transitingType, options: options)
+      return try Wormhole(directory: path, transitingType: transitingType, options: options)
     } catch {
       throw CommandError(error)
     }
   }
 }
 
-/// Writes to standard output and flushes, so that a reader at the other end of a pipe sees each
-/// line as it is made.
+/// Writes `text` and a newline to standard output in one unbuffered write, so that a reader at
+/// the other end of a pipe sees each line whole, as soon as it is made.
 func emit(_ text: String) {
-  fputs(text, stdout)
-  fputs("\n", stdout)
-  fflush(stdout)
+  writeOut(STDOUT_FILENO, text + "\n")
+}
+
+/// Writes `text` to standard output as it is.
+func emitRaw(_ text: String) {
+  writeOut(STDOUT_FILENO, text)
 }
 
 /// Writes a diagnostic line to standard error.
 func diagnose(_ text: String) {
-  fputs("wormhole-tui: \(text)\n", stderr)
+  writeOut(STDERR_FILENO, "wormhole-tui: \(text)\n")
+}
+
+private func writeOut(_ descriptor: Int32, _ text: String) {
+  var text = text
+  text.withUTF8 { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+      if written < 0 && errno == EINTR { continue }
+      // A closed pipe or full disk: nothing more can be said there.
+      guard written > 0 else { return }
+      offset += written
+    }
+  }
 }

@@ -1,13 +1,13 @@
 /// A command-line verb: its name, usage, options and body. The table in `Verbs.all` drives both
 /// dispatch and help, so they cannot disagree.
-struct Verb {
+struct Verb: Sendable {
   var name: String
   var synopsis: String
   var summary: String
   var details: String = ""
   var options: [OptionSpec]
   var usesLocation = true
-  var run: (ParsedArguments) throws(CommandError) -> ExitCode
+  var run: @Sendable (ParsedArguments) throws(CommandError) -> ExitCode
 
   var allOptions: [OptionSpec] {
     options + (usesLocation ? Location.options : []) + [OptionSpec(name: "help", value: nil, help: "show this help")]

@@ -2,14 +2,14 @@ import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else {
-  fputs(Verbs.overview, stdout)
+  emitRaw(Verbs.overview)
   exit(ExitCode.success.rawValue)
 }
 if name == "--help" || name == "-h" || name == "help" {
   if arguments.count > 1, let verb = Verbs.all.first(where: { $0.name == arguments[1] }) {
-    fputs(verb.help, stdout)
+    emitRaw(verb.help)
   } else {
-    fputs(Verbs.overview, stdout)
+    emitRaw(Verbs.overview)
   }
   exit(ExitCode.success.rawValue)
 }
@@ -24,7 +24,7 @@ guard let verb = Verbs.all.first(where: { $0.name == name }) else {
 do {
   let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: verb.allOptions)
   if parsed.flag("help") {
-    fputs(verb.help, stdout)
+    emitRaw(verb.help)
     exit(ExitCode.success.rawValue)
   }
   exit(try verb.run(parsed).rawValue)

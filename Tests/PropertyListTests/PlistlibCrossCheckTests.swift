@@ -47,34 +47,34 @@ func jsonString(_ text: String) -> String {
 /// Loads every fixture with Python's plistlib, builds the same canonical form (turning XML
 /// `CF$UID` dictionaries into UIDs, as Apple's readers do), and compares structurally with ours.
 private let pythonCrossCheck = #"""
-import datetime, json, plistlib, sys
-def canon(v):
-    if isinstance(v, bool): return {"b": v}
-    if isinstance(v, int): return {"i": v}
-    if isinstance(v, float): return {"r": v}
-    if isinstance(v, str): return {"s": v}
-    if isinstance(v, bytes): return {"data": v.hex()}
-    if isinstance(v, plistlib.UID): return {"uid": v.data}
-    if isinstance(v, datetime.datetime):
-        return {"date": (v - datetime.datetime(2001, 1, 1)).total_seconds()}
-    if isinstance(v, list): return {"a": [canon(x) for x in v]}
-    if isinstance(v, dict):
-        if list(v.keys()) == ["CF$UID"] and isinstance(v["CF$UID"], int): return {"uid": v["CF$UID"]}
-        return {"d": [[k, canon(x)] for k, x in v.items()]}
-    raise TypeError(type(v))
-ours = json.load(open(sys.argv[1]))
-bad = 0
-for name, mine in ours.items():
-    with open(sys.argv[2] + "/" + name, "rb") as f:
-        theirs = canon(plistlib.load(f))
-    if theirs != mine:
-        bad += 1
-        print("MISMATCH", name)
-        print(" plistlib:", json.dumps(theirs)[:600])
-        print(" ours:    ", json.dumps(mine)[:600])
-print("checked", len(ours), "mismatches", bad)
-sys.exit(1 if bad else 0)
-"""#
+  import datetime, json, plistlib, sys
+  def canon(v):
+      if isinstance(v, bool): return {"b": v}
+      if isinstance(v, int): return {"i": v}
+      if isinstance(v, float): return {"r": v}
+      if isinstance(v, str): return {"s": v}
+      if isinstance(v, bytes): return {"data": v.hex()}
+      if isinstance(v, plistlib.UID): return {"uid": v.data}
+      if isinstance(v, datetime.datetime):
+          return {"date": (v - datetime.datetime(2001, 1, 1)).total_seconds()}
+      if isinstance(v, list): return {"a": [canon(x) for x in v]}
+      if isinstance(v, dict):
+          if list(v.keys()) == ["CF$UID"] and isinstance(v["CF$UID"], int): return {"uid": v["CF$UID"]}
+          return {"d": [[k, canon(x)] for k, x in v.items()]}
+      raise TypeError(type(v))
+  ours = json.load(open(sys.argv[1]))
+  bad = 0
+  for name, mine in ours.items():
+      with open(sys.argv[2] + "/" + name, "rb") as f:
+          theirs = canon(plistlib.load(f))
+      if theirs != mine:
+          bad += 1
+          print("MISMATCH", name)
+          print(" plistlib:", json.dumps(theirs)[:600])
+          print(" ours:    ", json.dumps(mine)[:600])
+  print("checked", len(ours), "mismatches", bad)
+  sys.exit(1 if bad else 0)
+  """#
 
 @Test func propertyListLayerAgreesWithPythonPlistlib() throws {
   let names = fixtureNames()
@@ -85,7 +85,8 @@ sys.exit(1 if bad else 0)
     let document = try PropertyListReader().read(bytes)
     parts.append("\(jsonString(name)):\(canonicalJSON(document.root))")
   }
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plist-crosscheck-\(getpid())")
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "plist-crosscheck-\(getpid())")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
   let oursFile = directory.appendingPathComponent("ours.json")

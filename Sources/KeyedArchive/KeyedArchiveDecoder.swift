@@ -1,0 +1,395 @@
+import Foundation
+import PropertyList
+
+/// An `NSKeyedArchiver` archive resolved into values, without any class being instantiated.
+public struct ResolvedArchive: Sendable, Hashable {
+  /// The `$archiver` value: `NSKeyedArchiver` for Foundation, other names for other writers.
+  public var archiver: String
+  /// The `$version` value, usually 100000.
+  public var version: Int64?
+  /// One value per `$top` key, in file order (usually just `root`).
+  public var topValues: [ArchivedField]
+  /// Things worth knowing that did not stop decoding, such as a known class with a layout this
+  /// decoder does not interpret (shown as a generic object instead).
+  public var warnings: [InspectionWarning]
+  /// Data values that themselves hold a property list (often another archive), in the order met.
+  public var embeddedPropertyLists: [EmbeddedPropertyList]
+
+  /// The `root` top value, or the first one when there is no `root`.
+  public var root: ArchivedValue {
+    topValues.first(where: { $0.key == "root" })?.value ?? topValues.first?.value ?? .null
+  }
+}
+
+/// A note about an archive that did not stop it from being shown.
+public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
+  /// The `$objects` index the note is about, when there is one.
+  public var object: Int?
+  public var message: String
+
+  public init(object: Int?, message: String) {
+    self.object = object
+    self.message = message
+  }
+
+  public var description: String {
+    guard let object else { return message }
+    return "object \(object): \(message)"
+  }
+}
+
+/// A data value whose bytes are themselves a property list (for example an archive nested inside
+/// another); inspect ``data`` to open it.
+public struct EmbeddedPropertyList: Sendable, Hashable {
+  /// The `$objects` index of the object holding the data (`nil` for a plain property list).
+  public var object: Int?
+  /// The key under which the data was found, when it was a field of an object.
+  public var key: String?
+  public var format: PropertyListFormat
+  public var data: Data
+
+  public init(object: Int?, key: String?, format: PropertyListFormat, data: Data) {
+    self.object = object
+    self.key = key
+    self.format = format
+    self.data = data
+  }
+}
+
+/// Resolves `NSKeyedArchiver` object graphs into ``ArchivedValue`` trees, never instantiating a
+/// class.
+///
+/// Foundation's own types become native cases; every other class becomes an
+/// ``ArchivedValue/object(_:)`` with its class chain and encoded fields. Each `$objects` entry is
+/// decoded at most once: an object the archive refers to more than once is shown in full at its
+/// first occurrence, wrapped in ``ArchivedValue/shared(_:)``, and every later occurrence is an
+/// ``ArchivedValue/reference(_:)`` to it, so cost stays linear in the input however the graph is
+/// shared, and cycles end in a reference of kind ``ArchivedReference/Kind/cycle``.
+public struct KeyedArchiveDecoder: Sendable {
+  /// How deeply objects (and containers within them) may nest before decoding stops with
+  /// ``KeyedArchiveError/nestingTooDeep(limit:)``.
+  public var maximumDepth: Int
+
+  /// The default nesting limit, which keeps recursion well within a 512 KB thread stack.
+  public static let defaultMaximumDepth = 512
+
+  public init(maximumDepth: Int = KeyedArchiveDecoder.defaultMaximumDepth) {
+    self.maximumDepth = maximumDepth
+  }
+
+  /// Resolves the archive held in a property list's top value.
+  public func decode(_ propertyList: PropertyListValue) throws(KeyedArchiveError) -> ResolvedArchive {
+    var nesting = 0
+    return try decode(propertyList, nesting: &nesting)
+  }
+
+  /// Resolves the archive and reports how deeply its values nest.
+  func decode(_ propertyList: PropertyListValue, nesting: inout Int) throws(KeyedArchiveError)
+    -> ResolvedArchive
+  {
+    guard case .dictionary(let entries) = propertyList else { throw .topIsNotDictionary }
+    var objectsValue: PropertyListValue?
+    var topValue: PropertyListValue?
+    var archiver = "NSKeyedArchiver"
+    var version: Int64?
+    for entry in entries {
+      switch entry.key {
+      case "$objects": objectsValue = entry.value
+      case "$top": topValue = entry.value
+      case "$archiver": if case .string(let name) = entry.value { archiver = name }
+      case "$version": if case .integer(let number) = entry.value { version = number }
+      default: break
+      }
+    }
+    guard let objectsValue else { throw .missingKey("$objects") }
+    guard let topValue else { throw .missingKey("$top") }
+    guard case .array(let objects) = objectsValue else {
+      throw .wrongType(key: "$objects", expected: "an array of objects")
+    }
+    guard case .dictionary(let top) = topValue else {
+      throw .wrongType(key: "$top", expected: "a dictionary of references")
+    }
+    guard !top.isEmpty else { throw .emptyTop }
+    var resolver = ArchiveResolver(objects: objects, maximumDepth: maximumDepth, topEntries: top)
+    var topValues = [ArchivedField]()
+    for entry in top {
+      topValues.append(
+        ArchivedField(key: entry.key, value: try resolver.convert(entry.value, object: nil, key: entry.key)))
+    }
+    nesting = resolver.deepest
+    var warnings = resolver.warnings
+    if archiver != "NSKeyedArchiver" {
+      warnings.insert(
+        InspectionWarning(
+          object: nil, message: "written by \"\(archiver)\", not NSKeyedArchiver; decoded the same way"),
+        at: 0)
+    }
+    return ResolvedArchive(
+      archiver: archiver, version: version, topValues: topValues, warnings: warnings,
+      embeddedPropertyLists: resolver.embedded)
+  }
+}
+
+/// What the resolver knows about a `$classes` description.
+struct ClassDescription {
+  var name: String
+  var chain: [String]
+  var kind: FoundationClass?
+}
+
+/// The Foundation classes shown natively.
+enum FoundationClass {
+  case array, set, orderedSet, countedSet, dictionary, string, date, data, url, uuid, null, value
+  case attributedString, indexSet, indexPath
+
+  init?(name: String) {
+    switch name {
+    case "NSArray", "NSMutableArray": self = .array
+    case "NSSet", "NSMutableSet": self = .set
+    case "NSOrderedSet", "NSMutableOrderedSet": self = .orderedSet
+    case "NSCountedSet": self = .countedSet
+    case "NSDictionary", "NSMutableDictionary": self = .dictionary
+    case "NSString", "NSMutableString": self = .string
+    case "NSDate": self = .date
+    case "NSData", "NSMutableData": self = .data
+    case "NSURL": self = .url
+    case "NSUUID": self = .uuid
+    case "NSNull": self = .null
+    case "NSValue": self = .value
+    case "NSAttributedString", "NSMutableAttributedString": self = .attributedString
+    case "NSIndexSet", "NSMutableIndexSet": self = .indexSet
+    case "NSIndexPath": self = .indexPath
+    default: return nil
+    }
+  }
+}
+
+/// The working state of one decode: per-object state, memoized small values and limits.
+struct ArchiveResolver {
+  private enum State: UInt8 {
+    case unvisited, inProgress, referenceable, inline
+  }
+
+  let objects: [PropertyListValue]
+  private var states: [State]
+  private var inlineValues: [ArchivedValue?]
+  /// Whether an object is referred to at least twice (so its first occurrence gets a label).
+  private var isShared: [Bool]
+  private var classes: [ClassDescription?]
+  private let maximumDepth: Int
+  private var depth = 0 {
+    didSet { if depth > deepest { deepest = depth } }
+  }
+  private(set) var deepest = 0
+  private var copiedBytes = 0
+  private let copyLimit: Int
+  var warnings: [InspectionWarning] = []
+  var embedded: [EmbeddedPropertyList] = []
+
+  init(objects: [PropertyListValue], maximumDepth: Int, topEntries: [PropertyListEntry]) {
+    self.objects = objects
+    self.maximumDepth = maximumDepth
+    states = Array(repeating: .unvisited, count: objects.count)
+    inlineValues = Array(repeating: nil, count: objects.count)
+    classes = Array(repeating: nil, count: objects.count)
+    copyLimit = max(objects.count * 256, 1 << 20)
+    var counts = [UInt8](repeating: 0, count: objects.count)
+    for entry in topEntries { Self.count(entry.value, into: &counts) }
+    for object in objects {
+      if case .dictionary(let entries) = object {
+        for entry in entries where entry.key != "$class" { Self.count(entry.value, into: &counts) }
+      } else {
+        Self.count(object, into: &counts)
+      }
+    }
+    isShared = counts.map { $0 >= 2 }
+  }
+
+  /// Counts references (saturating at 2) in a value; property lists nest at most
+  /// ``PropertyListReader/maximumDepth`` deep, so the recursion is bounded.
+  private static func count(_ value: PropertyListValue, into counts: inout [UInt8]) {
+    switch value {
+    case .uid(let reference):
+      if reference < UInt64(counts.count), counts[Int(reference)] < 2 { counts[Int(reference)] += 1 }
+    case .array(let elements):
+      for element in elements { count(element, into: &counts) }
+    case .dictionary(let entries):
+      for entry in entries { count(entry.value, into: &counts) }
+    default:
+      break
+    }
+  }
+
+  // MARK: - Resolution
+
+  /// Resolves a reference found in `object` (nil for `$top`).
+  mutating func resolve(_ reference: UInt64, from object: Int?) throws(KeyedArchiveError) -> ArchivedValue {
+    guard reference < UInt64(objects.count) else {
+      throw .referenceOutOfRange(reference: reference, object: object, objectCount: objects.count)
+    }
+    let index = Int(reference)
+    switch states[index] {
+    case .inline: if let value = inlineValues[index] { return value }
+    case .referenceable: return .reference(ArchivedReference(id: reference, kind: .shared))
+    case .inProgress: return .reference(ArchivedReference(id: reference, kind: .cycle))
+    case .unvisited: break
+    }
+    depth += 1
+    defer { depth -= 1 }
+    guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
+    states[index] = .inProgress
+    let value = try decodeObject(index)
+    if Self.isInline(value) {
+      states[index] = .inline
+      inlineValues[index] = value
+      return value
+    }
+    states[index] = .referenceable
+    return isShared[index] ? .shared(ArchivedSharedValue(id: reference, value: value)) : value
+  }
+
+  /// Small values that are cheap to repeat are shown in full wherever they occur.
+  private static func isInline(_ value: ArchivedValue) -> Bool {
+    switch value {
+    case .null, .boolean, .integer, .unsignedInteger, .real, .date, .uuid, .structure: return true
+    case .string(let text): return text.utf8.count <= 128
+    case .data(let data): return data.count <= 32
+    default: return false
+    }
+  }
+
+  /// Converts a value stored inside an object (or in `$top`), resolving the references in it.
+  mutating func convert(_ value: PropertyListValue, object: Int?, key: String?) throws(KeyedArchiveError)
+    -> ArchivedValue
+  {
+    switch value {
+    case .uid(let reference): return try resolve(reference, from: object)
+    case .string(let text): return .string(text)
+    case .integer(let number): return .integer(number)
+    case .unsignedInteger(let number): return .unsignedInteger(number)
+    case .real(let number): return .real(number)
+    case .boolean(let flag): return .boolean(flag)
+    case .date(let date): return .date(date)
+    case .data(let data):
+      noteEmbedded(data, object: object, key: key)
+      return .data(data)
+    case .array(let elements):
+      depth += 1
+      defer { depth -= 1 }
+      guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
+      var result = [ArchivedValue]()
+      result.reserveCapacity(elements.count)
+      for element in elements { result.append(try convert(element, object: object, key: key)) }
+      return .array(result)
+    case .dictionary(let entries):
+      depth += 1
+      defer { depth -= 1 }
+      guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
+      var result = [ArchivedEntry]()
+      result.reserveCapacity(entries.count)
+      for entry in entries {
+        result.append(
+          ArchivedEntry(
+            key: .string(entry.key), value: try convert(entry.value, object: object, key: entry.key)))
+      }
+      return .dictionary(result)
+    }
+  }
+
+  mutating func noteEmbedded(_ data: Data, object: Int?, key: String?) {
+    guard data.count >= 8 else { return }
+    if PropertyListReader.isBinary(data) {
+      embedded.append(EmbeddedPropertyList(object: object, key: key, format: .binary, data: data))
+    } else if PropertyListReader.looksLikeXML(data) {
+      embedded.append(EmbeddedPropertyList(object: object, key: key, format: .xml, data: data))
+    }
+  }
+
+  /// Decodes `$objects[index]` (called once per object).
+  private mutating func decodeObject(_ index: Int) throws(KeyedArchiveError) -> ArchivedValue {
+    let object = objects[index]
+    switch object {
+    case .string(let text) where text == "$null": return .null
+    case .dictionary(let entries):
+      guard let classEntry = entries.first(where: { $0.key == "$class" }) else {
+        return try convert(object, object: index, key: nil)
+      }
+      guard case .uid(let classReference) = classEntry.value else {
+        throw .invalidClassReference(object: index)
+      }
+      let description = try classDescription(classReference, object: index)
+      if let kind = description.kind, let value = try decodeFoundation(kind, entries: entries, object: index)
+      {
+        return value
+      }
+      return try genericObject(description, entries: entries, object: index)
+    default:
+      return try convert(object, object: index, key: nil)
+    }
+  }
+
+  private mutating func classDescription(_ reference: UInt64, object: Int) throws(KeyedArchiveError)
+    -> ClassDescription
+  {
+    guard reference < UInt64(objects.count) else {
+      throw .referenceOutOfRange(reference: reference, object: object, objectCount: objects.count)
+    }
+    let index = Int(reference)
+    if let known = classes[index] { return known }
+    guard case .dictionary(let entries) = objects[index],
+      case .string(let name)? = entries.first(where: { $0.key == "$classname" })?.value
+    else { throw .invalidClassDescription(object: object, classObject: index) }
+    var chain = [String]()
+    if case .array(let names)? = entries.first(where: { $0.key == "$classes" })?.value {
+      for case .string(let className) in names { chain.append(className) }
+    }
+    if chain.isEmpty { chain = [name] }
+    let description = ClassDescription(name: name, chain: chain, kind: FoundationClass(name: name))
+    classes[index] = description
+    return description
+  }
+
+  /// The generic view of an instance: class name, chain and every encoded key except `$class`.
+  mutating func genericObject(_ description: ClassDescription, entries: [PropertyListEntry], object: Int)
+    throws(KeyedArchiveError) -> ArchivedValue
+  {
+    var fields = [ArchivedField]()
+    fields.reserveCapacity(entries.count)
+    for entry in entries where entry.key != "$class" {
+      fields.append(
+        ArchivedField(key: entry.key, value: try convert(entry.value, object: object, key: entry.key)))
+    }
+    return .object(ArchivedObject(className: description.name, classChain: description.chain, fields: fields))
+  }
+
+  /// Marks the object `value` refers to as shared, for decoders that use one child several times
+  /// (an attributed string's runs reuse attribute dictionaries by index).
+  mutating func markShared(_ value: PropertyListValue) {
+    if case .uid(let reference) = value, reference < UInt64(objects.count) { isShared[Int(reference)] = true }
+  }
+
+  /// Counts bytes copied out of shared content, so a hostile archive cannot make them grow faster
+  /// than its input.
+  mutating func charge(_ bytes: Int) throws(KeyedArchiveError) {
+    copiedBytes += bytes
+    guard copiedBytes <= copyLimit else { throw .expansionTooLarge(limit: copyLimit) }
+  }
+
+  /// Follows one reference without decoding or marking it, for content a Foundation class reads
+  /// from its children (an attributed string's text, an index path's data).
+  func peek(_ value: PropertyListValue) -> PropertyListValue? {
+    guard case .uid(let reference) = value else { return value }
+    guard reference < UInt64(objects.count) else { return nil }
+    return objects[Int(reference)]
+  }
+
+  func peekClassName(_ value: PropertyListValue) -> String? {
+    guard case .dictionary(let entries)? = peek(value),
+      case .uid(let reference)? = entries.first(where: { $0.key == "$class" })?.value,
+      reference < UInt64(objects.count),
+      case .dictionary(let classEntries) = objects[Int(reference)],
+      case .string(let name)? = classEntries.first(where: { $0.key == "$classname" })?.value
+    else { return nil }
+    return name
+  }
+}

@@ -1,4 +1,0 @@
-import Testing
-@testable import KeyedArchive
-
-@Test func placeholder() { #expect(Bool(true)) }
