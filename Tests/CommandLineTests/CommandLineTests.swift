@@ -1,0 +1,263 @@
+import Foundation
+import Testing
+import Wormhole
+
+/// The verbs as scripts use them, each run as its own process.
+@Suite struct CommandLineTests {
+  @Test func passThenReadJSONGivesTheSameValue() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--home", home.path, "--group", "g"]
+    let passed = try run(["pass", "ID", #"{"a":1}"#] + location)
+    #expect(passed.status == 0 && passed.output.isEmpty, "\(passed.errors)")
+    let read = try run(["read", "--json", "ID"] + location)
+    #expect(read.status == 0, "\(read.errors)")
+    let value = try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? NSDictionary
+    #expect(value == ["a": 1] as NSDictionary)
+  }
+
+  @Test func valuesOfEveryJSONKindSurviveTheTrip() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--home", home.path]
+    let text = #"{"array":[1,2.5,"x",true,false,null],"nested":{"deep":{"er":[]}},"unicode":"é😀\n"}"#
+    #expect(try run(["pass", "kinds", text] + location).status == 0)
+    let read = try run(["read", "kinds", "--json"] + location)
+    let original = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? NSDictionary
+    let back = try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? NSDictionary
+    #expect(back == original, "\(read.output)")
+  }
+
+  @Test func archivesWrittenByTheCommandDecodeWithPlistlibAndFoundation() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    #expect(try run(["pass", "m", #"{"title":"hi","n":[1,true]}"#, "--container", home.path]).status == 0)
+    let file = home.path + "/m.archive"
+    let data = try #require(FileManager.default.contents(atPath: file))
+    let root = try #require(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data) as? NSDictionary)
+    #expect(root["title"] as? String == "hi")
+    let python = Process()
+    python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    python.arguments = [
+      "python3", "-c",
+      "import plistlib,sys; p=plistlib.load(open(sys.argv[1],'rb')); o=p['$objects']; "
+        + "print(p['$archiver'], type(p['$top']['root']).__name__, o[0])",
+      file,
+    ]
+    let pipe = Pipe()
+    python.standardOutput = pipe
+    try python.run()
+    python.waitUntilExit()
+    let printed = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(printed == "NSKeyedArchiver UID $null\n")
+  }
+
+  @Test func readingAnEmptyMailboxExitsOne() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let read = try run(["read", "nothing", "--container", home.path])
+    #expect(read.status == 1 && read.output.isEmpty)
+    #expect(read.errors.contains("no message for nothing"))
+  }
+
+  @Test(arguments: [
+    ["pass", ""], ["pass", "a/b"], ["pass", ".."], ["pass", "."], ["read", "x/y"], ["clear", ".."],
+    ["listen", "ok", "a/b"],
+  ])
+  func badIdentifiersAreRefusedWithExitTwo(arguments: [String]) throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let result = try run(arguments + ["--container", home.path])
+    #expect(result.status == 2)
+    #expect(result.errors.contains("invalid identifier"), "\(result.errors)")
+    // Nothing was written.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
+  }
+
+  @Test(arguments: [
+    (["pass", "x", "{not json"], "not valid JSON"), (["pass", "x", "--frobnicate"], "unknown option --frobnicate"),
+    (["pass", "x", "1", "--string", "s"], "only one of"), (["listen", "x", "--count", "0"], "at least 1"),
+    (["tail", "--count", "many"], "whole number"), (["pass", "x", "--transiting", "pigeon"], "unknown transiting type"),
+    (["pass", "x", "--transiting", "session-message"], "not available"), (["nonsense"], "unknown verb"),
+  ])
+  func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let result = try run(arguments + ["--container", home.path])
+    #expect(result.status == 2)
+    #expect(result.errors.contains(message), "\(result.errors)")
+  }
+
+  @Test func aMissingContainerSaysWhatToDo() throws {
+    let result = try run(["read", "x", "--container", "/nonexistent/app-group"])
+    #expect(result.status == 3)
+    #expect(result.errors.contains("/nonexistent/app-group") && result.errors.contains("does not exist"))
+  }
+
+  @Test func clearAllLeavesOtherFilesAlone() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    for identifier in ["a", "b"] { #expect(try run(["pass", identifier, "1", "--container", home.path]).status == 0) }
+    _ = FileManager.default.createFile(atPath: home.path + "/keep.txt", contents: Data("keep".utf8))
+    _ = FileManager.default.createFile(atPath: home.path + "/keep.plist", contents: Data("keep".utf8))
+    #expect(try run(["clear", "--all", "--container", home.path]).status == 0)
+    let left = try FileManager.default.contentsOfDirectory(atPath: home.path).sorted()
+    #expect(left == [".wormhole-journal", "keep.plist", "keep.txt"])
+  }
+
+  @Test func passArchiveRefusesFilesThatAreNotPropertyLists() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    _ = FileManager.default.createFile(atPath: home.path + "/junk", contents: Data("junk".utf8))
+    let result = try run(["pass", "x", "--archive", home.path + "/junk", "--container", home.path])
+    #expect(result.status == 2 && result.errors.contains("is not an archive or property list"))
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/x.archive"))
+  }
+
+  @Test func passArchiveCopiesBytesExactly() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    #expect(try run(["pass", "source", #"[1,2,3]"#, "--container", home.path]).status == 0)
+    let original = try #require(FileManager.default.contents(atPath: home.path + "/source.archive"))
+    let result = try run(["pass", "copy", "--archive", home.path + "/source.archive", "--container", home.path])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(FileManager.default.contents(atPath: home.path + "/copy.archive") == original)
+    let raw = try run(["read", "copy", "--raw", "--container", home.path])
+    #expect(raw.status == 0 && raw.outputData == original)
+  }
+
+  @Test func inspectShowsAnAppleArchive() throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("KeyedArchiveTests/Fixtures/NSMeasurement-Length.archive").path
+    let result = try run(["inspect", fixture])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.output.contains("NSMeasurement"))
+    let json = try run(["inspect", "--json", fixture])
+    #expect(json.status == 0)
+    #expect((try? JSONSerialization.jsonObject(with: Data(json.output.utf8))) != nil)
+    let missing = try run(["inspect", "/nonexistent.archive"])
+    #expect(missing.status == 3 && missing.errors.contains("/nonexistent.archive"))
+  }
+
+  @Test func everyVerbHasHelp() throws {
+    for verb in ["pass", "read", "clear", "listen", "tail", "inspect", "demo"] {
+      let result = try run([verb, "--help"])
+      #expect(result.status == 0 && result.output.hasPrefix("usage: wormhole-tui \(verb)"), "\(verb)")
+    }
+    let overview = try run([])
+    #expect(overview.status == 0 && overview.output.contains("verbs:"))
+  }
+
+  @Test func demoRunsEndToEnd() throws {
+    let result = try run(["demo"])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.output.contains("heard button from extension"))
+    #expect(result.output.contains("equal: true"))
+    #expect(result.output.contains("clear-all"))
+  }
+}
+
+/// Processes talking to each other through the wormhole.
+@Suite struct CrossProcessTests {
+  @Test func aListenerHearsAPassFromAnotherProcess() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let listener = try RunningCommand(["listen", "button", "--count", "1", "--json", "--timeout", "30"] + location)
+    #expect(listener.waitFor("listening for button"))
+    #expect(try run(["pass", "button", #"{"buttonNumber":1}"#, "--sender", "other"] + location).status == 0)
+    let result = listener.finish()
+    #expect(result.status == 0, "\(result.errors)")
+    let line = try #require(result.lines.first)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["identifier"] as? String == "button")
+    #expect(object["sender"] as? String == "other")
+    #expect((object["message"] as? NSDictionary) == ["buttonNumber": 1] as NSDictionary)
+  }
+
+  @Test func notificationOnlyPassesAreHeard() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let listener = try RunningCommand(["listen", "ping", "--count", "1", "--timeout", "30"] + location)
+    #expect(listener.waitFor("listening for ping"))
+    #expect(try run(["pass", "ping"] + location).status == 0)
+    let result = listener.finish()
+    #expect(result.status == 0)
+    #expect(result.lines == ["ping: (notification)"])
+  }
+
+  @Test func listenTimesOutWithExitOne() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let result = try run(["listen", "quiet", "--count", "1", "--timeout", "0.2", "--container", home.path])
+    #expect(result.status == 1 && result.errors.contains("timed out"))
+  }
+
+  @Test func eightProcessesOfAThousandPassesEachLoseNothing() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let writers = try (0..<8).map { index in
+      try RunningCommand(["pass", "writer\(index)", "--lines", "--sender", "w\(index)"] + location)
+    }
+    for (index, writer) in writers.enumerated() {
+      writer.write((0..<1000).map { #"{"writer":\#(index),"n":\#($0)}"# }.joined(separator: "\n") + "\n")
+      writer.closeInput()
+    }
+    for writer in writers {
+      let result = writer.finish(seconds: 300)
+      #expect(result.status == 0, "\(result.errors)")
+    }
+    for index in 0..<8 {
+      let read = try run(["read", "writer\(index)", "--json"] + location)
+      let value = try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? NSDictionary
+      #expect(value == ["writer": index, "n": 999] as NSDictionary, "writer\(index): \(read.output)")
+    }
+    let tail = try run(["tail", "--json"] + location)
+    let records = tail.lines.compactMap(TrafficRecord.init(jsonLine:))
+    #expect(tail.lines.count == 8000 && records.count == 8000)
+    #expect(records.map(\.sequence) == Array(1...8000))
+    for index in 0..<8 {
+      let mine = records.filter { $0.sender == "w\(index)" }
+      #expect(mine.count == 1000 && mine.allSatisfy { $0.identifier == "writer\(index)" && $0.outcome == .ok })
+    }
+  }
+
+  @Test func tailPrintsTheLastRecordsAndFollowsNewOnes() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    for index in 0..<5 { #expect(try run(["pass", "t\(index)"] + location).status == 0) }
+    let last = try run(["tail", "--count", "2"] + location)
+    #expect(last.lines.count == 2 && last.lines[0].hasPrefix("4 ") && last.lines[1].hasPrefix("5 "))
+    #expect(last.lines[1].contains(" file notify t4 0 ok"))
+
+    let follower = try RunningCommand(["tail", "--follow", "--json"] + location)
+    #expect(follower.waitFor("\"seq\":5", inErrors: false))
+    #expect(try run(["pass", "t5", "1"] + location).status == 0)
+    #expect(follower.waitFor("\"seq\":6", inErrors: false))
+    follower.interrupt()
+    let result = follower.finish()
+    #expect(result.lines.count == 6)
+    #expect(result.lines.last.flatMap(TrafficRecord.init(jsonLine:))?.identifier == "t5")
+  }
+
+  @Test func coordinatedPassesFromSeveralProcessesSerialize() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let coordinated = location + ["--transiting", "coordinated-file"]
+    let writers = try (0..<3).map { _ in try RunningCommand(["pass", "shared", "--lines"] + coordinated) }
+    for (index, writer) in writers.enumerated() {
+      writer.write((0..<200).map { #"[\#(index),\#($0)]"# }.joined(separator: "\n"))
+      writer.closeInput()
+    }
+    for writer in writers { #expect(writer.finish(seconds: 120).status == 0) }
+    let read = try run(["read", "shared", "--json"] + coordinated)
+    let value = try #require(try JSONSerialization.jsonObject(with: Data(read.output.utf8)) as? [Int])
+    #expect(value.count == 2 && value[1] == 199)
+    let records = try run(["tail", "--json"] + location).lines.compactMap(TrafficRecord.init(jsonLine:))
+    #expect(records.count == 600 && records.allSatisfy { $0.transiting == "coordinated-file" })
+  }
+}

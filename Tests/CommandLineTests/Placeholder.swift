@@ -1,4 +1,0 @@
-import Testing
-@testable import Wormhole
-
-@Test func placeholder() { #expect(Bool(true)) }

@@ -1,0 +1,139 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// The built `wormhole-tui`, next to the test bundle in SwiftPM's build directory.
+let executablePath: String = {
+  let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  return me.deletingLastPathComponent().appendingPathComponent("wormhole-tui").path
+}()
+
+/// Bytes appended by a reader thread and read by the test.
+final class SharedBuffer: Sendable {
+  private let state = Mutex(Data())
+  func append(_ chunk: Data) { state.withLock { $0.append(chunk) } }
+  var data: Data { state.withLock { $0 } }
+}
+
+/// What a finished command printed and returned.
+struct CommandResult {
+  var status: Int32
+  var outputData: Data
+  var errors: String
+
+  var output: String { String(decoding: outputData, as: UTF8.self) }
+
+  var lines: [String] { output.split(separator: "\n").map(String.init) }
+}
+
+/// A running `wormhole-tui` whose output is collected as it arrives, so a test can wait for a
+/// line (an event) instead of sleeping.
+final class RunningCommand: Sendable {
+  private let process: Process
+  private let output = SharedBuffer()
+  private let errors = SharedBuffer()
+  private let changed = DispatchSemaphore(value: 0)
+  private let input: Pipe
+
+  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: executablePath)
+    process.arguments = arguments
+    var merged = ProcessInfo.processInfo.environment
+    merged.merge(environment) { $1 }
+    process.environment = merged
+    let outputPipe = Pipe()
+    let errorPipe = Pipe()
+    input = Pipe()
+    process.standardOutput = outputPipe
+    process.standardError = errorPipe
+    process.standardInput = input
+    try process.run()
+    RunningCommand.collect(outputPipe.fileHandleForReading, into: output, signal: changed)
+    RunningCommand.collect(errorPipe.fileHandleForReading, into: errors, signal: changed)
+  }
+
+  private static func collect(_ handle: FileHandle, into buffer: SharedBuffer, signal: DispatchSemaphore) {
+    Thread.detachNewThread {
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        buffer.append(chunk)
+        signal.signal()
+      }
+      signal.signal()
+    }
+  }
+
+  var currentOutput: String { String(decoding: output.data, as: UTF8.self) }
+  var currentErrors: String { String(decoding: errors.data, as: UTF8.self) }
+
+  /// Waits until standard error (or output) contains `text`; false after `seconds` (a failure
+  /// bound only: a passing test never waits for it).
+  func waitFor(_ text: String, inErrors: Bool = true, seconds: Double = 20) -> Bool {
+    let deadline = DispatchTime.now() + seconds
+    while !(inErrors ? currentErrors : currentOutput).contains(text) {
+      if !process.isRunning && !(inErrors ? currentErrors : currentOutput).contains(text) {
+        // Drain what is left, then decide.
+        _ = changed.wait(timeout: .now() + 0.5)
+        return (inErrors ? currentErrors : currentOutput).contains(text)
+      }
+      if changed.wait(timeout: deadline) == .timedOut { return false }
+    }
+    return true
+  }
+
+  func write(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+  func closeInput() { try? input.fileHandleForWriting.close() }
+
+  /// Waits for the process to exit (killing it after `seconds`) and returns what it printed.
+  func finish(seconds: Double = 60) -> CommandResult {
+    let exited = DispatchSemaphore(value: 0)
+    let process = self.process
+    Thread.detachNewThread {
+      process.waitUntilExit()
+      exited.signal()
+    }
+    if exited.wait(timeout: .now() + seconds) == .timedOut {
+      process.terminate()
+      exited.wait()
+    }
+    // Let the readers drain the pipes.
+    let deadline = Date().addingTimeInterval(5)
+    var last = -1
+    while Date() < deadline {
+      let now = output.data.count + errors.data.count
+      if now == last { break }
+      last = now
+      _ = changed.wait(timeout: .now() + 0.2)
+    }
+    return CommandResult(status: process.terminationStatus, outputData: output.data, errors: currentErrors)
+  }
+
+  func interrupt() { process.interrupt() }
+}
+
+/// Runs `wormhole-tui arguments…` to completion, with `input` on standard input.
+func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+  let command = try RunningCommand(arguments, environment: environment)
+  if let input { command.write(input) }
+  command.closeInput()
+  return command.finish()
+}
+
+/// A fresh directory, removed by `remove()`.
+struct TemporaryDirectory {
+  let path: String
+
+  init() {
+    var template = Array((NSTemporaryDirectory() + "/wormhole-cli-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+      return String(cString: base)
+    }
+    path = made ?? NSTemporaryDirectory() + "/wormhole-cli-\(UUID())"
+    if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
