@@ -33,7 +33,7 @@ final class ListenerRegistry: Sendable {
     var started: TrafficJournalFollower?
     if state.withLock({ $0.follower == nil }) {
       // Weak references: listening must not keep the wormhole alive.
-      started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
+      started = try TrafficJournalFollower(directory: directory, targetQueue: queue) { [weak self, weak reader] records in
         guard let self, let reader else { return }
         self.dispatch(records, reader: reader)
       }

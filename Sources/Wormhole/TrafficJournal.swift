@@ -19,19 +19,8 @@ public enum TrafficJournal {
   /// Every retained record of the journal in `directory`, oldest first: the rotated file, then
   /// the current one. Lines that are not records (a torn write on a full disk) are skipped.
   public static func records(inDirectory directory: String) throws(WormholeError) -> [TrafficRecord] {
-    var records: [TrafficRecord] = []
-    var last: UInt64?
-    for name in [rotatedFileName, fileName] {
-      guard let bytes = try readWhole(directory + "/" + name) else { continue }
-      for line in bytes.split(separator: UInt8(ascii: "\n")) {
-        guard let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) else { continue }
-        // A rotation between the two reads could show a record twice.
-        if let last, record.sequence <= last { continue }
-        last = record.sequence
-        records.append(record)
-      }
-    }
-    return records
+    try FileSystem.checkDirectory(directory)
+    return TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
   }
 
   static func readWhole(_ path: String) throws(WormholeError) -> [UInt8]? {

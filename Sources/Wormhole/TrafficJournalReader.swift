@@ -17,7 +17,8 @@ public final class TrafficJournalReader {
   public private(set) var lastSequence: UInt64?
 
   /// A reader of the journal in `directory`. With `startingAtEnd`, records already there are
-  /// skipped and only later ones are returned.
+  /// skipped and every record appended later is returned; otherwise every retained record is
+  /// returned too (the rotated file's, then the current file's).
   public init(directory: String, startingAtEnd: Bool) {
     self.directory = directory
     self.path = directory + "/" + TrafficJournal.fileName
@@ -29,6 +30,17 @@ public final class TrafficJournalReader {
         lastSequence = TrafficJournal.lastSequence(descriptor: descriptor, size: offset)
       }
     }
+    if lastSequence == nil {
+      // No current journal (or an empty one): what the rotated file holds is not new either.
+      let rotated = open(directory + "/" + TrafficJournal.rotatedFileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      if rotated >= 0 {
+        var status = stat()
+        if fstat(rotated, &status) == 0 {
+          lastSequence = TrafficJournal.lastSequence(descriptor: rotated, size: Int(status.st_size))
+        }
+        _ = close(rotated)
+      }
+    }
   }
 
   deinit {
@@ -36,20 +48,49 @@ public final class TrafficJournalReader {
   }
 
   /// The records appended since the last call, oldest first.
+  ///
+  /// A reader that falls more than one rotation behind has lost the generations in between
+  /// (only one rotated file is kept); the gap shows in the sequence numbers.
   public func readAvailable() -> [TrafficRecord] {
     var records: [TrafficRecord] = []
     for _ in 0..<8 {
-      if descriptor < 0 && !openCurrent() { return records }
+      if descriptor < 0 {
+        // Before opening the current file, take what the rotated one holds that is newer than
+        // what was seen: after a rotation it is the generation we have not read yet.
+        drainRotatedGeneration(into: &records)
+        if !openCurrent() { return records }
+      }
       drain(into: &records)
       var named = stat()
       if stat(path, &named) != 0 { return records }  // rotated, the new file not there yet
       if UInt64(named.st_dev) == inode.dev && UInt64(named.st_ino) == inode.ino { return records }
-      // Rotated (or replaced): what we drained was the old file's end; move to the new one.
+      // Rotated (or replaced): what we drained was the old file's end; move on.
       _ = close(descriptor)
       descriptor = -1
       pending.removeAll()
     }
     return records
+  }
+
+  private func drainRotatedGeneration(into records: inout [TrafficRecord]) {
+    let rotated = directory + "/" + TrafficJournal.rotatedFileName
+    var status = stat()
+    // The file just drained (now rotated) needs no second read.
+    guard stat(rotated, &status) == 0,
+      !(UInt64(status.st_dev) == inode.dev && UInt64(status.st_ino) == inode.ino),
+      let bytes = try? TrafficJournal.readWhole(rotated)
+    else { return }
+    append(lines: bytes[...], to: &records)
+  }
+
+  /// Parses the complete lines in `bytes`, keeping records newer than the last one returned.
+  private func append(lines bytes: ArraySlice<UInt8>, to records: inout [TrafficRecord]) {
+    for line in bytes.split(separator: UInt8(ascii: "\n")) {
+      guard let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) else { continue }
+      if let lastSequence, record.sequence <= lastSequence { continue }
+      lastSequence = record.sequence
+      records.append(record)
+    }
   }
 
   private func openCurrent() -> Bool {
@@ -80,12 +121,7 @@ public final class TrafficJournalReader {
       offset += count
       pending.append(contentsOf: chunk[0..<count])
       guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
-      for line in pending[..<lastNewline].split(separator: UInt8(ascii: "\n")) {
-        guard let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) else { continue }
-        if let lastSequence, record.sequence <= lastSequence { continue }
-        lastSequence = record.sequence
-        records.append(record)
-      }
+      append(lines: pending[..<lastNewline], to: &records)
       pending.removeSubrange(...lastNewline)
     }
   }
@@ -93,6 +129,10 @@ public final class TrafficJournalReader {
 
 /// Follows a directory's traffic journal with inotify and hands each batch of new records to a
 /// handler on a serial queue. Records arrive in order; a burst is read as one batch.
+///
+/// It watches the journal file itself, so that mailbox writes in the same directory cost it no
+/// wake-up, and watches the directory only while the journal is missing (before the first post,
+/// or between a rotation's rename and the new file).
 public final class TrafficJournalFollower: @unchecked Sendable {
   // Everything mutable is confined to `queue`.
   private let queue: DispatchQueue
@@ -100,26 +140,39 @@ public final class TrafficJournalFollower: @unchecked Sendable {
   private let reader: TrafficJournalReader
   private let source: DispatchSourceRead
   private let handler: @Sendable ([TrafficRecord]) -> Void
+  private let directory: String
+  private let journalPath: String
+  private var watches: Watches
+
+  private struct Watches {
+    var file: Int32?
+    var directory: Int32?
+  }
 
   /// Starts following the journal in `directory` (which must exist). With `startingAtEnd`, only
-  /// records appended from now on are delivered. The handler runs on a private serial queue.
+  /// records appended from now on are delivered. The handler runs on a private serial queue that
+  /// targets `targetQueue` when one is given: a handler that hands work to that queue then costs
+  /// no further thread wake-up.
   public init(
-    directory: String, startingAtEnd: Bool = true, handler: @escaping @Sendable ([TrafficRecord]) -> Void
+    directory: String, startingAtEnd: Bool = true, targetQueue: DispatchQueue? = nil,
+    handler: @escaping @Sendable ([TrafficRecord]) -> Void
   ) throws(WormholeError) {
     try FileSystem.checkDirectory(directory)
-    let queue = DispatchQueue(label: "wormhole.journal-follower")
-    let inotify: Inotify
+    let queue = DispatchQueue(label: "wormhole.journal-follower", target: targetQueue)
     do {
       inotify = try Inotify()
-      try inotify.addWatch(
-        directory, mask: [.modify, .create, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory])
     } catch {
       throw .containerUnavailable(path: directory, reason: error.description)
     }
     self.queue = queue
-    self.inotify = inotify
-    self.reader = TrafficJournalReader(directory: directory, startingAtEnd: startingAtEnd)
+    self.directory = directory
+    self.journalPath = directory + "/" + TrafficJournal.fileName
     self.handler = handler
+    // Watch before reading the starting position, so that no append falls in between.
+    var watches = Watches()
+    try Self.arm(&watches, inotify: inotify, directory: directory, journalPath: journalPath)
+    self.watches = watches
+    self.reader = TrafficJournalReader(directory: directory, startingAtEnd: startingAtEnd)
     self.source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
     source.setEventHandler { [weak self] in self?.wake() }
     source.activate()
@@ -134,12 +187,59 @@ public final class TrafficJournalFollower: @unchecked Sendable {
     queue.sync {}
   }
 
-  private func wake() {
-    guard let events = try? inotify.readEvents() else { return }
-    let relevant = events.contains {
-      $0.name == TrafficJournal.fileName || $0.mask.contains(.queueOverflow) || $0.name.isEmpty
+  /// Watches the journal file if it exists, else the directory for its creation.
+  private static func arm(_ watches: inout Watches, inotify: Inotify, directory: String, journalPath: String)
+    throws(WormholeError)
+  {
+    for _ in 0..<3 {
+      do {
+        let watch = try inotify.addWatch(journalPath, mask: [.modify, .moveSelf, .deleteSelf, .dontFollow])
+        if let old = watches.file, old != watch { inotify.removeWatch(old) }
+        watches.file = watch
+        if let directoryWatch = watches.directory {
+          inotify.removeWatch(directoryWatch)
+          watches.directory = nil
+        }
+        return
+      } catch where error.code == ENOENT {
+        if watches.directory == nil {
+          do {
+            watches.directory = try inotify.addWatch(directory, mask: [.create, .movedTo, .onlyDirectory])
+          } catch {
+            throw .containerUnavailable(path: directory, reason: error.description)
+          }
+        }
+        // The journal may have appeared between the two calls: try again, else wait for it.
+        if FileSystem.status(journalPath) == nil { return }
+      } catch {
+        throw .containerUnavailable(path: directory, reason: error.description)
+      }
     }
-    if relevant { deliver() }
+  }
+
+  private func wake() {
+    guard let events = try? inotify.readEvents(), !events.isEmpty else { return }
+    var rearm = false
+    var relevant = false
+    for event in events {
+      if event.mask.contains(.queueOverflow) {
+        relevant = true
+        rearm = true
+      } else if event.watch == watches.file {
+        relevant = true
+        if !event.mask.isDisjoint(with: [.moveSelf, .deleteSelf, .ignored]) { rearm = true }
+      } else if event.watch == watches.directory && event.name == TrafficJournal.fileName {
+        relevant = true
+        rearm = true
+      }
+    }
+    guard relevant else { return }
+    // Drain what the old file still holds before moving the watch to the new one.
+    deliver()
+    if rearm {
+      try? Self.arm(&watches, inotify: inotify, directory: directory, journalPath: journalPath)
+      deliver()
+    }
   }
 
   private func deliver() {

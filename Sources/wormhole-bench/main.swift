@@ -2,11 +2,31 @@ import Foundation
 
 // wormhole-bench: prints one JSON line per figure, each with a baseline measured in the same run.
 // Build and run in release mode: swift run -c release wormhole-bench [GROUP...]
-let groups: [String: () throws -> [BenchmarkRecord]] = ["inspector": inspectorBenchmarks]
-let wanted = CommandLine.arguments.dropFirst()
-for name in groups.keys.sorted() where wanted.isEmpty || wanted.contains(name) {
+// Groups: pass, encoding, latency, inspector (all by default).
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "child-listener", arguments.count == 3 {
   do {
-    for record in try groups[name]?() ?? [] { print(record.jsonLine) }
+    try runChildListener(mode: arguments[1], directory: arguments[2])
+  } catch {
+    FileHandle.standardError.write(Data("wormhole-bench child: \(error)\n".utf8))
+    exit(1)
+  }
+}
+let groups: [(String, () throws -> [BenchmarkRecord])] = [
+  ("pass", passBenchmarks), ("encoding", encodingBenchmarks), ("latency", latencyBenchmarks),
+  ("inspector", inspectorBenchmarks),
+]
+let known = Set(groups.map(\.0))
+for name in arguments where !known.contains(name) {
+  FileHandle.standardError.write(Data("wormhole-bench: unknown group \(name); groups: \(groups.map(\.0))\n".utf8))
+  exit(2)
+}
+for (name, run) in groups where arguments.isEmpty || arguments.contains(name) {
+  do {
+    for record in try run() {
+      print(record.jsonLine)
+      fflush(nil)
+    }
   } catch {
     FileHandle.standardError.write(Data("wormhole-bench: \(name): \(error)\n".utf8))
     exit(1)

@@ -10,9 +10,12 @@ let executablePath: String = {
 
 /// Bytes appended by a reader thread and read by the test.
 final class SharedBuffer: Sendable {
-  private let state = Mutex(Data())
-  func append(_ chunk: Data) { state.withLock { $0.append(chunk) } }
-  var data: Data { state.withLock { $0 } }
+  private let state = Mutex((data: Data(), ended: false))
+  func append(_ chunk: Data) { state.withLock { $0.data.append(chunk) } }
+  func end() { state.withLock { $0.ended = true } }
+  var data: Data { state.withLock { $0.data } }
+  /// Whether the writer closed its end of the pipe: nothing more will arrive.
+  var ended: Bool { state.withLock { $0.ended } }
 }
 
 /// What a finished command printed and returned.
@@ -61,6 +64,7 @@ final class RunningCommand: Sendable {
         buffer.append(chunk)
         signal.signal()
       }
+      buffer.end()
       signal.signal()
     }
   }
@@ -98,14 +102,10 @@ final class RunningCommand: Sendable {
       process.terminate()
       exited.wait()
     }
-    // Let the readers drain the pipes.
-    let deadline = Date().addingTimeInterval(5)
-    var last = -1
-    while Date() < deadline {
-      let now = output.data.count + errors.data.count
-      if now == last { break }
-      last = now
-      _ = changed.wait(timeout: .now() + 0.2)
+    // The pipes end when the process and everything it started have closed them.
+    let deadline = DispatchTime.now() + 10
+    while !(output.ended && errors.ended) {
+      if changed.wait(timeout: deadline) == .timedOut { break }
     }
     return CommandResult(status: process.terminationStatus, outputData: output.data, errors: currentErrors)
   }

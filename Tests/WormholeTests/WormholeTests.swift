@@ -262,6 +262,32 @@ import Testing
     for index in 0..<4 { #expect(try writers[0].message(withIdentifier: "w\(index)") == .integer(249)) }
   }
 
+  @Test func aReaderTwoRotationsBehindRecoversTheGenerationInBetween() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    var options = Wormhole.Options()
+    options.journalLimit = 4096
+    let wormhole = try Wormhole(directory: temporary.path, options: options)
+    try wormhole.passMessage(nil, identifier: "first")
+    let reader = TrafficJournalReader(directory: temporary.path, startingAtEnd: false)
+    #expect(reader.readAvailable().map(\.sequence) == [1])
+    // Pass until the journal has rotated exactly twice while the reader sleeps, then a few more.
+    var rotations = 0
+    var rotatedInode: UInt64?
+    var last: UInt64 = 1
+    while rotations < 2 {
+      last = try wormhole.passMessage(nil, identifier: "n\(last)").sequence
+      let inode = FileSystem.status(temporary.path + "/.wormhole-journal.1").map { UInt64($0.st_ino) }
+      if inode != rotatedInode {
+        rotations += 1
+        rotatedInode = inode
+      }
+    }
+    for _ in 0..<5 { last = try wormhole.passMessage(nil, identifier: "tail").sequence }
+    let seen = reader.readAvailable().map(\.sequence)
+    #expect(seen == Array(2...last))
+  }
+
   @Test func rotationKeepsNumberingAndAFollowingReaderMissesNothing() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
@@ -329,5 +355,52 @@ import Testing
     let offsets = Set((0..<1000).map { Coordination.offset(for: "identifier-\($0)") })
     #expect(offsets.count == 1000)
     #expect(offsets.allSatisfy { $0 > 0 })
+  }
+}
+
+@Suite struct TrafficJournalFollowerTests {
+  @Test func aFollowerHearsEveryRecordAcrossRotationsAndBeforeTheJournalExists() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let collected = Collector<UInt64>()
+    // Started before the journal exists: it watches the directory for its creation.
+    let follower = try TrafficJournalFollower(directory: temporary.path) { records in
+      for record in records { collected.append(record.sequence) }
+    }
+    defer { follower.cancel() }
+    var options = Wormhole.Options()
+    options.journalLimit = 4096
+    let wormhole = try Wormhole(directory: temporary.path, options: options)
+    // Batches smaller than a generation (about 45 records), each awaited, so the follower is
+    // never more than one rotation behind: what is tested is the rotation hand-over itself.
+    for batch in 0..<10 {
+      for index in 0..<30 { try wormhole.passMessage(nil, identifier: "r\(batch)-\(index)") }
+      _ = collected.wait(for: (batch + 1) * 30)
+    }
+    #expect(collected.values == Array(1...300))
+    #expect(temporary.exists(".wormhole-journal.1"))
+  }
+
+  @Test func aCancelledFollowerCallsNothingMore() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let collected = Collector<UInt64>()
+    let follower = try TrafficJournalFollower(directory: temporary.path) { records in
+      for record in records { collected.append(record.sequence) }
+    }
+    try wormhole.passMessage(nil, identifier: "a")
+    #expect(collected.wait(for: 1) == [1])
+    follower.cancel()
+    try wormhole.passMessage(nil, identifier: "b")
+    // A second follower hears "c"; by then the cancelled one would have heard "b" if it could.
+    let witness = Collector<UInt64>()
+    let second = try TrafficJournalFollower(directory: temporary.path) { records in
+      for record in records { witness.append(record.sequence) }
+    }
+    defer { second.cancel() }
+    try wormhole.passMessage(nil, identifier: "c")
+    #expect(witness.wait(for: 1) == [3])
+    #expect(collected.values == [1])
   }
 }
