@@ -30,26 +30,17 @@ public struct KeyedArchiveEncoder: Sendable {
 
   /// The archive for `value`, as binary property-list bytes.
   public func encodeBytes(_ value: ArchivedValue) throws(KeyedArchiveEncodingError) -> [UInt8] {
-    let plist = try propertyList(for: value)
-    do {
-      // The archive's own nesting is shallow (objects refer to each other by UID), so the
-      // writer's depth limit only guards against a bug here.
-      return try BinaryPropertyListWriter(maximumDepth: 16).bytes(for: plist)
-    } catch {
-      throw .nestingTooDeep(limit: maximumDepth)
-    }
-  }
-
-  /// The archive for `value` as a property-list tree, before serialization.
-  public func propertyList(for value: ArchivedValue) throws(KeyedArchiveEncodingError) -> PropertyListValue {
     var graph = ObjectGraph(maximumDepth: maximumDepth)
+    let top = graph.builder.reserve()
     let root = try graph.add(value, depth: 0)
-    return .dictionary([
-      PropertyListEntry(key: "$version", value: .integer(100_000)),
-      PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
-      PropertyListEntry(key: "$top", value: .dictionary([PropertyListEntry(key: rootKey, value: .uid(root))])),
-      PropertyListEntry(key: "$objects", value: .array(graph.objects)),
-    ])
+    var builder = graph.builder
+    let objects = builder.array(graph.archived)
+    let rootReference = builder.uid(root)
+    let topDictionary = builder.dictionary(keys: [builder.string(rootKey)], values: [rootReference])
+    let keys = [builder.string("$version"), builder.string("$archiver"), builder.string("$top"), builder.string("$objects")]
+    let values = [builder.integer(100_000), builder.string("NSKeyedArchiver"), topDictionary, objects]
+    builder.setDictionary(top, keys: keys, values: values)
+    return builder.bytes(top: top)
   }
 }
 
@@ -78,19 +69,50 @@ private enum ScalarKey: Hashable {
   case boolean(Bool)
 }
 
-private struct ClassKey: Hashable {
-  var chain: [String]
-}
-
+/// The `$objects` table under construction, written straight into a binary property list: each
+/// archived object is one property-list object, and `archived[n]` is where the object with UID
+/// `n` lives.
 private struct ObjectGraph {
   let maximumDepth: Int
-  var objects: [PropertyListValue] = [.string("$null")]
+  var builder = BinaryPropertyListBuilder()
+  var archived: [Int] = []
   var scalars: [ScalarKey: UInt64] = [:]
-  var classes: [ClassKey: UInt64] = [:]
+  /// Class entries by class name; a name archived with different chains (rare) keeps each.
+  var classes: [String: [(chain: [String], reference: UInt64)]] = [:]
   var nullReference: UInt64?
+  // Keys every archive repeats, interned once.
+  let classKey: Int
+  let objectsKey: Int
+  let keysKey: Int
+  let classesKey: Int
+  let classNameKey: Int
+  let timeKey: Int
+  let stringKey: Int
+
+  /// A builder with the keys every archive repeats already interned, copied by each encode
+  /// instead of hashing them again.
+  private static let template: (builder: BinaryPropertyListBuilder, keys: [Int]) = {
+    var builder = BinaryPropertyListBuilder()
+    let names = ["$class", "NS.objects", "NS.keys", "$classes", "$classname", "NS.time", "NS.string", "$null"]
+    // Intern first: a tuple's elements are evaluated in order, so `(builder, names.map …)` would
+    // copy the builder before the keys are in it.
+    let keys = names.map { builder.string($0) }
+    return (builder, keys)
+  }()
 
   init(maximumDepth: Int) {
     self.maximumDepth = maximumDepth
+    let template = Self.template
+    builder = template.builder
+    classKey = template.keys[0]
+    objectsKey = template.keys[1]
+    keysKey = template.keys[2]
+    classesKey = template.keys[3]
+    classNameKey = template.keys[4]
+    timeKey = template.keys[5]
+    stringKey = template.keys[6]
+    archived.reserveCapacity(32)
+    archived.append(template.keys[7])
   }
 
   mutating func add(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError) -> UInt64 {
@@ -98,67 +120,58 @@ private struct ObjectGraph {
     switch value {
     case .null:
       if let nullReference { return nullReference }
-      let reference = append(.dictionary([classEntry(["NSNull", "NSObject"])]))
+      let reference = object(["NSNull", "NSObject"], keys: [], values: [])
       nullReference = reference
       return reference
     case .boolean(let flag):
-      return scalar(.boolean(flag), .boolean(flag))
+      return scalar(.boolean(flag)) { $0.boolean(flag) }
     case .integer(let number):
-      return scalar(.integer(number), .integer(number))
+      return scalar(.integer(number)) { $0.integer(number) }
     case .unsignedInteger(let number):
-      return scalar(.unsignedInteger(number), .unsignedInteger(number))
+      return scalar(.unsignedInteger(number)) { $0.unsignedInteger(number) }
     case .real(let number):
-      return scalar(.real(number.bitPattern), .real(number))
+      return scalar(.real(number.bitPattern)) { $0.real(number) }
     case .string(let text):
       // A bare "$null" string would read back as nil, so it goes in an NSString instance.
       if text == "$null" {
-        return append(
-          .dictionary([
-            PropertyListEntry(key: "NS.string", value: .string(text)), classEntry(["NSString", "NSObject"]),
-          ]))
+        return object(["NSString", "NSObject"], keys: [stringKey], values: [builder.string(text)])
       }
-      return scalar(.string(text), .string(text))
+      return scalar(.string(text)) { $0.string(text) }
     case .data(let bytes):
-      return append(.data(bytes))
+      return append(builder.data(bytes))
     case .date(let date):
-      return append(
-        .dictionary([
-          PropertyListEntry(key: "NS.time", value: .real(date.timeIntervalSinceReferenceDate)),
-          classEntry(["NSDate", "NSObject"]),
-        ]))
+      return object(["NSDate", "NSObject"], keys: [timeKey], values: [builder.real(date.timeIntervalSinceReferenceDate)])
     case .array(let elements):
       let reference = reserve()
-      var children: [PropertyListValue] = []
+      var children: [Int] = []
       children.reserveCapacity(elements.count)
-      for element in elements { children.append(.uid(try add(element, depth: depth + 1))) }
-      objects[Int(reference)] = .dictionary([
-        PropertyListEntry(key: "NS.objects", value: .array(children)), classEntry(["NSArray", "NSObject"]),
-      ])
+      for element in elements { children.append(builder.uid(try add(element, depth: depth + 1))) }
+      fill(reference, ["NSArray", "NSObject"], keys: [objectsKey], values: [builder.array(children)])
       return reference
     case .dictionary(let entries):
       let reference = reserve()
-      var keys: [PropertyListValue] = []
-      var values: [PropertyListValue] = []
+      var keys: [Int] = []
+      var values: [Int] = []
       keys.reserveCapacity(entries.count)
       values.reserveCapacity(entries.count)
-      for entry in entries { keys.append(.uid(try add(entry.key, depth: depth + 1))) }
-      for entry in entries { values.append(.uid(try add(entry.value, depth: depth + 1))) }
-      objects[Int(reference)] = .dictionary([
-        PropertyListEntry(key: "NS.keys", value: .array(keys)),
-        PropertyListEntry(key: "NS.objects", value: .array(values)),
-        classEntry(["NSDictionary", "NSObject"]),
-      ])
+      for entry in entries { keys.append(builder.uid(try add(entry.key, depth: depth + 1))) }
+      for entry in entries { values.append(builder.uid(try add(entry.value, depth: depth + 1))) }
+      fill(
+        reference, ["NSDictionary", "NSObject"], keys: [keysKey, objectsKey],
+        values: [builder.array(keys), builder.array(values)])
       return reference
     case .object(let object):
       let reference = reserve()
-      var entries: [PropertyListEntry] = []
-      entries.reserveCapacity(object.fields.count + 1)
+      var keys: [Int] = []
+      var values: [Int] = []
+      keys.reserveCapacity(object.fields.count + 1)
+      values.reserveCapacity(object.fields.count + 1)
       for field in object.fields where field.key != "$class" {
-        entries.append(PropertyListEntry(key: field.key, value: try fieldValue(field.value, depth: depth + 1)))
+        keys.append(builder.string(field.key))
+        values.append(try fieldValue(field.value, depth: depth + 1))
       }
       let chain = object.classChain.first == object.className ? object.classChain : [object.className]
-      entries.append(classEntry(chain))
-      objects[Int(reference)] = .dictionary(entries)
+      fill(reference, chain, keys: keys, values: values)
       return reference
     default:
       throw .unsupported("a value of this kind (\(value))")
@@ -167,43 +180,54 @@ private struct ObjectGraph {
 
   /// Numbers and booleans are encoded inline in an object (as `encodeInt:` and friends do);
   /// everything else is a reference (as `encodeObject:` does).
-  private mutating func fieldValue(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError)
-    -> PropertyListValue
-  {
+  private mutating func fieldValue(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError) -> Int {
     switch value {
-    case .boolean(let flag): return .boolean(flag)
-    case .integer(let number): return .integer(number)
-    case .unsignedInteger(let number): return .unsignedInteger(number)
-    case .real(let number): return .real(number)
-    default: return .uid(try add(value, depth: depth))
+    case .boolean(let flag): return builder.boolean(flag)
+    case .integer(let number): return builder.integer(number)
+    case .unsignedInteger(let number): return builder.unsignedInteger(number)
+    case .real(let number): return builder.real(number)
+    default: return builder.uid(try add(value, depth: depth))
     }
   }
 
-  private mutating func append(_ object: PropertyListValue) -> UInt64 {
-    objects.append(object)
-    return UInt64(objects.count - 1)
+  private mutating func append(_ index: Int) -> UInt64 {
+    archived.append(index)
+    return UInt64(archived.count - 1)
   }
 
+  /// Reserves the UID of a container before its children, so parents precede children as in
+  /// Apple's archives.
   private mutating func reserve() -> UInt64 {
-    append(.boolean(false))
+    append(-1)
   }
 
-  private mutating func scalar(_ key: ScalarKey, _ object: PropertyListValue) -> UInt64 {
+  private mutating func fill(_ reference: UInt64, _ chain: [String], keys: [Int], values: [Int]) {
+    let classReference = classEntry(chain)
+    archived[Int(reference)] = builder.dictionary(
+      keys: keys + [classKey], values: values + [builder.uid(classReference)])
+  }
+
+  private mutating func object(_ chain: [String], keys: [Int], values: [Int]) -> UInt64 {
+    let reference = reserve()
+    fill(reference, chain, keys: keys, values: values)
+    return reference
+  }
+
+  private mutating func scalar(_ key: ScalarKey, _ make: (inout BinaryPropertyListBuilder) -> Int) -> UInt64 {
     if let existing = scalars[key] { return existing }
-    let reference = append(object)
+    let reference = append(make(&builder))
     scalars[key] = reference
     return reference
   }
 
-  private mutating func classEntry(_ chain: [String]) -> PropertyListEntry {
-    let key = ClassKey(chain: chain)
-    if let existing = classes[key] { return PropertyListEntry(key: "$class", value: .uid(existing)) }
-    let reference = append(
-      .dictionary([
-        PropertyListEntry(key: "$classes", value: .array(chain.map { .string($0) })),
-        PropertyListEntry(key: "$classname", value: .string(chain.first ?? "NSObject")),
-      ]))
-    classes[key] = reference
-    return PropertyListEntry(key: "$class", value: .uid(reference))
+  private mutating func classEntry(_ chain: [String]) -> UInt64 {
+    let name = chain.first ?? "NSObject"
+    if let existing = classes[name]?.first(where: { $0.chain == chain }) { return existing.reference }
+    let names = chain.map { builder.string($0) }
+    let entry = builder.dictionary(
+      keys: [classesKey, classNameKey], values: [builder.array(names), builder.string(chain.first ?? "NSObject")])
+    let reference = append(entry)
+    classes[name, default: []].append((chain, reference))
+    return reference
   }
 }

@@ -20,23 +20,212 @@ public struct BinaryPropertyListWriter: Sendable {
 
   /// The binary property list for `value`, as bytes.
   public func bytes(for value: PropertyListValue) throws(PropertyListWriteError) -> [UInt8] {
-    var flattener = Flattener(maximumDepth: maximumDepth)
-    let top = try flattener.add(value, depth: 0)
-    return serialize(flattener.objects, top: top)
+    var builder = BinaryPropertyListBuilder()
+    let top = try add(value, to: &builder, depth: 0)
+    return builder.bytes(top: top)
   }
 
-  private func serialize(_ objects: [FlatObject], top: Int) -> [UInt8] {
+  private func add(_ value: PropertyListValue, to builder: inout BinaryPropertyListBuilder, depth: Int)
+    throws(PropertyListWriteError) -> Int
+  {
+    guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
+    switch value {
+    case .array(let elements):
+      let index = builder.reserve()
+      var children: [Int] = []
+      children.reserveCapacity(elements.count)
+      for element in elements { children.append(try add(element, to: &builder, depth: depth + 1)) }
+      builder.setArray(index, children)
+      return index
+    case .dictionary(let entries):
+      let index = builder.reserve()
+      var keys: [Int] = []
+      var values: [Int] = []
+      keys.reserveCapacity(entries.count)
+      values.reserveCapacity(entries.count)
+      for entry in entries { keys.append(builder.string(entry.key)) }
+      for entry in entries { values.append(try add(entry.value, to: &builder, depth: depth + 1)) }
+      builder.setDictionary(index, keys: keys, values: values)
+      return index
+    case .string(let text): return builder.string(text)
+    case .integer(let number): return builder.integer(number)
+    case .unsignedInteger(let number): return builder.unsignedInteger(number)
+    case .real(let number): return builder.real(number)
+    case .boolean(let flag): return builder.boolean(flag)
+    case .date(let date): return builder.date(date)
+    case .data(let bytes): return builder.data(bytes)
+    case .uid(let reference): return builder.uid(reference)
+    }
+  }
+}
+
+/// Why a value could not be written as a property list.
+public enum PropertyListWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The tree nests deeper than the writer's limit.
+  case nestingTooDeep(limit: Int)
+
+  public var description: String {
+    switch self {
+    case .nestingTooDeep(let limit):
+      return "the value nests more than \(limit) levels deep; flatten it before passing it"
+    }
+  }
+}
+
+/// Builds a binary property list object by object, for writers that know their structure
+/// (such as a keyed-archive encoder) and need no intermediate value tree.
+///
+/// Each call adds an object and returns its index; containers refer to indexes. Scalars are
+/// uniqued by type and value (a real by its bit pattern, so 0.0 and -0.0 stay apart); a container
+/// is reserved first and filled once its children exist. ``bytes(top:)`` serializes the table.
+public struct BinaryPropertyListBuilder: Sendable {
+  private enum Object {
+    /// Bytes `start..<end` of `encoded`: scalars share one buffer instead of an array each.
+    case encoded(start: Int, end: Int)
+    case array([Int])
+    case dictionary(keys: [Int], values: [Int])
+  }
+
+  private enum ScalarKey: Hashable {
+    case string(String)
+    case integer(Int64)
+    case unsignedInteger(UInt64)
+    case real(UInt64)
+    case boolean(Bool)
+    case date(UInt64)
+    case data(Data)
+  }
+
+  private var objects: [Object] = []
+  private var encoded: [UInt8] = []
+  private var scalars: [ScalarKey: Int] = [:]
+  /// UIDs are dense small numbers in archives: indexed by value instead of hashed.
+  private var uids: [Int] = []
+
+  public init() {
+    objects.reserveCapacity(64)
+    encoded.reserveCapacity(512)
+    scalars.reserveCapacity(32)
+  }
+
+  /// The number of objects added so far.
+  public var count: Int { objects.count }
+
+  /// Adds a placeholder for a container, to be filled with ``setArray(_:_:)`` or
+  /// ``setDictionary(_:keys:values:)``.
+  public mutating func reserve() -> Int {
+    objects.append(.encoded(start: 0, end: 0))
+    return objects.count - 1
+  }
+
+  public mutating func setArray(_ index: Int, _ elements: [Int]) {
+    objects[index] = .array(elements)
+  }
+
+  public mutating func setDictionary(_ index: Int, keys: [Int], values: [Int]) {
+    objects[index] = .dictionary(keys: keys, values: values)
+  }
+
+  /// An array object holding `elements`.
+  public mutating func array(_ elements: [Int]) -> Int {
+    objects.append(.array(elements))
+    return objects.count - 1
+  }
+
+  /// A dictionary object; `keys` and `values` have the same count.
+  public mutating func dictionary(keys: [Int], values: [Int]) -> Int {
+    objects.append(.dictionary(keys: keys, values: values))
+    return objects.count - 1
+  }
+
+  public mutating func string(_ text: String) -> Int {
+    scalar(.string(text)) { Self.appendString(text, to: &$0) }
+  }
+
+  public mutating func integer(_ number: Int64) -> Int {
+    scalar(.integer(number)) { Self.appendInteger(number, to: &$0) }
+  }
+
+  public mutating func unsignedInteger(_ number: UInt64) -> Int {
+    if number <= UInt64(Int64.max) { return integer(Int64(number)) }
+    return scalar(.unsignedInteger(number)) {
+      $0.append(0x14)
+      Self.appendBigEndian(0, size: 8, to: &$0)
+      Self.appendBigEndian(number, size: 8, to: &$0)
+    }
+  }
+
+  public mutating func real(_ number: Double) -> Int {
+    scalar(.real(number.bitPattern)) {
+      $0.append(0x23)
+      Self.appendBigEndian(number.bitPattern, size: 8, to: &$0)
+    }
+  }
+
+  public mutating func boolean(_ flag: Bool) -> Int {
+    scalar(.boolean(flag)) { $0.append(flag ? 0x09 : 0x08) }
+  }
+
+  public mutating func date(_ date: Date) -> Int {
+    let seconds = date.timeIntervalSinceReferenceDate
+    return scalar(.date(seconds.bitPattern)) {
+      $0.append(0x33)
+      Self.appendBigEndian(seconds.bitPattern, size: 8, to: &$0)
+    }
+  }
+
+  /// Data is not uniqued: hashing large payloads costs more than the bytes it could save.
+  public mutating func data(_ bytes: Data) -> Int {
+    let start = encoded.count
+    Self.appendHeader(0x40, count: bytes.count, to: &encoded)
+    encoded.append(contentsOf: bytes)
+    objects.append(.encoded(start: start, end: encoded.count))
+    return objects.count - 1
+  }
+
+  /// An archive reference (`CF$UID`).
+  public mutating func uid(_ reference: UInt64) -> Int {
+    if reference < 1 << 24 {
+      let slot = Int(reference)
+      if slot < uids.count, uids[slot] >= 0 { return uids[slot] }
+      if slot >= uids.count { uids.append(contentsOf: repeatElement(-1, count: slot - uids.count + 1)) }
+      uids[slot] = appendUID(reference)
+      return uids[slot]
+    }
+    return appendUID(reference)
+  }
+
+  private mutating func appendUID(_ reference: UInt64) -> Int {
+    let size = Self.byteCount(forUnsigned: reference)
+    let start = encoded.count
+    encoded.append(0x80 | UInt8(size - 1))
+    Self.appendBigEndian(reference, size: size, to: &encoded)
+    objects.append(.encoded(start: start, end: encoded.count))
+    return objects.count - 1
+  }
+
+  private mutating func scalar(_ key: ScalarKey, _ encode: (inout [UInt8]) -> Void) -> Int {
+    if let existing = scalars[key] { return existing }
+    let start = encoded.count
+    encode(&encoded)
+    objects.append(.encoded(start: start, end: encoded.count))
+    scalars[key] = objects.count - 1
+    return objects.count - 1
+  }
+
+  /// The property list with object `top` as its root.
+  public func bytes(top: Int) -> [UInt8] {
     let referenceSize = Self.byteCount(forUnsigned: UInt64(objects.count))
     var out: [UInt8] = []
-    out.reserveCapacity(objects.count * 12 + 64)
+    out.reserveCapacity(encoded.count + objects.count * 8 + 64)
     out.append(contentsOf: Array("bplist00".utf8))
     var offsets: [Int] = []
     offsets.reserveCapacity(objects.count)
     for object in objects {
       offsets.append(out.count)
       switch object {
-      case .encoded(let bytes):
-        out.append(contentsOf: bytes)
+      case .encoded(let start, let end):
+        out.append(contentsOf: encoded[start..<end])
       case .array(let children):
         Self.appendHeader(0xA0, count: children.count, to: &out)
         for child in children { Self.appendBigEndian(UInt64(child), size: referenceSize, to: &out) }
@@ -91,144 +280,20 @@ public struct BinaryPropertyListWriter: Sendable {
     out.append(0x10 | UInt8(size.trailingZeroBitCount))
     appendBigEndian(UInt64(value), size: size, to: &out)
   }
-}
 
-/// Why a value could not be written as a property list.
-public enum PropertyListWriteError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The tree nests deeper than the writer's limit.
-  case nestingTooDeep(limit: Int)
-
-  public var description: String {
-    switch self {
-    case .nestingTooDeep(let limit):
-      return "the value nests more than \(limit) levels deep; flatten it before passing it"
-    }
-  }
-}
-
-private enum FlatObject {
-  case encoded([UInt8])
-  case array([Int])
-  case dictionary(keys: [Int], values: [Int])
-}
-
-/// Scalars uniqued by type and value; a real is keyed by its bit pattern so that 0.0 and -0.0
-/// (and NaNs) stay what they were.
-private enum ScalarKey: Hashable {
-  case string(String)
-  case integer(Int64)
-  case unsignedInteger(UInt64)
-  case real(UInt64)
-  case boolean(Bool)
-  case date(UInt64)
-  case data(Data)
-  case uid(UInt64)
-}
-
-private struct Flattener {
-  let maximumDepth: Int
-  var objects: [FlatObject] = []
-  var scalars: [ScalarKey: Int] = [:]
-
-  init(maximumDepth: Int) {
-    self.maximumDepth = maximumDepth
-  }
-
-  mutating func add(_ value: PropertyListValue, depth: Int) throws(PropertyListWriteError) -> Int {
-    guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
-    switch value {
-    case .array(let elements):
-      let index = reserve()
-      var children: [Int] = []
-      children.reserveCapacity(elements.count)
-      for element in elements { children.append(try add(element, depth: depth + 1)) }
-      objects[index] = .array(children)
-      return index
-    case .dictionary(let entries):
-      let index = reserve()
-      var keys: [Int] = []
-      var values: [Int] = []
-      keys.reserveCapacity(entries.count)
-      values.reserveCapacity(entries.count)
-      for entry in entries { keys.append(scalar(.string(entry.key)) { encodeString(entry.key) }) }
-      for entry in entries { values.append(try add(entry.value, depth: depth + 1)) }
-      objects[index] = .dictionary(keys: keys, values: values)
-      return index
-    case .string(let text):
-      return scalar(.string(text)) { encodeString(text) }
-    case .integer(let number):
-      return scalar(.integer(number)) {
-        var out: [UInt8] = []
-        BinaryPropertyListWriter.appendInteger(number, to: &out)
-        return out
-      }
-    case .unsignedInteger(let number):
-      if number <= UInt64(Int64.max) { return try add(.integer(Int64(number)), depth: depth) }
-      return scalar(.unsignedInteger(number)) {
-        var out: [UInt8] = [0x14]
-        BinaryPropertyListWriter.appendBigEndian(0, size: 8, to: &out)
-        BinaryPropertyListWriter.appendBigEndian(number, size: 8, to: &out)
-        return out
-      }
-    case .real(let number):
-      return scalar(.real(number.bitPattern)) {
-        var out: [UInt8] = [0x23]
-        BinaryPropertyListWriter.appendBigEndian(number.bitPattern, size: 8, to: &out)
-        return out
-      }
-    case .boolean(let flag):
-      return scalar(.boolean(flag)) { [flag ? 0x09 : 0x08] }
-    case .date(let date):
-      let seconds = date.timeIntervalSinceReferenceDate
-      return scalar(.date(seconds.bitPattern)) {
-        var out: [UInt8] = [0x33]
-        BinaryPropertyListWriter.appendBigEndian(seconds.bitPattern, size: 8, to: &out)
-        return out
-      }
-    case .data(let bytes):
-      return scalar(.data(bytes)) {
-        var out: [UInt8] = []
-        BinaryPropertyListWriter.appendHeader(0x40, count: bytes.count, to: &out)
-        out.append(contentsOf: bytes)
-        return out
-      }
-    case .uid(let reference):
-      return scalar(.uid(reference)) {
-        let size = BinaryPropertyListWriter.byteCount(forUnsigned: reference)
-        var out: [UInt8] = [0x80 | UInt8(size - 1)]
-        BinaryPropertyListWriter.appendBigEndian(reference, size: size, to: &out)
-        return out
+  /// ASCII as one byte a character; anything else as UTF-16 big-endian, as Apple's writer does.
+  static func appendString(_ text: String, to out: inout [UInt8]) {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      appendHeader(0x50, count: text.utf8.count, to: &out)
+      out.append(contentsOf: text.utf8)
+    } else {
+      let count = text.utf16.count
+      appendHeader(0x60, count: count, to: &out)
+      out.reserveCapacity(out.count + count * 2)
+      for unit in text.utf16 {
+        out.append(UInt8(unit >> 8))
+        out.append(UInt8(unit & 0xFF))
       }
     }
   }
-
-  private mutating func reserve() -> Int {
-    objects.append(.encoded([]))
-    return objects.count - 1
-  }
-
-  private mutating func scalar(_ key: ScalarKey, _ encode: () -> [UInt8]) -> Int {
-    if let existing = scalars[key] { return existing }
-    objects.append(.encoded(encode()))
-    scalars[key] = objects.count - 1
-    return objects.count - 1
-  }
-}
-
-/// ASCII as one byte a character; anything else as UTF-16 big-endian, as Apple's writer does.
-private func encodeString(_ text: String) -> [UInt8] {
-  var out: [UInt8] = []
-  if text.utf8.allSatisfy({ $0 < 0x80 }) {
-    BinaryPropertyListWriter.appendHeader(0x50, count: text.utf8.count, to: &out)
-    out.append(contentsOf: text.utf8)
-  } else {
-    let units = Array(text.utf16)
-    BinaryPropertyListWriter.appendHeader(0x60, count: units.count, to: &out)
-    out.reserveCapacity(out.count + units.count * 2)
-    for unit in units {
-      out.append(UInt8(unit >> 8))
-      out.append(UInt8(unit & 0xFF))
-    }
-  }
-  return out
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import KeyedArchive
+import PropertyList
 
 /// The archives we write must read back exactly with Apple's format readers: Foundation's
 /// `NSKeyedUnarchiver` and Python's `plistlib`.
@@ -74,7 +75,7 @@ import Testing
           ArchivedField(key: "NS.value", value: .real(3)),
           ArchivedField(key: "NS.unit", value: .string("m")),
         ]))
-    let plist = try KeyedArchiveEncoder().propertyList(for: measurement)
+    let plist = try PropertyListReader().read(try KeyedArchiveEncoder().encodeBytes(measurement)).root
     guard case .array(let objects)? = plist["$objects"] else {
       Issue.record("no $objects")
       return
@@ -91,8 +92,9 @@ import Testing
 
   @Test func sharedClassesAndScalarsAreStoredOnce() throws {
     let row = ArchivedValue.dictionary([ArchivedEntry(key: .string("title"), value: .string("same"))])
-    let one = try KeyedArchiveEncoder().propertyList(for: .array([row]))
-    let many = try KeyedArchiveEncoder().propertyList(for: .array(Array(repeating: row, count: 100)))
+    let one = try PropertyListReader().read(try KeyedArchiveEncoder().encodeBytes(.array([row]))).root
+    let many = try PropertyListReader().read(
+      try KeyedArchiveEncoder().encodeBytes(.array(Array(repeating: row, count: 100)))).root
     guard case .array(let few)? = one["$objects"], case .array(let lots)? = many["$objects"] else {
       Issue.record("no $objects")
       return
