@@ -273,22 +273,31 @@ private struct Reader {
 public enum JSONText {
   /// `text` as a JSON string literal.
   public static func string(_ text: String) -> String {
-    var out = "\""
-    out.reserveCapacity(text.utf8.count + 2)
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: out.unicodeScalars.append(scalar)
+    var out: [UInt8] = []
+    appendString(text, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Appends `text` as a JSON string literal in UTF-8: quotes, backslashes and control
+  /// characters escaped, everything else copied as it is.
+  public static func appendString(_ text: String, to out: inout [UInt8]) {
+    out.reserveCapacity(out.count + text.utf8.count + 2)
+    out.append(UInt8(ascii: "\""))
+    let hex: [UInt8] = Array("0123456789abcdef".utf8)
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+      case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+      case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+      case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+      case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+      case 0..<0x20:
+        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+        out.append(hex[Int(byte >> 4)])
+        out.append(hex[Int(byte & 0xF)])
+      default: out.append(byte)
       }
     }
-    out += "\""
-    return out
+    out.append(UInt8(ascii: "\""))
   }
 }

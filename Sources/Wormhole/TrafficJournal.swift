@@ -109,7 +109,7 @@ final class TrafficJournalWriter: Sendable {
         sequence = (rotatedLastSequence() ?? 0) + 1
       }
       let record = make(sequence, currentMilliseconds())
-      var line = Array(record.jsonLine.utf8)
+      var line = record.jsonLineBytes
       line.append(UInt8(ascii: "\n"))
       let code = FileSystem.writeAll(descriptor, line)
       guard code == 0 else {

@@ -50,16 +50,45 @@ public struct TrafficRecord: Sendable, Hashable {
   public var transitingType: TransitingType? { TransitingType(rawValue: transiting) }
 
   /// The record as one line of JSON, without the newline.
-  public var jsonLine: String {
-    var line = "{\"seq\":\(sequence),\"time\":\"\(Self.timestamp(milliseconds))\",\"pid\":\(processIdentifier)"
-    line += ",\"sender\":" + JSONText.string(sender)
-    line += ",\"transiting\":" + JSONText.string(transiting)
-    line += ",\"kind\":" + JSONText.string(kind.rawValue)
-    line += ",\"identifier\":" + JSONText.string(identifier)
-    line += ",\"bytes\":\(bytes),\"outcome\":" + JSONText.string(outcome.rawValue)
-    if let error { line += ",\"error\":" + JSONText.string(error) }
-    if let replayOf { line += ",\"replay_of\":\(replayOf)" }
-    return line + "}"
+  public var jsonLine: String { String(decoding: jsonLineBytes, as: UTF8.self) }
+
+  /// The record as one line of JSON in UTF-8, without the newline: built as bytes, since every
+  /// post writes one.
+  public var jsonLineBytes: [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(160 + identifier.utf8.count + sender.utf8.count)
+    func literal(_ text: StaticString) {
+      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+    func number<N: BinaryInteger>(_ value: N) { out.append(contentsOf: String(value).utf8) }
+    literal("{\"seq\":")
+    number(sequence)
+    literal(",\"time\":\"")
+    out.append(contentsOf: Self.timestamp(milliseconds).utf8)
+    literal("\",\"pid\":")
+    number(processIdentifier)
+    literal(",\"sender\":")
+    JSONText.appendString(sender, to: &out)
+    literal(",\"transiting\":")
+    JSONText.appendString(transiting, to: &out)
+    literal(",\"kind\":")
+    JSONText.appendString(kind.rawValue, to: &out)
+    literal(",\"identifier\":")
+    JSONText.appendString(identifier, to: &out)
+    literal(",\"bytes\":")
+    number(bytes)
+    literal(",\"outcome\":")
+    JSONText.appendString(outcome.rawValue, to: &out)
+    if let error {
+      literal(",\"error\":")
+      JSONText.appendString(error, to: &out)
+    }
+    if let replayOf {
+      literal(",\"replay_of\":")
+      number(replayOf)
+    }
+    out.append(UInt8(ascii: "}"))
+    return out
   }
 
   /// The record in a JSON line, or `nil` when the line is not a record.
@@ -94,12 +123,34 @@ public struct TrafficRecord: Sendable, Hashable {
     let millis = Int(milliseconds - Int64(seconds) * 1000)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    func pad(_ value: Int32, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
+    var out: [UInt8] = []
+    out.reserveCapacity(24)
+    func digits(_ value: Int, _ width: Int) {
+      var divisor = 1
+      for _ in 1..<width { divisor *= 10 }
+      var value = max(value, 0)
+      if value >= divisor * 10 { value %= divisor * 10 }
+      while divisor > 0 {
+        out.append(UInt8(ascii: "0") + UInt8(value / divisor))
+        value %= divisor
+        divisor /= 10
+      }
     }
-    return "\(pad(parts.tm_year + 1900, 4))-\(pad(parts.tm_mon + 1, 2))-\(pad(parts.tm_mday, 2))T"
-      + "\(pad(parts.tm_hour, 2)):\(pad(parts.tm_min, 2)):\(pad(parts.tm_sec, 2)).\(pad(Int32(millis), 3))Z"
+    digits(Int(parts.tm_year) + 1900, 4)
+    out.append(UInt8(ascii: "-"))
+    digits(Int(parts.tm_mon) + 1, 2)
+    out.append(UInt8(ascii: "-"))
+    digits(Int(parts.tm_mday), 2)
+    out.append(UInt8(ascii: "T"))
+    digits(Int(parts.tm_hour), 2)
+    out.append(UInt8(ascii: ":"))
+    digits(Int(parts.tm_min), 2)
+    out.append(UInt8(ascii: ":"))
+    digits(Int(parts.tm_sec), 2)
+    out.append(UInt8(ascii: "."))
+    digits(millis, 3)
+    out.append(UInt8(ascii: "Z"))
+    return String(decoding: out, as: UTF8.self)
   }
 
   /// The milliseconds since 1970 of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp.
