@@ -5,7 +5,11 @@ extension Inspection {
   /// columns (ending in `…` when cut). Wide characters count two columns; the line never holds a
   /// newline or control character. Only as much of the value as fits is ever formatted.
   public func summary(width: Int) -> String {
-    root.summary(width: width)
+    if nesting > inPlaceNestingLimit {
+      let root = root
+      return withLargeStack { root.summary(width: width) }
+    }
+    return root.summary(width: width)
   }
 }
 
