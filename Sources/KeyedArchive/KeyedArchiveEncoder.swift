@@ -81,38 +81,36 @@ private struct ObjectGraph {
   var classes: [String: [(chain: [String], reference: UInt64)]] = [:]
   var nullReference: UInt64?
   // Keys every archive repeats, interned once.
-  let classKey: Int
-  let objectsKey: Int
-  let keysKey: Int
-  let classesKey: Int
-  let classNameKey: Int
-  let timeKey: Int
-  let stringKey: Int
+  /// The keys every archive repeats, each written once, on first use, without hashing.
+  enum Key: Int, CaseIterable {
+    case className = 0, objects, keys, classes, classNameList, time, string
 
-  /// A builder with the keys every archive repeats already interned, copied by each encode
-  /// instead of hashing them again.
-  private static let template: (builder: BinaryPropertyListBuilder, keys: [Int]) = {
-    var builder = BinaryPropertyListBuilder()
-    let names = ["$class", "NS.objects", "NS.keys", "$classes", "$classname", "NS.time", "NS.string", "$null"]
-    // Intern first: a tuple's elements are evaluated in order, so `(builder, names.map …)` would
-    // copy the builder before the keys are in it.
-    let keys = names.map { builder.string($0) }
-    return (builder, keys)
-  }()
+    var text: String {
+      switch self {
+      case .className: "$class"
+      case .objects: "NS.objects"
+      case .keys: "NS.keys"
+      case .classes: "$classes"
+      case .classNameList: "$classname"
+      case .time: "NS.time"
+      case .string: "NS.string"
+      }
+    }
+  }
+  private var keyIndexes = [Int](repeating: -1, count: Key.allCases.count)
 
   init(maximumDepth: Int) {
     self.maximumDepth = maximumDepth
-    let template = Self.template
-    builder = template.builder
-    classKey = template.keys[0]
-    objectsKey = template.keys[1]
-    keysKey = template.keys[2]
-    classesKey = template.keys[3]
-    classNameKey = template.keys[4]
-    timeKey = template.keys[5]
-    stringKey = template.keys[6]
     archived.reserveCapacity(32)
-    archived.append(template.keys[7])
+    archived.append(builder.ununiquedString("$null"))
+  }
+
+  private mutating func key(_ key: Key) -> Int {
+    let index = keyIndexes[key.rawValue]
+    if index >= 0 { return index }
+    let added = builder.ununiquedString(key.text)
+    keyIndexes[key.rawValue] = added
+    return added
   }
 
   mutating func add(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError) -> UInt64 {
@@ -134,19 +132,20 @@ private struct ObjectGraph {
     case .string(let text):
       // A bare "$null" string would read back as nil, so it goes in an NSString instance.
       if text == "$null" {
-        return object(["NSString", "NSObject"], keys: [stringKey], values: [builder.string(text)])
+        return object(["NSString", "NSObject"], keys: [key(.string)], values: [builder.string(text)])
       }
       return scalar(.string(text)) { $0.string(text) }
     case .data(let bytes):
       return append(builder.data(bytes))
     case .date(let date):
-      return object(["NSDate", "NSObject"], keys: [timeKey], values: [builder.real(date.timeIntervalSinceReferenceDate)])
+      return object(
+        ["NSDate", "NSObject"], keys: [key(.time)], values: [builder.real(date.timeIntervalSinceReferenceDate)])
     case .array(let elements):
       let reference = reserve()
       var children: [Int] = []
       children.reserveCapacity(elements.count)
       for element in elements { children.append(builder.uid(try add(element, depth: depth + 1))) }
-      fill(reference, ["NSArray", "NSObject"], keys: [objectsKey], values: [builder.array(children)])
+      fill(reference, ["NSArray", "NSObject"], keys: [key(.objects)], values: [builder.array(children)])
       return reference
     case .dictionary(let entries):
       let reference = reserve()
@@ -157,7 +156,7 @@ private struct ObjectGraph {
       for entry in entries { keys.append(builder.uid(try add(entry.key, depth: depth + 1))) }
       for entry in entries { values.append(builder.uid(try add(entry.value, depth: depth + 1))) }
       fill(
-        reference, ["NSDictionary", "NSObject"], keys: [keysKey, objectsKey],
+        reference, ["NSDictionary", "NSObject"], keys: [key(.keys), key(.objects)],
         values: [builder.array(keys), builder.array(values)])
       return reference
     case .object(let object):
@@ -203,6 +202,7 @@ private struct ObjectGraph {
 
   private mutating func fill(_ reference: UInt64, _ chain: [String], keys: [Int], values: [Int]) {
     let classReference = classEntry(chain)
+    let classKey = key(.className)
     archived[Int(reference)] = builder.dictionary(
       keys: keys + [classKey], values: values + [builder.uid(classReference)])
   }
@@ -225,7 +225,7 @@ private struct ObjectGraph {
     if let existing = classes[name]?.first(where: { $0.chain == chain }) { return existing.reference }
     let names = chain.map { builder.string($0) }
     let entry = builder.dictionary(
-      keys: [classesKey, classNameKey], values: [builder.array(names), builder.string(chain.first ?? "NSObject")])
+      keys: [key(.classes), key(.classNameList)], values: [builder.array(names), builder.string(chain.first ?? "NSObject")])
     let reference = append(entry)
     classes[name, default: []].append((chain, reference))
     return reference

@@ -142,6 +142,15 @@ public struct BinaryPropertyListBuilder: Sendable {
     scalar(.string(text)) { Self.appendString(text, to: &$0) }
   }
 
+  /// A string object that is not uniqued, for a writer that keeps its own index of strings it
+  /// repeats (such as an archive's fixed keys): no hashing.
+  public mutating func ununiquedString(_ text: String) -> Int {
+    let start = encoded.count
+    Self.appendString(text, to: &encoded)
+    objects.append(.encoded(start: start, end: encoded.count))
+    return objects.count - 1
+  }
+
   public mutating func integer(_ number: Int64) -> Int {
     scalar(.integer(number)) { Self.appendInteger(number, to: &$0) }
   }

