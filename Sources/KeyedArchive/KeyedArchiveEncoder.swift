@@ -29,8 +29,24 @@ public struct KeyedArchiveEncoder: Sendable {
   }
 
   /// The archive for `value`, as binary property-list bytes.
+  ///
+  /// Encoding recurses once per nesting level: shallow values (nearly all) are encoded in place,
+  /// and a value nesting deeper than a few dozen levels is encoded again on a thread with a large
+  /// stack, so that the caller's thread (as little as 512 KB) never overflows.
   public func encodeBytes(_ value: ArchivedValue) throws(KeyedArchiveEncodingError) -> [UInt8] {
-    var graph = ObjectGraph(maximumDepth: maximumDepth)
+    guard maximumDepth > inPlaceNestingLimit else { return try encodeInPlace(value, limit: maximumDepth) }
+    do {
+      return try encodeInPlace(value, limit: inPlaceNestingLimit)
+    } catch .nestingTooDeep {
+      let encoder = self
+      return try withLargeStack {
+        Result { () throws(KeyedArchiveEncodingError) in try encoder.encodeInPlace(value, limit: encoder.maximumDepth) }
+      }.get()
+    }
+  }
+
+  private func encodeInPlace(_ value: ArchivedValue, limit: Int) throws(KeyedArchiveEncodingError) -> [UInt8] {
+    var graph = ObjectGraph(maximumDepth: limit)
     let top = graph.builder.reserve()
     let root = try graph.add(value, depth: 0)
     var builder = graph.builder

@@ -15,7 +15,7 @@ import Foundation
 /// On Linux the thread is a joined POSIX thread, so nothing outlives the call (Foundation's
 /// `Thread` keeps its closure, and so the result, alive after it finishes). If a thread cannot be
 /// started, `body` runs in place.
-func withLargeStack<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+package func withLargeStack<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
   let box = ResultBox<Result>()
   let work = ThreadWork { box.value = body() }
   #if canImport(Glibc)
@@ -67,4 +67,4 @@ private final class ResultBox<Value>: @unchecked Sendable {
 
 /// How deep in-place recursion may go before the work moves to a large-stack thread. Each level
 /// costs a few kilobytes of stack in debug builds, so this stays well inside 512 KB.
-let inPlaceNestingLimit = 48
+package let inPlaceNestingLimit = 48

@@ -25,8 +25,27 @@ public struct JSONParser {
   }
 
   /// The value of the JSON text in `bytes` (UTF-8).
+  ///
+  /// Parsing recurses once per nesting level: shallow text is parsed in place, and text nesting
+  /// deeper than a few dozen levels is parsed again on a thread with a large stack, so that the
+  /// caller's thread (as little as 512 KB) never overflows.
   public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> ArchivedValue {
-    var reader = Reader(bytes: bytes, maximumDepth: maximumDepth)
+    guard maximumDepth > inPlaceNestingLimit else { return try parse(bytes, limit: maximumDepth) }
+    do {
+      return try parse(bytes, limit: inPlaceNestingLimit)
+    } catch where error.isNestingLimit {
+      let copy = Array(bytes)
+      let limit = maximumDepth
+      return try withLargeStack {
+        copy.withUnsafeBufferPointer { buffer in
+          Result { () throws(JSONParseError) -> ArchivedValue in try JSONParser().parse(buffer, limit: limit) }
+        }
+      }.get()
+    }
+  }
+
+  private func parse(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONParseError) -> ArchivedValue {
+    var reader = Reader(bytes: bytes, maximumDepth: limit)
     reader.skipSpace()
     let value = try reader.value(depth: 0)
     reader.skipSpace()
@@ -39,6 +58,8 @@ public struct JSONParser {
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
   public var reason: String
   public var offset: Int
+
+  var isNestingLimit: Bool { reason.hasPrefix("nested more than") }
 
   public var description: String { "not valid JSON at byte \(offset): \(reason)" }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import KeyedArchive
+import PropertyList
 import Synchronization
 
 /// A wormhole: a directory of mailboxes shared by processes, one `<identifier>.archive` per
@@ -128,6 +129,25 @@ public final class Wormhole: Sendable {
     try passMessage(try MessageCoding.archivedValue(encoding: value), identifier: identifier)
   }
 
+  /// Passes an `NSCoding` object, archived by Foundation's `NSKeyedArchiver` as MMWormhole does;
+  /// `nil` only posts the notification. Prefer ``passMessage(_:identifier:)-(ArchivedValue?,_)``
+  /// or a `Codable` value for large messages: Foundation's archiver is quadratic in the number of
+  /// objects on Linux.
+  @discardableResult
+  public func passMessageObject(_ object: (any NSCoding)?, identifier: String) throws(WormholeError)
+    -> TrafficRecord
+  {
+    try MessageIdentifier.validate(identifier)
+    guard let object else { return try passMessage(nil, identifier: identifier) }
+    let data: Data
+    do {
+      data = try NSKeyedArchiver.archivedData(withRootObject: object, requiringSecureCoding: false)
+    } catch {
+      throw .encodingFailed(String(describing: error))
+    }
+    return try passArchive(Array(data), identifier: identifier)
+  }
+
   /// Passes the bytes of an existing archive as they are, for example one read from another
   /// mailbox. `replayOf` marks the post in the journal as a replay of that record.
   @discardableResult
@@ -175,6 +195,59 @@ public final class Wormhole: Sendable {
     guard let value = try message(withIdentifier: identifier) else { return nil }
     return try MessageCoding.decode(type, from: value, path: try mailboxPath(forIdentifier: identifier))
   }
+
+  /// The message for `identifier` unarchived by Foundation's `NSKeyedUnarchiver` with secure
+  /// coding: only `classes` (and Foundation's property-list classes) may be instantiated, so list
+  /// every class the message may contain, nested ones included.
+  ///
+  /// The archive is first checked by this library's own decoder, which never instantiates a
+  /// class, so that a damaged or hostile mailbox is reported instead of reaching Foundation's
+  /// unarchiver (which crashes on deep nesting): archives nesting deeper than
+  /// ``maximumObjectNesting`` levels are refused.
+  public func messageObject(withIdentifier identifier: String, ofClasses classes: [AnyClass])
+    throws(WormholeError) -> Any?
+  {
+    guard let bytes = try archiveBytes(withIdentifier: identifier) else { return nil }
+    let path = try mailboxPath(forIdentifier: identifier)
+    let document: PropertyListDocument
+    do {
+      document = try PropertyListReader().read(bytes)
+      _ = try KeyedArchiveDecoder(maximumDepth: Self.maximumObjectNesting).decode(document.root)
+    } catch {
+      throw .decodingFailed(path: path, reason: "\(error)")
+    }
+    let allowed: [AnyClass] =
+      classes + [
+        NSDictionary.self, NSArray.self, NSString.self, NSNumber.self, NSData.self, NSDate.self, NSNull.self,
+      ]
+    // Foundation on Linux stops the process (a fatal error, not a thrown one) when an archive holds
+    // a class it was not allowed to decode, so every class the archive names is checked here.
+    let allowedNames = Set(allowed.map { NSStringFromClass($0) }).union(Self.propertyListClassNames)
+    if case .array(let objects)? = document.root["$objects"] {
+      for object in objects {
+        guard case .string(let name)? = object["$classname"] else { continue }
+        guard allowedNames.contains(name) else {
+          throw .decodingFailed(
+            path: path, reason: "it holds an instance of \(name), which is not among the classes allowed")
+        }
+      }
+    }
+    do {
+      return try NSKeyedUnarchiver.unarchivedObject(ofClasses: allowed, from: Data(bytes))
+    } catch {
+      throw .decodingFailed(path: path, reason: String(describing: error))
+    }
+  }
+
+  /// Foundation's property-list classes and their mutable and concrete variants, always allowed.
+  static let propertyListClassNames: Set<String> = [
+    "NSDictionary", "NSMutableDictionary", "NSArray", "NSMutableArray", "NSString", "NSMutableString",
+    "NSNumber", "NSData", "NSMutableData", "NSDate", "NSNull",
+  ]
+
+  /// The deepest object nesting handed to Foundation's unarchiver, which recurses on the calling
+  /// thread's stack (a secondary thread may have as little as 512 KB).
+  public static let maximumObjectNesting = 128
 
   /// The raw archive in the mailbox for `identifier`, or `nil` when it is empty.
   public func archive(withIdentifier identifier: String) throws(WormholeError) -> Data? {

@@ -1,3 +1,4 @@
+import Foundation
 import KeyedArchive
 import Testing
 
@@ -41,5 +42,39 @@ import Testing
 
   @Test func stringsEscapeForJSONOutput() {
     #expect(JSONText.string("a\"b\\c\n\u{1}é") == #""a\"b\\c\n\u0001é""#)
+  }
+}
+
+/// The encoder and the JSON parser recurse; at their default limits they must fit the smallest
+/// stack a library user's thread may have (512 KB).
+@Suite struct StackDepthTests {
+  private func onSmallStack(_ body: @escaping @Sendable () -> Bool) -> Bool {
+    let done = DispatchSemaphore(value: 0)
+    let result = Collector<Bool>()
+    let thread = Thread {
+      result.append(body())
+      done.signal()
+    }
+    thread.stackSize = 512 * 1024
+    thread.start()
+    done.wait()
+    return result.values.first ?? false
+  }
+
+  @Test func encodingAtTheDepthLimitFitsA512KilobyteStack() {
+    #expect(
+      onSmallStack {
+        var value = ArchivedValue.array([])
+        for _ in 0..<512 { value = .dictionary([ArchivedEntry(key: .string("k"), value: value)]) }
+        return (try? KeyedArchiveEncoder().encodeBytes(value).count) ?? 0 > 0
+      })
+  }
+
+  @Test func parsingAtTheDepthLimitFitsA512KilobyteStack() {
+    #expect(
+      onSmallStack {
+        let text = String(repeating: "{\"k\":[", count: 256) + String(repeating: "]}", count: 256)
+        return (try? JSONParser().parse(text)) != nil
+      })
   }
 }

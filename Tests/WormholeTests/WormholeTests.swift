@@ -404,3 +404,78 @@ import Testing
     #expect(collected.values == [1])
   }
 }
+
+/// An app's own `NSSecureCoding` class, as MMWormhole users pass them.
+final class Pin: NSObject, NSSecureCoding {
+  static var supportsSecureCoding: Bool { true }
+  let x: Int
+  let label: String
+
+  init(x: Int, label: String) {
+    self.x = x
+    self.label = label
+  }
+
+  required init?(coder: NSCoder) {
+    guard let label = coder.decodeObject(of: NSString.self, forKey: "label") as String? else { return nil }
+    self.x = coder.decodeInteger(forKey: "x")
+    self.label = label
+  }
+
+  func encode(with coder: NSCoder) {
+    coder.encode(x, forKey: "x")
+    coder.encode(label as NSString, forKey: "label")
+  }
+}
+
+@Suite struct CodingObjectTests {
+  @Test func codingObjectsRoundTripThroughFoundation() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessageObject(Pin(x: 3, label: "here"), identifier: "pin")
+    let pin = try #require(try wormhole.messageObject(withIdentifier: "pin", ofClasses: [Pin.self]) as? Pin)
+    #expect(pin.x == 3 && pin.label == "here")
+    // And the inspector shows it without instantiating the class.
+    guard case .object(let object)? = try wormhole.message(withIdentifier: "pin") else {
+      Issue.record("not shown as an object")
+      return
+    }
+    #expect(object.className.hasSuffix("Pin"))
+    #expect(object.fields.contains(ArchivedField(key: "x", value: .integer(3))))
+    #expect(object.fields.contains(ArchivedField(key: "label", value: .string("here"))))
+  }
+
+  @Test func classesNotAllowedAreRefused() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessageObject(Pin(x: 1, label: "a"), identifier: "pin")
+    // Foundation would stop the process here; the library refuses first and says why.
+    #expect {
+      try wormhole.messageObject(withIdentifier: "pin", ofClasses: [])
+    } throws: { error in
+      (error as? WormholeError)?.description.contains("Pin, which is not among the classes allowed") == true
+    }
+    // Property-list messages need no classes.
+    try wormhole.passMessage(.array([.integer(1), .string("x")]), identifier: "list")
+    let list = try wormhole.messageObject(withIdentifier: "list", ofClasses: []) as? NSArray
+    #expect(list?.count == 2)
+  }
+
+  @Test func deeplyNestedArchivesNeverReachFoundation() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    var value = ArchivedValue.array([])
+    // Well past the 128-level cap the library vets for, and shallow enough for a test thread.
+    for _ in 0..<1_000 { value = .array([value]) }
+    let archive = try KeyedArchiveEncoder(maximumDepth: 10_000).encode(value)
+    try wormhole.passArchive(archive, identifier: "deep")
+    #expect {
+      try wormhole.messageObject(withIdentifier: "deep", ofClasses: [])
+    } throws: { error in
+      (error as? WormholeError)?.description.contains("deep") == true
+    }
+  }
+}
