@@ -17,7 +17,8 @@ final class ListenerRegistry: Sendable {
   }
 
   private let directory: String
-  private let queue: DispatchQueue
+  /// Where listeners run; `nil` runs them on the follower's thread, in order, with no hop.
+  private let queue: DispatchQueue?
   private let state = Mutex(State())
 
   init(directory: String, options: Wormhole.Options) {
@@ -33,7 +34,7 @@ final class ListenerRegistry: Sendable {
     var started: TrafficJournalFollower?
     if state.withLock({ $0.follower == nil }) {
       // Weak references: listening must not keep the wormhole alive.
-      started = try TrafficJournalFollower(directory: directory, targetQueue: queue) { [weak self, weak reader] records in
+      started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
         guard let self, let reader else { return }
         self.dispatch(records, reader: reader)
       }
@@ -56,6 +57,10 @@ final class ListenerRegistry: Sendable {
       return stopIfIdle(&state)
     }
     stopped?.cancel()
+  }
+
+  private func isRegistered(id: UInt64, identifier: String) -> Bool {
+    state.withLock { $0.entries[identifier]?.contains { $0.id == id } ?? false }
   }
 
   func removeAll(identifier: String) {
@@ -99,7 +104,16 @@ final class ListenerRegistry: Sendable {
       for delivery in deliveries {
         for entry in targets {
           let listener = entry.listener
-          queue.async { listener(delivery) }
+          if let queue {
+            // Still registered when it runs? A token cancelled meanwhile hears nothing more.
+            let id = entry.id
+            queue.async { [weak self] in
+              guard let self, self.isRegistered(id: id, identifier: identifier) else { return }
+              listener(delivery)
+            }
+          } else {
+            listener(delivery)
+          }
         }
       }
     }

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Inotify
+import Synchronization
 
 /// Reads a directory's traffic journal incrementally: each ``readAvailable()`` returns the records
 /// appended since the last call, following rotation (the rotated file is drained before the new
@@ -128,21 +129,31 @@ public final class TrafficJournalReader {
 }
 
 /// Follows a directory's traffic journal with inotify and hands each batch of new records to a
-/// handler on a serial queue. Records arrive in order; a burst is read as one batch.
+/// handler. Records arrive in order; a burst is read as one batch.
 ///
-/// It watches the journal file itself, so that mailbox writes in the same directory cost it no
-/// wake-up, and watches the directory only while the journal is missing (before the first post,
-/// or between a rotation's rename and the new file).
+/// It runs one thread of its own, blocked in `poll` on the inotify descriptor, and calls the
+/// handler on that thread (or on `queue`, when one is given), so that a wake-up costs one thread
+/// switch, as a hand-written inotify loop would. It watches the journal file itself, so mailbox
+/// writes in the same directory cost it nothing, and watches the directory only while the
+/// journal is missing (before the first post, or between a rotation's rename and the new file).
 public final class TrafficJournalFollower: @unchecked Sendable {
-  // Everything mutable is confined to `queue`.
-  private let queue: DispatchQueue
+  // After `init`, everything mutable is touched only by the follower thread.
   private let inotify: Inotify
   private let reader: TrafficJournalReader
-  private let source: DispatchSourceRead
   private let handler: @Sendable ([TrafficRecord]) -> Void
+  private let queue: DispatchQueue?
   private let directory: String
   private let journalPath: String
   private var watches: Watches
+  /// A connected socket pair: writing to one end wakes the thread for cancellation.
+  private let cancelReader: Int32
+  private let cancelWriter: Int32
+  private let state = Mutex(FollowerState())
+
+  private struct FollowerState {
+    var thread: pthread_t?
+    var cancelled = false
+  }
 
   private struct Watches {
     var file: Int32?
@@ -150,41 +161,117 @@ public final class TrafficJournalFollower: @unchecked Sendable {
   }
 
   /// Starts following the journal in `directory` (which must exist). With `startingAtEnd`, only
-  /// records appended from now on are delivered. The handler runs on a private serial queue that
-  /// targets `targetQueue` when one is given: a handler that hands work to that queue then costs
-  /// no further thread wake-up.
+  /// records appended from now on are delivered. The handler runs on the follower's own thread,
+  /// one batch at a time, or on `queue` when one is given.
   public init(
-    directory: String, startingAtEnd: Bool = true, targetQueue: DispatchQueue? = nil,
+    directory: String, startingAtEnd: Bool = true, queue: DispatchQueue? = nil,
     handler: @escaping @Sendable ([TrafficRecord]) -> Void
   ) throws(WormholeError) {
     try FileSystem.checkDirectory(directory)
-    let queue = DispatchQueue(label: "wormhole.journal-follower", target: targetQueue)
     do {
       inotify = try Inotify()
     } catch {
       throw .containerUnavailable(path: directory, reason: error.description)
     }
-    self.queue = queue
+    // A socket pair rather than a pipe: its close-on-exec flag is set atomically (pipe2 and
+    // eventfd are not visible to Swift on Glibc).
+    var ends: [Int32] = [-1, -1]
+    let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+    guard socketpair(AF_UNIX, type, 0, &ends) == 0 else {
+      throw .containerUnavailable(path: directory, reason: "cannot create a wake-up socket: \(String(cString: strerror(errno)))")
+    }
+    self.cancelReader = ends[0]
+    self.cancelWriter = ends[1]
     self.directory = directory
     self.journalPath = directory + "/" + TrafficJournal.fileName
     self.handler = handler
+    self.queue = queue
     // Watch before reading the starting position, so that no append falls in between.
     var watches = Watches()
-    try Self.arm(&watches, inotify: inotify, directory: directory, journalPath: journalPath)
+    do {
+      try Self.arm(&watches, inotify: inotify, directory: directory, journalPath: journalPath)
+    } catch {
+      _ = close(ends[0])
+      _ = close(ends[1])
+      throw error
+    }
     self.watches = watches
     self.reader = TrafficJournalReader(directory: directory, startingAtEnd: startingAtEnd)
-    self.source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
-    source.setEventHandler { [weak self] in self?.wake() }
-    source.activate()
-    if !startingAtEnd { queue.async { [weak self] in self?.deliver() } }
+    try start(deliverFirst: !startingAtEnd)
   }
 
-  deinit { source.cancel() }
+  deinit {
+    cancel()
+    _ = close(cancelReader)
+    _ = close(cancelWriter)
+  }
 
-  /// Stops following; no handler call starts after this returns.
+  /// Stops following; no handler call starts after this returns (a call in progress, or this
+  /// one when made from the handler itself, finishes).
   public func cancel() {
-    source.cancel()
-    queue.sync {}
+    let thread = state.withLock { state -> pthread_t? in
+      guard !state.cancelled else { return nil }
+      state.cancelled = true
+      defer { state.thread = nil }
+      return state.thread
+    }
+    guard let thread else { return }
+    var byte: UInt8 = 1
+    _ = write(cancelWriter, &byte, 1)
+    if pthread_equal(thread, pthread_self()) != 0 {
+      pthread_detach(thread)
+    } else {
+      pthread_join(thread, nil)
+    }
+    // Batches already handed to `queue` check `isCancelled` when they run; waiting for the
+    // queue here would deadlock a caller that cancels from a block on it.
+  }
+
+  private func start(deliverFirst: Bool) throws(WormholeError) {
+    let context = Unmanaged.passRetained(Box(self, deliverFirst: deliverFirst)).toOpaque()
+    var thread = pthread_t()
+    let status = pthread_create(
+      &thread, nil,
+      { context in
+        guard let context else { return nil }
+        let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
+        box.follower?.run(deliverFirst: box.deliverFirst)
+        return nil
+      }, context)
+    guard status == 0 else {
+      Unmanaged<Box>.fromOpaque(context).release()
+      _ = close(cancelReader)
+      _ = close(cancelWriter)
+      throw .containerUnavailable(path: directory, reason: "cannot start a thread: \(String(cString: strerror(status)))")
+    }
+    state.withLock { $0.thread = thread }
+  }
+
+  /// Hands the follower to its thread without keeping it alive: the thread ends when it is
+  /// cancelled, which `deinit` does.
+  private final class Box: @unchecked Sendable {
+    weak var follower: TrafficJournalFollower?
+    let deliverFirst: Bool
+    init(_ follower: TrafficJournalFollower, deliverFirst: Bool) {
+      self.follower = follower
+      self.deliverFirst = deliverFirst
+    }
+  }
+
+  private var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+  private func run(deliverFirst: Bool) {
+    if deliverFirst { deliver() }
+    var descriptors = [
+      pollfd(fd: inotify.fileDescriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: cancelReader, events: Int16(POLLIN), revents: 0),
+    ]
+    while !isCancelled {
+      let ready = poll(&descriptors, 2, -1)
+      if ready < 0 && errno != EINTR { return }
+      if descriptors[1].revents != 0 || isCancelled { return }
+      if descriptors[0].revents != 0 { wake() }
+    }
   }
 
   /// Watches the journal file if it exists, else the directory for its creation.
@@ -243,8 +330,15 @@ public final class TrafficJournalFollower: @unchecked Sendable {
   }
 
   private func deliver() {
-    guard !source.isCancelled else { return }
+    guard !isCancelled else { return }
     let records = reader.readAvailable()
-    if !records.isEmpty { handler(records) }
+    guard !records.isEmpty else { return }
+    if let queue {
+      queue.async { [self] in
+        if !isCancelled { handler(records) }
+      }
+    } else {
+      handler(records)
+    }
   }
 }

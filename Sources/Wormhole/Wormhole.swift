@@ -35,9 +35,11 @@ public final class Wormhole: Sendable {
     public var journalLimit = TrafficJournal.defaultLimit
     /// The largest mailbox read, in bytes; larger ones are reported rather than read.
     public var maximumMessageBytes = 64 << 20
-    /// The queue listeners are called on. A private serial queue by default; `DispatchQueue.main`
-    /// gives MMWormhole's behaviour in a program that runs the main queue.
-    public var listenerQueue = DispatchQueue(label: "wormhole.listeners")
+    /// The queue listeners are called on. By default (`nil`) they run on the wormhole's own
+    /// listener thread, one at a time and in order, which is the fastest; a listener that blocks
+    /// there delays the next ones (the journal keeps what arrives meanwhile).
+    /// `DispatchQueue.main` gives MMWormhole's behaviour in a program that runs the main queue.
+    public var listenerQueue: DispatchQueue?
     /// Create the directory (mode 0700) when it does not exist.
     public var createsDirectory = true
 

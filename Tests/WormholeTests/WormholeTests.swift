@@ -479,3 +479,32 @@ final class Pin: NSObject, NSSecureCoding {
     }
   }
 }
+
+@Suite struct ListenerQueueTests {
+  @Test func aListenerOnItsOwnQueueCanCancelItselfWithoutDeadlock() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    var options = Wormhole.Options()
+    options.listenerQueue = DispatchQueue(label: "test.listeners")
+    let wormhole = try Wormhole(directory: temporary.path, options: options)
+    let heard = Collector<ReceivedMessage>()
+    let holder = TokenHolder()
+    holder.token = try wormhole.listenForMessage(withIdentifier: "once") { received in
+      heard.append(received)
+      holder.token?.cancel()  // the last listener: this stops the follower from its own queue
+    }
+    try wormhole.passMessage(.integer(1), identifier: "once")
+    #expect(heard.wait(for: 1).count == 1)
+    // A new listener afterwards still works: nothing is stuck.
+    let after = Collector<ReceivedMessage>()
+    let token = try wormhole.listenForMessage(withIdentifier: "once") { after.append($0) }
+    defer { token.cancel() }
+    try wormhole.passMessage(.integer(2), identifier: "once")
+    #expect(after.wait(for: 1).first?.message == .integer(2))
+    #expect(heard.values.count == 1)
+  }
+}
+
+final class TokenHolder: @unchecked Sendable {
+  var token: ListenerToken?
+}
