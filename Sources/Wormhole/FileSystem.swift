@@ -142,7 +142,9 @@ enum FileSystem {
         guard bytes.count <= limit else { throw .messageTooLarge(path: path, bytes: count, limit: limit) }
         bytes.append(contentsOf: repeatElement(0, count: bytes.count))
       }
-      let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+      let got = bytes.withUnsafeMutableBytes { buffer in
+        read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+      }
       if got < 0 {
         if errno == EINTR { continue }
         throw .fileSystem(operation: "read", path: path, code: errno)

@@ -4,21 +4,14 @@ import PropertyList
 
 /// Turns mailbox bytes into values and `Codable` values into archivable ones.
 enum MessageCoding {
-  /// The message in an archive, resolved without instantiating any class. A property list that
-  /// is not a keyed archive is returned as its plain value.
+  /// The message in a mailbox, resolved by the archive inspector without instantiating any class
+  /// (deep input is handled on a thread with a large stack, so any caller's thread is safe). A
+  /// property list that is not a keyed archive is returned as its plain value.
   static func decode(_ bytes: [UInt8], path: String) throws(WormholeError) -> ArchivedValue {
-    let document: PropertyListDocument
     do {
-      document = try PropertyListReader().read(bytes)
+      return try KeyedArchiveInspector().inspect(bytes).root
     } catch {
       throw .decodingFailed(path: path, reason: error.description)
-    }
-    do {
-      return try KeyedArchiveDecoder().decode(document.root).root
-    } catch {
-      // A plain property list (not an archive) is a message too: MMWormhole readers on Apple
-      // platforms would fail on it, but showing it beats refusing it.
-      return ArchivedValue(propertyList: document.root)
     }
   }
 
@@ -33,7 +26,7 @@ enum MessageCoding {
       throw .encodingFailed(String(describing: error))
     }
     do {
-      return ArchivedValue(propertyList: try PropertyListReader().read(data).root)
+      return try KeyedArchiveInspector().inspect(data).root
     } catch {
       throw .encodingFailed(error.description)
     }
@@ -56,29 +49,56 @@ enum MessageCoding {
 }
 
 extension ArchivedValue {
-  /// The archivable value of a plain property list: dictionaries and arrays become `NSDictionary`
-  /// and `NSArray`, scalars stay scalars, and archive references become integers.
-  public init(propertyList: PropertyListValue) {
-    switch propertyList {
-    case .string(let text): self = .string(text)
-    case .integer(let number): self = .integer(number)
-    case .unsignedInteger(let number): self = .unsignedInteger(number)
-    case .real(let number): self = .real(number)
-    case .boolean(let flag): self = .boolean(flag)
-    case .date(let date): self = .date(date)
-    case .data(let bytes): self = .data(bytes)
-    case .uid(let reference): self = .unsignedInteger(reference)
-    case .array(let elements): self = .array(elements.map(ArchivedValue.init(propertyList:)))
+  /// The value as a plain property list, or `nil` when it holds anything a property list cannot
+  /// (null, class instances, non-string keys, a cycle). Shared values are expanded where they
+  /// are referenced, as the archive meant.
+  public var propertyListValue: PropertyListValue? {
+    var converter = PropertyListConversion(limit: inPlaceNestingLimit)
+    converter.collectShared(self, depth: 0)
+    if !converter.tooDeep { return converter.convert(self, depth: 0) }
+    // Deep values are converted again on a thread with a large stack.
+    let value = self
+    return withLargeStack {
+      var deep = PropertyListConversion(limit: .max)
+      deep.collectShared(value, depth: 0)
+      return deep.convert(value, depth: 0)
+    }
+  }
+}
+
+/// The recursive walk behind ``ArchivedValue/propertyListValue``: first every shared value by its
+/// id, then the conversion, resolving references to them.
+private struct PropertyListConversion {
+  let limit: Int
+  var shared: [UInt64: ArchivedValue] = [:]
+  var expanding: Set<UInt64> = []
+  var tooDeep = false
+
+  init(limit: Int) { self.limit = limit }
+
+  mutating func collectShared(_ value: ArchivedValue, depth: Int) {
+    guard depth <= limit else {
+      tooDeep = true
+      return
+    }
+    switch value {
+    case .shared(let first):
+      shared[first.id] = first.value
+      collectShared(first.value, depth: depth + 1)
+    case .array(let elements):
+      for element in elements { collectShared(element, depth: depth + 1) }
     case .dictionary(let entries):
-      self = .dictionary(
-        entries.map { ArchivedEntry(key: .string($0.key), value: ArchivedValue(propertyList: $0.value)) })
+      for entry in entries {
+        collectShared(entry.key, depth: depth + 1)
+        collectShared(entry.value, depth: depth + 1)
+      }
+    default:
+      return
     }
   }
 
-  /// The value as a plain property list, or `nil` when it holds anything a property list cannot
-  /// (null, class instances, non-string keys, references).
-  public var propertyListValue: PropertyListValue? {
-    switch self {
+  mutating func convert(_ value: ArchivedValue, depth: Int) -> PropertyListValue? {
+    switch value {
     case .string(let text): return .string(text)
     case .integer(let number): return .integer(number)
     case .unsignedInteger(let number): return .unsignedInteger(number)
@@ -86,24 +106,38 @@ extension ArchivedValue {
     case .boolean(let flag): return .boolean(flag)
     case .date(let date): return .date(date)
     case .data(let bytes): return .data(bytes)
+    case .shared(let first): return expand(first.id, first.value, depth: depth)
+    case .reference(let reference):
+      guard reference.kind == .shared, let target = shared[reference.id] else { return nil }
+      return expand(reference.id, target, depth: depth)
     case .array(let elements):
       var out: [PropertyListValue] = []
       out.reserveCapacity(elements.count)
       for element in elements {
-        guard let value = element.propertyListValue else { return nil }
-        out.append(value)
+        guard let converted = convert(element, depth: depth + 1) else { return nil }
+        out.append(converted)
       }
       return .array(out)
     case .dictionary(let entries):
       var out: [PropertyListEntry] = []
       out.reserveCapacity(entries.count)
       for entry in entries {
-        guard case .string(let key) = entry.key, let value = entry.value.propertyListValue else { return nil }
-        out.append(PropertyListEntry(key: key, value: value))
+        guard case .string(let key) = entry.key, let converted = convert(entry.value, depth: depth + 1) else {
+          return nil
+        }
+        out.append(PropertyListEntry(key: key, value: converted))
       }
       return .dictionary(out)
     default:
       return nil
     }
+  }
+
+  /// A shared value converted where it is used; one that contains itself is no property list.
+  private mutating func expand(_ id: UInt64, _ value: ArchivedValue, depth: Int) -> PropertyListValue? {
+    guard !expanding.contains(id) else { return nil }
+    expanding.insert(id)
+    defer { expanding.remove(id) }
+    return convert(value, depth: depth + 1)
   }
 }

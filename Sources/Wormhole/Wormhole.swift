@@ -211,10 +211,19 @@ public final class Wormhole: Sendable {
   {
     guard let bytes = try archiveBytes(withIdentifier: identifier) else { return nil }
     let path = try mailboxPath(forIdentifier: identifier)
+    // The inspector resolves the whole graph without instantiating anything (on a large stack
+    // when it nests deeply); only a valid archive within the nesting limit goes on to Foundation.
     let document: PropertyListDocument
     do {
-      document = try PropertyListReader().read(bytes)
-      _ = try KeyedArchiveDecoder(maximumDepth: Self.maximumObjectNesting).decode(document.root)
+      let inspection = try KeyedArchiveInspector(maximumDepth: Self.maximumObjectNesting).inspect(bytes)
+      if let reason = inspection.notArchiveReason {
+        throw WormholeError.decodingFailed(path: path, reason: "not handed to Foundation's unarchiver: \(reason)")
+      }
+      // A keyed archive's property list is flat (objects refer to each other by UID), so the
+      // shallow in-place limit reads any valid one.
+      document = try PropertyListReader(maximumDepth: inPlaceNestingLimit).read(bytes)
+    } catch let error as WormholeError {
+      throw error
     } catch {
       throw .decodingFailed(path: path, reason: "\(error)")
     }

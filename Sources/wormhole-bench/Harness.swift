@@ -1,4 +1,5 @@
 import Foundation
+import Wormhole
 
 /// One benchmark figure, measured against a baseline taken in the same run.
 ///
@@ -36,18 +37,7 @@ struct BenchmarkRecord {
   }
 }
 
-private func quoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-    default: out.unicodeScalars.append(scalar)
-    }
-  }
-  return out + "\""
-}
+private func quoted(_ text: String) -> String { JSONText.string(text) }
 
 private func number(_ value: Double) -> String {
   value.isFinite ? String(format: "%.6g", value) : "null"

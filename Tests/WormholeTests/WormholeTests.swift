@@ -508,3 +508,40 @@ final class Pin: NSObject, NSSecureCoding {
 final class TokenHolder: @unchecked Sendable {
   var token: ListenerToken?
 }
+
+@Suite struct MessageDecodingTests {
+  @Test func repeatedLongValuesInACodableMessageDecodeBack() throws {
+    struct Twins: Codable, Equatable {
+      var first: String
+      var second: String
+      var lists: [[Int]]
+    }
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let long = String(repeating: "shared text ", count: 40)
+    let twins = Twins(first: long, second: long, lists: [[1, 2], [1, 2]])
+    try wormhole.passMessage(twins, identifier: "twins")
+    #expect(try wormhole.message(withIdentifier: "twins", as: Twins.self) == twins)
+  }
+
+  @Test func aDeepMailboxReadsOnA512KilobyteThread() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    var value = ArchivedValue.integer(7)
+    for _ in 0..<400 { value = .array([value]) }
+    try wormhole.passMessage(value, identifier: "deep")
+    let done = DispatchSemaphore(value: 0)
+    let result = Collector<Bool>()
+    let thread = Thread {
+      let read = try? wormhole.message(withIdentifier: "deep")
+      result.append(read != nil)
+      done.signal()
+    }
+    thread.stackSize = 512 * 1024
+    thread.start()
+    done.wait()
+    #expect(result.values == [true])
+  }
+}
