@@ -64,7 +64,8 @@ public final class Inotify {
           let end = bytes.firstIndex(of: 0) ?? nameEnd
           name = String(decoding: raw[nameStart..<end], as: UTF8.self)
         }
-        events.append(InotifyEvent(watch: watch, mask: InotifyMask(rawValue: mask), cookie: cookie, name: name))
+        events.append(
+          InotifyEvent(watch: watch, mask: InotifyMask(rawValue: mask), cookie: cookie, name: name))
         offset = nameStart + length
       }
     }

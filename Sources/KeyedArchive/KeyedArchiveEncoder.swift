@@ -40,12 +40,15 @@ public struct KeyedArchiveEncoder: Sendable {
     } catch .nestingTooDeep {
       let encoder = self
       return try withLargeStack {
-        Result { () throws(KeyedArchiveEncodingError) in try encoder.encodeInPlace(value, limit: encoder.maximumDepth) }
+        Result { () throws(KeyedArchiveEncodingError) in
+          try encoder.encodeInPlace(value, limit: encoder.maximumDepth)
+        }
       }.get()
     }
   }
 
-  private func encodeInPlace(_ value: ArchivedValue, limit: Int) throws(KeyedArchiveEncodingError) -> [UInt8] {
+  private func encodeInPlace(_ value: ArchivedValue, limit: Int) throws(KeyedArchiveEncodingError) -> [UInt8]
+  {
     var graph = ObjectGraph(maximumDepth: limit)
     let top = graph.builder.reserve()
     let root = try graph.add(value, depth: 0)
@@ -53,7 +56,10 @@ public struct KeyedArchiveEncoder: Sendable {
     let objects = builder.array(graph.archived)
     let rootReference = builder.uid(root)
     let topDictionary = builder.dictionary(keys: [builder.string(rootKey)], values: [rootReference])
-    let keys = [builder.string("$version"), builder.string("$archiver"), builder.string("$top"), builder.string("$objects")]
+    let keys = [
+      builder.string("$version"), builder.string("$archiver"), builder.string("$top"),
+      builder.string("$objects"),
+    ]
     let values = [builder.integer(100_000), builder.string("NSKeyedArchiver"), topDictionary, objects]
     builder.setDictionary(top, keys: keys, values: values)
     return builder.bytes(top: top)
@@ -155,7 +161,8 @@ private struct ObjectGraph {
       return append(builder.data(bytes))
     case .date(let date):
       return object(
-        ["NSDate", "NSObject"], keys: [key(.time)], values: [builder.real(date.timeIntervalSinceReferenceDate)])
+        ["NSDate", "NSObject"], keys: [key(.time)],
+        values: [builder.real(date.timeIntervalSinceReferenceDate)])
     case .array(let elements):
       let reference = reserve()
       var children: [Int] = []
@@ -195,7 +202,9 @@ private struct ObjectGraph {
 
   /// Numbers and booleans are encoded inline in an object (as `encodeInt:` and friends do);
   /// everything else is a reference (as `encodeObject:` does).
-  private mutating func fieldValue(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError) -> Int {
+  private mutating func fieldValue(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError)
+    -> Int
+  {
     switch value {
     case .boolean(let flag): return builder.boolean(flag)
     case .integer(let number): return builder.integer(number)
@@ -241,7 +250,8 @@ private struct ObjectGraph {
     if let existing = classes[name]?.first(where: { $0.chain == chain }) { return existing.reference }
     let names = chain.map { builder.string($0) }
     let entry = builder.dictionary(
-      keys: [key(.classes), key(.classNameList)], values: [builder.array(names), builder.string(chain.first ?? "NSObject")])
+      keys: [key(.classes), key(.classNameList)],
+      values: [builder.array(names), builder.string(chain.first ?? "NSObject")])
     let reference = append(entry)
     classes[name, default: []].append((chain, reference))
     return reference

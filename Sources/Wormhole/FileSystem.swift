@@ -23,7 +23,8 @@ enum FileSystem {
     var status = stat()
     guard stat(path, &status) == 0 else {
       if errno == ENOENT {
-        throw .containerUnavailable(path: path, reason: "it does not exist (create it, or pass --group to use the wormhole home)")
+        throw .containerUnavailable(
+          path: path, reason: "it does not exist (create it, or pass --group to use the wormhole home)")
       }
       throw unavailable(path, errno)
     }
@@ -69,7 +70,9 @@ enum FileSystem {
     guard descriptor >= 0 else { throw .fileSystem(operation: "create", path: temporary, code: errno) }
     do throws(WormholeError) {
       try writeAll(descriptor, bytes, path: temporary)
-      if durable && fsync(descriptor) != 0 { throw .fileSystem(operation: "flush", path: temporary, code: errno) }
+      if durable && fsync(descriptor) != 0 {
+        throw .fileSystem(operation: "flush", path: temporary, code: errno)
+      }
       if close(descriptor) != 0 { throw .fileSystem(operation: "write", path: temporary, code: errno) }
     } catch {
       _ = close(descriptor)
@@ -91,7 +94,9 @@ enum FileSystem {
     _ = close(descriptor)
   }
 
-  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String) throws(WormholeError) {
+  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String)
+    throws(WormholeError)
+  {
     let code = writeAll(descriptor, bytes)
     if code != 0 { throw .fileSystem(operation: "write", path: path, code: code) }
   }
@@ -123,12 +128,16 @@ enum FileSystem {
     guard descriptor >= 0 else {
       let code = errno
       if code == ENOENT { return nil }
-      if code == ELOOP { throw .notAMailbox(path: path, reason: "it is a symbolic link, which is not followed") }
+      if code == ELOOP {
+        throw .notAMailbox(path: path, reason: "it is a symbolic link, which is not followed")
+      }
       throw .fileSystem(operation: "read", path: path, code: code)
     }
     defer { _ = close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw .fileSystem(operation: "read", path: path, code: errno) }
+    guard fstat(descriptor, &status) == 0 else {
+      throw .fileSystem(operation: "read", path: path, code: errno)
+    }
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw .notAMailbox(path: path, reason: "it is not a regular file")
     }

@@ -33,18 +33,20 @@ public struct JSONParser {
     guard maximumDepth > inPlaceNestingLimit else { return try parse(bytes, limit: maximumDepth) }
     do {
       return try parse(bytes, limit: inPlaceNestingLimit)
-    } catch where error.isNestingLimit {
+    } catch  where error.isNestingLimit {
       let copy = Array(bytes)
       let limit = maximumDepth
       return try withLargeStack {
         copy.withUnsafeBufferPointer { buffer in
-          Result { () throws(JSONParseError) -> ArchivedValue in try JSONParser().parse(buffer, limit: limit) }
+          Result { () throws(JSONParseError) -> ArchivedValue in try JSONParser().parse(buffer, limit: limit)
+          }
         }
       }.get()
     }
   }
 
-  private func parse(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONParseError) -> ArchivedValue {
+  private func parse(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONParseError) -> ArchivedValue
+  {
     var reader = Reader(bytes: bytes, maximumDepth: limit)
     reader.skipSpace()
     let value = try reader.value(depth: 0)
@@ -82,7 +84,9 @@ private struct Reader {
     while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
   }
 
-  mutating func expect(_ literal: StaticString, _ value: ArchivedValue) throws(JSONParseError) -> ArchivedValue {
+  mutating func expect(_ literal: StaticString, _ value: ArchivedValue) throws(JSONParseError)
+    -> ArchivedValue
+  {
     let count = literal.utf8CodeUnitCount
     guard position + count <= bytes.count else { throw error("unexpected end of text") }
     for index in 0..<count where bytes[position + index] != literal.utf8Start[index] {
@@ -168,7 +172,8 @@ private struct Reader {
     }
     guard let stop = current else { throw error("unterminated string") }
     var scalars = String.UnicodeScalarView()
-    guard let prefix = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    guard
+      let prefix = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
     else { throw error("invalid UTF-8 in a string") }
     if stop == UInt8(ascii: "\"") {
       position += 1

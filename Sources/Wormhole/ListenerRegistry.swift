@@ -47,7 +47,8 @@ final class ListenerRegistry: Sendable {
       return (state.nextID, nil)
     }
     unused?.cancel()
-    return ListenerToken(identifier: identifier) { [weak self] in self?.remove(id: id, identifier: identifier) }
+    return ListenerToken(identifier: identifier) { [weak self] in self?.remove(id: id, identifier: identifier)
+    }
   }
 
   private func remove(id: UInt64, identifier: String) {
@@ -86,7 +87,9 @@ final class ListenerRegistry: Sendable {
     var lastPass: [String: TrafficRecord] = [:]
     var lastNotify: [String: TrafficRecord] = [:]
     for record in records where listening[record.identifier] != nil && record.outcome == .ok {
-      if lastPass[record.identifier] == nil && lastNotify[record.identifier] == nil { order.append(record.identifier) }
+      if lastPass[record.identifier] == nil && lastNotify[record.identifier] == nil {
+        order.append(record.identifier)
+      }
       if record.kind == .pass {
         lastPass[record.identifier] = record
         lastNotify[record.identifier] = nil
@@ -96,7 +99,9 @@ final class ListenerRegistry: Sendable {
     }
     for identifier in order {
       var deliveries: [ReceivedMessage] = []
-      if let record = lastPass[identifier] { deliveries.append(read(identifier, record: record, reader: reader)) }
+      if let record = lastPass[identifier] {
+        deliveries.append(read(identifier, record: record, reader: reader))
+      }
       if let record = lastNotify[identifier] {
         deliveries.append(ReceivedMessage(identifier: identifier, message: nil, archive: nil, record: record))
       }
@@ -124,7 +129,8 @@ final class ListenerRegistry: Sendable {
     do {
       guard let bytes = try reader.archiveBytes(withIdentifier: identifier) else { return received }
       received.archive = Data(bytes)
-      received.message = try MessageCoding.decode(bytes, path: try reader.mailboxPath(forIdentifier: identifier))
+      received.message = try MessageCoding.decode(
+        bytes, path: try reader.mailboxPath(forIdentifier: identifier))
     } catch {
       received.failure = error
     }

@@ -49,11 +49,15 @@ public enum TrafficJournal {
     guard size > 0 else { return nil }
     let window = min(size, 16 * 1024)
     var tail = [UInt8](repeating: 0, count: window)
-    let count = tail.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, window, off_t(size - window)) }
+    let count = tail.withUnsafeMutableBytes {
+      pread(descriptor, $0.baseAddress, window, off_t(size - window))
+    }
     guard count > 0 else { return nil }
     let lines = tail[0..<count].split(separator: UInt8(ascii: "\n"))
     for line in lines.reversed() {
-      if let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) { return record.sequence }
+      if let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) {
+        return record.sequence
+      }
     }
     return nil
   }
@@ -136,11 +140,15 @@ final class TrafficJournalWriter: Sendable {
     for _ in 0..<100 {
       if state.descriptor < 0 {
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw .fileSystem(operation: "open the journal", path: path, code: errno) }
+        guard descriptor >= 0 else {
+          throw .fileSystem(operation: "open the journal", path: path, code: errno)
+        }
         state.descriptor = descriptor
       }
       while flock(state.descriptor, LOCK_EX) != 0 {
-        guard errno == EINTR else { throw .fileSystem(operation: "lock the journal", path: path, code: errno) }
+        guard errno == EINTR else {
+          throw .fileSystem(operation: "lock the journal", path: path, code: errno)
+        }
       }
       var opened = stat()
       var named = stat()

@@ -33,7 +33,8 @@ public final class TrafficJournalReader {
     }
     if lastSequence == nil {
       // No current journal (or an empty one): what the rotated file holds is not new either.
-      let rotated = open(directory + "/" + TrafficJournal.rotatedFileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+      let rotated = open(
+        directory + "/" + TrafficJournal.rotatedFileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
       if rotated >= 0 {
         var status = stat()
         if fstat(rotated, &status) == 0 {
@@ -178,7 +179,8 @@ public final class TrafficJournalFollower: @unchecked Sendable {
     var ends: [Int32] = [-1, -1]
     let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
     guard socketpair(AF_UNIX, type, 0, &ends) == 0 else {
-      throw .containerUnavailable(path: directory, reason: "cannot create a wake-up socket: \(String(cString: strerror(errno)))")
+      throw .containerUnavailable(
+        path: directory, reason: "cannot create a wake-up socket: \(String(cString: strerror(errno)))")
     }
     self.cancelReader = ends[0]
     self.cancelWriter = ends[1]
@@ -242,7 +244,8 @@ public final class TrafficJournalFollower: @unchecked Sendable {
       Unmanaged<Box>.fromOpaque(context).release()
       _ = close(cancelReader)
       _ = close(cancelWriter)
-      throw .containerUnavailable(path: directory, reason: "cannot start a thread: \(String(cString: strerror(status)))")
+      throw .containerUnavailable(
+        path: directory, reason: "cannot start a thread: \(String(cString: strerror(status)))")
     }
     state.withLock { $0.thread = thread }
   }
@@ -288,7 +291,7 @@ public final class TrafficJournalFollower: @unchecked Sendable {
           watches.directory = nil
         }
         return
-      } catch where error.code == ENOENT {
+      } catch  where error.code == ENOENT {
         if watches.directory == nil {
           do {
             watches.directory = try inotify.addWatch(directory, mask: [.create, .movedTo, .onlyDirectory])

@@ -93,7 +93,9 @@ public struct TrafficRecord: Sendable, Hashable {
 
   /// The record in a JSON line, or `nil` when the line is not a record.
   public init?(jsonLine: String) {
-    guard case .dictionary(let entries)? = try? JSONParser(maximumDepth: 4).parse(jsonLine) else { return nil }
+    guard case .dictionary(let entries)? = try? JSONParser(maximumDepth: 4).parse(jsonLine) else {
+      return nil
+    }
     var fields: [String: ArchivedValue] = [:]
     for entry in entries { if case .string(let key) = entry.key { fields[key] = entry.value } }
     guard case .integer(let sequence)? = fields["seq"], sequence >= 0,
@@ -112,7 +114,8 @@ public struct TrafficRecord: Sendable, Hashable {
     var replayOf: UInt64?
     if case .integer(let number)? = fields["replay_of"], number >= 0 { replayOf = UInt64(number) }
     self.init(
-      sequence: UInt64(sequence), milliseconds: milliseconds, processIdentifier: Int32(truncatingIfNeeded: pid),
+      sequence: UInt64(sequence), milliseconds: milliseconds,
+      processIdentifier: Int32(truncatingIfNeeded: pid),
       sender: sender, transiting: transiting, kind: TrafficKind(rawValue: kind), identifier: identifier,
       bytes: Int(bytes), outcome: TrafficOutcome(rawValue: outcome), error: error, replayOf: replayOf)
   }

@@ -86,7 +86,9 @@ public final class Wormhole: Sendable {
   }
 
   /// A wormhole in the directory at `url`.
-  public convenience init(directoryURL url: URL, transitingType: TransitingType = .file, options: Options = Options())
+  public convenience init(
+    directoryURL url: URL, transitingType: TransitingType = .file, options: Options = Options()
+  )
     throws(WormholeError)
   {
     try self.init(directory: url.path, transitingType: transitingType, options: options)
@@ -111,7 +113,9 @@ public final class Wormhole: Sendable {
   ///
   /// Failures are thrown, never swallowed, and recorded in the journal as `failed`.
   @discardableResult
-  public func passMessage(_ message: ArchivedValue?, identifier: String) throws(WormholeError) -> TrafficRecord {
+  public func passMessage(_ message: ArchivedValue?, identifier: String) throws(WormholeError)
+    -> TrafficRecord
+  {
     try MessageIdentifier.validate(identifier)
     guard let message else { return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: nil) }
     let archive: [UInt8]
@@ -127,7 +131,9 @@ public final class Wormhole: Sendable {
   /// with `PropertyListEncoder`'s layout and archived as Foundation objects, so an Apple app reads
   /// it as an `NSDictionary`, `NSArray` or scalar).
   @discardableResult
-  public func passMessage<Value: Encodable>(_ value: Value, identifier: String) throws(WormholeError) -> TrafficRecord {
+  public func passMessage<Value: Encodable>(_ value: Value, identifier: String) throws(WormholeError)
+    -> TrafficRecord
+  {
     try passMessage(try MessageCoding.archivedValue(encoding: value), identifier: identifier)
   }
 
@@ -169,7 +175,8 @@ public final class Wormhole: Sendable {
       try coordinated(identifier, .exclusive) { () throws(WormholeError) in
         let result = archive.withUnsafeBytes { bytes in
           Result { () throws(WormholeError) in
-            try FileSystem.writeAtomically(bytes, directory: directory, name: name, durable: options.isDurable)
+            try FileSystem.writeAtomically(
+              bytes, directory: directory, name: name, durable: options.isDurable)
           }
         }
         try result.get()
@@ -217,7 +224,8 @@ public final class Wormhole: Sendable {
     do {
       let inspection = try KeyedArchiveInspector(maximumDepth: Self.maximumObjectNesting).inspect(bytes)
       if let reason = inspection.notArchiveReason {
-        throw WormholeError.decodingFailed(path: path, reason: "not handed to Foundation's unarchiver: \(reason)")
+        throw WormholeError.decodingFailed(
+          path: path, reason: "not handed to Foundation's unarchiver: \(reason)")
       }
       // A keyed archive's property list is flat (objects refer to each other by UID), so the
       // shallow in-place limit reads any valid one.
@@ -303,7 +311,8 @@ public final class Wormhole: Sendable {
   public func clearAllMessageContents() throws(WormholeError) {
     do throws(WormholeError) {
       try coordinatedAll { () throws(WormholeError) in
-        for name in try FileSystem.entries(of: directory) where MessageIdentifier.identifier(fromFileName: name) != nil {
+        for name in try FileSystem.entries(of: directory)
+        where MessageIdentifier.identifier(fromFileName: name) != nil {
           do throws(WormholeError) {
             try FileSystem.removeMailbox(directory: directory, name: name)
           } catch {
@@ -341,8 +350,11 @@ public final class Wormhole: Sendable {
   /// The messages passed for `identifier` from now on, as an asynchronous sequence. The stream
   /// keeps the newest 1,024 undelivered messages when its consumer falls behind; it ends only
   /// when the consumer stops iterating.
-  public func messages(withIdentifier identifier: String) throws(WormholeError) -> AsyncStream<ReceivedMessage> {
-    let (stream, continuation) = AsyncStream.makeStream(of: ReceivedMessage.self, bufferingPolicy: .bufferingNewest(1024))
+  public func messages(withIdentifier identifier: String) throws(WormholeError) -> AsyncStream<
+    ReceivedMessage
+  > {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: ReceivedMessage.self, bufferingPolicy: .bufferingNewest(1024))
     let token = try listenForMessage(withIdentifier: identifier) { continuation.yield($0) }
     continuation.onTermination = { _ in token.cancel() }
     return stream
@@ -351,7 +363,8 @@ public final class Wormhole: Sendable {
   // MARK: Internals
 
   @discardableResult
-  private func post(kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?) throws(WormholeError)
+  private func post(kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?)
+    throws(WormholeError)
     -> TrafficRecord
   {
     try journal.append { sequence, milliseconds in
@@ -366,16 +379,20 @@ public final class Wormhole: Sendable {
     _ = try? journal.append { sequence, milliseconds in
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
-        transiting: transitingType.rawValue, kind: kind, identifier: identifier, bytes: bytes, outcome: .failed,
+        transiting: transitingType.rawValue, kind: kind, identifier: identifier, bytes: bytes,
+        outcome: .failed,
         error: error.description)
     }
   }
 
-  private func coordinated<T>(_ identifier: String, _ kind: RangeLock.Kind, _ body: () throws(WormholeError) -> T)
+  private func coordinated<T>(
+    _ identifier: String, _ kind: RangeLock.Kind, _ body: () throws(WormholeError) -> T
+  )
     throws(WormholeError) -> T
   {
     guard transitingType == .coordinatedFile else { return try body() }
-    return try coordination.withLock(offset: Coordination.offset(for: identifier), length: 1, kind: kind, body)
+    return try coordination.withLock(
+      offset: Coordination.offset(for: identifier), length: 1, kind: kind, body)
   }
 
   private func coordinatedAll(_ body: () throws(WormholeError) -> Void) throws(WormholeError) {

@@ -33,11 +33,15 @@ public enum WormholeHome {
     if name == "." || name == ".." {
       throw .invalidName(kind: kind, name: name, reason: "it would leave the wormhole home")
     }
-    if name.utf8.contains(0) { throw .invalidName(kind: kind, name: name, reason: "it contains a NUL character") }
+    if name.utf8.contains(0) {
+      throw .invalidName(kind: kind, name: name, reason: "it contains a NUL character")
+    }
     if kind == "application group" && name.utf8.contains(UInt8(ascii: "/")) {
       throw .invalidName(kind: kind, name: name, reason: "it contains '/'")
     }
-    if name.utf8.count > 255 { throw .invalidName(kind: kind, name: name, reason: "it is too long for a file name") }
+    if name.utf8.count > 255 {
+      throw .invalidName(kind: kind, name: name, reason: "it is too long for a file name")
+    }
   }
 
   /// The process environment as a dictionary.
@@ -56,7 +60,9 @@ public enum WormholeHome {
 
   private static func userHome(environment: [String: String]) -> String {
     if let home = environment["HOME"], !home.isEmpty { return home }
-    if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir { return String(cString: directory) }
+    if let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir {
+      return String(cString: directory)
+    }
     return "/tmp"
   }
 }

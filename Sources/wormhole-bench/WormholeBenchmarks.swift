@@ -82,7 +82,8 @@ func encodingBenchmarks() throws -> [BenchmarkRecord] {
     precondition(sink > 0)
     records.append(
       BenchmarkRecord(
-        name: name, unit: "seconds", value: times.ours / Double(repeats), baselineName: "Foundation NSKeyedArchiver",
+        name: name, unit: "seconds", value: times.ours / Double(repeats),
+        baselineName: "Foundation NSKeyedArchiver",
         baseline: times.baseline / Double(repeats), higherIsBetter: false, target: target))
   }
   return records
@@ -107,7 +108,9 @@ func latencyBenchmarks() throws -> [BenchmarkRecord] {
         name: "pass_to_listener_latency_\(label)", unit: "seconds", value: percentile(ours, fraction),
         baselineName: "raw inotify wake-up and read in another process", baseline: percentile(raw, fraction),
         higherIsBetter: false, target: target,
-        detail: ["rate_per_second": rate, "samples": Double(ours.count), "baseline_samples": Double(raw.count)]))
+        detail: [
+          "rate_per_second": rate, "samples": Double(ours.count), "baseline_samples": Double(raw.count),
+        ]))
   }
   return records
 }
@@ -179,7 +182,9 @@ func runChildListener(mode: String, directory: String) throws -> Never {
       for event in try inotify.readEvents() {
         if event.name == "stop" { break loop }
         guard event.name == "latency" else { continue }
-        if let text = try? String(contentsOfFile: directory + "/latency", encoding: .utf8), let sent = Double(text) {
+        if let text = try? String(contentsOfFile: directory + "/latency", encoding: .utf8),
+          let sent = Double(text)
+        {
           latencies.append(now() - sent)
         }
       }

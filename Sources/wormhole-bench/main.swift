@@ -18,7 +18,8 @@ let groups: [(String, () throws -> [BenchmarkRecord])] = [
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {
-  FileHandle.standardError.write(Data("wormhole-bench: unknown group \(name); groups: \(groups.map(\.0))\n".utf8))
+  FileHandle.standardError.write(
+    Data("wormhole-bench: unknown group \(name); groups: \(groups.map(\.0))\n".utf8))
   exit(2)
 }
 for (name, run) in groups where arguments.isEmpty || arguments.contains(name) {

@@ -23,7 +23,8 @@ struct CommandError: Error {
   /// The exit code an error from the library deserves.
   init(_ error: WormholeError) {
     switch error {
-    case .invalidIdentifier, .invalidName, .transitingTypeUnavailable: self.init(message: error.description, code: .usage)
+    case .invalidIdentifier, .invalidName, .transitingTypeUnavailable:
+      self.init(message: error.description, code: .usage)
     default: self.init(message: error.description, code: .failure)
     }
   }
@@ -107,23 +108,29 @@ struct ParsedArguments: Sendable {
 /// The options every verb takes to choose its wormhole directory.
 enum Location {
   static let options = [
-    OptionSpec(name: "home", value: "DIR", help: "wormhole home (default $WORMHOLE_HOME, else $XDG_DATA_HOME/wormhole)"),
-    OptionSpec(name: "group", value: "G", help: "application group (default $WORMHOLE_GROUP, else \"default\")"),
+    OptionSpec(
+      name: "home", value: "DIR", help: "wormhole home (default $WORMHOLE_HOME, else $XDG_DATA_HOME/wormhole)"
+    ),
+    OptionSpec(
+      name: "group", value: "G", help: "application group (default $WORMHOLE_GROUP, else \"default\")"),
     OptionSpec(name: "directory", value: "D", help: "optional directory below the group"),
-    OptionSpec(name: "container", value: "DIR", help: "use this existing directory as the wormhole directory"),
+    OptionSpec(
+      name: "container", value: "DIR", help: "use this existing directory as the wormhole directory"),
   ]
 
   /// The wormhole directory the arguments name.
   static func directory(_ arguments: ParsedArguments) throws(CommandError) -> String {
     if let container = arguments.value("container") {
       if arguments.value("group") != nil || arguments.value("directory") != nil {
-        throw .usage("--container names the wormhole directory itself; it does not combine with --group or --directory")
+        throw .usage(
+          "--container names the wormhole directory itself; it does not combine with --group or --directory")
       }
       return container
     }
     let environment = WormholeHome.currentEnvironment()
     let home = arguments.value("home") ?? WormholeHome.defaultPath(environment: environment)
-    let group = arguments.value("group") ?? environment["WORMHOLE_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+    let group =
+      arguments.value("group") ?? environment["WORMHOLE_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     do {
       return try WormholeHome.directoryPath(
         applicationGroupIdentifier: group, optionalDirectory: arguments.value("directory"), home: home)

@@ -36,10 +36,12 @@ enum DemoVerb {
       removeAfterwards = false
     } else {
       var template = Array((NSTemporaryDirectory() + "/wormhole-demo-XXXXXX").utf8CString)
-      guard let made = template.withUnsafeMutableBufferPointer({ buffer -> String? in
-        guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-        return String(cString: base)
-      }) else { throw .failure("cannot make a temporary directory: \(String(cString: strerror(errno)))") }
+      guard
+        let made = template.withUnsafeMutableBufferPointer({ buffer -> String? in
+          guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+          return String(cString: base)
+        })
+      else { throw .failure("cannot make a temporary directory: \(String(cString: strerror(errno)))") }
       home = made
       removeAfterwards = !arguments.flag("keep")
     }
@@ -53,7 +55,11 @@ enum DemoVerb {
     } catch {
       throw .failure("\(error)")
     }
-    if !removeAfterwards { emit("\nThe home is kept at \(home); try: wormhole-tui tail --home \(home) --group group.demo.wormhole --directory wormhole") }
+    if !removeAfterwards {
+      emit(
+        "\nThe home is kept at \(home); try: wormhole-tui tail --home \(home) --group group.demo.wormhole --directory wormhole"
+      )
+    }
     return .success
   }
 
@@ -71,8 +77,11 @@ enum DemoVerb {
     let heard = DispatchSemaphore(value: 0)
     let tokens = try ["button", "settings"].map { identifier in
       try wormhole.listenForMessage(withIdentifier: identifier) { received in
-        let what = received.isNotificationOnly ? "(notification)" : received.message?.summary(width: 100) ?? "(empty)"
-        emit("  heard \(received.identifier) from \(received.record.sender) (pid \(received.record.processIdentifier)): \(what)")
+        let what =
+          received.isNotificationOnly ? "(notification)" : received.message?.summary(width: 100) ?? "(empty)"
+        emit(
+          "  heard \(received.identifier) from \(received.record.sender) (pid \(received.record.processIdentifier)): \(what)"
+        )
         heard.signal()
       }
     }
@@ -88,7 +97,8 @@ enum DemoVerb {
 
     step("pass from a second process: wormhole-tui pass button '{\"buttonNumber\":2}'")
     let status = try runSelf([
-      "pass", "button", #"{"buttonNumber":2,"title":"Hello from the extension"}"#, "--home", home, "--group", group,
+      "pass", "button", #"{"buttonNumber":2,"title":"Hello from the extension"}"#, "--home", home, "--group",
+      group,
       "--directory", "wormhole", "--sender", "extension",
     ])
     guard status == 0 else { throw CommandError.failure("the second process exited with \(status)") }
@@ -108,7 +118,9 @@ enum DemoVerb {
     step("the mailbox for \"button\", decoded without instantiating any class")
     if let archive = try wormhole.archive(withIdentifier: "button") {
       let inspection = try KeyedArchiveInspector().inspect(archive)
-      emit(inspection.root.textTree(label: "button").split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+      emit(
+        inspection.root.textTree(label: "button").split(separator: "\n").map { "  " + $0 }.joined(
+          separator: "\n"))
       emit("  (\(archive.count) bytes, \(inspection.archiver ?? "plain property list"))")
     }
 

@@ -23,7 +23,9 @@ enum ListenVerb {
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    guard !arguments.positional.isEmpty else { throw .usage("listen needs at least one IDENTIFIER (see --help)") }
+    guard !arguments.positional.isEmpty else {
+      throw .usage("listen needs at least one IDENTIFIER (see --help)")
+    }
     for identifier in arguments.positional { try validate(identifier) }
     let count = try arguments.integer("count", minimum: 1)
     let timeout = try arguments.seconds("timeout")
@@ -129,7 +131,8 @@ enum TailVerb {
     var columns = [
       String(record.sequence), TrafficRecord.timestamp(record.milliseconds), String(record.processIdentifier),
       field(record.sender), record.transiting, record.kind.rawValue,
-      record.identifier.isEmpty ? "-" : field(record.identifier), String(record.bytes), record.outcome.rawValue,
+      record.identifier.isEmpty ? "-" : field(record.identifier), String(record.bytes),
+      record.outcome.rawValue,
     ]
     if let replay = record.replayOf { columns.append("replay-of=\(replay)") }
     if let error = record.error { columns.append(JSONText.string(error)) }
@@ -138,7 +141,8 @@ enum TailVerb {
 
   /// A field that stays one column: quoted as JSON when it has spaces, quotes or control characters.
   static func field(_ text: String) -> String {
-    let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0.value != 0x7F }
+    let plain =
+      !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0.value != 0x7F }
     return plain ? text : JSONText.string(text)
   }
 }

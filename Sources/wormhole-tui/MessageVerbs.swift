@@ -15,22 +15,29 @@ enum PassVerb {
       """,
     options: [
       OptionSpec(name: "string", value: "TEXT", help: "pass TEXT as a string instead of JSON"),
-      OptionSpec(name: "archive", value: "FILE", help: "pass the bytes of an existing archive (or property list)"),
-      OptionSpec(name: "lines", value: nil, help: "pass each line of standard input as one JSON message, in order"),
+      OptionSpec(
+        name: "archive", value: "FILE", help: "pass the bytes of an existing archive (or property list)"),
+      OptionSpec(
+        name: "lines", value: nil, help: "pass each line of standard input as one JSON message, in order"),
       OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file"),
-      OptionSpec(name: "sender", value: "LABEL", help: "sender label in the traffic journal (default wormhole-tui)"),
+      OptionSpec(
+        name: "sender", value: "LABEL", help: "sender label in the traffic journal (default wormhole-tui)"),
       OptionSpec(name: "durable", value: nil, help: "flush the mailbox to disk before notifying"),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    guard let identifier = arguments.positional.first else { throw .usage("pass needs an IDENTIFIER (see --help)") }
+    guard let identifier = arguments.positional.first else {
+      throw .usage("pass needs an IDENTIFIER (see --help)")
+    }
     guard arguments.positional.count <= 2 else {
       throw .usage("pass takes one IDENTIFIER and at most one VALUE; quote a JSON value with spaces")
     }
     try validate(identifier)
-    let sources = [arguments.positional.count == 2, arguments.value("string") != nil,
-                   arguments.value("archive") != nil, arguments.flag("lines")].filter { $0 }.count
+    let sources = [
+      arguments.positional.count == 2, arguments.value("string") != nil,
+      arguments.value("archive") != nil, arguments.flag("lines"),
+    ].filter { $0 }.count
     guard sources <= 1 else { throw .usage("give only one of VALUE, --string, --archive and --lines") }
     // Read and check the input before touching the wormhole, so that bad input changes nothing.
     var message: ArchivedValue?
@@ -93,7 +100,8 @@ enum PassVerb {
     guard let name = arguments.value("transiting") else { return .file }
     guard let type = TransitingType(rawValue: name) else {
       throw .usage(
-        "unknown transiting type \(name); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))")
+        "unknown transiting type \(name); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
+      )
     }
     guard type.isAvailable else { throw CommandError(.transitingTypeUnavailable(type)) }
     return type
@@ -132,7 +140,8 @@ enum ReadVerb {
     options: [
       OptionSpec(name: "json", value: nil, help: "print the message as JSON"),
       OptionSpec(name: "raw", value: nil, help: "write the archive's bytes to standard output"),
-      OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file (reads under the lock)"),
+      OptionSpec(
+        name: "transiting", value: "TYPE", help: "file (default) or coordinated-file (reads under the lock)"),
     ],
     run: run)
 
@@ -141,8 +150,11 @@ enum ReadVerb {
       throw .usage("read takes one IDENTIFIER (see --help)")
     }
     try validate(identifier)
-    guard !(arguments.flag("json") && arguments.flag("raw")) else { throw .usage("give --json or --raw, not both") }
-    let wormhole = try Location.wormhole(arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
+    guard !(arguments.flag("json") && arguments.flag("raw")) else {
+      throw .usage("give --json or --raw, not both")
+    }
+    let wormhole = try Location.wormhole(
+      arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
     let archive: Data?
     do {
       archive = try wormhole.archive(withIdentifier: identifier)
@@ -157,9 +169,12 @@ enum ReadVerb {
       FileHandle.standardOutput.write(archive)
       return .success
     }
-    let inspection = try MessageRendering.inspect(archive, source: (try? wormhole.mailboxPath(forIdentifier: identifier)) ?? identifier)
+    let inspection = try MessageRendering.inspect(
+      archive, source: (try? wormhole.mailboxPath(forIdentifier: identifier)) ?? identifier)
     for warning in inspection.warnings { diagnose("\(identifier): \(warning)") }
-    if let reason = inspection.notArchiveReason { diagnose("\(identifier): shown as a property list: \(reason)") }
+    if let reason = inspection.notArchiveReason {
+      diagnose("\(identifier): shown as a property list: \(reason)")
+    }
     emit(arguments.flag("json") ? inspection.root.json() : inspection.root.textTree(label: identifier))
     return .success
   }
@@ -179,15 +194,19 @@ enum ClearVerb {
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     let all = arguments.flag("all")
     guard all != !arguments.positional.isEmpty else {
-      throw .usage(all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")
+      throw .usage(
+        all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")
     }
     for identifier in arguments.positional { try validate(identifier) }
-    let wormhole = try Location.wormhole(arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
+    let wormhole = try Location.wormhole(
+      arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
     do {
       if all {
         try wormhole.clearAllMessageContents()
       } else {
-        for identifier in arguments.positional { try wormhole.clearMessageContents(forIdentifier: identifier) }
+        for identifier in arguments.positional {
+          try wormhole.clearMessageContents(forIdentifier: identifier)
+        }
       }
     } catch {
       throw CommandError(error)

@@ -10,7 +10,9 @@ struct Verb: Sendable {
   var run: @Sendable (ParsedArguments) throws(CommandError) -> ExitCode
 
   var allOptions: [OptionSpec] {
-    options + (usesLocation ? Location.options : []) + [OptionSpec(name: "help", value: nil, help: "show this help")]
+    options + (usesLocation ? Location.options : []) + [
+      OptionSpec(name: "help", value: nil, help: "show this help")
+    ]
   }
 
   var help: String {
@@ -19,7 +21,8 @@ struct Verb: Sendable {
     text += "\noptions:\n"
     for option in allOptions {
       let left = "  --\(option.name)" + (option.value.map { " \($0)" } ?? "")
-      text += left.padding(toLength: max(left.count + 2, 26), withPad: " ", startingAt: 0) + option.help + "\n"
+      text +=
+        left.padding(toLength: max(left.count + 2, 26), withPad: " ", startingAt: 0) + option.help + "\n"
     }
     return text
   }
@@ -27,7 +30,8 @@ struct Verb: Sendable {
 
 enum Verbs {
   static let all: [Verb] = [
-    PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, InspectVerb.verb, DemoVerb.verb,
+    PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, InspectVerb.verb,
+    DemoVerb.verb,
   ]
 
   static var overview: String {
@@ -40,7 +44,9 @@ enum Verbs {
       verbs:
 
       """
-    for verb in all { text += "  " + verb.name.padding(toLength: 10, withPad: " ", startingAt: 0) + verb.summary + "\n" }
+    for verb in all {
+      text += "  " + verb.name.padding(toLength: 10, withPad: " ", startingAt: 0) + verb.summary + "\n"
+    }
     text += """
 
       Every verb takes --home DIR, --group G, --directory D or --container DIR to choose the

@@ -75,9 +75,11 @@ import Wormhole
   }
 
   @Test(arguments: [
-    (["pass", "x", "{not json"], "not valid JSON"), (["pass", "x", "--frobnicate"], "unknown option --frobnicate"),
+    (["pass", "x", "{not json"], "not valid JSON"),
+    (["pass", "x", "--frobnicate"], "unknown option --frobnicate"),
     (["pass", "x", "1", "--string", "s"], "only one of"), (["listen", "x", "--count", "0"], "at least 1"),
-    (["tail", "--count", "many"], "whole number"), (["pass", "x", "--transiting", "pigeon"], "unknown transiting type"),
+    (["tail", "--count", "many"], "whole number"),
+    (["pass", "x", "--transiting", "pigeon"], "unknown transiting type"),
     (["pass", "x", "--transiting", "session-message"], "not available"), (["nonsense"], "unknown verb"),
   ])
   func usageErrorsExitTwoWithAMessage(arguments: [String], message: String) throws {
@@ -97,7 +99,9 @@ import Wormhole
   @Test func clearAllLeavesOtherFilesAlone() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
-    for identifier in ["a", "b"] { #expect(try run(["pass", identifier, "1", "--container", home.path]).status == 0) }
+    for identifier in ["a", "b"] {
+      #expect(try run(["pass", identifier, "1", "--container", home.path]).status == 0)
+    }
     _ = FileManager.default.createFile(atPath: home.path + "/keep.txt", contents: Data("keep".utf8))
     _ = FileManager.default.createFile(atPath: home.path + "/keep.plist", contents: Data("keep".utf8))
     #expect(try run(["clear", "--all", "--container", home.path]).status == 0)
@@ -119,7 +123,9 @@ import Wormhole
     defer { home.remove() }
     #expect(try run(["pass", "source", #"[1,2,3]"#, "--container", home.path]).status == 0)
     let original = try #require(FileManager.default.contents(atPath: home.path + "/source.archive"))
-    let result = try run(["pass", "copy", "--archive", home.path + "/source.archive", "--container", home.path])
+    let result = try run([
+      "pass", "copy", "--archive", home.path + "/source.archive", "--container", home.path,
+    ])
     #expect(result.status == 0, "\(result.errors)")
     #expect(FileManager.default.contents(atPath: home.path + "/copy.archive") == original)
     let raw = try run(["read", "copy", "--raw", "--container", home.path])
@@ -163,7 +169,8 @@ import Wormhole
     let home = TemporaryDirectory()
     defer { home.remove() }
     let location = ["--container", home.path]
-    let listener = try RunningCommand(["listen", "button", "--count", "1", "--json", "--timeout", "30"] + location)
+    let listener = try RunningCommand(
+      ["listen", "button", "--count", "1", "--json", "--timeout", "30"] + location)
     #expect(listener.waitFor("listening for button"))
     #expect(try run(["pass", "button", #"{"buttonNumber":1}"#, "--sender", "other"] + location).status == 0)
     let result = listener.finish()
@@ -220,7 +227,8 @@ import Wormhole
     #expect(records.map(\.sequence) == Array(1...8000))
     for index in 0..<8 {
       let mine = records.filter { $0.sender == "w\(index)" }
-      #expect(mine.count == 1000 && mine.allSatisfy { $0.identifier == "writer\(index)" && $0.outcome == .ok })
+      #expect(
+        mine.count == 1000 && mine.allSatisfy { $0.identifier == "writer\(index)" && $0.outcome == .ok })
     }
   }
 

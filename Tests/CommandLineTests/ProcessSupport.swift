@@ -114,7 +114,9 @@ final class RunningCommand: Sendable {
 }
 
 /// Runs `wormhole-tui arguments…` to completion, with `input` on standard input.
-func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> CommandResult {
+func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws
+  -> CommandResult
+{
   let command = try RunningCommand(arguments, environment: environment)
   if let input { command.write(input) }
   command.closeInput()
@@ -132,7 +134,9 @@ struct TemporaryDirectory {
       return String(cString: base)
     }
     path = made ?? NSTemporaryDirectory() + "/wormhole-cli-\(UUID())"
-    if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    if made == nil {
+      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: path) }

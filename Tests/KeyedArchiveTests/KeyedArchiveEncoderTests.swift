@@ -1,8 +1,8 @@
 import Foundation
+import PropertyList
 import Testing
 
 @testable import KeyedArchive
-import PropertyList
 
 /// The archives we write must read back exactly with Apple's format readers: Foundation's
 /// `NSKeyedUnarchiver` and Python's `plistlib`.
@@ -10,10 +10,13 @@ import PropertyList
   static let message = ArchivedValue.dictionary([
     ArchivedEntry(key: .string("buttonNumber"), value: .integer(1)),
     ArchivedEntry(key: .string("title"), value: .string("héllo 😀")),
-    ArchivedEntry(key: .string("flags"), value: .array([.boolean(true), .boolean(false), .real(2.5), .null])),
+    ArchivedEntry(
+      key: .string("flags"), value: .array([.boolean(true), .boolean(false), .real(2.5), .null])),
     ArchivedEntry(key: .string("when"), value: .date(Date(timeIntervalSinceReferenceDate: 1000.25))),
     ArchivedEntry(key: .string("bytes"), value: .data(Data([0xDE, 0xAD]))),
-    ArchivedEntry(key: .string("nested"), value: .dictionary([ArchivedEntry(key: .string("$null"), value: .string("$null"))])),
+    ArchivedEntry(
+      key: .string("nested"),
+      value: .dictionary([ArchivedEntry(key: .string("$null"), value: .string("$null"))])),
   ])
 
   @Test func foundationUnarchiverReadsOurArchive() throws {
@@ -87,14 +90,16 @@ import PropertyList
       return
     }
     #expect(objects[Int(unit)] == .string("m"))
-    #expect(objects[Int(classReference)]["$classes"] == .array([.string("NSMeasurement"), .string("NSObject")]))
+    #expect(
+      objects[Int(classReference)]["$classes"] == .array([.string("NSMeasurement"), .string("NSObject")]))
   }
 
   @Test func sharedClassesAndScalarsAreStoredOnce() throws {
     let row = ArchivedValue.dictionary([ArchivedEntry(key: .string("title"), value: .string("same"))])
     let one = try PropertyListReader().read(try KeyedArchiveEncoder().encodeBytes(.array([row]))).root
     let many = try PropertyListReader().read(
-      try KeyedArchiveEncoder().encodeBytes(.array(Array(repeating: row, count: 100)))).root
+      try KeyedArchiveEncoder().encodeBytes(.array(Array(repeating: row, count: 100)))
+    ).root
     guard case .array(let few)? = one["$objects"], case .array(let lots)? = many["$objects"] else {
       Issue.record("no $objects")
       return

@@ -37,19 +37,25 @@ import Testing
 
 @Suite struct HomeTests {
   @Test func homeComesFromTheEnvironmentInOrder() {
-    #expect(WormholeHome.defaultPath(environment: ["WORMHOLE_HOME": "/w", "XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/w")
+    #expect(
+      WormholeHome.defaultPath(environment: ["WORMHOLE_HOME": "/w", "XDG_DATA_HOME": "/x", "HOME": "/h"])
+        == "/w")
     #expect(WormholeHome.defaultPath(environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"]) == "/x/wormhole")
     #expect(WormholeHome.defaultPath(environment: ["HOME": "/h"]) == "/h/.local/share/wormhole")
     // A relative XDG_DATA_HOME is invalid by the XDG specification and ignored.
-    #expect(WormholeHome.defaultPath(environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"]) == "/h/.local/share/wormhole")
+    #expect(
+      WormholeHome.defaultPath(environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"])
+        == "/h/.local/share/wormhole")
   }
 
   @Test func groupsLiveUnderAppGroup() throws {
     #expect(
-      try WormholeHome.directoryPath(applicationGroupIdentifier: "group.a", optionalDirectory: "wormhole", home: "/h/")
+      try WormholeHome.directoryPath(
+        applicationGroupIdentifier: "group.a", optionalDirectory: "wormhole", home: "/h/")
         == "/h/AppGroup/group.a/wormhole")
     #expect(
-      try WormholeHome.directoryPath(applicationGroupIdentifier: "group.a", optionalDirectory: nil, home: "/h")
+      try WormholeHome.directoryPath(
+        applicationGroupIdentifier: "group.a", optionalDirectory: nil, home: "/h")
         == "/h/AppGroup/group.a")
   }
 
@@ -61,7 +67,8 @@ import Testing
       try WormholeHome.directoryPath(applicationGroupIdentifier: "a/b", optionalDirectory: nil, home: "/h")
     }
     #expect(throws: WormholeError.self) {
-      try WormholeHome.directoryPath(applicationGroupIdentifier: "g", optionalDirectory: "x/../..", home: "/h")
+      try WormholeHome.directoryPath(
+        applicationGroupIdentifier: "g", optionalDirectory: "x/../..", home: "/h")
     }
   }
 }

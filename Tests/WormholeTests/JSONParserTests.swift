@@ -8,7 +8,8 @@ import Testing
   let parser = JSONParser()
 
   @Test func valuesMapToTheirFoundationKinds() throws {
-    let value = try parser.parse(#"{"a":1,"b":[true,false,null],"c":"x\u00e9\ud83d\ude00\n","d":-2.5e3,"e":18446744073709551615}"#)
+    let value = try parser.parse(
+      #"{"a":1,"b":[true,false,null],"c":"x\u00e9\ud83d\ude00\n","d":-2.5e3,"e":18446744073709551615}"#)
     #expect(
       value
         == .dictionary([
@@ -24,12 +25,14 @@ import Testing
     #expect(
       try parser.parse(#"{"a":1,"b":2,"a":3}"#)
         == .dictionary([
-          ArchivedEntry(key: .string("a"), value: .integer(3)), ArchivedEntry(key: .string("b"), value: .integer(2)),
+          ArchivedEntry(key: .string("a"), value: .integer(3)),
+          ArchivedEntry(key: .string("b"), value: .integer(2)),
         ]))
   }
 
   @Test(arguments: [
-    "", "{", "[1,]", "{\"a\"}", "01", "1.", "-", "\"\\ud800\"", "\"a\u{1}\"", "tru", "[1] 2", "1e999", "\"\\x\"",
+    "", "{", "[1,]", "{\"a\"}", "01", "1.", "-", "\"\\ud800\"", "\"a\u{1}\"", "tru", "[1] 2", "1e999",
+    "\"\\x\"",
   ])
   func malformedTextIsRefused(text: String) {
     #expect(throws: JSONParseError.self) { try parser.parse(text) }

@@ -13,7 +13,9 @@ struct TemporaryDirectory {
       return String(cString: base)
     }
     path = made ?? NSTemporaryDirectory() + "/wormhole-test-\(UUID())"
-    if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    if made == nil {
+      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: path) }

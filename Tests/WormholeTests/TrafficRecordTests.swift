@@ -15,7 +15,8 @@ import Testing
   }
 
   @Test func timestampsConvertBothWays() {
-    for milliseconds: Int64 in [0, 1, 999, 86_399_999, 951_782_400_000, 1_764_420_069_123, 4_102_444_800_000] {
+    for milliseconds: Int64 in [0, 1, 999, 86_399_999, 951_782_400_000, 1_764_420_069_123, 4_102_444_800_000]
+    {
       let text = TrafficRecord.timestamp(milliseconds)
       #expect(TrafficRecord.milliseconds(fromTimestamp: text) == milliseconds, "\(text)")
     }

@@ -32,11 +32,15 @@ import Testing
     try wormhole.passMessage(Self.message, identifier: "button")
     let mailbox = try #require(FileSystem.status(wormhole.directory + "/button.archive"))
     #expect(mailbox.st_mode & 0o777 == 0o600)
-    for directory in ["/home", "/home/AppGroup", "/home/AppGroup/group.test", "/home/AppGroup/group.test/wormhole"] {
-      #expect(FileSystem.status(temporary.path + directory).map { $0.st_mode & 0o777 } == 0o700, "\(directory)")
+    for directory in [
+      "/home", "/home/AppGroup", "/home/AppGroup/group.test", "/home/AppGroup/group.test/wormhole",
+    ] {
+      #expect(
+        FileSystem.status(temporary.path + directory).map { $0.st_mode & 0o777 } == 0o700, "\(directory)")
     }
     // No temporary file is left behind.
-    #expect(try FileSystem.entries(of: wormhole.directory).sorted() == [".wormhole-journal", "button.archive"])
+    #expect(
+      try FileSystem.entries(of: wormhole.directory).sorted() == [".wormhole-journal", "button.archive"])
   }
 
   @Test func aMissingContainerIsAnErrorThatSaysWhatToDo() {
@@ -83,7 +87,8 @@ import Testing
     temporary.write("notes.txt", "keep")
     temporary.write("data.plist", "keep")
     temporary.write(".archive", "keep: not a valid identifier")
-    try FileManager.default.createDirectory(atPath: temporary.path + "/dir.archive", withIntermediateDirectories: false)
+    try FileManager.default.createDirectory(
+      atPath: temporary.path + "/dir.archive", withIntermediateDirectories: false)
     temporary.write("dir.archive/inner.archive", "keep")
     let outside = TemporaryDirectory()
     defer { outside.remove() }
@@ -94,7 +99,8 @@ import Testing
     #expect(try wormhole.identifiers() == ["dir"])  // the directory named like a mailbox stays
     #expect(!temporary.exists("b.archive") && !temporary.exists("link.archive"))
     #expect(temporary.contents("notes.txt") == "keep" && temporary.contents("data.plist") == "keep")
-    #expect(temporary.contents(".archive") != nil && temporary.contents("dir.archive/inner.archive") == "keep")
+    #expect(
+      temporary.contents(".archive") != nil && temporary.contents("dir.archive/inner.archive") == "keep")
     #expect(outside.contents("target.archive") == "keep")
     #expect(try wormhole.trafficRecords().map(\.kind) == [.pass, .pass, .clear, .clear, .clearAll])
   }
@@ -106,10 +112,16 @@ import Testing
     temporary.write("secret", "secret")
     #expect(symlink(temporary.path + "/secret", temporary.path + "/link.archive") == 0)
     #expect(mkfifo(temporary.path + "/fifo.archive", 0o600) == 0)
-    #expect(throws: WormholeError.notAMailbox(path: temporary.path + "/link.archive", reason: "it is a symbolic link, which is not followed")) {
+    #expect(
+      throws: WormholeError.notAMailbox(
+        path: temporary.path + "/link.archive", reason: "it is a symbolic link, which is not followed")
+    ) {
       try wormhole.archive(withIdentifier: "link")
     }
-    #expect(throws: WormholeError.notAMailbox(path: temporary.path + "/fifo.archive", reason: "it is not a regular file")) {
+    #expect(
+      throws: WormholeError.notAMailbox(
+        path: temporary.path + "/fifo.archive", reason: "it is not a regular file")
+    ) {
       try wormhole.archive(withIdentifier: "fifo")
     }
   }
@@ -121,7 +133,9 @@ import Testing
     options.maximumMessageBytes = 10
     let wormhole = try Wormhole(directory: temporary.path, options: options)
     temporary.write("big.archive", String(repeating: "x", count: 11))
-    #expect(throws: WormholeError.messageTooLarge(path: temporary.path + "/big.archive", bytes: 11, limit: 10)) {
+    #expect(
+      throws: WormholeError.messageTooLarge(path: temporary.path + "/big.archive", bytes: 11, limit: 10)
+    ) {
       try wormhole.archive(withIdentifier: "big")
     }
   }
@@ -133,11 +147,13 @@ import Testing
     try wormhole.passMessage(.string("old"), identifier: "x")
     let old = try wormhole.archive(withIdentifier: "x")
     // Make the rename fail: a mailbox that is a non-empty directory cannot be replaced.
-    try FileManager.default.createDirectory(atPath: temporary.path + "/y.archive/sub", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: temporary.path + "/y.archive/sub", withIntermediateDirectories: true)
     #expect(throws: WormholeError.self) { try wormhole.passMessage(.string("new"), identifier: "y") }
     #expect(try wormhole.archive(withIdentifier: "x") == old)
     let last = try #require(try wormhole.trafficRecords().last)
-    #expect(last.outcome == .failed && last.identifier == "y" && last.error?.contains("cannot replace") == true)
+    #expect(
+      last.outcome == .failed && last.identifier == "y" && last.error?.contains("cannot replace") == true)
     // And no temporary file was left.
     #expect(try FileSystem.entries(of: temporary.path).filter { $0.hasSuffix(".tmp") }.isEmpty)
   }
@@ -153,7 +169,8 @@ import Testing
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
     let wormhole = try Wormhole(directory: temporary.path)
-    let payload = Payload(name: "n", count: 3, ratio: 0.5, tags: ["a", "b"], when: Date(timeIntervalSinceReferenceDate: 10))
+    let payload = Payload(
+      name: "n", count: 3, ratio: 0.5, tags: ["a", "b"], when: Date(timeIntervalSinceReferenceDate: 10))
     try wormhole.passMessage(payload, identifier: "payload")
     #expect(try wormhole.message(withIdentifier: "payload", as: Payload.self) == payload)
     // Apple's side sees a plain NSDictionary.
@@ -213,7 +230,9 @@ import Testing
     try wormhole.passMessage(.integer(1), identifier: "x")
     try wormhole.passMessage(.integer(2), identifier: "x")
     // The kept listener hears the last value; once it has, the cancelled one had its chance.
-    for _ in 0..<2 where kept.values.last?.message != .integer(2) { _ = kept.wait(for: kept.values.count + 1) }
+    for _ in 0..<2 where kept.values.last?.message != .integer(2) {
+      _ = kept.wait(for: kept.values.count + 1)
+    }
     #expect(kept.values.last?.message == .integer(2))
     #expect(cancelled.values.isEmpty)
   }
@@ -252,7 +271,9 @@ import Testing
     defer { temporary.remove() }
     let writers = try (0..<4).map { _ in try Wormhole(directory: temporary.path) }
     DispatchQueue.concurrentPerform(iterations: 4) { index in
-      for count in 0..<250 { _ = try? writers[index].passMessage(.integer(Int64(count)), identifier: "w\(index)") }
+      for count in 0..<250 {
+        _ = try? writers[index].passMessage(.integer(Int64(count)), identifier: "w\(index)")
+      }
     }
     let records = try writers[0].trafficRecords()
     #expect(records.count == 1000)
@@ -307,7 +328,9 @@ import Testing
     #expect(retained.last?.sequence == 200)
     #expect(retained.map(\.sequence) == Array((201 - UInt64(retained.count))...200))
     // Bounded: two files of about the limit each.
-    let sizes = [".wormhole-journal", ".wormhole-journal.1"].compactMap { FileSystem.status(temporary.path + "/" + $0)?.st_size }
+    let sizes = [".wormhole-journal", ".wormhole-journal.1"].compactMap {
+      FileSystem.status(temporary.path + "/" + $0)?.st_size
+    }
     #expect(sizes.allSatisfy { $0 < 4096 + 512 })
   }
 
@@ -332,7 +355,9 @@ import Testing
   @Test func coordinatedWritersSerializeAndReadersSeeWholeMessages() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
-    let writers = try (0..<3).map { _ in try Wormhole(directory: temporary.path, transitingType: .coordinatedFile) }
+    let writers = try (0..<3).map { _ in
+      try Wormhole(directory: temporary.path, transitingType: .coordinatedFile)
+    }
     let big = (0..<2000).map { ArchivedValue.integer(Int64($0)) }
     DispatchQueue.concurrentPerform(iterations: 3) { index in
       for _ in 0..<30 {
@@ -342,12 +367,14 @@ import Testing
             #expect(value == .array(big) || value == .string("small"))
           }
         } else {
-          _ = try? writers[index].passMessage(index == 0 ? .array(big) : .string("small"), identifier: "shared")
+          _ = try? writers[index].passMessage(
+            index == 0 ? .array(big) : .string("small"), identifier: "shared")
         }
       }
     }
     let records = try writers[0].trafficRecords()
-    #expect(records.count == 60 && records.allSatisfy { $0.transiting == "coordinated-file" && $0.outcome == .ok })
+    #expect(
+      records.count == 60 && records.allSatisfy { $0.transiting == "coordinated-file" && $0.outcome == .ok })
     #expect(temporary.exists(".wormhole-lock"))
   }
 
