@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import Testing
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
@@ -21,7 +22,9 @@ struct TemporaryDirectory {
   func remove() { try? FileManager.default.removeItem(atPath: path) }
 
   func write(_ name: String, _ text: String) {
-    FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8))
+    if !FileManager.default.createFile(atPath: path + "/" + name, contents: Data(text.utf8)) {
+      Issue.record("could not create \(name) in \(path)")
+    }
   }
 
   func contents(_ name: String) -> String? {
