@@ -1,5 +1,9 @@
 import Glibc
 
+// A file-size limit (ulimit -f) or quota makes writes fail with an error we report, instead of a
+// signal that kills the process without a word.
+signal(SIGXFSZ, SIG_IGN)
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let name = arguments.first else {
   emitRaw(Verbs.overview)

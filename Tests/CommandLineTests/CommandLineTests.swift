@@ -269,3 +269,32 @@ import Wormhole
     #expect(records.count == 600 && records.allSatisfy { $0.transiting == "coordinated-file" })
   }
 }
+
+/// Writes that fail part-way (a full disk, a file-size limit) lose nothing and say why.
+@Suite struct FailedWriteTests {
+  @Test func aWriteCutShortKeepsTheOldMessageAndSaysWhy() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    #expect(try run(["pass", "x", #""old""#, "--container", home.path]).status == 0)
+    let original = try #require(FileManager.default.contents(atPath: home.path + "/x.archive"))
+    // A 4 KiB file-size limit: the new archive (about 8 KB) cannot be written.
+    let big = "\"" + String(repeating: "y", count: 8000) + "\""
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = [
+      "-c", "ulimit -f 4 && exec \"$0\" pass x \"$1\" --container \"$2\"", executablePath, big, home.path,
+    ]
+    let errors = Pipe()
+    shell.standardError = errors
+    try shell.run()
+    shell.waitUntilExit()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(shell.terminationStatus == 3, "\(message)")
+    #expect(message.contains("File too large"), "\(message)")
+    #expect(FileManager.default.contents(atPath: home.path + "/x.archive") == original)
+    let left = try FileManager.default.contentsOfDirectory(atPath: home.path)
+    #expect(!left.contains { $0.hasSuffix(".tmp") }, "\(left)")
+    let read = try run(["read", "x", "--json", "--container", home.path])
+    #expect(read.output == "\"old\"\n")
+  }
+}
