@@ -16,6 +16,9 @@ final class ListenerRegistry: Sendable {
     var follower: TrafficJournalFollower?
   }
 
+  /// Runs once, between starting a follower and registering a listener: lets a test remove the
+  /// last other listener exactly there.
+  let hookBeforeRegistering = Mutex<(@Sendable () -> Void)?>(nil)
   private let directory: String
   /// Where listeners run; `nil` runs them on the follower's thread, in order, with no hop.
   private let queue: DispatchQueue?
@@ -29,25 +32,40 @@ final class ListenerRegistry: Sendable {
   func add(identifier: String, reader: Wormhole, listener: @escaping @Sendable (ReceivedMessage) -> Void)
     throws(WormholeError) -> ListenerToken
   {
-    // Start the follower outside the lock (it touches the file system); if another thread won
-    // the race, ours is cancelled.
+    // A follower is started outside the lock (it touches the file system). Registration then
+    // needs one to exist: if the last listener was removed meanwhile (stopping the follower),
+    // start another and try again; if another thread started one first, ours is cancelled.
     var started: TrafficJournalFollower?
-    if state.withLock({ $0.follower == nil }) {
-      // Weak references: listening must not keep the wormhole alive.
-      started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
-        guard let self, let reader else { return }
-        self.dispatch(records, reader: reader)
+    while true {
+      if started == nil && state.withLock({ $0.follower == nil }) {
+        // Weak references: listening must not keep the wormhole alive.
+        started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
+          guard let self, let reader else { return }
+          self.dispatch(records, reader: reader)
+        }
       }
-    }
-    let (id, unused) = state.withLock { state -> (UInt64, TrafficJournalFollower?) in
-      state.nextID += 1
-      state.entries[identifier, default: []].append(Entry(id: state.nextID, listener: listener))
-      guard state.follower == nil else { return (state.nextID, started) }
-      state.follower = started
-      return (state.nextID, nil)
-    }
-    unused?.cancel()
-    return ListenerToken(identifier: identifier) { [weak self] in self?.remove(id: id, identifier: identifier)
+      let hook = hookBeforeRegistering.withLock { hook in
+        defer { hook = nil }
+        return hook
+      }
+      hook?()
+      let candidate = started
+      let (id, unused) = state.withLock { state -> (UInt64?, TrafficJournalFollower?) in
+        var unused = candidate
+        if state.follower == nil {
+          guard let candidate else { return (nil, nil) }
+          state.follower = candidate
+          unused = nil
+        }
+        state.nextID += 1
+        state.entries[identifier, default: []].append(Entry(id: state.nextID, listener: listener))
+        return (state.nextID, unused)
+      }
+      unused?.cancel()
+      guard let id else { continue }
+      return ListenerToken(identifier: identifier) { [weak self] in
+        self?.remove(id: id, identifier: identifier)
+      }
     }
   }
 

@@ -52,7 +52,7 @@ public final class Wormhole: Sendable {
   public let options: Options
   private let journal: TrafficJournalWriter
   private let coordination: Coordination
-  private let listeners: ListenerRegistry
+  let listeners: ListenerRegistry
 
   /// A wormhole for an application group, in `<home>/AppGroup/<group>/<optionalDirectory>`.
   ///

@@ -572,3 +572,41 @@ final class TokenHolder: @unchecked Sendable {
     #expect(result.values == [true])
   }
 }
+
+@Suite struct ListenerRaceTests {
+  /// The last other listener leaves (stopping the follower) after a new listener found the
+  /// follower running but before it registered: the new one must start a follower of its own.
+  @Test func aListenerRegisteredAsTheLastOneLeavesStillHears() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let leaving = try wormhole.listenForMessage(withIdentifier: "leaving") { _ in }
+    wormhole.listeners.hookBeforeRegistering.withLock { $0 = { leaving.cancel() } }
+    let heard = Collector<ReceivedMessage>()
+    let token = try wormhole.listenForMessage(withIdentifier: "kept") { heard.append($0) }
+    defer { token.cancel() }
+    try wormhole.passMessage(.integer(1), identifier: "kept")
+    #expect(heard.wait(for: 1).first?.message == .integer(1))
+  }
+
+  /// Listeners come and go on one thread while another adds one that must hear: the follower may
+  /// be stopped by the last removal at any moment, and a new listener must never be left without one.
+  @Test(.timeLimit(.minutes(2))) func aListenerAddedWhileOthersLeaveAlwaysHears() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    for round in 0..<30 {
+      let churn = DispatchSemaphore(value: 0)
+      DispatchQueue.global().async {
+        for _ in 0..<40 { (try? wormhole.listenForMessage(withIdentifier: "churn") { _ in })?.cancel() }
+        churn.signal()
+      }
+      let heard = Collector<ReceivedMessage>()
+      let token = try wormhole.listenForMessage(withIdentifier: "kept") { heard.append($0) }
+      churn.wait()
+      try wormhole.passMessage(.integer(Int64(round)), identifier: "kept")
+      #expect(heard.wait(for: 1).first?.message == .integer(Int64(round)), "round \(round)")
+      token.cancel()
+    }
+  }
+}
