@@ -90,6 +90,9 @@ final class ListenerRegistry: Sendable {
     stopped?.cancel()
   }
 
+  /// The running follower, if any (for tests).
+  var currentFollower: TrafficJournalFollower? { state.withLock { $0.follower } }
+
   private func stopIfIdle(_ state: inout State) -> TrafficJournalFollower? {
     guard state.entries.isEmpty, let follower = state.follower else { return nil }
     state.follower = nil

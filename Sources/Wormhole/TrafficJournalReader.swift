@@ -230,50 +230,61 @@ public final class TrafficJournalFollower: @unchecked Sendable {
   }
 
   private func start(deliverFirst: Bool) throws(WormholeError) {
-    let context = Unmanaged.passRetained(Box(self, deliverFirst: deliverFirst)).toOpaque()
+    let box = Box(self, deliverFirst: deliverFirst)
+    let context = Unmanaged.passRetained(box).toOpaque()
     var thread = pthread_t()
     let status = pthread_create(
       &thread, nil,
       { context in
         guard let context else { return nil }
-        let box = Unmanaged<Box>.fromOpaque(context).takeRetainedValue()
-        box.follower?.run(deliverFirst: box.deliverFirst)
+        TrafficJournalFollower.run(Unmanaged<Box>.fromOpaque(context).takeRetainedValue())
         return nil
       }, context)
     guard status == 0 else {
+      // `deinit` closes the descriptors (every property is set, so it runs).
       Unmanaged<Box>.fromOpaque(context).release()
-      _ = close(cancelReader)
-      _ = close(cancelWriter)
       throw .containerUnavailable(
         path: directory, reason: "cannot start a thread: \(String(cString: strerror(status)))")
     }
     state.withLock { $0.thread = thread }
   }
 
-  /// Hands the follower to its thread without keeping it alive: the thread ends when it is
-  /// cancelled, which `deinit` does.
+  /// What the thread needs, without keeping the follower alive: the follower is held only while
+  /// a wake-up is handled, never while blocked in `poll`, so dropping the last reference to it
+  /// ends the thread (`deinit` cancels).
   private final class Box: @unchecked Sendable {
     weak var follower: TrafficJournalFollower?
     let deliverFirst: Bool
+    let inotifyDescriptor: Int32
+    let cancelDescriptor: Int32
     init(_ follower: TrafficJournalFollower, deliverFirst: Bool) {
       self.follower = follower
       self.deliverFirst = deliverFirst
+      self.inotifyDescriptor = follower.inotify.fileDescriptor
+      self.cancelDescriptor = follower.cancelReader
+    }
+
+    /// Whether the follower still exists and is not cancelled; checked before every `poll`, so a
+    /// follower released on this thread (whose `deinit` closes the descriptors) is never polled.
+    var isLive: Bool {
+      guard let follower else { return false }
+      return !follower.isCancelled
     }
   }
 
   private var isCancelled: Bool { state.withLock { $0.cancelled } }
 
-  private func run(deliverFirst: Bool) {
-    if deliverFirst { deliver() }
+  private static func run(_ box: Box) {
+    if box.deliverFirst { box.follower?.deliver() }
     var descriptors = [
-      pollfd(fd: inotify.fileDescriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: cancelReader, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: box.inotifyDescriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: box.cancelDescriptor, events: Int16(POLLIN), revents: 0),
     ]
-    while !isCancelled {
+    while box.isLive {
       let ready = poll(&descriptors, 2, -1)
       if ready < 0 && errno != EINTR { return }
-      if descriptors[1].revents != 0 || isCancelled { return }
-      if descriptors[0].revents != 0 { wake() }
+      if descriptors[1].revents != 0 { return }
+      if descriptors[0].revents != 0 { box.follower?.wake() }
     }
   }
 

@@ -610,3 +610,42 @@ final class TokenHolder: @unchecked Sendable {
     }
   }
 }
+
+@Suite struct FollowerLifetimeTests {
+  // Each test first waits for one delivery, so that the follower's thread is inside its loop
+  // (blocked in poll) when the last reference goes; only then could the thread keep it alive.
+
+  @Test func aFollowerNobodyHoldsEndsWithoutBeingCancelled() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    weak var follower: TrafficJournalFollower?
+    do {
+      let delivered = Collector<Int>()
+      let strong = try TrafficJournalFollower(directory: temporary.path) { delivered.append($0.count) }
+      follower = strong
+      try wormhole.passMessage(nil, identifier: "wake")
+      #expect(delivered.wait(for: 1).count == 1)
+    }
+    #expect(follower == nil)
+  }
+
+  @Test func droppingAWormholeWithListenersStopsItsFollower() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    weak var follower: TrafficJournalFollower?
+    weak var released: Wormhole?
+    do {
+      let wormhole = try Wormhole(directory: temporary.path)
+      let heard = Collector<ReceivedMessage>()
+      _ = try wormhole.listenForMessage(withIdentifier: "never-cancelled") { heard.append($0) }
+      try wormhole.passMessage(nil, identifier: "never-cancelled")
+      #expect(heard.wait(for: 1).count == 1)
+      follower = wormhole.listeners.currentFollower
+      released = wormhole
+      #expect(follower != nil)
+    }
+    #expect(released == nil)
+    #expect(follower == nil)
+  }
+}
