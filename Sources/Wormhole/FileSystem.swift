@@ -24,7 +24,7 @@ enum FileSystem {
     guard stat(path, &status) == 0 else {
       if errno == ENOENT {
         throw .containerUnavailable(
-          path: path, reason: "it does not exist (create it, or pass --group to use the wormhole home)")
+          path: path, reason: "it does not exist (create it, or set Options.createsDirectory)")
       }
       throw unavailable(path, errno)
     }

@@ -125,6 +125,12 @@ enum Location {
         throw .usage(
           "--container names the wormhole directory itself; it does not combine with --group or --directory")
       }
+      var status = stat()
+      if stat(container, &status) != 0 && errno == ENOENT {
+        throw .failure(
+          "container \(container) does not exist: a --container is used as it is, never created; "
+            + "check the path, or use --group to keep wormholes in the wormhole home")
+      }
       return container
     }
     let environment = WormholeHome.currentEnvironment()
@@ -137,6 +143,15 @@ enum Location {
     } catch {
       throw CommandError(error)
     }
+  }
+
+  /// The group's wormhole directory when the arguments name a group (not a `--container`) whose
+  /// directory does not exist yet: nothing has been passed there, which is not an error.
+  static func unusedGroupDirectory(_ arguments: ParsedArguments) throws(CommandError) -> String? {
+    guard arguments.value("container") == nil else { return nil }
+    let path = try directory(arguments)
+    var status = stat()
+    return stat(path, &status) != 0 && errno == ENOENT ? path : nil
   }
 
   /// Opens the wormhole the arguments name. A `--container` must exist; a group's directory is

@@ -86,7 +86,9 @@ enum TailVerb {
     summary: "Print the directory's traffic journal, one line per post, oldest first.",
     details: """
       Every retained record is printed unless --count asks for the last N. With --follow, new
-      records are printed as they are appended, across journal rotations, until interrupted.
+      records are printed as they are appended, across journal rotations, until interrupted;
+      'following traffic in …' goes to standard error once it follows, and an unused group's
+      directory is created to wait for its first post.
       Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome.
       JSON lines are the journal's own records (see the README's "Traffic journal").
       """,
@@ -102,6 +104,12 @@ enum TailVerb {
     let count = try arguments.integer("count")
     let json = arguments.flag("json")
     let directory = try Location.directory(arguments)
+    // A group nothing was passed in has no traffic yet: listing it prints nothing, and following
+    // it creates its directory (as `listen` does) to wait for the first post.
+    if try Location.unusedGroupDirectory(arguments) != nil {
+      guard arguments.flag("follow") else { return .success }
+      _ = try Location.wormhole(arguments, creating: true)
+    }
     let printed = Mutex<UInt64>(0)
     let show: @Sendable (TrafficRecord) -> Void = { record in
       printed.withLock { last in
@@ -124,6 +132,7 @@ enum TailVerb {
       throw CommandError(error)
     }
     guard let follower else { return .success }
+    diagnose("following traffic in \(directory)")
     withExtendedLifetime(follower) { dispatchMain() }
   }
 

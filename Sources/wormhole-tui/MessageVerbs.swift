@@ -153,6 +153,11 @@ enum ReadVerb {
     guard !(arguments.flag("json") && arguments.flag("raw")) else {
       throw .usage("give --json or --raw, not both")
     }
+    if let unused = try Location.unusedGroupDirectory(arguments) {
+      diagnose(
+        "no message for \(identifier): nothing has been passed in this group yet (\(unused) does not exist)")
+      return .nothing
+    }
     let wormhole = try Location.wormhole(
       arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
     let archive: Data?
@@ -198,6 +203,8 @@ enum ClearVerb {
         all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")
     }
     for identifier in arguments.positional { try validate(identifier) }
+    // A group nothing was passed in has nothing to clear.
+    if try Location.unusedGroupDirectory(arguments) != nil { return .success }
     let wormhole = try Location.wormhole(
       arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
     do {

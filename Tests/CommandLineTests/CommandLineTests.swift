@@ -298,3 +298,38 @@ import Wormhole
     #expect(read.output == "\"old\"\n")
   }
 }
+
+/// A group nothing was passed in is empty, not broken; a missing --container is an error.
+@Suite struct UnusedGroupTests {
+  @Test func readingClearingAndListingAnUnusedGroupWriteNothing() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let group = ["--home", home.path, "--group", "never-used"]
+    let read = try run(["read", "x"] + group)
+    #expect(read.status == 1 && read.errors.contains("nothing has been passed in this group yet"))
+    #expect(try run(["clear", "x"] + group).status == 0)
+    #expect(try run(["clear", "--all"] + group).status == 0)
+    let tail = try run(["tail"] + group)
+    #expect(tail.status == 0 && tail.output.isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).isEmpty)
+  }
+
+  @Test func followingAnUnusedGroupWaitsForItsFirstPost() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let group = ["--home", home.path, "--group", "later"]
+    let follower = try RunningCommand(["tail", "--follow"] + group)
+    #expect(follower.waitFor("following traffic in \(home.path)/AppGroup/later"))
+    #expect(try run(["pass", "first"] + group).status == 0)
+    #expect(follower.waitFor(" notify first 0 ok", inErrors: false))
+    follower.interrupt()
+    _ = follower.finish()
+  }
+
+  @Test func aMissingContainerIsStillAnError() throws {
+    for verb in [["read", "x"], ["clear", "x"], ["tail"]] {
+      let result = try run(verb + ["--container", "/nonexistent/app-group"])
+      #expect(result.status == 3 && result.errors.contains("does not exist"), "\(verb)")
+    }
+  }
+}

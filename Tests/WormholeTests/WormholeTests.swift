@@ -49,7 +49,8 @@ import Testing
     #expect {
       try Wormhole(directory: "/nonexistent/wormhole", options: options)
     } throws: { error in
-      (error as? WormholeError)?.description.contains("does not exist (create it") == true
+      (error as? WormholeError)?.description.contains(
+        "does not exist (create it, or set Options.createsDirectory)") == true
     }
   }
 
