@@ -47,19 +47,5 @@ public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
-/// A name in double quotes with control characters escaped, so odd identifiers print legibly.
-func quoted(_ text: String) -> String {
-  var out = "\""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\"": out += "\\\""
-    case "\\": out += "\\\\"
-    case "\n": out += "\\n"
-    case "\t": out += "\\t"
-    case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-      out += "\\u{" + String(scalar.value, radix: 16) + "}"
-    default: out.unicodeScalars.append(scalar)
-    }
-  }
-  return out + "\""
-}
+/// A name in double quotes with everything a terminal would act on escaped.
+func quoted(_ text: String) -> String { DisplayText.quoted(text) }

@@ -52,7 +52,9 @@ enum ListenVerb {
         throw CommandError(error)
       }
     }
-    diagnose("listening for \(arguments.positional.joined(separator: ", ")) in \(wormhole.directory)")
+    diagnose(
+      "listening for \(arguments.positional.map(DisplayText.field).joined(separator: ", ")) "
+        + "in \(DisplayText.field(wormhole.directory))")
     let result = done.wait(timeout: timeout.map { .now() + $0 } ?? .distantFuture)
     for token in tokens { token.cancel() }
     if result == .timedOut {
@@ -63,7 +65,7 @@ enum ListenVerb {
   }
 
   static func textLine(_ received: ReceivedMessage) -> String {
-    let label = received.identifier
+    let label = DisplayText.field(received.identifier)
     if received.isNotificationOnly { return "\(label): (notification)" }
     if received.failure != nil { return "\(label): (unreadable)" }
     guard let message = received.message else { return "\(label): (empty mailbox)" }
@@ -132,7 +134,7 @@ enum TailVerb {
       throw CommandError(error)
     }
     guard let follower else { return .success }
-    diagnose("following traffic in \(directory)")
+    diagnose("following traffic in \(DisplayText.field(directory))")
     withExtendedLifetime(follower) { dispatchMain() }
   }
 
@@ -144,14 +146,9 @@ enum TailVerb {
       record.outcome.rawValue,
     ]
     if let replay = record.replayOf { columns.append("replay-of=\(replay)") }
-    if let error = record.error { columns.append(JSONText.string(error)) }
+    if let error = record.error { columns.append(DisplayText.quoted(error)) }
     return columns.joined(separator: " ")
   }
 
-  /// A field that stays one column: quoted as JSON when it has spaces, quotes or control characters.
-  static func field(_ text: String) -> String {
-    let plain =
-      !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0 != "\"" && $0.value != 0x7F }
-    return plain ? text : JSONText.string(text)
-  }
+  static func field(_ text: String) -> String { DisplayText.field(text) }
 }

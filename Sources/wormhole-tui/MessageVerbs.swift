@@ -123,7 +123,7 @@ enum MessageRendering {
     do {
       return try KeyedArchiveInspector().inspect(bytes)
     } catch {
-      throw .failure("cannot decode \(source): \(error.description)")
+      throw .failure("cannot decode \(DisplayText.field(source)): \(error.description)")
     }
   }
 }
@@ -155,7 +155,8 @@ enum ReadVerb {
     }
     if let unused = try Location.unusedGroupDirectory(arguments) {
       diagnose(
-        "no message for \(identifier): nothing has been passed in this group yet (\(unused) does not exist)")
+        "no message for \(DisplayText.field(identifier)): nothing has been passed in this group yet "
+          + "(\(DisplayText.field(unused)) does not exist)")
       return .nothing
     }
     let wormhole = try Location.wormhole(
@@ -167,7 +168,7 @@ enum ReadVerb {
       throw CommandError(error)
     }
     guard let archive else {
-      diagnose("no message for \(identifier) in \(wormhole.directory)")
+      diagnose("no message for \(DisplayText.field(identifier)) in \(DisplayText.field(wormhole.directory))")
       return .nothing
     }
     if arguments.flag("raw") {
@@ -176,9 +177,10 @@ enum ReadVerb {
     }
     let inspection = try MessageRendering.inspect(
       archive, source: (try? wormhole.mailboxPath(forIdentifier: identifier)) ?? identifier)
-    for warning in inspection.warnings { diagnose("\(identifier): \(warning)") }
+    let shown = DisplayText.field(identifier)
+    for warning in inspection.warnings { diagnose("\(shown): \(warning)") }
     if let reason = inspection.notArchiveReason {
-      diagnose("\(identifier): shown as a property list: \(reason)")
+      diagnose("\(shown): shown as a property list: \(reason)")
     }
     emit(arguments.flag("json") ? inspection.root.json() : inspection.root.textTree(label: identifier))
     return .success
@@ -240,18 +242,21 @@ enum InspectVerb {
     var code = ExitCode.success
     for (index, file) in arguments.positional.enumerated() {
       guard let data = FileManager.default.contents(atPath: file) else {
-        diagnose("cannot read \(file): \(String(cString: strerror(errno)))")
+        diagnose("cannot read \(DisplayText.field(file)): \(String(cString: strerror(errno)))")
         code = .failure
         continue
       }
       do {
         let inspection = try MessageRendering.inspect(data, source: file)
-        for warning in inspection.warnings { diagnose("\(file): \(warning)") }
-        if let reason = inspection.notArchiveReason { diagnose("\(file): not an archive: \(reason)") }
+        let shown = DisplayText.field(file)
+        for warning in inspection.warnings { diagnose("\(shown): \(warning)") }
+        if let reason = inspection.notArchiveReason { diagnose("\(shown): not an archive: \(reason)") }
         if arguments.flag("json") {
           emit(inspection.json())
         } else {
-          if arguments.positional.count > 1 { emit((index > 0 ? "\n" : "") + "==> \(file) <==") }
+          if arguments.positional.count > 1 {
+            emit((index > 0 ? "\n" : "") + "==> \(DisplayText.field(file)) <==")
+          }
           emit(inspection.textTree())
         }
       } catch {

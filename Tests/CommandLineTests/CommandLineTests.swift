@@ -333,3 +333,52 @@ import Wormhole
     }
   }
 }
+
+/// Identifiers may hold anything a file name can; what the verbs print stays one line per
+/// record and never hands a terminal a control sequence.
+@Suite struct HostileNameTests {
+  static let identifier = "evil\u{1b}[31mred\nline\u{202e}RTL\u{9b}c1"
+
+  private func expectSafe(_ text: String, _ context: String) {
+    for scalar in text.unicodeScalars where scalar != "\n" {
+      #expect(
+        !DisplayTextProbe.isUnsafe(scalar), "\(context): U+\(String(scalar.value, radix: 16)) in \(text)")
+    }
+  }
+
+  @Test func tailListenAndDiagnosticsEscapeWhatATerminalWouldActOn() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let listener = try RunningCommand(
+      ["listen", Self.identifier, "--count", "1", "--timeout", "30"] + location)
+    #expect(listener.waitFor("listening for"))
+    #expect(try run(["pass", Self.identifier, #""x""#] + location).status == 0)
+    let heard = listener.finish()
+    #expect(heard.lines.count == 1, "\(heard.output)")
+    expectSafe(heard.output, "listen")
+    expectSafe(heard.errors, "listen diagnostics")
+
+    let tail = try run(["tail"] + location)
+    #expect(tail.lines.count == 1)
+    expectSafe(tail.output, "tail")
+    #expect(tail.output.contains(#""evil\u{1b}[31mred\nline\u{202e}RTL\u{9b}c1""#))
+
+    let missing = try run(["read", Self.identifier + "-absent"] + location)
+    #expect(missing.status == 1)
+    expectSafe(missing.errors, "read diagnostics")
+    // JSON output escapes what JSON must, and stays one line per record.
+    let json = try run(["tail", "--json"] + location)
+    #expect(json.lines.count == 1 && TrafficRecord(jsonLine: json.lines[0])?.identifier == Self.identifier)
+  }
+}
+
+enum DisplayTextProbe {
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00..<0x20, 0x7F..<0xA0, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+      return true
+    default: return false
+    }
+  }
+}

@@ -72,3 +72,26 @@ import Testing
     }
   }
 }
+
+@Suite struct DisplayTextTests {
+  @Test func plainWordsStayAsTheyAre() {
+    for text in ["button", "group.com.example", "日本語", "emoji😀", "a-b_c.d"] {
+      #expect(DisplayText.field(text) == text)
+    }
+  }
+
+  @Test func anythingATerminalWouldActOnIsEscaped() {
+    #expect(DisplayText.field("two words") == #""two words""#)
+    #expect(DisplayText.field("") == #""""#)
+    #expect(DisplayText.quoted("a\u{1b}[2J") == #""a\u{1b}[2J""#)
+    #expect(DisplayText.quoted("c1\u{9b}31m") == #""c1\u{9b}31m""#)
+    #expect(DisplayText.quoted("abc\u{202e}cba") == #""abc\u{202e}cba""#)
+    #expect(DisplayText.quoted("line\u{2028}sep\nnext\tq\"b\\") == #""line\u{2028}sep\nnext\tq\"b\\""#)
+    #expect(DisplayText.quoted("del\u{7f}") == #""del\u{7f}""#)
+  }
+
+  @Test func errorMessagesUseIt() {
+    let error = WormholeError.invalidIdentifier("a/\u{1b}b", reason: "it contains '/'")
+    #expect(error.description == #"invalid identifier "a/\u{1b}b": it contains '/'"#)
+  }
+}
