@@ -23,43 +23,83 @@ public enum TrafficJournal {
     return TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
   }
 
-  static func readWhole(_ path: String) throws(WormholeError) -> [UInt8]? {
+  /// The last `maximum` bytes of the file at `path` (all of it when smaller), and whether it was
+  /// cut; `nil` when there is no file.
+  static func readTail(_ path: String, maximum: Int) throws(WormholeError) -> (
+    bytes: [UInt8], truncated: Bool
+  )? {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       if errno == ENOENT { return nil }
       throw .fileSystem(operation: "read", path: path, code: errno)
     }
     defer { _ = close(descriptor) }
-    var result: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 256 * 1024)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .fileSystem(operation: "read", path: path, code: errno)
-      }
-      if count == 0 { return result }
-      result.append(contentsOf: chunk[0..<count])
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .fileSystem(operation: "read", path: path, code: errno)
     }
+    let size = Int(status.st_size)
+    let start = max(0, size - maximum)
+    var result = [UInt8](repeating: 0, count: size - start)
+    var filled = 0
+    while filled < result.count {
+      let count = result.withUnsafeMutableBytes { buffer in
+        pread(
+          descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(start + filled))
+      }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { throw .fileSystem(operation: "read", path: path, code: errno) }
+      if count == 0 { break }
+      filled += count
+    }
+    result.removeSubrange(filled...)
+    return (result, start > 0)
   }
 
   /// The sequence number of the last complete record in the file open at `descriptor`, of
-  /// `size` bytes, or `nil` when it holds none.
+  /// `size` bytes, or `nil` when none is found within its last 4 MiB.
+  ///
+  /// Usually the last line is a record and a 4 KiB read finds it. After damage (a foreign
+  /// writer's long lines) the file is read backwards in 128 KiB windows that overlap by 64 KiB,
+  /// so that any line shorter than ``TrafficJournalReader/maximumLineLength`` lies whole in one.
   static func lastSequence(descriptor: Int32, size: Int) -> UInt64? {
     guard size > 0 else { return nil }
-    let window = min(size, 16 * 1024)
-    var tail = [UInt8](repeating: 0, count: window)
-    let count = tail.withUnsafeMutableBytes {
-      pread(descriptor, $0.baseAddress, window, off_t(size - window))
+    let floor = max(0, size - (4 << 20))
+    let window = 2 * TrafficJournalReader.maximumLineLength
+    var buffer = [UInt8](repeating: 0, count: window)
+    var end = size
+    var length = min(4096, size - floor)
+    while true {
+      let start = max(floor, end - length)
+      let count = buffer.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, end - start, off_t(start))
+      }
+      guard count > 0 else { return nil }
+      if let found = lastRecordSequence(in: buffer[0..<count], isFileStart: start == 0) { return found }
+      if start == floor { return nil }
+      // Widen to a full window ending where this one ended, then step back half a window.
+      end = length < window ? end : start + window / 2
+      length = window
     }
-    guard count > 0 else { return nil }
-    let lines = tail[0..<count].split(separator: UInt8(ascii: "\n"))
-    for line in lines.reversed() {
-      if let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) {
+  }
+
+  /// The sequence number of the last complete line in `bytes` that is a record. A line is
+  /// complete when a newline ends it and one starts it (or the file starts there).
+  private static func lastRecordSequence(in bytes: ArraySlice<UInt8>, isFileStart: Bool) -> UInt64? {
+    let newline = UInt8(ascii: "\n")
+    guard var lineEnd = bytes.lastIndex(of: newline) else { return nil }
+    while true {
+      var scan = lineEnd
+      while scan > bytes.startIndex && bytes[scan - 1] != newline { scan -= 1 }
+      let lineStart = scan
+      let startsLine = lineStart > bytes.startIndex || isFileStart
+      guard startsLine else { return nil }
+      if let record = TrafficRecord(jsonLine: String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)) {
         return record.sequence
       }
+      guard lineStart > bytes.startIndex else { return nil }
+      lineEnd = lineStart - 1
     }
-    return nil
   }
 }
 
@@ -105,15 +145,24 @@ final class TrafficJournalWriter: Sendable {
       }
       let size = Int(status.st_size)
       let sequence: UInt64
+      var line: [UInt8] = []
       if state.inode == UInt64(status.st_ino) && state.end == size {
         sequence = state.sequence + 1
-      } else if let last = TrafficJournal.lastSequence(descriptor: descriptor, size: size) {
-        sequence = last + 1
       } else {
-        sequence = (rotatedLastSequence() ?? 0) + 1
+        // Someone else wrote last. If that was a torn line (a writer that died mid-write), end
+        // it, so that this record is not glued to it and lost.
+        var last: UInt8 = 0
+        if size > 0 && pread(descriptor, &last, 1, off_t(size - 1)) == 1 && last != UInt8(ascii: "\n") {
+          line.append(UInt8(ascii: "\n"))
+        }
+        // Sequence numbers only grow, so what this writer wrote last is a lower bound even when
+        // the journal's tail is damaged.
+        let found =
+          TrafficJournal.lastSequence(descriptor: descriptor, size: size) ?? rotatedLastSequence() ?? 0
+        sequence = max(found, state.sequence) + 1
       }
       let record = make(sequence, currentMilliseconds())
-      var line = record.jsonLineBytes
+      line.append(contentsOf: record.jsonLineBytes)
       line.append(UInt8(ascii: "\n"))
       let code = FileSystem.writeAll(descriptor, line)
       guard code == 0 else {

@@ -13,6 +13,15 @@ public final class TrafficJournalReader {
   private var inode: (dev: UInt64, ino: UInt64) = (0, 0)
   private var offset = 0
   private var pending: [UInt8] = []
+  /// Set after an over-long line was dropped: bytes are skipped up to the next newline.
+  private var skippingLine = false
+
+  /// The longest line kept; a record is far shorter (identifiers and senders are bounded), so a
+  /// longer one is not a record, and dropping it keeps a damaged journal from filling memory.
+  static let maximumLineLength = 64 * 1024
+  /// The most of one file read when starting from its beginning: a journal this library writes
+  /// rotates long before, so only a foreign or damaged one is cut (its oldest part is skipped).
+  static let maximumBacklog = 64 << 20
   private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
   /// The sequence number of the last record returned (or skipped when starting at the end).
   public private(set) var lastSequence: UInt64?
@@ -80,9 +89,15 @@ public final class TrafficJournalReader {
     // The file just drained (now rotated) needs no second read.
     guard stat(rotated, &status) == 0,
       !(UInt64(status.st_dev) == inode.dev && UInt64(status.st_ino) == inode.ino),
-      let bytes = try? TrafficJournal.readWhole(rotated)
+      let bytes = try? TrafficJournal.readTail(rotated, maximum: Self.maximumBacklog)
     else { return }
-    append(lines: bytes[...], to: &records)
+    // Its own lines only: a partial line of the current file does not continue into it, and an
+    // unterminated last line of its own is a torn write.
+    let saved = (pending, skippingLine)
+    pending = []
+    skippingLine = bytes.truncated
+    consume(bytes.bytes[...], into: &records)
+    (pending, skippingLine) = saved
   }
 
   /// Parses the complete lines in `bytes`, keeping records newer than the last one returned.
@@ -116,15 +131,36 @@ public final class TrafficJournalReader {
       offset = 0
       pending.removeAll()
     }
+    if offset == 0 && Int(status.st_size) > Self.maximumBacklog {
+      offset = Int(status.st_size) - Self.maximumBacklog
+      skippingLine = true
+    }
     while true {
       let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return }
       offset += count
-      pending.append(contentsOf: chunk[0..<count])
-      guard let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) else { continue }
+      consume(chunk[0..<count], into: &records)
+    }
+  }
+
+  /// Adds bytes to the partial line and returns the complete records, dropping any line longer
+  /// than ``maximumLineLength`` (up to its newline, however far that is).
+  private func consume(_ bytes: ArraySlice<UInt8>, into records: inout [TrafficRecord]) {
+    var bytes = bytes
+    if skippingLine {
+      guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return }
+      bytes = bytes[(newline + 1)...]
+      skippingLine = false
+    }
+    pending.append(contentsOf: bytes)
+    if let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) {
       append(lines: pending[..<lastNewline], to: &records)
       pending.removeSubrange(...lastNewline)
+    }
+    if pending.count > Self.maximumLineLength {
+      pending.removeAll()
+      skippingLine = true
     }
   }
 }

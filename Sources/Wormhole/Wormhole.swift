@@ -29,7 +29,8 @@ public final class Wormhole: Sendable {
     /// as in MMWormhole: the mailbox survives a crash of the process either way, only a crash of
     /// the machine can lose it.
     public var isDurable = false
-    /// The sender label recorded in the traffic journal; the program's name by default.
+    /// The sender label recorded in the traffic journal; the program's name by default. Labels
+    /// longer than ``Wormhole/maximumSenderLength`` bytes are cut (on a character boundary).
     public var sender = Wormhole.programName
     /// The journal size that triggers rotation.
     public var journalLimit = TrafficJournal.defaultLimit
@@ -79,6 +80,8 @@ public final class Wormhole: Sendable {
     try FileSystem.checkDirectory(path)
     self.directory = path
     self.transitingType = transitingType
+    var options = options
+    options.sender = Self.cut(options.sender, toBytes: Self.maximumSenderLength)
     self.options = options
     self.journal = TrafficJournalWriter(directory: path, limit: options.journalLimit)
     self.coordination = Coordination(path: path + "/" + Coordination.fileName)
@@ -92,6 +95,19 @@ public final class Wormhole: Sendable {
     throws(WormholeError)
   {
     try self.init(directory: url.path, transitingType: transitingType, options: options)
+  }
+
+  /// The longest sender label kept, in UTF-8 bytes: journal records stay short lines.
+  public static let maximumSenderLength = 128
+
+  static func cut(_ text: String, toBytes limit: Int) -> String {
+    guard text.utf8.count > limit else { return text }
+    var result = ""
+    for character in text {
+      if result.utf8.count + character.utf8.count > limit { break }
+      result.append(character)
+    }
+    return result
   }
 
   /// The name of this program, for the journal's sender label.
