@@ -135,43 +135,74 @@ private struct ObjectGraph {
     return added
   }
 
-  mutating func add(_ value: ArchivedValue, depth: Int) throws(KeyedArchiveEncodingError) -> UInt64 {
+  /// UIDs of the values the inspector marked as shared (`@N`), so that later references to them
+  /// (and cycles back to an enclosing one) become the same object again.
+  private var sharedReferences: [UInt64: UInt64] = [:]
+
+  /// Adds `value` and returns its UID. With `sharing`, the UID is recorded under that shared id
+  /// as soon as it exists (before a container's children, so that a cycle resolves).
+  mutating func add(_ value: ArchivedValue, depth: Int, sharing: UInt64? = nil)
+    throws(KeyedArchiveEncodingError)
+    -> UInt64
+  {
     guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
     switch value {
     case .null:
-      if let nullReference { return nullReference }
+      if let nullReference { return remember(sharing, nullReference) }
       let reference = object(["NSNull", "NSObject"], keys: [], values: [])
       nullReference = reference
-      return reference
+      return remember(sharing, reference)
     case .boolean(let flag):
-      return scalar(.boolean(flag)) { $0.boolean(flag) }
+      return remember(sharing, scalar(.boolean(flag)) { $0.boolean(flag) })
     case .integer(let number):
-      return scalar(.integer(number)) { $0.integer(number) }
+      return remember(sharing, scalar(.integer(number)) { $0.integer(number) })
     case .unsignedInteger(let number):
-      return scalar(.unsignedInteger(number)) { $0.unsignedInteger(number) }
+      return remember(sharing, scalar(.unsignedInteger(number)) { $0.unsignedInteger(number) })
     case .real(let number):
-      return scalar(.real(number.bitPattern)) { $0.real(number) }
+      return remember(sharing, scalar(.real(number.bitPattern)) { $0.real(number) })
     case .string(let text):
       // A bare "$null" string would read back as nil, so it goes in an NSString instance.
       if text == "$null" {
-        return object(["NSString", "NSObject"], keys: [key(.string)], values: [builder.string(text)])
+        return remember(
+          sharing, object(["NSString", "NSObject"], keys: [key(.string)], values: [builder.string(text)]))
       }
-      return scalar(.string(text)) { $0.string(text) }
+      return remember(sharing, scalar(.string(text)) { $0.string(text) })
     case .data(let bytes):
-      return append(builder.data(bytes))
+      return remember(sharing, append(builder.data(bytes)))
     case .date(let date):
-      return object(
-        ["NSDate", "NSObject"], keys: [key(.time)],
-        values: [builder.real(date.timeIntervalSinceReferenceDate)])
+      return remember(
+        sharing,
+        object(
+          ["NSDate", "NSObject"], keys: [key(.time)],
+          values: [builder.real(date.timeIntervalSinceReferenceDate)]))
     case .array(let elements):
-      let reference = reserve()
-      var children: [Int] = []
-      children.reserveCapacity(elements.count)
-      for element in elements { children.append(builder.uid(try add(element, depth: depth + 1))) }
-      fill(reference, ["NSArray", "NSObject"], keys: [key(.objects)], values: [builder.array(children)])
+      return try collection(elements, chain: ["NSArray", "NSObject"], depth: depth, sharing: sharing)
+    case .set(let elements):
+      return try collection(elements, chain: ["NSSet", "NSObject"], depth: depth, sharing: sharing)
+    case .orderedSet(let elements):
+      let reference = remember(sharing, reserve())
+      var keys: [Int] = []
+      var values: [Int] = []
+      for (position, element) in elements.enumerated() {
+        keys.append(builder.string("NS.object.\(position)"))
+        values.append(builder.uid(try add(element, depth: depth + 1)))
+      }
+      fill(reference, ["NSOrderedSet", "NSObject"], keys: keys, values: values)
+      return reference
+    case .countedSet(let elements):
+      let reference = remember(sharing, reserve())
+      var keys = [builder.string("NS.count")]
+      var values = [builder.integer(Int64(elements.count))]
+      for (position, element) in elements.enumerated() {
+        keys.append(builder.string("NS.object\(position)"))
+        values.append(builder.uid(try add(element.value, depth: depth + 1)))
+        keys.append(builder.string("NS.count\(position)"))
+        values.append(builder.integer(element.count))
+      }
+      fill(reference, ["NSCountedSet", "NSMutableSet", "NSSet", "NSObject"], keys: keys, values: values)
       return reference
     case .dictionary(let entries):
-      let reference = reserve()
+      let reference = remember(sharing, reserve())
       var keys: [Int] = []
       var values: [Int] = []
       keys.reserveCapacity(entries.count)
@@ -182,8 +213,22 @@ private struct ObjectGraph {
         reference, ["NSDictionary", "NSObject"], keys: [key(.keys), key(.objects)],
         values: [builder.array(keys), builder.array(values)])
       return reference
+    case .url(let url):
+      let reference = remember(sharing, reserve())
+      let base =
+        try url.base.map { base throws(KeyedArchiveEncodingError) in try add(base, depth: depth + 1) } ?? 0
+      let relative = try add(.string(url.relative), depth: depth + 1)
+      fill(
+        reference, ["NSURL", "NSObject"], keys: [builder.string("NS.base"), builder.string("NS.relative")],
+        values: [builder.uid(base), builder.uid(relative)])
+      return reference
+    case .uuid(let uuid):
+      let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+      return remember(
+        sharing,
+        object(["NSUUID", "NSObject"], keys: [builder.string("NS.uuidbytes")], values: [builder.data(bytes)]))
     case .object(let object):
-      let reference = reserve()
+      let reference = remember(sharing, reserve())
       var keys: [Int] = []
       var values: [Int] = []
       keys.reserveCapacity(object.fields.count + 1)
@@ -195,9 +240,38 @@ private struct ObjectGraph {
       let chain = object.classChain.first == object.className ? object.classChain : [object.className]
       fill(reference, chain, keys: keys, values: values)
       return reference
-    default:
-      throw .unsupported("a value of this kind (\(value))")
+    case .shared(let first):
+      return try add(first.value, depth: depth, sharing: first.id)
+    case .reference(let reference):
+      guard reference.kind != .unresolved, let target = sharedReferences[reference.id] else {
+        throw .unsupported("a reference to object @\(reference.id), which the message does not hold")
+      }
+      return target
+    case .structure:
+      throw .unsupported("an NSValue structure (point, size, rectangle, range or insets)")
+    case .attributedString:
+      throw .unsupported("an attributed string")
+    case .indexSet:
+      throw .unsupported("an index set")
+    case .indexPath:
+      throw .unsupported("an index path")
     }
+  }
+
+  private mutating func collection(_ elements: [ArchivedValue], chain: [String], depth: Int, sharing: UInt64?)
+    throws(KeyedArchiveEncodingError) -> UInt64
+  {
+    let reference = remember(sharing, reserve())
+    var children: [Int] = []
+    children.reserveCapacity(elements.count)
+    for element in elements { children.append(builder.uid(try add(element, depth: depth + 1))) }
+    fill(reference, chain, keys: [key(.objects)], values: [builder.array(children)])
+    return reference
+  }
+
+  private mutating func remember(_ sharing: UInt64?, _ reference: UInt64) -> UInt64 {
+    if let sharing { sharedReferences[sharing] = reference }
+    return reference
   }
 
   /// Numbers and booleans are encoded inline in an object (as `encodeInt:` and friends do);
