@@ -18,14 +18,19 @@ public enum WormholeHome {
     applicationGroupIdentifier group: String, optionalDirectory: String?, home: String
   ) throws(WormholeError) -> String {
     try validateComponent(group, kind: "application group")
-    var path = trimmingTrailingSlashes(home) + "/AppGroup/" + group
-    if let optionalDirectory, !optionalDirectory.isEmpty {
-      for component in optionalDirectory.split(separator: "/", omittingEmptySubsequences: true) {
-        try validateComponent(String(component), kind: "optional directory")
-      }
-      path += "/" + optionalDirectory.split(separator: "/").joined(separator: "/")
-    }
-    return path
+    let path = trimmingTrailingSlashes(home) + "/AppGroup/" + group
+    return try directoryPath(container: path, optionalDirectory: optionalDirectory)
+  }
+
+  /// The wormhole directory below an existing container (such as a copied simulator app-group
+  /// container) and MMWormhole's optional directory; `container` itself when there is none.
+  public static func directoryPath(container: String, optionalDirectory: String?) throws(WormholeError)
+    -> String
+  {
+    guard let optionalDirectory, !optionalDirectory.isEmpty else { return trimmingTrailingSlashes(container) }
+    let components = optionalDirectory.split(separator: "/", omittingEmptySubsequences: true)
+    for component in components { try validateComponent(String(component), kind: "optional directory") }
+    return trimmingTrailingSlashes(container) + "/" + components.joined(separator: "/")
   }
 
   static func validateComponent(_ name: String, kind: String) throws(WormholeError) {

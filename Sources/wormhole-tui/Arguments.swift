@@ -113,7 +113,7 @@ enum Location {
     ),
     OptionSpec(
       name: "group", value: "G", help: "application group (default $WORMHOLE_GROUP, else \"default\")"),
-    OptionSpec(name: "directory", value: "D", help: "optional directory below the group"),
+    OptionSpec(name: "directory", value: "D", help: "optional directory below the group or container"),
     OptionSpec(
       name: "container", value: "DIR", help: "use this existing directory as the wormhole directory"),
   ]
@@ -121,17 +121,21 @@ enum Location {
   /// The wormhole directory the arguments name.
   static func directory(_ arguments: ParsedArguments) throws(CommandError) -> String {
     if let container = arguments.value("container") {
-      if arguments.value("group") != nil || arguments.value("directory") != nil {
-        throw .usage(
-          "--container names the wormhole directory itself; it does not combine with --group or --directory")
+      if arguments.value("group") != nil {
+        throw .usage("--container replaces --group: give one or the other (--directory goes below either)")
       }
       var status = stat()
       if stat(container, &status) != 0 && errno == ENOENT {
         throw .failure(
-          "container \(container) does not exist: a --container is used as it is, never created; "
-            + "check the path, or use --group to keep wormholes in the wormhole home")
+          "container \(DisplayText.field(container)) does not exist: a --container is used as it is, never "
+            + "created; check the path, or use --group to keep wormholes in the wormhole home")
       }
-      return container
+      do {
+        return try WormholeHome.directoryPath(
+          container: container, optionalDirectory: arguments.value("directory"))
+      } catch {
+        throw CommandError(error)
+      }
     }
     let environment = WormholeHome.currentEnvironment()
     let home = arguments.value("home") ?? WormholeHome.defaultPath(environment: environment)
@@ -145,10 +149,11 @@ enum Location {
     }
   }
 
-  /// The group's wormhole directory when the arguments name a group (not a `--container`) whose
-  /// directory does not exist yet: nothing has been passed there, which is not an error.
+  /// The wormhole directory when the arguments name a group, or an optional directory below a
+  /// container, that does not exist yet: nothing has been passed there, which is not an error.
   static func unusedGroupDirectory(_ arguments: ParsedArguments) throws(CommandError) -> String? {
-    guard arguments.value("container") == nil else { return nil }
+    // A container is never unused: it must exist. Its optional directory may not, yet.
+    guard arguments.value("container") == nil || arguments.value("directory") != nil else { return nil }
     let path = try directory(arguments)
     var status = stat()
     return stat(path, &status) != 0 && errno == ENOENT ? path : nil
@@ -162,7 +167,9 @@ enum Location {
   ) throws(CommandError) -> Wormhole {
     var options = Wormhole.Options()
     options.sender = arguments.value("sender") ?? "wormhole-tui"
-    options.createsDirectory = creating && arguments.value("container") == nil
+    // The container itself is never created (it was checked to exist); a group's directories
+    // and an optional directory below a container are, when passing.
+    options.createsDirectory = creating
     configure(&options)
     let path = try directory(arguments)
     do {

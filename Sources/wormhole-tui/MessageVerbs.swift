@@ -155,7 +155,7 @@ enum ReadVerb {
     }
     if let unused = try Location.unusedGroupDirectory(arguments) {
       diagnose(
-        "no message for \(DisplayText.field(identifier)): nothing has been passed in this group yet "
+        "no message for \(DisplayText.field(identifier)): nothing has been passed here yet "
           + "(\(DisplayText.field(unused)) does not exist)")
       return .nothing
     }

@@ -306,7 +306,7 @@ import Wormhole
     defer { home.remove() }
     let group = ["--home", home.path, "--group", "never-used"]
     let read = try run(["read", "x"] + group)
-    #expect(read.status == 1 && read.errors.contains("nothing has been passed in this group yet"))
+    #expect(read.status == 1 && read.errors.contains("nothing has been passed here yet"))
     #expect(try run(["clear", "x"] + group).status == 0)
     #expect(try run(["clear", "--all"] + group).status == 0)
     let tail = try run(["tail"] + group)
@@ -380,5 +380,29 @@ enum DisplayTextProbe {
       return true
     default: return false
     }
+  }
+}
+
+/// A copied simulator app-group container opens as it is, with MMWormhole's optional directory.
+@Suite struct ContainerDirectoryTests {
+  @Test func anOptionalDirectoryBelowAContainerIsCreatedWhenPassing() throws {
+    let container = TemporaryDirectory()
+    defer { container.remove() }
+    let location = ["--container", container.path, "--directory", "wormhole"]
+    let before = try run(["read", "x"] + location)
+    #expect(before.status == 1 && before.errors.contains("nothing has been passed here yet"))
+    #expect(!FileManager.default.fileExists(atPath: container.path + "/wormhole"))
+    #expect(try run(["pass", "x", "[1]"] + location).status == 0)
+    #expect(FileManager.default.fileExists(atPath: container.path + "/wormhole/x.archive"))
+    #expect(try run(["read", "x", "--json"] + location).output == "[1]\n")
+  }
+
+  @Test func aContainerReplacesAGroup() throws {
+    let container = TemporaryDirectory()
+    defer { container.remove() }
+    let both = try run(["read", "x", "--container", container.path, "--group", "g"])
+    #expect(both.status == 2 && both.errors.contains("--container replaces --group"))
+    let escape = try run(["pass", "x", "--container", container.path, "--directory", "../outside"])
+    #expect(escape.status == 2 && escape.errors.contains("invalid optional directory"))
   }
 }
