@@ -160,6 +160,19 @@ public struct MailboxVersion: Sendable, Hashable {
   public var sender: String?
   /// The journal sequence number of that post.
   public var sequence: UInt64?
+
+  public init(
+    serial: UInt64, bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, observedMilliseconds: Int64,
+    sender: String? = nil, sequence: UInt64? = nil
+  ) {
+    self.serial = serial
+    self.bytes = bytes
+    self.size = size
+    self.modifiedNanoseconds = modifiedNanoseconds
+    self.observedMilliseconds = observedMilliseconds
+    self.sender = sender
+    self.sequence = sequence
+  }
 }
 
 /// What a traffic entry reports.
@@ -204,4 +217,24 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
   public var error: String?
   /// The mailbox version this post wrote, once the model saw it.
   public var versionSerial: UInt64?
+
+  public init(
+    id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: String, identifier: String,
+    transiting: String? = nil, size: Int, sender: String? = nil, processIdentifier: Int32? = nil,
+    sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil
+  ) {
+    self.id = id
+    self.milliseconds = milliseconds
+    self.kind = kind
+    self.directory = directory
+    self.identifier = identifier
+    self.transiting = transiting
+    self.size = size
+    self.sender = sender
+    self.processIdentifier = processIdentifier
+    self.sequence = sequence
+    self.replayOf = replayOf
+    self.error = error
+    self.versionSerial = versionSerial
+  }
 }
