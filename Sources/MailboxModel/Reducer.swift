@@ -115,7 +115,8 @@ extension ModelState {
     mailbox.current = MailboxVersion(
       serial: serial, bytes: bytes, size: size, modifiedNanoseconds: modified, observedMilliseconds: now)
     mailbox.versionCount += 1
-    mailbox.lastChange = now
+    // What was there before the model started changed when the file did.
+    mailbox.lastChange = initial ? modified / 1_000_000 : now
     guard !initial else { return }
     let key = MailboxKey(directory: directory, identifier: identifier)
     let waiting = pendingRecords.items(for: key)

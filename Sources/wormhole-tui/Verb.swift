@@ -28,6 +28,7 @@ struct Verb: Sendable {
 enum Verbs {
   static let all: [Verb] = [
     PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, InspectVerb.verb, DemoVerb.verb,
+    DumpVerb.verb,
   ]
 
   static var overview: String {
