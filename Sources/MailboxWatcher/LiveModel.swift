@@ -53,7 +53,9 @@ public final class LiveModel: Sendable {
     queue.sync { watcher.start() }
   }
 
-  deinit { watcher.cancel() }
+  // The last reference may go on the model's own queue (a tick), where waiting for it would
+  // deadlock: stop the sources without waiting; the watcher's handler no longer reaches us.
+  deinit { watcher.stopSources() }
 
   /// The model as it is now.
   public var snapshot: ModelState { state.withLock { $0 } }
@@ -62,7 +64,7 @@ public final class LiveModel: Sendable {
   public func cancel() { watcher.cancel() }
 
   /// Runs `body` after every event delivered so far was applied. For tests and scripts that want
-  /// a settled model.
+  /// a settled model. Not from `onUpdate`, which runs on the model's queue.
   public func sync<T>(_ body: (ModelState) -> T) -> T {
     queue.sync { body(snapshot) }
   }

@@ -162,6 +162,13 @@ public final class MailboxWatcher: @unchecked Sendable {
     }
   }
 
+  /// Stops the readiness source and the poll timer without waiting for the queue, from any
+  /// thread (the sources are set once, in ``start()``). A handler call already running finishes.
+  func stopSources() {
+    source?.cancel()
+    timer?.cancel()
+  }
+
   // MARK: Discovery
 
   /// Watches `path`, lists it, reports it when it is a wormhole directory, and descends.
