@@ -35,9 +35,17 @@ extension ModelState {
       for mailbox in gone.sorted(by: { $0.identifier < $1.identifier }) {
         removeMailbox(path, mailbox.identifier, now: now, initial: initial)
       }
-      for identifier in listing.keys.sorted() {
-        if let observation = listing[identifier] {
-          change(path, identifier, observation, now: now, initial: initial)
+      if initial {
+        directories[path]?.mailboxes.reserveCapacity(listing.count)
+        for (identifier, observation) in listing {
+          change(path, identifier, observation, now: now, initial: true)
+        }
+      } else {
+        // Sorted, so that the traffic a rescan makes comes in a stable order.
+        for identifier in listing.keys.sorted() {
+          if let observation = listing[identifier] {
+            change(path, identifier, observation, now: now, initial: false)
+          }
         }
       }
     case .mailboxChanged(let directory, let identifier, let observation):

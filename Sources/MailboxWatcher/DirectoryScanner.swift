@@ -2,18 +2,27 @@ import Glibc
 import MailboxModel
 import Wormhole
 
-/// What identifies one state of a file cheaply: if none of these changed, neither did the file.
+/// What identifies one state of a file cheaply: a fingerprint of its inode, size, modification
+/// and status-change times. If it did not change, neither did the file. Eight bytes, because the
+/// watcher keeps one per mailbox (100,000 mailboxes must fit well under 100 MB).
 struct FileStamp: Hashable, Sendable {
-  var inode: UInt64
-  var size: Int
-  var modifiedNanoseconds: Int64
-  var changedNanoseconds: Int64
+  var fingerprint: UInt64
 
   init(_ status: stat) {
-    inode = UInt64(status.st_ino)
-    size = Int(status.st_size)
-    modifiedNanoseconds = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
-    changedNanoseconds = Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec)
+    // FNV-1a over the four fields.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for field in [
+      UInt64(status.st_ino), UInt64(bitPattern: Int64(status.st_size)),
+      UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec)),
+      UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec)),
+    ] {
+      var value = field
+      for _ in 0..<8 {
+        hash = (hash ^ (value & 0xff)) &* 0x0000_0100_0000_01b3
+        value >>= 8
+      }
+    }
+    fingerprint = hash
   }
 }
 
@@ -78,18 +87,20 @@ enum DirectoryScanner {
       return (.unreadable("cannot read it: \(String(cString: strerror(errno)))"), nil)
     }
     let stamp = FileStamp(status)
+    let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     guard status.st_mode & S_IFMT == S_IFREG else { return (.unreadable("it is not a regular file"), stamp) }
     let size = Int(status.st_size)
     guard size <= limit else {
-      return (.file(bytes: nil, size: size, modifiedNanoseconds: stamp.modifiedNanoseconds), stamp)
+      return (.file(bytes: nil, size: size, modifiedNanoseconds: modified), stamp)
     }
-    // Read to the end: an in-place writer may have grown it since the fstat.
-    var bytes = [UInt8](repeating: 0, count: max(size, 1))
+    // Read to the end: an in-place writer may have grown it since the fstat. One spare byte, so
+    // that a file of the size stated is read whole by the first read and the second sees its end.
+    var bytes = [UInt8](repeating: 0, count: size + 1)
     var count = 0
     while true {
       if count == bytes.count {
         guard count <= limit else {
-          return (.file(bytes: nil, size: count, modifiedNanoseconds: stamp.modifiedNanoseconds), stamp)
+          return (.file(bytes: nil, size: count, modifiedNanoseconds: modified), stamp)
         }
         bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096)))
       }
@@ -104,8 +115,10 @@ enum DirectoryScanner {
       if got == 0 { break }
       count += got
     }
-    bytes.removeSubrange(count...)
-    return (.file(bytes: bytes, size: count, modifiedNanoseconds: stamp.modifiedNanoseconds), stamp)
+    // A copy of exactly the bytes read: the buffer's spare capacity would be held as long as
+    // the version is (100,000 mailboxes, each with a grown buffer, would be hundreds of MB).
+    let exact = count == bytes.count ? bytes : Array(bytes[..<count])
+    return (.file(bytes: exact, size: count, modifiedNanoseconds: modified), stamp)
   }
 
   /// The stamp of `directory/name` without reading it, or `nil` when it is gone.

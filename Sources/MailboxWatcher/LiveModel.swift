@@ -69,9 +69,14 @@ public final class LiveModel: Sendable {
     queue.sync { body(snapshot) }
   }
 
-  /// Suspends applying events (they queue in the kernel meanwhile), for tests of overflow.
-  func suspend() { queue.suspend() }
-  func resume() { queue.resume() }
+  /// Pauses the model (a dashboard's freeze): no event is read or applied until ``resume()``,
+  /// and changes queue in the kernel meanwhile. If more happen than the kernel queues, the
+  /// watcher rescans on resuming, so the model still ends consistent with the disk. Calls must
+  /// pair, and ``cancel()`` only after resuming.
+  public func suspend() { queue.suspend() }
+
+  /// Resumes a model paused by ``suspend()``.
+  public func resume() { queue.resume() }
 
   /// Feeds raw inotify events to the watcher, for tests (an overflow, for example).
   func injectForTesting(_ events: [InotifyEvent]) {

@@ -198,6 +198,8 @@ public final class MailboxWatcher: @unchecked Sendable {
     events.append(.directoryAppeared(path))
     if directory.watch == nil { events.append(.watchLimitReached(directory: path, message: limitMessage)) }
     var observations: [String: MailboxObservation] = [:]
+    observations.reserveCapacity(listing?.mailboxes.count ?? 0)
+    directory.stamps.reserveCapacity(listing?.mailboxes.count ?? 0)
     for (name, identifier) in listing?.mailboxes ?? [] {
       guard let (observation, stamp) = observe(path, name) else { continue }
       observations[identifier] = observation

@@ -12,10 +12,60 @@ import Wormhole
 /// event-to-model latency against a raw inotify reader and `inotifywait -m`, and floods that
 /// must end consistent with the disk.
 func modelBenchmarks() throws -> [BenchmarkRecord] {
+  let environment = ProcessInfo.processInfo.environment
+  if let mode = environment[memoryChildMode], let directory = environment[memoryChildDirectory] {
+    try runMemoryChild(mode: mode, directory: directory)
+  }
   var records = try modelStartupBenchmarks()
   records += try modelLatencyBenchmarks()
   records += try modelFloodBenchmarks()
+  records += try stalledFloodBenchmarks()
   return records
+}
+
+// MARK: Memory, in fresh processes
+
+private let memoryChildMode = "WORMHOLE_BENCH_MODEL_CHILD"
+private let memoryChildDirectory = "WORMHOLE_BENCH_MODEL_DIRECTORY"
+
+/// The child side of ``residentInChild(mode:directory:)``: loads the directory (the model, the
+/// raw scan, or nothing), prints its resident bytes after trimming malloc, and exits.
+private func runMemoryChild(mode: String, directory: String) throws -> Never {
+  var sink = 0
+  var model: LiveModel?
+  if mode == "model" {
+    model = try LiveModel(roots: [.container(directory)])
+    sink = model?.snapshot.directories[directory]?.presentCount ?? 0
+  } else if mode == "raw" {
+    let raw = rawScan(directory)
+    sink = raw.count
+    print(trimmedResident())
+    _ = withExtendedLifetime(raw) { fflush(nil) }
+    exit(0)
+  }
+  print(trimmedResident())
+  fflush(nil)
+  withExtendedLifetime(model) { _ = sink }
+  exit(0)
+}
+
+/// Resident bytes of a fresh `wormhole-bench model` process that loaded `directory` as `mode`.
+private func residentInChild(mode: String, directory: String) throws -> Double {
+  let child = Process()
+  child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  child.arguments = ["model"]
+  var environment = ProcessInfo.processInfo.environment
+  environment[memoryChildMode] = mode
+  environment[memoryChildDirectory] = directory
+  child.environment = environment
+  let output = Pipe()
+  child.standardOutput = output
+  try child.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  child.waitUntilExit()
+  let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  guard let value = Double(text) else { throw BenchmarkFailure("memory child \(mode) printed \(text)") }
+  return value
 }
 
 // MARK: Start-up
@@ -43,19 +93,11 @@ private func modelStartupBenchmarks() throws -> [BenchmarkRecord] {
   model?.cancel()
   let mailboxes = model?.snapshot.directories[directory]?.presentCount ?? 0
   guard mailboxes == count else { throw BenchmarkFailure("the model found \(mailboxes) of \(count) mailboxes") }
-  // Memory: resident growth while each is held, from a trimmed start.
   model = nil
-  let before = trimmedResident()
-  model = try LiveModel(roots: [.container(directory)])
-  model?.cancel()
-  let withModel = trimmedResident()
-  let modelGrowth = withModel - before
-  model = nil
-  let rawBefore = trimmedResident()
-  var raw: [(String, [UInt8], FileStampForBench)]? = rawScan(directory)
-  let rawGrowth = trimmedResident() - rawBefore
-  sink &+= raw?.count ?? 0
-  raw = nil
+  // Memory: resident bytes of fresh processes holding the model, the raw scan, or nothing.
+  let withModel = try residentInChild(mode: "model", directory: directory)
+  let withRaw = try residentInChild(mode: "raw", directory: directory)
+  let bare = try residentInChild(mode: "none", directory: directory)
   precondition(sink > 0)
   return [
     BenchmarkRecord(
@@ -63,12 +105,12 @@ private func modelStartupBenchmarks() throws -> [BenchmarkRecord] {
       baselineName: "raw readdir+fstatat+read of the same tree", baseline: times.baseline, higherIsBetter: false,
       target: 1.0 / 3.0, detail: ["mailboxes": Double(count)]),
     BenchmarkRecord(
-      name: "model_resident_100000_mailboxes", unit: "bytes", value: modelGrowth,
-      baselineName: "raw scan holding names, bytes and status", baseline: rawGrowth, higherIsBetter: false,
-      target: nil,
+      name: "model_resident_100000_mailboxes", unit: "bytes", value: withModel,
+      baselineName: "a fresh process holding the raw scan (names, bytes, status)", baseline: withRaw,
+      higherIsBetter: false, target: nil,
       detail: [
-        "process_resident_bytes": withModel, "target_resident_bytes": 100e6,
-        "under_target": withModel < 100e6 ? 1 : 0,
+        "bare_process_resident_bytes": bare, "model_growth_bytes": withModel - bare,
+        "raw_growth_bytes": withRaw - bare, "target_resident_bytes": 100e6, "under_target": withModel < 100e6 ? 1 : 0,
       ]),
   ]
 }
@@ -389,6 +431,110 @@ private func mailboxesMatch(_ state: ModelState, _ directory: String) -> Bool {
     present += 1
   }
   return present == state.directories[directory]?.presentCount
+}
+
+/// Both readers stalled through a flood of plain write+rename (five inotify events each, far
+/// more than the kernel queues): ours is paused, `inotifywait` stopped with SIGSTOP. Ours must end
+/// with every mailbox's final bytes; the peer can only report what the kernel kept.
+private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
+  let writes = 20_000
+  let names = 100
+  let contents = try (0..<writes).map { try KeyedArchiveEncoder().encodeBytes(.integer(Int64($0))) }
+  let directory = try scratchDirectory()
+  defer { removeTree(directory) }
+  let model = try LiveModel(roots: [.container(directory)])
+  model.suspend()
+  for index in 0..<writes { try rawWriteAndRename(contents[index], directory: directory, name: "s\(index % names).archive") }
+  let resumed = now()
+  model.resume()
+  let consistent = waitFor(seconds: 60) { mailboxesMatch(model.snapshot, directory) }
+  let settle = now() - resumed
+  model.cancel()
+  var detail: [String: Double] = ["seconds_to_consistent_after_resume": settle, "writes": Double(writes)]
+  var peerFraction = 0.0
+  if FileManager.default.isExecutableFile(atPath: "/usr/bin/inotifywait") {
+    let peerDirectory = try scratchDirectory()
+    defer { removeTree(peerDirectory) }
+    let peer = try startInotifywait(peerDirectory, events: ["moved_to"])
+    kill(peer.process.processIdentifier, SIGSTOP)
+    for index in 0..<writes {
+      try rawWriteAndRename(contents[index], directory: peerDirectory, name: "s\(index % names).archive")
+    }
+    kill(peer.process.processIdentifier, SIGCONT)
+    let lines = peer.drain()
+    let reported = lines.filter { $0.hasPrefix("MOVED_TO") }.count
+    peerFraction = Double(reported) / Double(writes)
+    detail["inotifywait_overflowed"] = lines.contains { $0.contains("Q_OVERFLOW") } ? 1 : 0
+    detail["inotifywait_moves_reported"] = Double(reported)
+  }
+  return [
+    BenchmarkRecord(
+      name: "stalled_flood_final_state", unit: "fraction of writes known",
+      value: consistent ? 1 : 0, baselineName: "inotifywait -m stopped through the same flood (moves reported)",
+      baseline: peerFraction, higherIsBetter: true, target: nil, detail: detail)
+  ]
+}
+
+/// A running `inotifywait -m` whose output lines are collected.
+private struct PeerWatcher {
+  var process: Process
+  var box: LineBox
+  var finished: DispatchSemaphore
+
+  /// Waits until no line arrived for 300 ms, stops the peer and returns what it printed.
+  func drain() -> [String] {
+    var last = -1
+    while true {
+      usleep(300_000)
+      let count = box.lines.withLock { $0.count }
+      if count == last { break }
+      last = count
+    }
+    process.terminate()
+    process.waitUntilExit()
+    _ = finished.wait(timeout: .now() + 5)
+    return box.lines.withLock { $0 }
+  }
+}
+
+private final class LineBox: Sendable {
+  let lines = Mutex<[String]>([])
+}
+
+private func startInotifywait(_ directory: String, events: [String]) throws -> PeerWatcher {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/inotifywait")
+  process.arguments = ["-m"] + events.flatMap { ["-e", $0] } + ["--format", "%e %f", directory]
+  let output = Pipe()
+  let errors = Pipe()
+  process.standardOutput = output
+  process.standardError = errors
+  try process.run()
+  // "Watches established." on standard error means it is ready.
+  var ready = Data()
+  while !String(decoding: ready, as: UTF8.self).contains("established") {
+    let chunk = errors.fileHandleForReading.availableData
+    if chunk.isEmpty { break }
+    ready += chunk
+  }
+  let box = LineBox()
+  let finished = DispatchSemaphore(value: 0)
+  let handle = output.fileHandleForReading
+  Thread.detachNewThread {
+    var pending: [UInt8] = []
+    while true {
+      let chunk = handle.availableData
+      if chunk.isEmpty { break }
+      pending += chunk
+      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+        let line = String(decoding: pending[..<newline], as: UTF8.self)
+        pending.removeSubrange(...newline)
+        box.lines.withLock { $0.append(line) }
+      }
+    }
+    finished.signal()
+  }
+  return PeerWatcher(process: process, box: box, finished: finished)
 }
 
 // MARK: Helpers
