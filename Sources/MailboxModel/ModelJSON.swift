@@ -11,7 +11,8 @@ extension TrafficEntry {
     out += ",\"kind\":\(JSONText.string(kind.rawValue)),\"directory\":\(JSONText.string(directory))"
     out += ",\"identifier\":\(JSONText.string(identifier)),\"transiting\":\(jsonString(transiting))"
     out += ",\"bytes\":\(size),\"sender\":\(jsonString(sender)),\"pid\":\(jsonNumber(processIdentifier))"
-    out += ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(jsonString(error))}"
+    out +=
+      ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(jsonString(error))}"
     return out
   }
 }
@@ -43,7 +44,8 @@ extension ModelState {
     var out = "{\"identifier\":\(JSONText.string(mailbox.identifier)),\"present\":\(mailbox.isPresent)"
     let current = mailbox.current
     out += ",\"bytes\":\(jsonNumber(current?.size))"
-    out += ",\"modified\":\(jsonString(current.map { TrafficRecord.timestamp($0.modifiedNanoseconds / 1_000_000) }))"
+    out +=
+      ",\"modified\":\(jsonString(current.map { TrafficRecord.timestamp($0.modifiedNanoseconds / 1_000_000) }))"
     out += ",\"versions\":\(mailbox.versionCount),\"history\":\(mailbox.history.count)"
     out += ",\"last_change\":\(JSONText.string(TrafficRecord.timestamp(mailbox.lastChange)))"
     out += ",\"last_writer\":\(jsonString(current?.sender)),\"seq\":\(jsonNumber(current?.sequence))"

@@ -69,7 +69,8 @@ public struct ModelState: Sendable {
 
   /// The version a traffic entry recorded, when the model saw that version and still holds it.
   public func version(of entry: TrafficEntry) -> MailboxVersion? {
-    guard let serial = entry.versionSerial, let mailbox = mailbox(entry.identifier, in: entry.directory) else {
+    guard let serial = entry.versionSerial, let mailbox = mailbox(entry.identifier, in: entry.directory)
+    else {
       return nil
     }
     return mailbox.version(serial: serial)

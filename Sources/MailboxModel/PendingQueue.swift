@@ -54,7 +54,9 @@ struct PendingQueue<Item: Sendable>: Sendable {
     while start < deadlines.count && deadlines[start].deadline <= now {
       let (_, key, token) = deadlines[start]
       start += 1
-      guard var items = byKey[key], let index = items.firstIndex(where: { $0.token == token }) else { continue }
+      guard var items = byKey[key], let index = items.firstIndex(where: { $0.token == token }) else {
+        continue
+      }
       expired.append((key, items.remove(at: index).item))
       count -= 1
       byKey[key] = items.isEmpty ? nil : items

@@ -31,7 +31,9 @@ extension ModelState {
       removeDirectory(path)
     case .directoryScanned(let path, let listing, let initial):
       ensureDirectory(path)
-      let gone = (directories[path]?.mailboxes ?? [:]).values.filter { $0.isPresent && listing[$0.identifier] == nil }
+      let gone = (directories[path]?.mailboxes ?? [:]).values.filter {
+        $0.isPresent && listing[$0.identifier] == nil
+      }
       for mailbox in gone.sorted(by: { $0.identifier < $1.identifier }) {
         removeMailbox(path, mailbox.identifier, now: now, initial: initial)
       }
@@ -55,7 +57,9 @@ extension ModelState {
       removeMailbox(directory, identifier, now: now, initial: false)
     case .journalRecords(let directory, let records, let initial):
       ensureDirectory(directory)
-      for record in records { receive(record, directory: directory, now: now, initial: initial, appended: &appended) }
+      for record in records {
+        receive(record, directory: directory, now: now, initial: initial, appended: &appended)
+      }
     case .directoryError(let directory, let message):
       directories[directory]?.error = message
     case .watchLimitReached(let directory, let message):
@@ -100,7 +104,8 @@ extension ModelState {
     _ directory: String, _ identifier: String, _ observation: MailboxObservation, now: Int64, initial: Bool
   ) {
     // Taken out while it changes, so that its history array is not copied.
-    var mailbox = directories[directory]?.mailboxes.removeValue(forKey: identifier) ?? Mailbox(identifier: identifier)
+    var mailbox =
+      directories[directory]?.mailboxes.removeValue(forKey: identifier) ?? Mailbox(identifier: identifier)
     defer { directories[directory]?.mailboxes[identifier] = mailbox }
     guard case .file(let bytes, let size, let modified) = observation else {
       if case .unreadable(let message) = observation, mailbox.error != message {
@@ -111,7 +116,8 @@ extension ModelState {
     }
     mailbox.error = nil
     if let current = mailbox.current, current.size == size,
-      bytes != nil ? current.bytes == bytes : (current.bytes == nil && current.modifiedNanoseconds == modified)
+      bytes != nil
+        ? current.bytes == bytes : (current.bytes == nil && current.modifiedNanoseconds == modified)
     {
       // The same content (touched, or seen again by a rescan): not a new version.
       mailbox.current?.modifiedNanoseconds = modified
@@ -210,7 +216,8 @@ extension ModelState {
     }
     let deadline = now + configuration.matchWindowMilliseconds
     let key = MailboxKey(directory: directory, identifier: record.identifier)
-    let pending = PendingRecord(kind: .clear, entry: entry.id, sender: record.sender, sequence: record.sequence)
+    let pending = PendingRecord(
+      kind: .clear, entry: entry.id, sender: record.sender, sequence: record.sequence)
     switch record.kind {
     case .pass:
       if let change = pendingChanges.items(for: key).first(where: {
@@ -242,13 +249,16 @@ extension ModelState {
       }
       var waiting = pending
       waiting.kind = .clearAll
-      pendingRecords.append(waiting, key: MailboxKey(directory: directory, identifier: ""), deadline: deadline)
+      pendingRecords.append(
+        waiting, key: MailboxKey(directory: directory, identifier: ""), deadline: deadline)
     default:
       break
     }
   }
 
-  private mutating func setWriter(of serial: UInt64, directory: String, identifier: String, record: TrafficRecord) {
+  private mutating func setWriter(
+    of serial: UInt64, directory: String, identifier: String, record: TrafficRecord
+  ) {
     guard var mailbox = directories[directory]?.mailboxes[identifier] else { return }
     if mailbox.current?.serial == serial {
       mailbox.current?.sender = record.sender
@@ -271,7 +281,8 @@ extension ModelState {
     _ = pendingRecords.expire(now: now)
     for (key, change) in pendingChanges.expire(now: now) {
       var entry = TrafficEntry(
-        id: nextTrafficIdentifier, milliseconds: change.milliseconds, kind: .cleared, directory: key.directory,
+        id: nextTrafficIdentifier, milliseconds: change.milliseconds, kind: .cleared,
+        directory: key.directory,
         identifier: key.identifier, size: 0)
       nextTrafficIdentifier += 1
       if case .written(let serial, let size) = change.kind {
@@ -291,7 +302,8 @@ extension ModelState {
     mailbox.history.append(version)
     historyBytes += version.bytes?.count ?? 0
     historyCount += 1
-    historyOrder.append(HistoryKey(directory: directory, identifier: mailbox.identifier, serial: version.serial))
+    historyOrder.append(
+      HistoryKey(directory: directory, identifier: mailbox.identifier, serial: version.serial))
     while mailbox.history.count > configuration.historyDepth {
       let dropped = mailbox.history.removeFirst()
       historyBytes -= dropped.bytes?.count ?? 0
@@ -318,7 +330,9 @@ extension ModelState {
     if waiting > 2 * historyCount + 1_024 {
       var live = Set<UInt64>()
       for directory in directories.values {
-        for mailbox in directory.mailboxes.values { for version in mailbox.history { live.insert(version.serial) } }
+        for mailbox in directory.mailboxes.values {
+          for version in mailbox.history { live.insert(version.serial) }
+        }
       }
       historyOrder = historyOrder[historyOrderStart...].filter { live.contains($0.serial) }
       historyOrderStart = 0

@@ -13,8 +13,10 @@ struct FileStamp: Hashable, Sendable {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for field in [
       UInt64(status.st_ino), UInt64(bitPattern: Int64(status.st_size)),
-      UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec)),
-      UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000 &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec)),
+      UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000
+        &+ UInt64(bitPattern: Int64(status.st_mtim.tv_nsec)),
+      UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000
+        &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec)),
     ] {
       var value = field
       for _ in 0..<8 {

@@ -21,7 +21,8 @@ public enum OperationError: Error, Sendable, Equatable, CustomStringConvertible 
       return
         "the message of traffic entry \(entry) is no longer in the model (overwritten before it was read, or evicted from history); replay a history version instead"
     case .bytesNotKept(let size):
-      return "the version's \(size) bytes were not kept (larger than the watcher stores); raise maximumStoredBytes"
+      return
+        "the version's \(size) bytes were not kept (larger than the watcher stores); raise maximumStoredBytes"
     }
   }
 }
@@ -76,7 +77,8 @@ public struct MailboxOperations: Sendable {
     _ version: MailboxVersion, identifier: String, directory: String, transitingType: TransitingType = .file
   ) throws(OperationError) -> TrafficRecord {
     guard let bytes = version.bytes else { throw .bytesNotKept(size: version.size) }
-    return try passArchive(bytes, identifier: identifier, directory: directory, transitingType: transitingType,
+    return try passArchive(
+      bytes, identifier: identifier, directory: directory, transitingType: transitingType,
       replayOf: version.sequence ?? 0)
   }
 
@@ -95,7 +97,8 @@ public struct MailboxOperations: Sendable {
     case .passed, .replayed, .changedWithoutRecord:
       guard let version = state.version(of: entry) else { throw .messageNotKept(entry: entry.id) }
       guard let bytes = version.bytes else { throw .bytesNotKept(size: version.size) }
-      return try passArchive(bytes, identifier: target, directory: place, transitingType: type,
+      return try passArchive(
+        bytes, identifier: target, directory: place, transitingType: type,
         replayOf: entry.sequence ?? version.sequence ?? 0)
     case .notification:
       return try pass(nil, identifier: target, directory: place, transitingType: type)
@@ -135,7 +138,9 @@ private final class WormholeCache: Sendable {
 
   private let wormholes = Mutex<[Key: Wormhole]>([:])
 
-  func wormhole(directory: String, transitingType: TransitingType, sender: String) throws(WormholeError) -> Wormhole {
+  func wormhole(directory: String, transitingType: TransitingType, sender: String) throws(WormholeError)
+    -> Wormhole
+  {
     let key = Key(directory: directory, type: transitingType, sender: sender)
     if let existing = wormholes.withLock({ $0[key] }) { return existing }
     var options = Wormhole.Options()

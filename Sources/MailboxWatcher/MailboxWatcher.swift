@@ -139,7 +139,9 @@ public final class MailboxWatcher: @unchecked Sendable {
   public func start() {
     dispatchPrecondition(condition: .onQueue(queue))
     var events: [ModelEvent] = []
-    for root in roots { discover(root.path, depth: 0, isContainer: root.kind == .container, initial: true, into: &events) }
+    for root in roots {
+      discover(root.path, depth: 0, isContainer: root.kind == .container, initial: true, into: &events)
+    }
     deliver(events)
     let source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
     source.setEventHandler { [weak self] in self?.readQueuedEvents() }
@@ -172,7 +174,9 @@ public final class MailboxWatcher: @unchecked Sendable {
   // MARK: Discovery
 
   /// Watches `path`, lists it, reports it when it is a wormhole directory, and descends.
-  private func discover(_ path: String, depth: Int, isContainer: Bool, initial: Bool, into events: inout [ModelEvent]) {
+  private func discover(
+    _ path: String, depth: Int, isContainer: Bool, initial: Bool, into events: inout [ModelEvent]
+  ) {
     guard directories[path] == nil else { return }
     var directory = Directory(path: path, depth: depth, isContainer: isContainer)
     // Watch before listing, so that nothing changing in between is missed.
@@ -192,7 +196,9 @@ public final class MailboxWatcher: @unchecked Sendable {
     }
   }
 
-  private func becomeWormhole(_ path: String, listing: DirectoryListing?, initial: Bool, into events: inout [ModelEvent]) {
+  private func becomeWormhole(
+    _ path: String, listing: DirectoryListing?, initial: Bool, into events: inout [ModelEvent]
+  ) {
     guard var directory = directories[path], !directory.isWormhole else { return }
     directory.isWormhole = true
     events.append(.directoryAppeared(path))
@@ -326,7 +332,9 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   /// Reads one mailbox again and reports it changed or removed.
   private func refresh(_ path: String, _ name: String, into events: inout [ModelEvent]) {
-    guard directories[path] != nil, let identifier = MessageIdentifier.identifier(fromFileName: name) else { return }
+    guard directories[path] != nil, let identifier = MessageIdentifier.identifier(fromFileName: name) else {
+      return
+    }
     if directories[path]?.isWormhole == false {
       becomeWormhole(path, listing: nil, initial: false, into: &events)
     }
@@ -366,7 +374,8 @@ public final class MailboxWatcher: @unchecked Sendable {
     }
     if !directory.isContainer && directory.depth < configuration.maximumDepth {
       for name in listing.subdirectories where directories[path + "/" + name] == nil {
-        discover(path + "/" + name, depth: directory.depth + 1, isContainer: false, initial: false, into: &events)
+        discover(
+          path + "/" + name, depth: directory.depth + 1, isContainer: false, initial: false, into: &events)
       }
     }
     if !directory.isWormhole {

@@ -92,7 +92,9 @@ private func modelStartupBenchmarks() throws -> [BenchmarkRecord] {
   }
   model?.cancel()
   let mailboxes = model?.snapshot.directories[directory]?.presentCount ?? 0
-  guard mailboxes == count else { throw BenchmarkFailure("the model found \(mailboxes) of \(count) mailboxes") }
+  guard mailboxes == count else {
+    throw BenchmarkFailure("the model found \(mailboxes) of \(count) mailboxes")
+  }
   model = nil
   // Memory: resident bytes of fresh processes holding the model, the raw scan, or nothing.
   let withModel = try residentInChild(mode: "model", directory: directory)
@@ -102,7 +104,8 @@ private func modelStartupBenchmarks() throws -> [BenchmarkRecord] {
   return [
     BenchmarkRecord(
       name: "model_startup_100000_mailboxes", unit: "seconds", value: times.ours,
-      baselineName: "raw readdir+fstatat+read of the same tree", baseline: times.baseline, higherIsBetter: false,
+      baselineName: "raw readdir+fstatat+read of the same tree", baseline: times.baseline,
+      higherIsBetter: false,
       target: 1.0 / 3.0, detail: ["mailboxes": Double(count)]),
     BenchmarkRecord(
       name: "model_resident_100000_mailboxes", unit: "bytes", value: withModel,
@@ -110,7 +113,8 @@ private func modelStartupBenchmarks() throws -> [BenchmarkRecord] {
       higherIsBetter: false, target: nil,
       detail: [
         "bare_process_resident_bytes": bare, "model_growth_bytes": withModel - bare,
-        "raw_growth_bytes": withRaw - bare, "target_resident_bytes": 100e6, "under_target": withModel < 100e6 ? 1 : 0,
+        "raw_growth_bytes": withRaw - bare, "target_resident_bytes": 100e6,
+        "under_target": withModel < 100e6 ? 1 : 0,
       ]),
   ]
 }
@@ -128,7 +132,9 @@ private func rawScan(_ directory: String) -> [(String, [UInt8], FileStampForBenc
   let descriptor = dirfd(stream)
   var buffer = [UInt8](repeating: 0, count: 64 * 1024)
   while let entry = readdir(stream) {
-    let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    let name = withUnsafeBytes(of: entry.pointee.d_name) {
+      String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+    }
     guard name.hasSuffix(".archive") else { continue }
     var status = stat()
     guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
@@ -137,7 +143,10 @@ private func rawScan(_ directory: String) -> [(String, [UInt8], FileStampForBenc
     let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, $0.count) }
     close(file)
     result.append(
-      (name, Array(buffer[0..<max(count, 0)]), FileStampForBench(size: Int(status.st_size), modified: status.st_mtim.tv_sec)))
+      (
+        name, Array(buffer[0..<max(count, 0)]),
+        FileStampForBench(size: Int(status.st_size), modified: status.st_mtim.tv_sec)
+      ))
   }
   return result
 }
@@ -167,17 +176,22 @@ private func modelLatencyBenchmarks() throws -> [BenchmarkRecord] {
         name: "event_to_model_latency_\(label)", unit: "seconds", value: percentile(ours, fraction),
         baselineName: "raw inotify reader (poll, read the file)", baseline: percentile(raw, fraction),
         higherIsBetter: false, target: target,
-        detail: ["rate_per_second": latencyRate, "samples": Double(ours.count), "baseline_samples": Double(raw.count)]))
+        detail: [
+          "rate_per_second": latencyRate, "samples": Double(ours.count),
+          "baseline_samples": Double(raw.count),
+        ]))
     if hasPeer {
       records.append(
         BenchmarkRecord(
-          name: "event_to_model_latency_\(label)_vs_inotifywait", unit: "seconds", value: percentile(ours, fraction),
+          name: "event_to_model_latency_\(label)_vs_inotifywait", unit: "seconds",
+          value: percentile(ours, fraction),
           baselineName: "inotifywait -m (inotify-tools), line received", baseline: percentile(peer, fraction),
           higherIsBetter: false, target: nil, detail: ["peer_samples": Double(peer.count)]))
     }
   }
   if !hasPeer {
-    FileHandle.standardError.write(Data("wormhole-bench: inotifywait not found (apt-get install inotify-tools); peer skipped\n".utf8))
+    FileHandle.standardError.write(
+      Data("wormhole-bench: inotifywait not found (apt-get install inotify-tools); peer skipped\n".utf8))
   }
   return records
 }
@@ -228,7 +242,9 @@ private func measureRawLatency(count: Int) throws -> [Double] {
   let ready = DispatchSemaphore(value: 0)
   let reader = Thread {
     // The reader owns its inotify instance; the watch exists before `ready` is signalled.
-    guard let inotify = try? Inotify(), (try? inotify.addWatch(directory, mask: [.movedTo, .closeWrite])) != nil else {
+    guard let inotify = try? Inotify(),
+      (try? inotify.addWatch(directory, mask: [.movedTo, .closeWrite])) != nil
+    else {
       ready.signal()
       return
     }
@@ -285,7 +301,9 @@ private func measureInotifywaitLatency(count: Int) throws -> [Double] {
       while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
         let name = String(decoding: pending[..<newline], as: UTF8.self)
         pending.removeSubrange(...newline)
-        if name.hasSuffix(".archive") { times.observed(index(of: String(name.dropLast(".archive".count))), at: now) }
+        if name.hasSuffix(".archive") {
+          times.observed(index(of: String(name.dropLast(".archive".count))), at: now)
+        }
       }
     }
   }
@@ -407,10 +425,11 @@ private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> Benchmark
   let seen = lines.withLock { $0 }
   let overflowed = seen.contains { $0.contains("Q_OVERFLOW") }
   // The last pass of each identifier is its final state; did inotifywait report it last?
-  let finalNames = Set(seen.compactMap { line -> String? in
-    guard line.hasPrefix("MOVED_TO") else { return nil }
-    return line.split(separator: " ").last.map(String.init)
-  })
+  let finalNames = Set(
+    seen.compactMap { line -> String? in
+      guard line.hasPrefix("MOVED_TO") else { return nil }
+      return line.split(separator: " ").last.map(String.init)
+    })
   return BenchmarkRecord(
     name: "flood_inotifywait_peer", unit: "events", value: Double(seen.count),
     baselineName: "events a lossless reader reports (moved_to and close_write of each pass)",
@@ -444,7 +463,9 @@ private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
   defer { removeTree(directory) }
   let model = try LiveModel(roots: [.container(directory)])
   model.suspend()
-  for index in 0..<writes { try rawWriteAndRename(contents[index], directory: directory, name: "s\(index % names).archive") }
+  for index in 0..<writes {
+    try rawWriteAndRename(contents[index], directory: directory, name: "s\(index % names).archive")
+  }
   let resumed = now()
   model.resume()
   let consistent = waitFor(seconds: 60) { mailboxesMatch(model.snapshot, directory) }
@@ -470,7 +491,8 @@ private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
   return [
     BenchmarkRecord(
       name: "stalled_flood_final_state", unit: "fraction of writes known",
-      value: consistent ? 1 : 0, baselineName: "inotifywait -m stopped through the same flood (moves reported)",
+      value: consistent ? 1 : 0,
+      baselineName: "inotifywait -m stopped through the same flood (moves reported)",
       baseline: peerFraction, higherIsBetter: true, target: nil, detail: detail)
   ]
 }

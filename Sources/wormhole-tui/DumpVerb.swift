@@ -7,7 +7,8 @@ import Wormhole
 enum DumpVerb {
   static let verb = Verb(
     name: "dump", synopsis: "[--json] [--follow] [--traffic N] [ROOT...] [OPTIONS]",
-    summary: "Print the live mailbox model: directories, mailboxes, recent traffic; --follow keeps printing traffic.",
+    summary:
+      "Print the live mailbox model: directories, mailboxes, recent traffic; --follow keeps printing traffic.",
     details: """
       Wormhole directories (holding *.archive mailboxes or a traffic journal) are found below each
       ROOT, below --group's directory, or below the wormhole home when nothing else is given;
@@ -55,7 +56,9 @@ enum DumpVerb {
       return .success
     }
     let state = model.snapshot
-    diagnose("watching \(state.directories.count) wormhole directories below \(roots.map(\.path).joined(separator: ", "))")
+    diagnose(
+      "watching \(state.directories.count) wormhole directories below \(roots.map(\.path).joined(separator: ", "))"
+    )
     withExtendedLifetime(model) { dispatchMain() }
   }
 
@@ -64,7 +67,8 @@ enum DumpVerb {
     var roots = arguments.positional.map { WatchRoot(path: $0, kind: .tree) }
     if let container = arguments.value("container") {
       if arguments.value("group") != nil || arguments.value("directory") != nil {
-        throw .usage("--container names the wormhole directory itself; it does not combine with --group or --directory")
+        throw .usage(
+          "--container names the wormhole directory itself; it does not combine with --group or --directory")
       }
       roots.append(.container(container))
     } else if arguments.value("group") != nil || arguments.value("directory") != nil {

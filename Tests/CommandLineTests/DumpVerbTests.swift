@@ -7,13 +7,19 @@ import Wormhole
   @Test func dumpPrintsDirectoriesMailboxesAndTrafficAsOneJSONDocument() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
-    #expect(try run(["pass", "button", #"{"n":1}"#, "--home", home.path, "--group", "g", "--sender", "app"]).status == 0)
-    #expect(try run(["pass", "other", "2", "--home", home.path, "--group", "h", "--directory", "sub"]).status == 0)
+    #expect(
+      try run(["pass", "button", #"{"n":1}"#, "--home", home.path, "--group", "g", "--sender", "app"]).status
+        == 0)
+    #expect(
+      try run(["pass", "other", "2", "--home", home.path, "--group", "h", "--directory", "sub"]).status == 0)
     let dumped = try run(["dump", "--json", "--home", home.path])
     #expect(dumped.status == 0, "\(dumped.errors)")
     let document = try #require(try JSONSerialization.jsonObject(with: dumped.outputData) as? [String: Any])
     let directories = try #require(document["directories"] as? [[String: Any]])
-    #expect(directories.compactMap { $0["path"] as? String } == [home.path + "/AppGroup/g", home.path + "/AppGroup/h/sub"])
+    #expect(
+      directories.compactMap { $0["path"] as? String } == [
+        home.path + "/AppGroup/g", home.path + "/AppGroup/h/sub",
+      ])
     let mailbox = try #require((directories.first?["mailboxes"] as? [[String: Any]])?.first)
     #expect(mailbox["identifier"] as? String == "button")
     #expect(mailbox["last_writer"] as? String == "app")
@@ -34,7 +40,9 @@ import Wormhole
     #expect(follower.waitFor("\"kind\":\"cleared\"", inErrors: false))
     follower.interrupt()
     let lines = follower.finish().lines
-    let entries = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+    let entries = lines.compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
     #expect(entries.count == lines.count)
     #expect(entries.compactMap { $0["kind"] as? String } == ["passed", "cleared"])
     #expect(entries.first?["sender"] as? String == "script")

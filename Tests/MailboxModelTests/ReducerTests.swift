@@ -10,12 +10,14 @@ private func file(_ text: String, modified: Int64 = 1) -> MailboxObservation {
 }
 
 private func record(
-  _ sequence: UInt64, _ kind: TrafficKind, _ identifier: String, bytes: Int = 0, at milliseconds: Int64 = 1_000,
+  _ sequence: UInt64, _ kind: TrafficKind, _ identifier: String, bytes: Int = 0,
+  at milliseconds: Int64 = 1_000,
   sender: String = "app", outcome: TrafficOutcome = .ok, replayOf: UInt64? = nil
 ) -> TrafficRecord {
   TrafficRecord(
     sequence: sequence, milliseconds: milliseconds, processIdentifier: 42, sender: sender, transiting: "file",
-    kind: kind, identifier: identifier, bytes: bytes, outcome: outcome, error: outcome == .ok ? nil : "disk full",
+    kind: kind, identifier: identifier, bytes: bytes, outcome: outcome,
+    error: outcome == .ok ? nil : "disk full",
     replayOf: replayOf)
 }
 
@@ -58,7 +60,9 @@ private struct Harness {
 
   @Test func initialScanFillsMailboxesWithoutTraffic() {
     var harness = Harness()
-    harness.apply(.directoryScanned(directory, mailboxes: ["a": file("x"), "b": .unreadable("permission denied")], initial: true), at: 5)
+    harness.apply(
+      .directoryScanned(
+        directory, mailboxes: ["a": file("x"), "b": .unreadable("permission denied")], initial: true), at: 5)
     #expect(harness.mailbox("a")?.isPresent == true)
     #expect(harness.mailbox("a")?.versionCount == 1)
     #expect(harness.mailbox("b")?.error == "permission denied")
@@ -69,9 +73,13 @@ private struct Harness {
 
   @Test func rescanReportsEveryDifferenceAsTraffic() {
     var harness = Harness()
-    harness.apply(.directoryScanned(directory, mailboxes: ["a": file("x"), "b": file("y"), "c": file("z")], initial: true), at: 5)
+    harness.apply(
+      .directoryScanned(
+        directory, mailboxes: ["a": file("x"), "b": file("y"), "c": file("z")], initial: true), at: 5)
     // After an overflow: a changed, b gone, c the same, d new.
-    harness.apply(.directoryScanned(directory, mailboxes: ["a": file("x2"), "c": file("z"), "d": file("new")], initial: false), at: 10)
+    harness.apply(
+      .directoryScanned(
+        directory, mailboxes: ["a": file("x2"), "c": file("z"), "d": file("new")], initial: false), at: 10)
     harness.apply(.tick, at: 10 + 2_000)
     let summary = harness.traffic.map { "\($0.kind.rawValue) \($0.identifier)" }.sorted()
     #expect(summary == ["changed-without-record a", "changed-without-record d", "cleared b"])
@@ -82,7 +90,9 @@ private struct Harness {
 
   @Test func journalRecordBeforeFileEventMakesOnePassedEntry() {
     var harness = Harness()
-    harness.apply(.journalRecords(directory: directory, [record(1, .pass, "a", bytes: 3, at: 100)], initial: false), at: 100)
+    harness.apply(
+      .journalRecords(directory: directory, [record(1, .pass, "a", bytes: 3, at: 100)], initial: false),
+      at: 100)
     #expect(harness.traffic.map(\.kind) == [.passed])
     #expect(harness.effects.contains(.tick(atMilliseconds: 2_100)))
     harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abc")), at: 101)
@@ -99,7 +109,9 @@ private struct Harness {
     harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abc")), at: 100)
     #expect(harness.traffic.isEmpty)  // waiting for its record
     #expect(harness.state.nextDeadline == 2_100)
-    harness.apply(.journalRecords(directory: directory, [record(7, .pass, "a", bytes: 3, at: 100)], initial: false), at: 102)
+    harness.apply(
+      .journalRecords(directory: directory, [record(7, .pass, "a", bytes: 3, at: 100)], initial: false),
+      at: 102)
     harness.apply(.tick, at: 5_000)
     #expect(harness.traffic.map(\.kind) == [.passed])
     #expect(harness.traffic.first?.versionSerial == harness.mailbox("a")?.current?.serial)
@@ -120,14 +132,19 @@ private struct Harness {
     // A record of another size does not pair.
     var other = Harness()
     other.apply(.mailboxChanged(directory: directory, identifier: "a", file("abc")), at: 100)
-    other.apply(.journalRecords(directory: directory, [record(1, .pass, "a", bytes: 99, at: 100)], initial: false), at: 101)
+    other.apply(
+      .journalRecords(directory: directory, [record(1, .pass, "a", bytes: 99, at: 100)], initial: false),
+      at: 101)
     other.apply(.tick, at: 10_000)
-    #expect(other.traffic.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.changedWithoutRecord, .passed])
+    #expect(
+      other.traffic.map(\.kind).sorted { $0.rawValue < $1.rawValue } == [.changedWithoutRecord, .passed])
   }
 
   @Test func coalescedBurstPairsTheNewestRecordOfTheRightSize() {
     var harness = Harness()
-    let records = (1...5).map { record(UInt64($0), .pass, "a", bytes: 3, at: 100 + Int64($0), sender: "s\($0)") }
+    let records = (1...5).map {
+      record(UInt64($0), .pass, "a", bytes: 3, at: 100 + Int64($0), sender: "s\($0)")
+    }
     harness.apply(.journalRecords(directory: directory, records, initial: false), at: 110)
     harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("xyz")), at: 111)
     harness.apply(.tick, at: 10_000)
@@ -141,7 +158,8 @@ private struct Harness {
     for recordFirst in [true, false] {
       var harness = Harness()
       harness.apply(.directoryScanned(directory, mailboxes: ["a": file("x")], initial: true), at: 1)
-      let clear = ModelEvent.journalRecords(directory: directory, [record(2, .clear, "a", at: 50)], initial: false)
+      let clear = ModelEvent.journalRecords(
+        directory: directory, [record(2, .clear, "a", at: 50)], initial: false)
       let removal = ModelEvent.mailboxRemoved(directory: directory, identifier: "a")
       harness.apply(recordFirst ? clear : removal, at: 50)
       harness.apply(recordFirst ? removal : clear, at: 51)
@@ -165,9 +183,12 @@ private struct Harness {
 
   @Test func clearAllAbsorbsEveryRemovalOfTheDirectory() {
     var harness = Harness()
-    harness.apply(.directoryScanned(directory, mailboxes: ["a": file("x"), "b": file("y"), "c": file("z")], initial: true), at: 1)
+    harness.apply(
+      .directoryScanned(
+        directory, mailboxes: ["a": file("x"), "b": file("y"), "c": file("z")], initial: true), at: 1)
     harness.apply(.mailboxRemoved(directory: directory, identifier: "a"), at: 10)
-    harness.apply(.journalRecords(directory: directory, [record(3, .clearAll, "", at: 10)], initial: false), at: 11)
+    harness.apply(
+      .journalRecords(directory: directory, [record(3, .clearAll, "", at: 10)], initial: false), at: 11)
     harness.apply(.mailboxRemoved(directory: directory, identifier: "b"), at: 12)
     harness.apply(.mailboxRemoved(directory: directory, identifier: "c"), at: 13)
     harness.apply(.tick, at: 10_000)
@@ -199,7 +220,8 @@ private struct Harness {
     harness.apply(.directoryScanned(directory, mailboxes: ["a": file("abc")], initial: true), at: 1)
     harness.apply(
       .journalRecords(
-        directory: directory, [record(1, .pass, "a", bytes: 3, sender: "old"), record(2, .pass, "a", bytes: 3, sender: "new")],
+        directory: directory,
+        [record(1, .pass, "a", bytes: 3, sender: "old"), record(2, .pass, "a", bytes: 3, sender: "new")],
         initial: true), at: 2)
     #expect(harness.mailbox("a")?.lastWriter == "new")
     #expect(harness.traffic.count == 2)
@@ -209,7 +231,8 @@ private struct Harness {
   @Test func unreadableMailboxKeepsItsLastVersionAndShowsTheError() {
     var harness = Harness()
     harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abc")), at: 1)
-    harness.apply(.mailboxChanged(directory: directory, identifier: "a", .unreadable("Permission denied")), at: 2)
+    harness.apply(
+      .mailboxChanged(directory: directory, identifier: "a", .unreadable("Permission denied")), at: 2)
     #expect(harness.mailbox("a")?.error == "Permission denied")
     #expect(harness.mailbox("a")?.current?.bytes == Array("abc".utf8))
     harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abcd")), at: 3)
@@ -226,7 +249,9 @@ private struct Harness {
     let big = MailboxObservation.file(bytes: nil, size: 10, modifiedNanoseconds: 5)
     harness.apply(.mailboxChanged(directory: directory, identifier: "b", big), at: 3)
     harness.apply(.mailboxChanged(directory: directory, identifier: "b", big), at: 4)
-    harness.apply(.mailboxChanged(directory: directory, identifier: "b", .file(bytes: nil, size: 10, modifiedNanoseconds: 6)), at: 5)
+    harness.apply(
+      .mailboxChanged(
+        directory: directory, identifier: "b", .file(bytes: nil, size: 10, modifiedNanoseconds: 6)), at: 5)
     #expect(harness.mailbox("b")?.versionCount == 2)
   }
 
@@ -236,7 +261,8 @@ private struct Harness {
     #expect(harness.state.directories[directory]?.error == "cannot list: Permission denied")
     harness.apply(.directoryError(directory, nil), at: 2)
     #expect(harness.state.directories[directory]?.error == nil)
-    harness.apply(.watchLimitReached(directory: directory, message: "watch limit reached; polling 1 directory"), at: 3)
+    harness.apply(
+      .watchLimitReached(directory: directory, message: "watch limit reached; polling 1 directory"), at: 3)
     #expect(harness.state.directories[directory]?.isPolled == true)
     #expect(harness.state.notices == ["watch limit reached; polling 1 directory"])
   }
@@ -246,11 +272,15 @@ private struct Harness {
     configuration.historyDepth = 3
     var harness = Harness(configuration: configuration)
     for index in 0..<10 {
-      harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("v\(index)")), at: Int64(index))
+      harness.apply(
+        .mailboxChanged(directory: directory, identifier: "a", file("v\(index)")), at: Int64(index))
     }
     let mailbox = harness.mailbox("a")
     #expect(mailbox?.versionCount == 10)
-    #expect(mailbox?.history.compactMap { $0.bytes.map { String(decoding: $0, as: UTF8.self) } } == ["v6", "v7", "v8"])
+    #expect(
+      mailbox?.history.compactMap { $0.bytes.map { String(decoding: $0, as: UTF8.self) } } == [
+        "v6", "v7", "v8",
+      ])
     #expect(harness.state.historyBytes == 6)
   }
 
@@ -261,12 +291,20 @@ private struct Harness {
     // Alternate two mailboxes: each history version is 4 bytes.
     for index in 0..<6 {
       let identifier = index % 2 == 0 ? "a" : "b"
-      harness.apply(.mailboxChanged(directory: directory, identifier: identifier, file("\(identifier)00\(index)")), at: Int64(index))
+      harness.apply(
+        .mailboxChanged(directory: directory, identifier: identifier, file("\(identifier)00\(index)")),
+        at: Int64(index))
     }
     // History got a000, b001, a002, b003 (16 bytes): the two oldest went.
     #expect(harness.state.historyBytes == 8)
-    #expect(harness.mailbox("a")?.history.compactMap(\.bytes).map { String(decoding: $0, as: UTF8.self) } == ["a002"])
-    #expect(harness.mailbox("b")?.history.compactMap(\.bytes).map { String(decoding: $0, as: UTF8.self) } == ["b003"])
+    #expect(
+      harness.mailbox("a")?.history.compactMap(\.bytes).map { String(decoding: $0, as: UTF8.self) } == [
+        "a002"
+      ])
+    #expect(
+      harness.mailbox("b")?.history.compactMap(\.bytes).map { String(decoding: $0, as: UTF8.self) } == [
+        "b003"
+      ])
   }
 
   @Test func manyChangesKeepMemoryBounded() {
@@ -275,18 +313,22 @@ private struct Harness {
     configuration.trafficCapacity = 100
     var harness = Harness(configuration: configuration)
     for index in 0..<20_000 {
-      harness.apply(.mailboxChanged(directory: directory, identifier: "m\(index % 7)", file("\(index)")), at: Int64(index))
+      harness.apply(
+        .mailboxChanged(directory: directory, identifier: "m\(index % 7)", file("\(index)")), at: Int64(index)
+      )
     }
     #expect(harness.state.traffic.count <= 100 + 100 / 8)
     #expect(harness.state.droppedTrafficCount > 0)
-    #expect(harness.state.directories[directory]?.mailboxes.values.allSatisfy { $0.history.count <= 2 } == true)
+    #expect(
+      harness.state.directories[directory]?.mailboxes.values.allSatisfy { $0.history.count <= 2 } == true)
     #expect(harness.state.historyBytes <= 14 * 5)
   }
 
   @Test func trafficStaysInTimeOrder() {
     var harness = Harness()
     harness.apply(.mailboxChanged(directory: directory, identifier: "late", file("abc")), at: 100)
-    harness.apply(.journalRecords(directory: directory, [record(1, .notify, "n", at: 500)], initial: false), at: 500)
+    harness.apply(
+      .journalRecords(directory: directory, [record(1, .notify, "n", at: 500)], initial: false), at: 500)
     harness.apply(.tick, at: 3_000)
     #expect(harness.state.traffic.map(\.identifier) == ["late", "n"])
     #expect(harness.state.traffic.map(\.milliseconds) == [100, 500])
@@ -303,10 +345,17 @@ private struct Harness {
 
   @Test func messagesDecodeLazilyAndOnce() throws {
     var harness = Harness()
-    let bytes = try KeyedArchiveEncoder().encodeBytes(.dictionary([ArchivedEntry(key: .string("n"), value: .integer(1))]))
-    harness.apply(.mailboxChanged(directory: directory, identifier: "a", .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1)), at: 1)
+    let bytes = try KeyedArchiveEncoder().encodeBytes(
+      .dictionary([ArchivedEntry(key: .string("n"), value: .integer(1))]))
+    harness.apply(
+      .mailboxChanged(
+        directory: directory, identifier: "a", .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1)),
+      at: 1)
     harness.apply(.mailboxChanged(directory: directory, identifier: "bad", file("not an archive")), at: 1)
-    harness.apply(.mailboxChanged(directory: directory, identifier: "big", .file(bytes: nil, size: 9_999, modifiedNanoseconds: 1)), at: 1)
+    harness.apply(
+      .mailboxChanged(
+        directory: directory, identifier: "big", .file(bytes: nil, size: 9_999, modifiedNanoseconds: 1)),
+      at: 1)
     let version = try #require(harness.mailbox("a")?.current)
     #expect(harness.state.summary(of: version, width: 80) == "{n: 1}")
     #expect(harness.state.summary(of: version, width: 80) == "{n: 1}")
@@ -319,9 +368,12 @@ private struct Harness {
 
   @Test func jsonDocumentHasTheDocumentedShape() throws {
     var harness = Harness()
-    harness.apply(.journalRecords(directory: directory, [record(1, .notify, "n\"q", at: 0)], initial: false), at: 0)
+    harness.apply(
+      .journalRecords(directory: directory, [record(1, .notify, "n\"q", at: 0)], initial: false), at: 0)
     let json = harness.state.json(trafficLimit: 10)
-    #expect(json.hasPrefix("{\"directories\":[{\"path\":\"/w/AppGroup/g\",\"polled\":false,\"error\":null,\"mailboxes\":[]}]"))
+    #expect(
+      json.hasPrefix(
+        "{\"directories\":[{\"path\":\"/w/AppGroup/g\",\"polled\":false,\"error\":null,\"mailboxes\":[]}]"))
     #expect(
       json.contains(
         "{\"id\":1,\"time\":\"1970-01-01T00:00:00.000Z\",\"kind\":\"notification\",\"directory\":\"/w/AppGroup/g\",\"identifier\":\"n\\\"q\",\"transiting\":\"file\",\"bytes\":0,\"sender\":\"app\",\"pid\":42,\"seq\":1,\"replay_of\":null,\"error\":null}"

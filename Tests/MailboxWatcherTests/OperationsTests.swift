@@ -1,9 +1,10 @@
 import Foundation
 import KeyedArchive
 import MailboxModel
-@testable import MailboxWatcher
 import Testing
 import Wormhole
+
+@testable import MailboxWatcher
 
 @Suite(.timeLimit(.minutes(2))) struct OperationsTests {
   @Test func passClearAndClearAllAreJournaledAndSeenByTheModel() throws {
@@ -12,16 +13,22 @@ import Wormhole
     var configuration = ModelConfiguration()
     configuration.matchWindowMilliseconds = 1_000
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
     defer { model.cancel() }
     let operations = MailboxOperations(sender: "dashboard")
     try operations.pass(.string("one"), identifier: "a", directory: directory.path)
-    try operations.pass(.string("two"), identifier: "b", directory: directory.path, transitingType: .coordinatedFile)
+    try operations.pass(
+      .string("two"), identifier: "b", directory: directory.path, transitingType: .coordinatedFile)
     try operations.pass(nil, identifier: "ping", directory: directory.path)
-    #expect(signal.wait(for: model) { $0.directories[directory.path]?.presentCount == 2 && $0.traffic.count == 3 })
+    #expect(
+      signal.wait(for: model) { $0.directories[directory.path]?.presentCount == 2 && $0.traffic.count == 3 })
     try operations.clear(identifier: "a", directory: directory.path)
     try operations.clearAll(directory: directory.path)
-    #expect(signal.wait(for: model) { state in state.nextDeadline == nil && state.directories[directory.path]?.presentCount == 0 })
+    #expect(
+      signal.wait(for: model) { state in
+        state.nextDeadline == nil && state.directories[directory.path]?.presentCount == 0
+      })
     let kinds = model.snapshot.traffic.map(\.kind)
     #expect(kinds == [.passed, .passed, .notification, .cleared, .clearedAll])
     #expect(model.snapshot.traffic.allSatisfy { $0.sender == "dashboard" })
@@ -34,11 +41,13 @@ import Wormhole
     var configuration = ModelConfiguration()
     configuration.matchWindowMilliseconds = 1_000
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
     defer { model.cancel() }
     let operations = MailboxOperations(sender: "dashboard")
     let first = try operations.pass(.string("v1"), identifier: "m", directory: directory.path)
-    #expect(signal.wait(for: model) { $0.mailbox("m", in: directory.path)?.current?.sequence == first.sequence })
+    #expect(
+      signal.wait(for: model) { $0.mailbox("m", in: directory.path)?.current?.sequence == first.sequence })
     try operations.pass(.string("v2"), identifier: "m", directory: directory.path)
     #expect(signal.wait(for: model) { $0.mailbox("m", in: directory.path)?.history.count == 1 })
     // A history version, to another identifier.
@@ -63,7 +72,10 @@ import Wormhole
 
   @Test func replayingAMessageTheModelNeverHeldSaysWhy() throws {
     let state = ModelState()
-    let entry = TrafficEntry(id: 9, milliseconds: 0, kind: .passed, directory: "/nowhere", identifier: "m", size: 3)
-    #expect(throws: OperationError.messageNotKept(entry: 9)) { try MailboxOperations().replay(entry, in: state) }
+    let entry = TrafficEntry(
+      id: 9, milliseconds: 0, kind: .passed, directory: "/nowhere", identifier: "m", size: 3)
+    #expect(throws: OperationError.messageNotKept(entry: 9)) {
+      try MailboxOperations().replay(entry, in: state)
+    }
   }
 }

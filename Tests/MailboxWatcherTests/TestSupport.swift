@@ -2,8 +2,9 @@ import Dispatch
 import Foundation
 import Glibc
 import MailboxModel
-@testable import MailboxWatcher
 import Synchronization
+
+@testable import MailboxWatcher
 
 /// A fresh directory under the system temporary directory, removed by `remove()`.
 struct TemporaryDirectory {
@@ -16,7 +17,9 @@ struct TemporaryDirectory {
       return String(cString: base)
     }
     path = made ?? NSTemporaryDirectory() + "/wormhole-watch-\(UUID())"
-    if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    if made == nil {
+      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: path) }
@@ -72,7 +75,8 @@ func writeAtomically(_ path: String, _ bytes: [UInt8]) {
 /// The mailboxes on disk in `directory`: identifier to bytes.
 func mailboxesOnDisk(_ directory: String) -> [String: [UInt8]] {
   var result: [String: [UInt8]] = [:]
-  for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where name.hasSuffix(".archive") {
+  for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+  where name.hasSuffix(".archive") {
     if let data = FileManager.default.contents(atPath: directory + "/" + name) {
       result[String(name.dropLast(".archive".count))] = Array(data)
     }

@@ -3,9 +3,10 @@ import Glibc
 import Inotify
 import KeyedArchive
 import MailboxModel
-@testable import MailboxWatcher
 import Testing
 import Wormhole
+
+@testable import MailboxWatcher
 
 private func configuration() -> ModelConfiguration {
   var configuration = ModelConfiguration()
@@ -15,9 +16,13 @@ private func configuration() -> ModelConfiguration {
 
 private func message(_ text: String) -> ArchivedValue { .string(text) }
 
-private func archive(_ text: String) throws -> [UInt8] { try KeyedArchiveEncoder().encodeBytes(.string(text)) }
+private func archive(_ text: String) throws -> [UInt8] {
+  try KeyedArchiveEncoder().encodeBytes(.string(text))
+}
 
-private func wormhole(_ directory: String, sender: String = "tester", journalLimit: Int? = nil) throws -> Wormhole {
+private func wormhole(_ directory: String, sender: String = "tester", journalLimit: Int? = nil) throws
+  -> Wormhole
+{
   var options = Wormhole.Options()
   options.sender = sender
   if let journalLimit { options.journalLimit = journalLimit }
@@ -32,7 +37,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     let nested = home.path + "/AppGroup/h/sub"
     try wormhole(group, sender: "app").passMessage(message("one"), identifier: "a")
     try wormhole(nested).passMessage(message("two"), identifier: "b")
-    try FileManager.default.createDirectory(atPath: home.path + "/AppGroup/empty", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: home.path + "/AppGroup/empty", withIntermediateDirectories: true)
     let model = try LiveModel(roots: [.home(home.path)], configuration: configuration())
     defer { model.cancel() }
     let state = model.snapshot
@@ -47,7 +53,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     try wormhole(directory.path, sender: "app").passMessage(message("hello"), identifier: "greeting")
     let bytes = try archive("hello")
@@ -66,7 +73,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     let bytes = try archive(String(repeating: "x", count: 5_000))
     let path = directory.path + "/copied.archive"
@@ -92,7 +100,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     try writer.passMessage(message("a"), identifier: "a")
     try writer.passMessage(message("b"), identifier: "b")
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     try writer.clearMessageContents(forIdentifier: "a")
     unlink(directory.path + "/b.archive")
@@ -109,9 +118,11 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
   @Test func directoriesAppearVanishAndComeBack() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
-    try FileManager.default.createDirectory(atPath: home.path + "/AppGroup", withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      atPath: home.path + "/AppGroup", withIntermediateDirectories: true)
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.home(home.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.home(home.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     let group = home.path + "/AppGroup/new/deep"
     try wormhole(group).passMessage(message("first"), identifier: "m")
@@ -122,16 +133,21 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     let bytes = try archive("second")
     #expect(signal.wait(for: model) { $0.mailbox("m", in: group)?.current?.bytes == bytes })
     // Renamed: the old path vanishes, the new one appears with its mailbox.
-    try FileManager.default.moveItem(atPath: home.path + "/AppGroup/new", toPath: home.path + "/AppGroup/renamed")
+    try FileManager.default.moveItem(
+      atPath: home.path + "/AppGroup/new", toPath: home.path + "/AppGroup/renamed")
     let renamed = home.path + "/AppGroup/renamed/deep"
-    #expect(signal.wait(for: model) { $0.directories[group] == nil && $0.mailbox("m", in: renamed)?.current?.bytes == bytes })
+    #expect(
+      signal.wait(for: model) {
+        $0.directories[group] == nil && $0.mailbox("m", in: renamed)?.current?.bytes == bytes
+      })
   }
 
   @Test func journalRotationLosesNoPass() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     let writer = try wormhole(directory.path, journalLimit: 4096)
     for index in 0..<300 { try writer.passMessage(message("\(index)"), identifier: "m\(index % 3)") }
@@ -139,20 +155,23 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     #expect(FileManager.default.fileExists(atPath: directory.path + "/" + TrafficJournal.rotatedFileName))
     let sequences = model.snapshot.traffic.compactMap(\.sequence)
     #expect(sequences == Array(1...300))
-    #expect(signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
+    #expect(
+      signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
   }
 
   @Test func floodEndsWithTheLastMessageOfEveryMailbox() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     let writer = try wormhole(directory.path)
     for index in 0..<3_000 { try writer.passMessage(message("flood \(index)"), identifier: "f\(index % 5)") }
     let expected = try archive("flood 2999")
     #expect(signal.wait(for: model) { $0.mailbox("f4", in: directory.path)?.current?.bytes == expected })
-    #expect(signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
+    #expect(
+      signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
     #expect(signal.wait(for: model) { $0.traffic.filter { $0.kind == .passed }.count == 3_000 })
   }
 
@@ -161,7 +180,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     defer { directory.remove() }
     for index in 0..<20 { writeAtomically(directory.path + "/old\(index).archive", try archive("old")) }
     let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
+    let model = try LiveModel(
+      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
     defer { model.cancel() }
     // Stall the reader while far more events than the kernel queues (16,384 by default) happen.
     model.suspend()
@@ -170,7 +190,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     for index in 0..<10 { unlink(directory.path + "/old\(index).archive") }
     writeInPlace(directory.path + "/late.archive", try archive("late"))
     model.resume()
-    #expect(signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
+    #expect(
+      signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
     #expect(model.snapshot.directories[directory.path]?.presentCount == 51)
   }
 
@@ -229,7 +250,8 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     var watcherConfiguration = MailboxWatcher.Configuration()
     watcherConfiguration.maximumStoredBytes = 1_000
     let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration(), watcherConfiguration: watcherConfiguration)
+      roots: [.container(directory.path)], configuration: configuration(),
+      watcherConfiguration: watcherConfiguration)
     defer { model.cancel() }
     let current = try #require(model.snapshot.mailbox("big", in: directory.path)?.current)
     #expect(current.bytes == nil && current.size == 10_000)
