@@ -20,6 +20,7 @@ func modelBenchmarks() throws -> [BenchmarkRecord] {
   records += try modelLatencyBenchmarks()
   records += try modelFloodBenchmarks()
   records += try stalledFloodBenchmarks()
+  records += try rawFloodBenchmarks()
   return records
 }
 
@@ -495,6 +496,122 @@ private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
       baselineName: "inotifywait -m stopped through the same flood (moves reported)",
       baseline: peerFraction, higherIsBetter: true, target: nil, detail: detail)
   ]
+}
+
+/// A flood of plain write+renames as fast as one thread makes them (well above the 3,000 a second
+/// where Python's `watchdog` starts losing the last event): how many mailboxes end with their
+/// final bytes known, ours against a `watchdog` observer that reads each file it hears about.
+private func rawFloodBenchmarks() throws -> [BenchmarkRecord] {
+  let writes = 20_000
+  let names = 100
+  let contents = try (0..<writes).map { try KeyedArchiveEncoder().encodeBytes(.integer(Int64($0))) }
+  let directory = try scratchDirectory()
+  defer { removeTree(directory) }
+  let model = try LiveModel(roots: [.container(directory)])
+  let start = now()
+  for index in 0..<writes {
+    try rawWriteAndRename(contents[index], directory: directory, name: "r\(index % names).archive")
+  }
+  let written = now()
+  let consistent = waitFor(seconds: 30) { mailboxesMatch(model.snapshot, directory) }
+  let behind = now() - written
+  let known = finalStatesKnown(model.snapshot, directory)
+  model.cancel()
+  var detail: [String: Double] = [
+    "writes_per_second": Double(writes) / (written - start), "consistent": consistent ? 1 : 0,
+    "seconds_behind_after_last_write": behind, "mailboxes": Double(names),
+  ]
+  var peerKnown = 0.0
+  if let peer = try watchdogFinalStates(writes: writes, names: names, contents: contents) {
+    peerKnown = peer.known
+    detail["watchdog_writes_per_second"] = peer.rate
+  } else {
+    FileHandle.standardError.write(Data("wormhole-bench: python3 watchdog not importable; peer skipped\n".utf8))
+  }
+  return [
+    BenchmarkRecord(
+      name: "flood_final_states_known", unit: "mailboxes", value: Double(known),
+      baselineName: "python watchdog observer reading each file it hears about", baseline: peerKnown,
+      higherIsBetter: true, target: nil, detail: detail)
+  ]
+}
+
+private func finalStatesKnown(_ state: ModelState, _ directory: String) -> Int {
+  let mailboxes = state.directories[directory]?.mailboxes ?? [:]
+  return rawScan(directory).filter { name, bytes, _ in
+    mailboxes[String(name.dropLast(".archive".count))]?.current?.bytes == bytes
+  }.count
+}
+
+private let watchdogScript = """
+  import os, sys, time
+  from watchdog.observers import Observer
+  from watchdog.events import FileSystemEventHandler
+  directory = sys.argv[1]
+  final = {}
+  last = [time.monotonic()]
+  class Handler(FileSystemEventHandler):
+      def on_any_event(self, event):
+          path = getattr(event, "dest_path", "") or event.src_path
+          if isinstance(path, bytes): path = path.decode()
+          if not path.endswith(".archive"): return
+          last[0] = time.monotonic()
+          try:
+              with open(path, "rb") as f: final[os.path.basename(path)] = f.read()
+          except OSError: pass
+  observer = Observer()
+  observer.schedule(Handler(), directory)
+  observer.start()
+  print("ready", flush=True)
+  sys.stdin.readline()
+  while time.monotonic() - last[0] < 1.0: time.sleep(0.1)
+  known = 0
+  for name in os.listdir(directory):
+      if not name.endswith(".archive"): continue
+      with open(os.path.join(directory, name), "rb") as f:
+          if final.get(name) == f.read(): known += 1
+  print(known, flush=True)
+  observer.stop()
+  """
+
+/// Runs the `watchdog` observer through the same flood; `nil` when Python has no `watchdog`.
+private func watchdogFinalStates(writes: Int, names: Int, contents: [[UInt8]]) throws -> (known: Double, rate: Double)? {
+  let check = Process()
+  check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  check.arguments = ["python3", "-c", "import watchdog"]
+  check.standardError = Pipe()
+  guard (try? check.run()) != nil else { return nil }
+  check.waitUntilExit()
+  guard check.terminationStatus == 0 else { return nil }
+  let directory = try scratchDirectory()
+  defer { removeTree(directory) }
+  let peer = Process()
+  peer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  peer.arguments = ["python3", "-c", watchdogScript, directory]
+  let input = Pipe()
+  let output = Pipe()
+  peer.standardInput = input
+  peer.standardOutput = output
+  try peer.run()
+  let reader = output.fileHandleForReading
+  var text = ""
+  while !text.contains("ready\n") {
+    let chunk = reader.availableData
+    if chunk.isEmpty { throw BenchmarkFailure("the watchdog peer did not start") }
+    text += String(decoding: chunk, as: UTF8.self)
+  }
+  let start = now()
+  for index in 0..<writes {
+    try rawWriteAndRename(contents[index], directory: directory, name: "r\(index % names).archive")
+  }
+  let rate = Double(writes) / (now() - start)
+  input.fileHandleForWriting.write(Data("done\n".utf8))
+  let rest = String(decoding: reader.readDataToEndOfFile(), as: UTF8.self)
+  peer.waitUntilExit()
+  guard let known = Double(rest.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+    throw BenchmarkFailure("the watchdog peer printed \(rest)")
+  }
+  return (known, rate)
 }
 
 /// A running `inotifywait -m` whose output lines are collected.
