@@ -107,6 +107,8 @@ public struct DirectoryState: Sendable {
   public internal(set) var isPolled = false
   /// Why the directory or its journal could not be read, when it could not.
   public internal(set) var error: String?
+  /// The sequence number of the last journal record received, to notice gaps.
+  public internal(set) var lastJournalSequence: UInt64?
 
   public init(path: String) { self.path = path }
 

@@ -58,6 +58,7 @@ extension ModelState {
     case .journalRecords(let directory, let records, let initial):
       ensureDirectory(directory)
       for record in records {
+        noticeGap(before: record, directory: directory)
         receive(record, directory: directory, now: now, initial: initial, appended: &appended)
       }
     case .directoryError(let directory, let message):
@@ -90,6 +91,17 @@ extension ModelState {
     }
     pendingChanges.removeAll(directory: path)
     pendingRecords.removeAll(directory: path)
+  }
+
+  /// Says so when journal records were lost between two reads: the reader fell more than one
+  /// rotation behind. The mailboxes stay right (they are read from the disk); only traffic
+  /// entries are missing.
+  private mutating func noticeGap(before record: TrafficRecord, directory: String) {
+    defer { directories[directory]?.lastJournalSequence = record.sequence }
+    guard let last = directories[directory]?.lastJournalSequence, record.sequence > last + 1 else { return }
+    addNotice(
+      "\(directory): journal records \(last + 1)–\(record.sequence - 1) were rotated away before they were read; their traffic is missing (the mailboxes are current)"
+    )
   }
 
   private mutating func addNotice(_ message: String) {

@@ -215,6 +215,18 @@ private struct Harness {
     #expect(harness.traffic.last?.kind == .changedWithoutRecord)
   }
 
+  @Test func journalGapBecomesANotice() {
+    var harness = Harness()
+    harness.apply(
+      .journalRecords(
+        directory: directory, [record(1, .notify, "a"), record(2, .notify, "a")], initial: true), at: 1)
+    harness.apply(.journalRecords(directory: directory, [record(3, .notify, "a")], initial: false), at: 2)
+    #expect(harness.state.notices.isEmpty)
+    harness.apply(.journalRecords(directory: directory, [record(9, .notify, "a")], initial: false), at: 3)
+    #expect(harness.state.notices.count == 1)
+    #expect(harness.state.notices.first?.contains("records 4–8") == true)
+  }
+
   @Test func initialRecordsNameTheWriterOfTheCurrentMessage() {
     var harness = Harness()
     harness.apply(.directoryScanned(directory, mailboxes: ["a": file("abc")], initial: true), at: 1)
