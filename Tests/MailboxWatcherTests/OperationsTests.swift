@@ -11,7 +11,7 @@ import Wormhole
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     var configuration = ModelConfiguration()
-    configuration.matchWindowMilliseconds = 1_000
+    configuration.matchWindowMilliseconds = 3_000
     let signal = UpdateSignal()
     let model = try LiveModel(
       roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
@@ -39,7 +39,7 @@ import Wormhole
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     var configuration = ModelConfiguration()
-    configuration.matchWindowMilliseconds = 1_000
+    configuration.matchWindowMilliseconds = 3_000
     let signal = UpdateSignal()
     let model = try LiveModel(
       roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)

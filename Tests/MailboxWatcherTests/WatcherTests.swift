@@ -10,7 +10,7 @@ import Wormhole
 
 private func configuration() -> ModelConfiguration {
   var configuration = ModelConfiguration()
-  configuration.matchWindowMilliseconds = 1_000
+  configuration.matchWindowMilliseconds = 3_000
   return configuration
 }
 
