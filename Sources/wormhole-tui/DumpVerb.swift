@@ -84,7 +84,8 @@ enum DumpVerb {
   static func text(_ state: ModelState, trafficLimit: Int) -> String {
     var out = ""
     for directory in state.sortedDirectories {
-      var heading = "\(directory.path) (\(directory.presentCount) mailboxes"
+      let count = directory.presentCount
+      var heading = "\(directory.path) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
       if directory.isPolled { heading += ", polled" }
       if let error = directory.error { heading += ", \(error)" }
       out += heading + ")\n"
