@@ -18,11 +18,19 @@ let package = Package(
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(name: "Wormhole", dependencies: ["KeyedArchive", "Inotify"]),
-    .executableTarget(name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive"]),
-    .executableTarget(name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive"]),
+    // The live mailbox model: events in, state out, through a pure reducer (no I/O).
+    .target(name: "MailboxModel", dependencies: ["Wormhole", "KeyedArchive"]),
+    // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
+    .target(name: "MailboxWatcher", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive", "Inotify"]),
+    .executableTarget(
+      name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
+    .executableTarget(
+      name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole"]),
+    .testTarget(name: "MailboxModelTests", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive"]),
+    .testTarget(name: "MailboxWatcherTests", dependencies: ["MailboxWatcher", "MailboxModel", "Wormhole", "KeyedArchive", "Inotify"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "wormhole-tui"]),
   ]

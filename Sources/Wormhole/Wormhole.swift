@@ -125,22 +125,25 @@ public final class Wormhole: Sendable {
   // MARK: Passing
 
   /// Passes `message` to every listener of `identifier` and leaves it in the mailbox; a `nil`
-  /// message only posts the notification and leaves the mailbox as it is.
+  /// message only posts the notification and leaves the mailbox as it is. `replayOf` marks the
+  /// post in the journal as a replay of that record.
   ///
   /// Failures are thrown, never swallowed, and recorded in the journal as `failed`.
   @discardableResult
-  public func passMessage(_ message: ArchivedValue?, identifier: String) throws(WormholeError)
-    -> TrafficRecord
+  public func passMessage(_ message: ArchivedValue?, identifier: String, replayOf: UInt64? = nil)
+    throws(WormholeError) -> TrafficRecord
   {
     try MessageIdentifier.validate(identifier)
-    guard let message else { return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: nil) }
+    guard let message else {
+      return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf)
+    }
     let archive: [UInt8]
     do {
       archive = try KeyedArchiveEncoder().encodeBytes(message)
     } catch {
       throw .encodingFailed(error.description)
     }
-    return try passArchive(archive, identifier: identifier)
+    return try passArchive(archive, identifier: identifier, replayOf: replayOf)
   }
 
   /// Passes a `Codable` value, encoded as a property list (see the README: the value is encoded

@@ -30,8 +30,8 @@ struct Verb: Sendable {
 
 enum Verbs {
   static let all: [Verb] = [
-    PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, InspectVerb.verb,
-    DemoVerb.verb,
+    PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, DumpVerb.verb,
+    InspectVerb.verb, DemoVerb.verb,
   ]
 
   static var overview: String {

@@ -1,0 +1,61 @@
+import Wormhole
+
+/// What the watcher found when it read one mailbox file.
+public enum MailboxObservation: Sendable, Hashable {
+  /// A regular file: its content (or `nil` when larger than the watcher stores), size,
+  /// modification time in nanoseconds since 1970.
+  case file(bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64)
+  /// The file exists but could not be read (permissions, a symbolic link, a FIFO...).
+  case unreadable(String)
+}
+
+/// Everything the model can learn. The watcher produces these; tests write them by hand.
+public enum ModelEvent: Sendable, Hashable {
+  /// A wormhole directory was found (at start, or created or moved in later).
+  case directoryAppeared(String)
+  /// A wormhole directory was removed or moved away; its mailboxes and history go with it.
+  case directoryVanished(String)
+  /// A directory's full listing: every mailbox in it now. With `initial`, this is what was
+  /// there before the model started and makes no traffic; otherwise (a rescan after a queue
+  /// overflow, or a poll) every difference is reported as a change, removal or new mailbox.
+  case directoryScanned(String, mailboxes: [String: MailboxObservation], initial: Bool)
+  /// One mailbox was written (or could not be read).
+  case mailboxChanged(directory: String, identifier: String, MailboxObservation)
+  /// One mailbox file was removed.
+  case mailboxRemoved(directory: String, identifier: String)
+  /// New records of a directory's traffic journal, oldest first. With `initial`, these were
+  /// already there when the model started: they fill the traffic stream but are not paired with
+  /// file events.
+  case journalRecords(directory: String, [TrafficRecord], initial: Bool)
+  /// The directory or its journal could not be read (`nil` clears an earlier error).
+  case directoryError(String, String?)
+  /// The inotify watch limit stopped the watcher from watching this directory, which is polled
+  /// from now on.
+  case watchLimitReached(directory: String, message: String)
+  /// Time passed: pairing windows that ended are closed.
+  case tick
+}
+
+/// What the shell around the reducer should do after an event.
+public enum ModelEffect: Sendable, Hashable {
+  /// Send ``ModelEvent/tick`` at this time (milliseconds since 1970) to close pairing windows.
+  case tick(atMilliseconds: Int64)
+  /// New traffic entries were recognized.
+  case trafficAppended([TrafficEntry])
+}
+
+/// A file change not yet paired with a journal record.
+struct PendingChange: Sendable {
+  enum Kind: Sendable { case written(serial: UInt64, size: Int), removed }
+  var kind: Kind
+  var milliseconds: Int64
+}
+
+/// A journal record not yet paired with a file change.
+struct PendingRecord: Sendable {
+  enum Kind: Sendable { case pass(size: Int), clear, clearAll }
+  var kind: Kind
+  var entry: UInt64
+  var sender: String
+  var sequence: UInt64
+}

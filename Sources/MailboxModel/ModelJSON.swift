@@ -1,0 +1,59 @@
+import Wormhole
+
+/// JSON renderings of the model, as `wormhole-tui dump --json` prints them. The layout is stable
+/// and documented in the MailboxModel README section: members are never renamed or removed, and
+/// absent values are `null` rather than missing.
+extension TrafficEntry {
+  /// The entry as one JSON object on one line:
+  /// `{"id","time","kind","directory","identifier","transiting","bytes","sender","pid","seq","replay_of","error"}`.
+  public var jsonLine: String {
+    var out = "{\"id\":\(id),\"time\":\(JSONText.string(TrafficRecord.timestamp(milliseconds)))"
+    out += ",\"kind\":\(JSONText.string(kind.rawValue)),\"directory\":\(JSONText.string(directory))"
+    out += ",\"identifier\":\(JSONText.string(identifier)),\"transiting\":\(jsonString(transiting))"
+    out += ",\"bytes\":\(size),\"sender\":\(jsonString(sender)),\"pid\":\(jsonNumber(processIdentifier))"
+    out +=
+      ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(jsonString(error))}"
+    return out
+  }
+}
+
+extension ModelState {
+  /// The whole model as one JSON document: directories sorted by path, each with its mailboxes
+  /// sorted by identifier (cleared ones included, `present` false), then the newest
+  /// `trafficLimit` traffic entries, oldest first.
+  public func json(trafficLimit: Int, summaryWidth: Int = 200) -> String {
+    var out = "{\"directories\":["
+    for (directoryIndex, directory) in sortedDirectories.enumerated() {
+      if directoryIndex > 0 { out += "," }
+      out += "{\"path\":\(JSONText.string(directory.path)),\"polled\":\(directory.isPolled)"
+      out += ",\"error\":\(jsonString(directory.error)),\"mailboxes\":["
+      for (mailboxIndex, mailbox) in directory.sortedMailboxes.enumerated() {
+        if mailboxIndex > 0 { out += "," }
+        out += mailboxJSON(mailbox, width: summaryWidth)
+      }
+      out += "]}"
+    }
+    out += "],\"traffic\":["
+    out += traffic.suffix(max(trafficLimit, 0)).map(\.jsonLine).joined(separator: ",")
+    out += "],\"dropped_traffic\":\(droppedTrafficCount),\"notices\":["
+    out += notices.map(JSONText.string).joined(separator: ",")
+    return out + "]}"
+  }
+
+  private func mailboxJSON(_ mailbox: Mailbox, width: Int) -> String {
+    var out = "{\"identifier\":\(JSONText.string(mailbox.identifier)),\"present\":\(mailbox.isPresent)"
+    let current = mailbox.current
+    out += ",\"bytes\":\(jsonNumber(current?.size))"
+    out +=
+      ",\"modified\":\(jsonString(current.map { TrafficRecord.timestamp($0.modifiedNanoseconds / 1_000_000) }))"
+    out += ",\"versions\":\(mailbox.versionCount),\"history\":\(mailbox.history.count)"
+    out += ",\"last_change\":\(JSONText.string(TrafficRecord.timestamp(mailbox.lastChange)))"
+    out += ",\"last_writer\":\(jsonString(current?.sender)),\"seq\":\(jsonNumber(current?.sequence))"
+    out += ",\"summary\":\(jsonString(current.map { summary(of: $0, width: width) }))"
+    return out + ",\"error\":\(jsonString(mailbox.error))}"
+  }
+}
+
+private func jsonString(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
+
+private func jsonNumber<N: BinaryInteger>(_ value: N?) -> String { value.map { String($0) } ?? "null" }

@@ -1,0 +1,275 @@
+import Wormhole
+
+/// What the model keeps, and how much of it.
+public struct ModelConfiguration: Sendable, Hashable {
+  /// Earlier versions kept per identifier (the current one is not counted).
+  public var historyDepth = 64
+  /// The bytes all history versions together may hold; the oldest versions, across every
+  /// mailbox, are evicted first when it is exceeded.
+  public var historyByteBudget = 64 << 20
+  /// Traffic entries kept; the oldest are dropped first.
+  public var trafficCapacity = 10_000
+  /// How long a file change and a journal record may be apart and still be one post.
+  public var matchWindowMilliseconds: Int64 = 2_000
+
+  public init() {}
+}
+
+/// The whole model: wormhole directories and their mailboxes, with history and the merged
+/// traffic stream. A value: copying it (a snapshot) is cheap, and changes to the copy never show
+/// in the original.
+///
+/// Change it only through ``apply(_:at:)``, the reducer.
+public struct ModelState: Sendable {
+  public var configuration: ModelConfiguration
+  /// Wormhole directories by path.
+  public internal(set) var directories: [String: DirectoryState] = [:]
+  /// The merged traffic stream, oldest first, at most ``ModelConfiguration/trafficCapacity``.
+  public internal(set) var traffic: [TrafficEntry] = []
+  /// Things the operator should know that belong to no mailbox: the watch limit reached, a root
+  /// that cannot be read. Oldest first, at most 100.
+  public internal(set) var notices: [String] = []
+  /// Bytes held by history versions now.
+  public internal(set) var historyBytes = 0
+  /// The identifier the next traffic entry gets; entries with smaller ones already exist.
+  public internal(set) var nextTrafficIdentifier: UInt64 = 1
+  /// How many traffic entries were dropped from the front of ``traffic`` to respect its capacity.
+  public internal(set) var droppedTrafficCount = 0
+
+  var nextVersionSerial: UInt64 = 1
+  /// Versions in history now, across every mailbox.
+  var historyCount = 0
+  /// History versions in the order they entered history, for evicting the oldest first; keys
+  /// before `historyOrderStart` are spent, and keys of versions already gone are skipped.
+  var historyOrder: [HistoryKey] = []
+  var historyOrderStart = 0
+  var pendingChanges = PendingQueue<PendingChange>()
+  var pendingRecords = PendingQueue<PendingRecord>()
+  /// Decoded messages, shared by every copy of the state (versions never change once made).
+  let decodedCache: DecodedMessageCache
+
+  public init(configuration: ModelConfiguration = ModelConfiguration()) {
+    self.configuration = configuration
+    self.decodedCache = DecodedMessageCache(capacity: 4_096)
+  }
+
+  /// The directories sorted by path.
+  public var sortedDirectories: [DirectoryState] { directories.values.sorted { $0.path < $1.path } }
+
+  /// The mailbox for `identifier` in `directory`, present or cleared.
+  public func mailbox(_ identifier: String, in directory: String) -> Mailbox? {
+    directories[directory]?.mailboxes[identifier]
+  }
+
+  /// The traffic entry with the model identifier `identifier`, if it is still retained.
+  public func trafficEntry(_ identifier: UInt64) -> TrafficEntry? {
+    guard let index = trafficIndex(of: identifier) else { return nil }
+    return traffic[index]
+  }
+
+  /// The version a traffic entry recorded, when the model saw that version and still holds it.
+  public func version(of entry: TrafficEntry) -> MailboxVersion? {
+    guard let serial = entry.versionSerial, let mailbox = mailbox(entry.identifier, in: entry.directory)
+    else {
+      return nil
+    }
+    return mailbox.version(serial: serial)
+  }
+
+  /// Whether anything waits for a journal record or a file event to be paired with, and when the
+  /// earliest wait ends (milliseconds). Send ``ModelEvent/tick`` then.
+  public var nextDeadline: Int64? {
+    switch (pendingChanges.nextDeadline, pendingRecords.nextDeadline) {
+    case (let a?, let b?): return min(a, b)
+    case (let a?, nil): return a
+    case (nil, let b?): return b
+    case (nil, nil): return nil
+    }
+  }
+
+  func trafficIndex(of identifier: UInt64) -> Int? {
+    // Entries are appended with increasing identifiers, though not always at the end: search back.
+    var index = traffic.count - 1
+    while index >= 0 {
+      if traffic[index].id == identifier { return index }
+      index -= 1
+    }
+    return nil
+  }
+}
+
+/// One wormhole directory.
+public struct DirectoryState: Sendable {
+  public var path: String
+  /// Mailboxes by identifier, including cleared ones (their history stays).
+  public internal(set) var mailboxes: [String: Mailbox] = [:]
+  /// Whether the directory is polled because the inotify watch limit was reached.
+  public internal(set) var isPolled = false
+  /// Why the directory or its journal could not be read, when it could not.
+  public internal(set) var error: String?
+  /// The sequence number of the last journal record received, to notice gaps.
+  public internal(set) var lastJournalSequence: UInt64?
+
+  public init(path: String) { self.path = path }
+
+  /// Mailboxes sorted by identifier.
+  public var sortedMailboxes: [Mailbox] { mailboxes.values.sorted { $0.identifier < $1.identifier } }
+
+  /// The number of mailboxes holding a message now.
+  public var presentCount: Int { mailboxes.values.reduce(0) { $0 + ($1.isPresent ? 1 : 0) } }
+}
+
+/// One mailbox (`<identifier>.archive`) and what the model remembers of it.
+public struct Mailbox: Sendable {
+  public var identifier: String
+  /// The message now in the mailbox; `nil` once it was cleared.
+  public internal(set) var current: MailboxVersion?
+  /// Earlier versions, oldest first, at most ``ModelConfiguration/historyDepth``.
+  public internal(set) var history: [MailboxVersion] = []
+  /// Versions seen since the model started, including ones evicted from history.
+  public internal(set) var versionCount = 0
+  /// When the mailbox last changed (milliseconds since 1970): written, cleared or found unreadable.
+  public internal(set) var lastChange: Int64 = 0
+  /// Why the mailbox could not be read the last time it was tried; the previous version is kept.
+  public internal(set) var error: String?
+
+  public init(identifier: String) { self.identifier = identifier }
+
+  /// Whether the mailbox holds a message (it was not cleared).
+  public var isPresent: Bool { current != nil }
+  /// The sender of the current message, when the traffic journal named it.
+  public var lastWriter: String? { current?.sender }
+
+  /// The current or a history version with the given serial number.
+  public func version(serial: UInt64) -> MailboxVersion? {
+    if let current, current.serial == serial { return current }
+    return history.last { $0.serial == serial }
+  }
+}
+
+/// One version of a mailbox's content, as the watcher read it.
+public struct MailboxVersion: Sendable, Hashable {
+  /// Unique in the model, increasing with time.
+  public var serial: UInt64
+  /// The archive, or `nil` when it was larger than the watcher stores.
+  public var bytes: [UInt8]?
+  /// The file's size.
+  public var size: Int
+  /// The file's modification time, in nanoseconds since 1970.
+  public var modifiedNanoseconds: Int64
+  /// When the model learnt of it, in milliseconds since 1970.
+  public var observedMilliseconds: Int64
+  /// Sender and sequence, boxed: most versions at start-up have none, and every byte of this
+  /// type is paid 100,000 times in a large directory.
+  private var attribution: Attribution?
+
+  /// The sender the journal named for the post that wrote it, if any.
+  public var sender: String? {
+    get { attribution?.sender }
+    set { attribution = Attribution(sender: newValue, sequence: attribution?.sequence) }
+  }
+
+  /// The journal sequence number of that post.
+  public var sequence: UInt64? {
+    get { attribution?.sequence }
+    set { attribution = Attribution(sender: attribution?.sender, sequence: newValue) }
+  }
+
+  public init(
+    serial: UInt64, bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, observedMilliseconds: Int64,
+    sender: String? = nil, sequence: UInt64? = nil
+  ) {
+    self.serial = serial
+    self.bytes = bytes
+    self.size = size
+    self.modifiedNanoseconds = modifiedNanoseconds
+    self.observedMilliseconds = observedMilliseconds
+    self.attribution = Attribution(sender: sender, sequence: sequence)
+  }
+}
+
+/// Who wrote a version, as the journal said; immutable, so versions share it safely.
+final class Attribution: Sendable, Hashable {
+  let sender: String?
+  let sequence: UInt64?
+
+  /// `nil` when there is nothing to say.
+  init?(sender: String?, sequence: UInt64?) {
+    guard sender != nil || sequence != nil else { return nil }
+    self.sender = sender
+    self.sequence = sequence
+  }
+
+  static func == (left: Attribution, right: Attribution) -> Bool {
+    left.sender == right.sender && left.sequence == right.sequence
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(sender)
+    hasher.combine(sequence)
+  }
+}
+
+/// What a traffic entry reports.
+public enum TrafficEntryKind: String, Sendable, Hashable, CaseIterable {
+  /// A message passed through the library (the journal recorded it).
+  case passed
+  /// A notification without a message.
+  case notification
+  /// The mailbox changed, but no journal record describes the change: `cp`, MMWormhole on
+  /// macOS, a synced directory.
+  case changedWithoutRecord = "changed-without-record"
+  /// One mailbox was cleared (through the library, or removed by another program).
+  case cleared
+  /// Every mailbox of the directory was cleared.
+  case clearedAll = "cleared-all"
+  /// A message passed again from an earlier record or version (`replay_of` in the journal).
+  case replayed
+}
+
+/// One entry of the merged traffic stream.
+public struct TrafficEntry: Sendable, Hashable, Identifiable {
+  /// The model's number for the entry, increasing in the order entries were recognized.
+  public var id: UInt64
+  /// When it happened: the journal's time, or when the file change was seen (ms since 1970).
+  public var milliseconds: Int64
+  public var kind: TrafficEntryKind
+  public var directory: String
+  /// The identifier; empty for ``TrafficEntryKind/clearedAll``.
+  public var identifier: String
+  /// The transiting type's name, when the journal recorded it.
+  public var transiting: String?
+  /// The message's size in bytes (0 for notifications and clears).
+  public var size: Int
+  /// The sender's label, when the journal recorded it.
+  public var sender: String?
+  public var processIdentifier: Int32?
+  /// The journal sequence number, for entries from the journal.
+  public var sequence: UInt64?
+  /// The sequence number this post replays.
+  public var replayOf: UInt64?
+  /// Why the post failed, when the journal recorded a failure.
+  public var error: String?
+  /// The mailbox version this post wrote, once the model saw it.
+  public var versionSerial: UInt64?
+
+  public init(
+    id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: String, identifier: String,
+    transiting: String? = nil, size: Int, sender: String? = nil, processIdentifier: Int32? = nil,
+    sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil
+  ) {
+    self.id = id
+    self.milliseconds = milliseconds
+    self.kind = kind
+    self.directory = directory
+    self.identifier = identifier
+    self.transiting = transiting
+    self.size = size
+    self.sender = sender
+    self.processIdentifier = processIdentifier
+    self.sequence = sequence
+    self.replayOf = replayOf
+    self.error = error
+    self.versionSerial = versionSerial
+  }
+}

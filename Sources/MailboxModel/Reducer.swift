@@ -1,0 +1,373 @@
+import Wormhole
+
+/// Where one history version sits, in the order versions entered history (oldest first).
+struct HistoryKey: Sendable {
+  var directory: String
+  var identifier: String
+  var serial: UInt64
+}
+
+extension ModelState {
+  /// The reducer: applies one event, at time `now` (milliseconds since 1970), and says what the
+  /// shell should do next. The only way the state changes; no I/O.
+  ///
+  /// Pairing file events with journal records: a pass through the library both renames a file
+  /// (a file event) and appends a journal record, in either order as the watcher sees them. A
+  /// written mailbox pairs with a `pass` record of the same directory, identifier and size, and
+  /// a removed one with a `clear` of that identifier or a `clear-all` of the directory, when the
+  /// two arrive within ``ModelConfiguration/matchWindowMilliseconds`` of each other. Journal
+  /// records make their traffic entry at once (with the sender); a file change waits for its
+  /// record until the window ends, and only then, unpaired, becomes a
+  /// ``TrafficEntryKind/changedWithoutRecord`` (or an unattributed ``TrafficEntryKind/cleared``).
+  /// When several pass records of one identifier wait (a burst the watcher coalesced into one
+  /// read), the newest one of the right size pairs and the older ones stand alone.
+  public mutating func apply(_ event: ModelEvent, at now: Int64) -> [ModelEffect] {
+    var appended: [TrafficEntry] = []
+    expire(now: now, appended: &appended)
+    switch event {
+    case .directoryAppeared(let path):
+      ensureDirectory(path)
+    case .directoryVanished(let path):
+      removeDirectory(path)
+    case .directoryScanned(let path, let listing, let initial):
+      ensureDirectory(path)
+      let gone = (directories[path]?.mailboxes ?? [:]).values.filter {
+        $0.isPresent && listing[$0.identifier] == nil
+      }
+      for mailbox in gone.sorted(by: { $0.identifier < $1.identifier }) {
+        removeMailbox(path, mailbox.identifier, now: now, initial: initial)
+      }
+      if initial {
+        directories[path]?.mailboxes.reserveCapacity(listing.count)
+        for (identifier, observation) in listing {
+          change(path, identifier, observation, now: now, initial: true)
+        }
+      } else {
+        // Sorted, so that the traffic a rescan makes comes in a stable order.
+        for identifier in listing.keys.sorted() {
+          if let observation = listing[identifier] {
+            change(path, identifier, observation, now: now, initial: false)
+          }
+        }
+      }
+    case .mailboxChanged(let directory, let identifier, let observation):
+      ensureDirectory(directory)
+      change(directory, identifier, observation, now: now, initial: false)
+    case .mailboxRemoved(let directory, let identifier):
+      removeMailbox(directory, identifier, now: now, initial: false)
+    case .journalRecords(let directory, let records, let initial):
+      ensureDirectory(directory)
+      for record in records {
+        noticeGap(before: record, directory: directory)
+        receive(record, directory: directory, now: now, initial: initial, appended: &appended)
+      }
+    case .directoryError(let directory, let message):
+      directories[directory]?.error = message
+    case .watchLimitReached(let directory, let message):
+      directories[directory]?.isPolled = true
+      addNotice(message)
+    case .tick:
+      break
+    }
+    evictHistory()
+    trimTraffic()
+    var effects: [ModelEffect] = []
+    if !appended.isEmpty { effects.append(.trafficAppended(appended)) }
+    if let deadline = nextDeadline { effects.append(.tick(atMilliseconds: deadline)) }
+    return effects
+  }
+
+  // MARK: Directories
+
+  private mutating func ensureDirectory(_ path: String) {
+    if directories[path] == nil { directories[path] = DirectoryState(path: path) }
+  }
+
+  private mutating func removeDirectory(_ path: String) {
+    guard let directory = directories.removeValue(forKey: path) else { return }
+    for mailbox in directory.mailboxes.values {
+      historyBytes -= mailbox.history.reduce(0) { $0 + ($1.bytes?.count ?? 0) }
+      historyCount -= mailbox.history.count
+    }
+    pendingChanges.removeAll(directory: path)
+    pendingRecords.removeAll(directory: path)
+  }
+
+  /// Says so when journal records were lost between two reads: the reader fell more than one
+  /// rotation behind. The mailboxes stay right (they are read from the disk); only traffic
+  /// entries are missing.
+  private mutating func noticeGap(before record: TrafficRecord, directory: String) {
+    defer { directories[directory]?.lastJournalSequence = record.sequence }
+    guard let last = directories[directory]?.lastJournalSequence, record.sequence > last + 1 else { return }
+    addNotice(
+      "\(directory): journal records \(last + 1)–\(record.sequence - 1) were rotated away before they were read; their traffic is missing (the mailboxes are current)"
+    )
+  }
+
+  private mutating func addNotice(_ message: String) {
+    guard notices.last != message else { return }
+    notices.append(message)
+    if notices.count > 100 { notices.removeFirst(notices.count - 100) }
+  }
+
+  // MARK: Mailboxes
+
+  private mutating func change(
+    _ directory: String, _ identifier: String, _ observation: MailboxObservation, now: Int64, initial: Bool
+  ) {
+    // Taken out while it changes, so that its history array is not copied.
+    var mailbox =
+      directories[directory]?.mailboxes.removeValue(forKey: identifier) ?? Mailbox(identifier: identifier)
+    defer { directories[directory]?.mailboxes[identifier] = mailbox }
+    guard case .file(let bytes, let size, let modified) = observation else {
+      if case .unreadable(let message) = observation, mailbox.error != message {
+        mailbox.error = message
+        mailbox.lastChange = now
+      }
+      return
+    }
+    mailbox.error = nil
+    if let current = mailbox.current, current.size == size,
+      bytes != nil
+        ? current.bytes == bytes : (current.bytes == nil && current.modifiedNanoseconds == modified)
+    {
+      // The same content (touched, or seen again by a rescan): not a new version.
+      mailbox.current?.modifiedNanoseconds = modified
+      return
+    }
+    let serial = nextVersionSerial
+    nextVersionSerial += 1
+    if let old = mailbox.current { pushHistory(old, of: &mailbox, directory: directory) }
+    mailbox.current = MailboxVersion(
+      serial: serial, bytes: bytes, size: size, modifiedNanoseconds: modified, observedMilliseconds: now)
+    mailbox.versionCount += 1
+    // What was there before the model started changed when the file did.
+    mailbox.lastChange = initial ? modified / 1_000_000 : now
+    guard !initial else { return }
+    let key = MailboxKey(directory: directory, identifier: identifier)
+    let waiting = pendingRecords.items(for: key)
+    if let index = waiting.lastIndex(where: {
+      guard case .pass(let recordSize) = $0.item.kind else { return false }
+      return recordSize == size
+    }) {
+      let record = waiting[index].item
+      mailbox.current?.sender = record.sender
+      mailbox.current?.sequence = record.sequence
+      linkEntry(record.entry, toVersion: serial)
+      // Older waiting passes of this identifier were overwritten before the watcher read them.
+      var spent = Set<UInt64>()
+      for (position, pending) in waiting.enumerated() where position <= index {
+        if case .pass = pending.item.kind { spent.insert(pending.token) }
+      }
+      pendingRecords.remove(spent, key: key)
+    } else {
+      pendingChanges.append(
+        PendingChange(kind: .written(serial: serial, size: size), milliseconds: now), key: key,
+        deadline: now + configuration.matchWindowMilliseconds)
+    }
+  }
+
+  private mutating func removeMailbox(_ directory: String, _ identifier: String, now: Int64, initial: Bool) {
+    guard var mailbox = directories[directory]?.mailboxes.removeValue(forKey: identifier) else { return }
+    defer { directories[directory]?.mailboxes[identifier] = mailbox }
+    mailbox.error = nil
+    guard let old = mailbox.current else { return }
+    pushHistory(old, of: &mailbox, directory: directory)
+    mailbox.current = nil
+    mailbox.lastChange = now
+    guard !initial else { return }
+    let key = MailboxKey(directory: directory, identifier: identifier)
+    if let clear = pendingRecords.items(for: key).first(where: {
+      if case .clear = $0.item.kind { return true }
+      return false
+    }) {
+      pendingRecords.remove([clear.token], key: key)
+    } else if !pendingRecords.items(for: MailboxKey(directory: directory, identifier: "")).isEmpty {
+      // A clear-all explains it, and keeps waiting for the directory's other removals.
+    } else {
+      pendingChanges.append(
+        PendingChange(kind: .removed, milliseconds: now), key: key,
+        deadline: now + configuration.matchWindowMilliseconds)
+    }
+  }
+
+  // MARK: Journal records
+
+  private mutating func receive(
+    _ record: TrafficRecord, directory: String, now: Int64, initial: Bool, appended: inout [TrafficEntry]
+  ) {
+    let kind: TrafficEntryKind
+    switch record.kind {
+    case .pass: kind = record.replayOf == nil ? .passed : .replayed
+    case .notify: kind = .notification
+    case .clear: kind = .cleared
+    case .clearAll: kind = .clearedAll
+    default: return  // A kind from a newer writer: nothing this model can show for it.
+    }
+    var entry = TrafficEntry(
+      id: nextTrafficIdentifier, milliseconds: record.milliseconds, kind: kind, directory: directory,
+      identifier: record.identifier, transiting: record.transiting, size: record.bytes, sender: record.sender,
+      processIdentifier: record.processIdentifier, sequence: record.sequence, replayOf: record.replayOf,
+      error: record.outcome == .ok ? nil : (record.error ?? "failed"))
+    nextTrafficIdentifier += 1
+    defer {
+      insertTraffic(entry)
+      appended.append(entry)
+    }
+    guard record.outcome == .ok else { return }
+    if initial {
+      // Already on disk: name the writer of the current message when the sizes agree.
+      if record.kind == .pass, let current = directories[directory]?.mailboxes[record.identifier]?.current,
+        current.size == record.bytes
+      {
+        directories[directory]?.mailboxes[record.identifier]?.current?.sender = record.sender
+        directories[directory]?.mailboxes[record.identifier]?.current?.sequence = record.sequence
+        entry.versionSerial = current.serial
+      }
+      return
+    }
+    let deadline = now + configuration.matchWindowMilliseconds
+    let key = MailboxKey(directory: directory, identifier: record.identifier)
+    let pending = PendingRecord(
+      kind: .clear, entry: entry.id, sender: record.sender, sequence: record.sequence)
+    switch record.kind {
+    case .pass:
+      if let change = pendingChanges.items(for: key).first(where: {
+        guard case .written(_, let size) = $0.item.kind else { return false }
+        return size == record.bytes
+      }), case .written(let serial, _) = change.item.kind {
+        pendingChanges.remove([change.token], key: key)
+        entry.versionSerial = serial
+        setWriter(of: serial, directory: directory, identifier: record.identifier, record: record)
+      } else {
+        var waiting = pending
+        waiting.kind = .pass(size: record.bytes)
+        pendingRecords.append(waiting, key: key, deadline: deadline)
+      }
+    case .clear:
+      if let change = pendingChanges.items(for: key).first(where: {
+        if case .removed = $0.item.kind { return true }
+        return false
+      }) {
+        pendingChanges.remove([change.token], key: key)
+      } else {
+        pendingRecords.append(pending, key: key, deadline: deadline)
+      }
+    case .clearAll:
+      for (changeKey, items) in pendingChanges.byKey where changeKey.directory == directory {
+        var removals = Set<UInt64>()
+        for item in items { if case .removed = item.item.kind { removals.insert(item.token) } }
+        pendingChanges.remove(removals, key: changeKey)
+      }
+      var waiting = pending
+      waiting.kind = .clearAll
+      pendingRecords.append(
+        waiting, key: MailboxKey(directory: directory, identifier: ""), deadline: deadline)
+    default:
+      break
+    }
+  }
+
+  private mutating func setWriter(
+    of serial: UInt64, directory: String, identifier: String, record: TrafficRecord
+  ) {
+    guard var mailbox = directories[directory]?.mailboxes[identifier] else { return }
+    if mailbox.current?.serial == serial {
+      mailbox.current?.sender = record.sender
+      mailbox.current?.sequence = record.sequence
+    } else if let index = mailbox.history.lastIndex(where: { $0.serial == serial }) {
+      mailbox.history[index].sender = record.sender
+      mailbox.history[index].sequence = record.sequence
+    }
+    directories[directory]?.mailboxes[identifier] = mailbox
+  }
+
+  private mutating func linkEntry(_ identifier: UInt64, toVersion serial: UInt64) {
+    guard let index = trafficIndex(of: identifier) else { return }
+    traffic[index].versionSerial = serial
+  }
+
+  // MARK: Pairing windows
+
+  private mutating func expire(now: Int64, appended: inout [TrafficEntry]) {
+    _ = pendingRecords.expire(now: now)
+    for (key, change) in pendingChanges.expire(now: now) {
+      var entry = TrafficEntry(
+        id: nextTrafficIdentifier, milliseconds: change.milliseconds, kind: .cleared,
+        directory: key.directory,
+        identifier: key.identifier, size: 0)
+      nextTrafficIdentifier += 1
+      if case .written(let serial, let size) = change.kind {
+        entry.kind = .changedWithoutRecord
+        entry.size = size
+        entry.versionSerial = serial
+      }
+      insertTraffic(entry)
+      appended.append(entry)
+    }
+  }
+
+  // MARK: Bounded memory
+
+  private mutating func pushHistory(_ version: MailboxVersion, of mailbox: inout Mailbox, directory: String) {
+    guard configuration.historyDepth > 0 else { return }
+    mailbox.history.append(version)
+    historyBytes += version.bytes?.count ?? 0
+    historyCount += 1
+    historyOrder.append(
+      HistoryKey(directory: directory, identifier: mailbox.identifier, serial: version.serial))
+    while mailbox.history.count > configuration.historyDepth {
+      let dropped = mailbox.history.removeFirst()
+      historyBytes -= dropped.bytes?.count ?? 0
+      historyCount -= 1
+    }
+  }
+
+  /// Evicts the oldest history versions, across every mailbox, until the byte budget holds.
+  private mutating func evictHistory() {
+    while historyBytes > configuration.historyByteBudget && historyOrderStart < historyOrder.count {
+      let key = historyOrder[historyOrderStart]
+      historyOrderStart += 1
+      guard directories[key.directory]?.mailboxes[key.identifier]?.history.first?.serial == key.serial,
+        var mailbox = directories[key.directory]?.mailboxes.removeValue(forKey: key.identifier)
+      else { continue }
+      let dropped = mailbox.history.removeFirst()
+      historyBytes -= dropped.bytes?.count ?? 0
+      historyCount -= 1
+      directories[key.directory]?.mailboxes[key.identifier] = mailbox
+    }
+    // Keys of versions already gone (depth, clears, vanished directories) pile up: compact the
+    // order when they outnumber the live versions.
+    let waiting = historyOrder.count - historyOrderStart
+    if waiting > 2 * historyCount + 1_024 {
+      var live = Set<UInt64>()
+      for directory in directories.values {
+        for mailbox in directory.mailboxes.values {
+          for version in mailbox.history { live.insert(version.serial) }
+        }
+      }
+      historyOrder = historyOrder[historyOrderStart...].filter { live.contains($0.serial) }
+      historyOrderStart = 0
+    } else if historyOrderStart > 4_096 && historyOrderStart > historyOrder.count / 2 {
+      historyOrder.removeFirst(historyOrderStart)
+      historyOrderStart = 0
+    }
+  }
+
+  /// Inserts an entry in time order (entries recognized late carry an earlier time).
+  private mutating func insertTraffic(_ entry: TrafficEntry) {
+    var index = traffic.count
+    while index > 0 && traffic[index - 1].milliseconds > entry.milliseconds { index -= 1 }
+    traffic.insert(entry, at: index)
+  }
+
+  /// Keeps the newest entries: trims to the capacity once it is exceeded by an eighth, so that
+  /// the cost of trimming is spread over many appends.
+  private mutating func trimTraffic() {
+    let capacity = max(configuration.trafficCapacity, 0)
+    guard traffic.count > capacity + max(capacity / 8, 1) else { return }
+    let excess = traffic.count - capacity
+    traffic.removeFirst(excess)
+    droppedTrafficCount += excess
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import KeyedArchive
+import MailboxModel
+import Synchronization
+import Wormhole
+
+/// Why an operation on mailboxes failed.
+public enum OperationError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The library refused or failed (invalid identifier, missing directory, full disk...).
+  case wormhole(WormholeError)
+  /// The traffic entry's message is not in the model: overwritten before it was read, or
+  /// evicted from history.
+  case messageNotKept(entry: UInt64)
+  /// The version's bytes were not kept (the file was larger than the watcher stores).
+  case bytesNotKept(size: Int)
+
+  public var description: String {
+    switch self {
+    case .wormhole(let error): return error.description
+    case .messageNotKept(let entry):
+      return
+        "the message of traffic entry \(entry) is no longer in the model (overwritten before it was read, or evicted from history); replay a history version instead"
+    case .bytesNotKept(let size):
+      return
+        "the version's \(size) bytes were not kept (larger than the watcher stores); raise maximumStoredBytes"
+    }
+  }
+}
+
+/// The operations a dashboard or a script performs on mailboxes: pass, clear one, clear all,
+/// replay. Each goes through the ``Wormhole`` library, so it is journaled like any other pass
+/// (replays with `replay_of`), and the model learns of it as it learns of everyone else's.
+public struct MailboxOperations: Sendable {
+  /// The sender label written to the journal.
+  public var sender: String
+  private let wormholes = WormholeCache()
+
+  public init(sender: String = "wormhole-tui") { self.sender = sender }
+
+  /// Passes `message` (or only the notification, for `nil`) to `identifier` in `directory`.
+  @discardableResult
+  public func pass(
+    _ message: ArchivedValue?, identifier: String, directory: String, transitingType: TransitingType = .file
+  ) throws(OperationError) -> TrafficRecord {
+    do {
+      return try wormhole(directory, transitingType).passMessage(message, identifier: identifier)
+    } catch {
+      throw .wormhole(error)
+    }
+  }
+
+  /// Removes the mailbox of `identifier` in `directory`.
+  public func clear(identifier: String, directory: String, transitingType: TransitingType = .file)
+    throws(OperationError)
+  {
+    do {
+      try wormhole(directory, transitingType).clearMessageContents(forIdentifier: identifier)
+    } catch {
+      throw .wormhole(error)
+    }
+  }
+
+  /// Removes every mailbox of `directory`.
+  public func clearAll(directory: String, transitingType: TransitingType = .file) throws(OperationError) {
+    do {
+      try wormhole(directory, transitingType).clearAllMessageContents()
+    } catch {
+      throw .wormhole(error)
+    }
+  }
+
+  /// Passes an earlier version's archive again, to `identifier` in `directory` (the same
+  /// mailbox or another). The journal record names the post that wrote the version in
+  /// `replay_of`, or 0 when no journal record described it (an unjournaled writer).
+  @discardableResult
+  public func replay(
+    _ version: MailboxVersion, identifier: String, directory: String, transitingType: TransitingType = .file
+  ) throws(OperationError) -> TrafficRecord {
+    guard let bytes = version.bytes else { throw .bytesNotKept(size: version.size) }
+    return try passArchive(
+      bytes, identifier: identifier, directory: directory, transitingType: transitingType,
+      replayOf: version.sequence ?? 0)
+  }
+
+  /// Performs a traffic entry again: a pass is replayed with the message it wrote (to its own
+  /// identifier and directory unless others are given), a notification posted again, a clear
+  /// or clear-all done again.
+  @discardableResult
+  public func replay(
+    _ entry: TrafficEntry, in state: ModelState, identifier: String? = nil, directory: String? = nil,
+    transitingType: TransitingType? = nil
+  ) throws(OperationError) -> TrafficRecord? {
+    let target = identifier ?? entry.identifier
+    let place = directory ?? entry.directory
+    let type = transitingType ?? entry.transiting.flatMap(TransitingType.init(rawValue:)) ?? .file
+    switch entry.kind {
+    case .passed, .replayed, .changedWithoutRecord:
+      guard let version = state.version(of: entry) else { throw .messageNotKept(entry: entry.id) }
+      guard let bytes = version.bytes else { throw .bytesNotKept(size: version.size) }
+      return try passArchive(
+        bytes, identifier: target, directory: place, transitingType: type,
+        replayOf: entry.sequence ?? version.sequence ?? 0)
+    case .notification:
+      do {
+        return try wormhole(place, type).passMessage(nil, identifier: target, replayOf: entry.sequence ?? 0)
+      } catch {
+        throw .wormhole(error)
+      }
+    case .cleared:
+      try clear(identifier: target, directory: place, transitingType: type)
+      return nil
+    case .clearedAll:
+      try clearAll(directory: place, transitingType: type)
+      return nil
+    }
+  }
+
+  private func passArchive(
+    _ bytes: [UInt8], identifier: String, directory: String, transitingType: TransitingType, replayOf: UInt64
+  ) throws(OperationError) -> TrafficRecord {
+    do {
+      return try wormhole(directory, transitingType).passArchive(
+        Data(bytes), identifier: identifier, replayOf: replayOf)
+    } catch {
+      throw .wormhole(error)
+    }
+  }
+
+  private func wormhole(_ directory: String, _ type: TransitingType) throws(WormholeError) -> Wormhole {
+    try wormholes.wormhole(directory: directory, transitingType: type, sender: sender)
+  }
+}
+
+/// One ``Wormhole`` per directory and transiting type, so that its journal stays open between
+/// operations.
+private final class WormholeCache: Sendable {
+  private struct Key: Hashable {
+    var directory: String
+    var type: TransitingType
+    var sender: String
+  }
+
+  private let wormholes = Mutex<[Key: Wormhole]>([:])
+
+  func wormhole(directory: String, transitingType: TransitingType, sender: String) throws(WormholeError)
+    -> Wormhole
+  {
+    let key = Key(directory: directory, type: transitingType, sender: sender)
+    if let existing = wormholes.withLock({ $0[key] }) { return existing }
+    var options = Wormhole.Options()
+    options.sender = sender
+    options.createsDirectory = false
+    let made = try Wormhole(directory: directory, transitingType: transitingType, options: options)
+    wormholes.withLock { $0[key] = made }
+    return made
+  }
+}

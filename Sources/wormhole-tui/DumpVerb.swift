@@ -1,0 +1,127 @@
+import Dispatch
+import Glibc
+import MailboxModel
+import MailboxWatcher
+import Wormhole
+
+enum DumpVerb {
+  static let verb = Verb(
+    name: "dump", synopsis: "[--json] [--follow] [--traffic N] [ROOT...] [OPTIONS]",
+    summary:
+      "Print the live mailbox model: directories, mailboxes, recent traffic; --follow keeps printing traffic.",
+    details: """
+      Wormhole directories (holding *.archive mailboxes or a traffic journal) are found below each
+      ROOT, below --group's directory, or below the wormhole home when nothing else is given;
+      --container DIR adds DIR itself. Mailbox rows: identifier, size, versions seen, last change,
+      last writer (when the journal named one), summary. With --follow, each traffic entry is
+      printed as the model recognizes it, one line each, until interrupted ('watching …' goes to
+      standard error once ready): passed, notification, changed-without-record (a writer that
+      left no journal record, such as cp), cleared, cleared-all, replayed.
+      --json prints one JSON document, or with --follow one JSON object per entry (see the
+      MailboxModel README section for both layouts).
+      """,
+    options: [
+      OptionSpec(name: "json", value: nil, help: "print JSON"),
+      OptionSpec(name: "follow", value: nil, help: "keep running and print each new traffic entry"),
+      OptionSpec(name: "traffic", value: "N", help: "recent traffic entries in the dump (default 20)"),
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let json = arguments.flag("json")
+    let follow = arguments.flag("follow")
+    let trafficLimit = try arguments.integer("traffic") ?? 20
+    let roots = try roots(arguments)
+    var printer: (@Sendable (ModelUpdate) -> Void)?
+    if follow {
+      // Updates arrive on the model's one queue, so lines come out whole and in order.
+      printer = { update in
+        for entry in update.newTraffic { emit(json ? entry.jsonLine : textLine(entry)) }
+      }
+    }
+    let model: LiveModel
+    do {
+      model = try LiveModel(roots: roots, onUpdate: printer)
+    } catch {
+      throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
+    }
+    guard follow else {
+      let state = model.snapshot
+      model.cancel()
+      if json {
+        emit(state.json(trafficLimit: trafficLimit))
+      } else {
+        emitRaw(text(state, trafficLimit: trafficLimit))
+      }
+      return .success
+    }
+    let state = model.snapshot
+    diagnose(
+      "watching \(state.directories.count) wormhole directories below \(roots.map(\.path).joined(separator: ", "))"
+    )
+    withExtendedLifetime(model) { dispatchMain() }
+  }
+
+  /// The roots the arguments name: positional ROOTs and --container, else the group, else the home.
+  static func roots(_ arguments: ParsedArguments) throws(CommandError) -> [WatchRoot] {
+    var roots = arguments.positional.map { WatchRoot(path: $0, kind: .tree) }
+    if let container = arguments.value("container") {
+      if arguments.value("group") != nil || arguments.value("directory") != nil {
+        throw .usage(
+          "--container names the wormhole directory itself; it does not combine with --group or --directory")
+      }
+      roots.append(.container(container))
+    } else if arguments.value("group") != nil || arguments.value("directory") != nil {
+      roots.append(.group(try Location.directory(arguments)))
+    }
+    if roots.isEmpty {
+      roots.append(.home(arguments.value("home") ?? WormholeHome.defaultPath()))
+    }
+    return roots
+  }
+
+  /// The dump as text: one block per directory, then the recent traffic.
+  static func text(_ state: ModelState, trafficLimit: Int) -> String {
+    var out = ""
+    for directory in state.sortedDirectories {
+      let count = directory.presentCount
+      var heading = "\(directory.path) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
+      if directory.isPolled { heading += ", polled" }
+      if let error = directory.error { heading += ", \(error)" }
+      out += heading + ")\n"
+      for mailbox in directory.sortedMailboxes {
+        var columns = [TailVerb.field(mailbox.identifier)]
+        if let current = mailbox.current {
+          columns += [
+            "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
+            TailVerb.field(current.sender ?? "-"), state.summary(of: current, width: 60),
+          ]
+        } else {
+          columns += ["cleared", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]
+        }
+        if let error = mailbox.error { columns.append("error: \(error)") }
+        out += "  " + columns.joined(separator: " ") + "\n"
+      }
+    }
+    for notice in state.notices { out += "notice: \(notice)\n" }
+    let recent = state.traffic.suffix(max(trafficLimit, 0))
+    if !recent.isEmpty {
+      out += "traffic (last \(recent.count)):\n"
+      for entry in recent { out += "  " + textLine(entry) + "\n" }
+    }
+    return out
+  }
+
+  /// One traffic entry: time, kind, directory, identifier, bytes, sender, then seq, replay and error.
+  static func textLine(_ entry: TrafficEntry) -> String {
+    var columns = [
+      TrafficRecord.timestamp(entry.milliseconds), entry.kind.rawValue, TailVerb.field(entry.directory),
+      entry.identifier.isEmpty ? "-" : TailVerb.field(entry.identifier), String(entry.size),
+      TailVerb.field(entry.sender ?? "-"),
+    ]
+    if let sequence = entry.sequence { columns.append("seq=\(sequence)") }
+    if let replayOf = entry.replayOf { columns.append("replay-of=\(replayOf)") }
+    if let error = entry.error { columns.append(JSONText.string(error)) }
+    return columns.joined(separator: " ")
+  }
+}
