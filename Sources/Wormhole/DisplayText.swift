@@ -22,6 +22,21 @@ public enum DisplayText {
     return out + "\""
   }
 
+  /// `text` unquoted, with only what a terminal would act on (controls, line breaks, line
+  /// separators, bidirectional controls) escaped: for messages that quote names of their own.
+  public static func escaped(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\n": out += "\\n"
+      case "\t": out += "\\t"
+      case _ where needsEscape(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
   /// `text` as it is when it reads as one plain word (no spaces, quotes, backslashes or
   /// characters that need escaping), else ``quoted(_:)``: one column of a line, whatever it holds.
   public static func field(_ text: String) -> String {

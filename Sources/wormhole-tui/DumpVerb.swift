@@ -57,7 +57,8 @@ enum DumpVerb {
     }
     let state = model.snapshot
     diagnose(
-      "watching \(state.directories.count) wormhole directories below \(roots.map(\.path).joined(separator: ", "))"
+      "watching \(state.directories.count) wormhole directories below "
+        + roots.map { DisplayText.field($0.path) }.joined(separator: ", ")
     )
     withExtendedLifetime(model) { dispatchMain() }
   }
@@ -85,9 +86,9 @@ enum DumpVerb {
     var out = ""
     for directory in state.sortedDirectories {
       let count = directory.presentCount
-      var heading = "\(directory.path) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
+      var heading = "\(TailVerb.field(directory.path)) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
       if directory.isPolled { heading += ", polled" }
-      if let error = directory.error { heading += ", \(error)" }
+      if let error = directory.error { heading += ", \(DisplayText.escaped(error))" }
       out += heading + ")\n"
       for mailbox in directory.sortedMailboxes {
         var columns = [TailVerb.field(mailbox.identifier)]
@@ -99,11 +100,11 @@ enum DumpVerb {
         } else {
           columns += ["cleared", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]
         }
-        if let error = mailbox.error { columns.append("error: \(error)") }
+        if let error = mailbox.error { columns.append("error: \(DisplayText.escaped(error))") }
         out += "  " + columns.joined(separator: " ") + "\n"
       }
     }
-    for notice in state.notices { out += "notice: \(notice)\n" }
+    for notice in state.notices { out += "notice: \(DisplayText.escaped(notice))\n" }
     let recent = state.traffic.suffix(max(trafficLimit, 0))
     if !recent.isEmpty {
       out += "traffic (last \(recent.count)):\n"
@@ -121,7 +122,7 @@ enum DumpVerb {
     ]
     if let sequence = entry.sequence { columns.append("seq=\(sequence)") }
     if let replayOf = entry.replayOf { columns.append("replay-of=\(replayOf)") }
-    if let error = entry.error { columns.append(JSONText.string(error)) }
+    if let error = entry.error { columns.append(DisplayText.quoted(error)) }
     return columns.joined(separator: " ")
   }
 }

@@ -367,6 +367,10 @@ import Wormhole
     let missing = try run(["read", Self.identifier + "-absent"] + location)
     #expect(missing.status == 1)
     expectSafe(missing.errors, "read diagnostics")
+    let dump = try run(["dump"] + location)
+    #expect(dump.status == 0)
+    expectSafe(dump.output, "dump")
+    #expect(dump.output.contains(#""evil\u{1b}[31mred\nline\u{202e}RTL\u{9b}c1""#))
     // JSON output escapes what JSON must, and stays one line per record.
     let json = try run(["tail", "--json"] + location)
     #expect(json.lines.count == 1 && TrafficRecord(jsonLine: json.lines[0])?.identifier == Self.identifier)

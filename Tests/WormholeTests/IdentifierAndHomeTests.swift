@@ -90,6 +90,11 @@ import Testing
     #expect(DisplayText.quoted("del\u{7f}") == #""del\u{7f}""#)
   }
 
+  @Test func messagesKeepTheirOwnQuotesAndLoseOnlyTheDanger() {
+    #expect(
+      DisplayText.escaped("cannot read \"a\" in /x\u{1b}[2J\ny") == "cannot read \"a\" in /x\\u{1b}[2J\\ny")
+  }
+
   @Test func errorMessagesUseIt() {
     let error = WormholeError.invalidIdentifier("a/\u{1b}b", reason: "it contains '/'")
     #expect(error.description == #"invalid identifier "a/\u{1b}b": it contains '/'"#)
