@@ -7,27 +7,18 @@
 public enum DisplayText {
   /// `text` in double quotes, with quotes, backslashes, controls, line separators and
   /// bidirectional controls escaped.
-  public static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\t": out += "\\t"
-      case _ where needsEscape(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
-  }
+  public static func quoted(_ text: String) -> String { "\"" + escape(text, quotes: true) + "\"" }
 
   /// `text` unquoted, with only what a terminal would act on (controls, line breaks, line
   /// separators, bidirectional controls) escaped: for messages that quote names of their own.
-  public static func escaped(_ text: String) -> String {
+  public static func escaped(_ text: String) -> String { escape(text, quotes: false) }
+
+  private static func escape(_ text: String, quotes: Bool) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {
+      case "\"" where quotes: out += "\\\""
+      case "\\" where quotes: out += "\\\\"
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       case _ where needsEscape(scalar): out += "\\u{" + String(scalar.value, radix: 16) + "}"
