@@ -197,6 +197,26 @@ private func modelLatencyBenchmarks() throws -> [BenchmarkRecord] {
   return records
 }
 
+/// Latency under a flood: one thread writes as fast as it can (library passes for ours, plain
+/// write + rename for the raw reader), each write to a mailbox of its own so that nothing
+/// coalesces, and every write's time to the model (or to the raw reader) is counted.
+func floodLatencyBenchmarks() throws -> [BenchmarkRecord] {
+  let perBlock = 2000
+  var ours: [Double] = []
+  var raw: [Double] = []
+  for _ in 0..<3 {
+    ours += try measureModelLatency(count: perBlock, flood: true)
+    raw += try measureRawLatency(count: perBlock, flood: true)
+  }
+  return [("p50", 0.5, 1.0 / 3.0), ("p99", 0.99, nil as Double?)].map { label, fraction, target in
+    BenchmarkRecord(
+      name: "event_to_model_latency_flood_\(label)", unit: "seconds", value: percentile(ours, fraction),
+      baselineName: "raw inotify reader (poll, read the file) under the same flood",
+      baseline: percentile(raw, fraction), higherIsBetter: false, target: target,
+      detail: ["samples": Double(ours.count), "baseline_samples": Double(raw.count)])
+  }
+}
+
 /// Send times by message index, filled by the writer and read by the observer.
 private final class SendTimes: Sendable {
   private let times: Mutex<[Double]>
@@ -214,7 +234,7 @@ private final class SendTimes: Sendable {
   var values: [Double] { latencies.withLock { $0 } }
 }
 
-private func measureModelLatency(count: Int) throws -> [Double] {
+private func measureModelLatency(count: Int, flood: Bool = false) throws -> [Double] {
   let directory = try scratchDirectory()
   defer { removeTree(directory) }
   let times = SendTimes(count: count)
@@ -227,7 +247,7 @@ private func measureModelLatency(count: Int) throws -> [Double] {
   options.journalLimit = 64 << 20
   let wormhole = try Wormhole(directory: directory, options: options)
   let message = ArchivedValue.dictionary([ArchivedEntry(key: .string("title"), value: .string("latency"))])
-  try paced(count: count) { index in
+  try paced(count: count, flood: flood) { index in
     times.sent(index, at: now())
     try wormhole.passMessage(message, identifier: "l\(index)")
   }
@@ -235,7 +255,7 @@ private func measureModelLatency(count: Int) throws -> [Double] {
   return times.values
 }
 
-private func measureRawLatency(count: Int) throws -> [Double] {
+private func measureRawLatency(count: Int, flood: Bool = false) throws -> [Double] {
   let directory = try scratchDirectory()
   defer { removeTree(directory) }
   let times = SendTimes(count: count)
@@ -267,7 +287,7 @@ private func measureRawLatency(count: Int) throws -> [Double] {
   reader.start()
   ready.wait()
   let bytes = try KeyedArchiveEncoder().encodeBytes(.string("latency"))
-  try paced(count: count) { index in
+  try paced(count: count, flood: flood) { index in
     times.sent(index, at: now())
     try rawWriteAndRename(bytes, directory: directory, name: "l\(index).archive")
   }
@@ -684,7 +704,12 @@ private func startInotifywait(_ directory: String, events: [String]) throws -> P
 private func index(of identifier: String) -> Int { Int(identifier.dropFirst()) ?? -1 }
 
 /// Calls `body` `count` times at ``latencyRate`` per second.
-private func paced(count: Int, _ body: (Int) throws -> Void) throws {
+/// Calls `body` for each index at the steady latency rate, or as fast as it can with `flood`.
+private func paced(count: Int, flood: Bool = false, _ body: (Int) throws -> Void) throws {
+  if flood {
+    for index in 0..<count { try body(index) }
+    return
+  }
   let interval = 1.0 / latencyRate
   let start = now()
   for index in 0..<count {
