@@ -28,10 +28,10 @@ let package = Package(
       name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(name: "MailboxModelTests", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive"]),
     .testTarget(name: "MailboxWatcherTests", dependencies: ["MailboxWatcher", "MailboxModel", "Wormhole", "KeyedArchive", "Inotify"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
-    .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "wormhole-tui"]),
+    .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
   ]
 )

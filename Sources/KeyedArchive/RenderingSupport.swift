@@ -20,12 +20,10 @@ enum Format {
       case "\t": output.append("\\t")
       case "\r": output.append("\\r")
       default:
-        let value = scalar.value
-        if value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value)
-          || (0x2066...0x2069).contains(value)
-        {
+        // One definition of what a terminal would act on, shared with every other display.
+        if DisplayText.needsEscape(scalar) {
           output.append("\\u{")
-          output.append(String(value, radix: 16))
+          output.append(String(scalar.value, radix: 16))
           output.append("}")
         } else {
           output.unicodeScalars.append(scalar)

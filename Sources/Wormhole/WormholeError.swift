@@ -1,4 +1,5 @@
 import Glibc
+import KeyedArchive
 
 /// Everything that can go wrong in a wormhole, each with a message that says what to fix.
 public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -391,39 +391,7 @@ private func modelFloodBenchmarks() throws -> [BenchmarkRecord] {
 private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> BenchmarkRecord {
   let directory = try scratchDirectory()
   defer { removeTree(directory) }
-  let peer = Process()
-  peer.executableURL = URL(fileURLWithPath: "/usr/bin/inotifywait")
-  peer.arguments = ["-m", "-e", "moved_to", "-e", "close_write", "--format", "%e %f", directory]
-  let output = Pipe()
-  let errors = Pipe()
-  peer.standardOutput = output
-  peer.standardError = errors
-  try peer.run()
-  // "Watches established." on standard error means it is ready.
-  var ready = Data()
-  while !String(decoding: ready, as: UTF8.self).contains("established") {
-    let chunk = errors.fileHandleForReading.availableData
-    if chunk.isEmpty { break }
-    ready += chunk
-  }
-  let lines = Mutex<[String]>([])
-  let handle = output.fileHandleForReading
-  let done = DispatchSemaphore(value: 0)
-  let reader = Thread {
-    var pending: [UInt8] = []
-    while true {
-      let chunk = handle.availableData
-      if chunk.isEmpty { break }
-      pending += chunk
-      while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: pending[..<newline], as: UTF8.self)
-        pending.removeSubrange(...newline)
-        lines.withLock { $0.append(line) }
-      }
-    }
-    done.signal()
-  }
-  reader.start()
+  let peer = try startInotifywait(directory, events: ["moved_to", "close_write"])
   var options = Wormhole.Options()
   options.journalLimit = 64 << 20
   let wormhole = try Wormhole(directory: directory, options: options)
@@ -432,18 +400,7 @@ private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> Benchmark
     try wormhole.passMessage(.integer(Int64(index)), identifier: "f\(index % identifiers)")
   }
   let written = now()
-  // Let it drain, then stop it.
-  var last = -1
-  while true {
-    usleep(300_000)
-    let count = lines.withLock { $0.count }
-    if count == last { break }
-    last = count
-  }
-  peer.terminate()
-  peer.waitUntilExit()
-  _ = done.wait(timeout: .now() + 5)
-  let seen = lines.withLock { $0 }
+  let seen = peer.drain()
   let overflowed = seen.contains { $0.contains("Q_OVERFLOW") }
   // The last pass of each identifier is its final state; did inotifywait report it last?
   let finalNames = Set(

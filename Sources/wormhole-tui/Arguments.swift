@@ -1,4 +1,5 @@
 import Glibc
+import KeyedArchive
 import Wormhole
 
 /// Exit codes, the same for every verb (documented in the README).

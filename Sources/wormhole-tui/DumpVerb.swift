@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import KeyedArchive
 import MailboxModel
 import MailboxWatcher
 import Wormhole

@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 import Testing
 import Wormhole
 

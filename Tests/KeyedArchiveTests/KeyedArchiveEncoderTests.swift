@@ -140,3 +140,13 @@ struct PythonFailure: Error, CustomStringConvertible {
   var message: String
   var description: String { "python3 failed: \(message)" }
 }
+
+@Suite struct InspectorEscapingTests {
+  /// The inspector's renderings escape what every other display does (one definition).
+  @Test func textTreesEscapeLineSeparatorsAndDirectionMarks() throws {
+    let archive = try KeyedArchiveEncoder().encode(.string("a\u{2028}b\u{200e}c\u{1b}d"))
+    let tree = try KeyedArchiveInspector().inspect(archive).textTree()
+    #expect(tree.contains(#""a\u{2028}b\u{200e}c\u{1b}d""#), "\(tree)")
+    #expect(!tree.unicodeScalars.contains { DisplayText.needsEscape($0) && $0 != "\n" })
+  }
+}

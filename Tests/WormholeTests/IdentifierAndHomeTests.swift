@@ -1,3 +1,4 @@
+import KeyedArchive
 import Testing
 
 @testable import Wormhole
