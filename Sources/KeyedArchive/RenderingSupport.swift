@@ -50,10 +50,8 @@ enum Format {
       case "\t": output.append("\\t")
       case "\r": output.append("\\r")
       default:
-        if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
-          || (0x2028...0x202E).contains(scalar.value)
-          || (0x2066...0x2069).contains(scalar.value)
-        {
+        // The same set as every other display (all of it fits four hex digits).
+        if DisplayText.needsEscape(scalar) {
           output.append("\\u")
           let hex = String(scalar.value, radix: 16)
           output.append(String(repeating: "0", count: 4 - hex.count))

@@ -361,14 +361,7 @@ private func modelFloodBenchmarks() throws -> [BenchmarkRecord] {
   configuration.matchWindowMilliseconds = 2_000
   let model = try LiveModel(roots: [.container(directory)], configuration: configuration)
   defer { model.cancel() }
-  var options = Wormhole.Options()
-  options.journalLimit = 64 << 20
-  let wormhole = try Wormhole(directory: directory, options: options)
-  let start = now()
-  for index in 0..<passes {
-    try wormhole.passMessage(.integer(Int64(index)), identifier: "f\(index % identifiers)")
-  }
-  let written = now()
+  let (start, written) = try passFlood(directory: directory, passes: passes, identifiers: identifiers)
   let consistent = waitFor(seconds: 30) { mailboxesMatch(model.snapshot, directory) }
   let settled = now()
   let passed = model.snapshot.traffic.count
@@ -388,10 +381,11 @@ private func modelFloodBenchmarks() throws -> [BenchmarkRecord] {
   return records
 }
 
-private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> BenchmarkRecord {
-  let directory = try scratchDirectory()
-  defer { removeTree(directory) }
-  let peer = try startInotifywait(directory, events: ["moved_to", "close_write"])
+/// Writes `passes` library passes over `identifiers` mailboxes as fast as one thread can, and
+/// returns when it started and when the last one was written.
+private func passFlood(directory: String, passes: Int, identifiers: Int) throws -> (
+  start: Double, written: Double
+) {
   var options = Wormhole.Options()
   options.journalLimit = 64 << 20
   let wormhole = try Wormhole(directory: directory, options: options)
@@ -399,7 +393,14 @@ private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> Benchmark
   for index in 0..<passes {
     try wormhole.passMessage(.integer(Int64(index)), identifier: "f\(index % identifiers)")
   }
-  let written = now()
+  return (start, now())
+}
+
+private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> BenchmarkRecord {
+  let directory = try scratchDirectory()
+  defer { removeTree(directory) }
+  let peer = try startInotifywait(directory, events: ["moved_to", "close_write"])
+  let (start, written) = try passFlood(directory: directory, passes: passes, identifiers: identifiers)
   let seen = peer.drain()
   let overflowed = seen.contains { $0.contains("Q_OVERFLOW") }
   // The last pass of each identifier is its final state; did inotifywait report it last?

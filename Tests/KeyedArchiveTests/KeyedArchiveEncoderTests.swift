@@ -150,3 +150,15 @@ struct PythonFailure: Error, CustomStringConvertible {
     #expect(!tree.unicodeScalars.contains { DisplayText.needsEscape($0) && $0 != "\n" })
   }
 }
+
+@Suite struct InspectorJSONEscapingTests {
+  /// JSON output escapes the same set as the text displays, as \uXXXX, and stays valid JSON.
+  @Test func jsonEscapesDirectionMarksAndReadsBackExactly() throws {
+    let text = "a\u{200e}b\u{61c}c\u{2029}d"
+    let json = try KeyedArchiveInspector().inspect(try KeyedArchiveEncoder().encode(.string(text))).root
+      .json()
+    #expect(json == #""a\u200eb\u061cc\u2029d""#)
+    #expect(
+      try JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed) as? String == text)
+  }
+}
