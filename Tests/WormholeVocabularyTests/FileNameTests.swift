@@ -1,0 +1,44 @@
+import Testing
+import WormholeVocabulary
+
+@Suite struct FileNameTests {
+  @Test func canonicallyEquivalentNamesAreDifferentNames() {
+    let composed = FileName("\u{E9}")
+    let decomposed = FileName("e\u{301}")
+    #expect("\u{E9}" == "e\u{301}")  // what String says
+    #expect(composed != decomposed)
+    #expect(Set([composed, decomposed]).count == 2)
+    #expect([composed: 1, decomposed: 2][composed] == 1)
+  }
+
+  @Test func invalidUTF8IsKeptExactlyAndShownEscaped() {
+    let name = FileName(bytes: [0x61, 0xFF, 0x62])
+    #expect(name.string == nil)
+    #expect(name.bytes == [0x61, 0xFF, 0x62])
+    #expect(name.lossyText == "a\\x{ff}b")
+    #expect(name.displayField == "\"a\\\\x{ff}b\"")
+    #expect(name != FileName("a\u{FFFD}b"))
+  }
+
+  @Test func validBytesBecomeTextAndEqualTheSameText() {
+    #expect(FileName(bytes: Array("日本".utf8)) == FileName("日本"))
+    #expect(FileName(bytes: Array("日本".utf8)).hashValue == FileName("日本").hashValue)
+  }
+
+  @Test func suffixIsBytesNotGraphemes() {
+    let name = FileName("x\u{600}.archive")
+    #expect(!"x\u{600}.archive".hasSuffix(".archive"))  // graphemes: U+0600 prepends to "."
+    #expect(name.hasSuffix(".archive"))
+    #expect(name.droppingLast(8) == FileName("x\u{600}"))
+  }
+
+  @Test func sortsByBytes() {
+    let names: [FileName] = ["b", "a", FileName(bytes: [0xFF]), "B", "\u{E9}"]
+    #expect(names.sorted().map(\.bytes) == [[0x42], [0x61], [0x62], [0xC3, 0xA9], [0xFF]])
+  }
+
+  @Test func displayEscapesWhatATerminalWouldActOn() {
+    #expect(FileName("plain").displayField == "plain")
+    #expect(FileName("a\u{1B}[2Jb").displayField == "\"a\\u{1b}[2Jb\"")
+  }
+}
