@@ -16,6 +16,10 @@ let package = Package(
     .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
     // The I/O-free vocabulary of the on-disk contract, shared by the library, the model and the views.
     .target(name: "WormholeVocabulary", dependencies: ["KeyedArchive"]),
+    // The screen as a value: styled cells, terminal widths, frame differences. No I/O.
+    .target(name: "TerminalScreen"),
+    // Themes: styles by role, colours reduced to what a terminal shows. No I/O but reading theme text.
+    .target(name: "TerminalTheme", dependencies: ["TerminalScreen"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -30,6 +34,7 @@ let package = Package(
       name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(name: "TerminalScreenTests", dependencies: ["TerminalScreen"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(name: "MailboxModelTests", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive"]),
