@@ -20,6 +20,12 @@ let package = Package(
     .target(name: "TerminalScreen"),
     // Themes: styles by role, colours reduced to what a terminal shows. No I/O but reading theme text.
     .target(name: "TerminalTheme", dependencies: ["TerminalScreen"]),
+    // Key presses and terminal events as values (the backend decodes them).
+    .target(name: "TerminalInput"),
+    // The dashboard: state, the pure reducer, the keymap and the views (state -> screen). No I/O.
+    .target(
+      name: "Dashboard",
+      dependencies: ["MailboxModel", "KeyedArchive", "WormholeVocabulary", "Wormhole", "TerminalScreen", "TerminalInput"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -34,6 +40,9 @@ let package = Package(
       name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "DashboardTests",
+      dependencies: ["Dashboard", "MailboxModel", "KeyedArchive", "TerminalScreen", "TerminalInput"]),
     .testTarget(name: "TerminalScreenTests", dependencies: ["TerminalScreen"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
