@@ -37,7 +37,10 @@ let package = Package(
     .executableTarget(
       name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
     .executableTarget(
-      name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher"]),
+      name: "wormhole-bench",
+      dependencies: [
+        "Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher", "Dashboard", "TerminalScreen",
+      ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
     .testTarget(

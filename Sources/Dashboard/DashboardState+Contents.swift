@@ -83,7 +83,7 @@ extension DashboardState {
       ContentLine([.init("directory  ", "contents.key"), .init(DisplayText.escaped(path), "contents")]),
       ContentLine([
         .init("mailboxes  ", "contents.key"),
-        .init("\(directory.presentCount) present, \(directory.mailboxes.count) seen", "contents"),
+        .init("\(presentCounts[path] ?? 0) present, \(directory.mailboxes.count) seen", "contents"),
       ]),
     ]
     if let sequence = directory.lastJournalSequence {

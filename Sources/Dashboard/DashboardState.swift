@@ -27,6 +27,10 @@ public struct DashboardState: Sendable {
   /// Directory paths, sorted: the branches.
   public internal(set) var directoryPaths: [String] = []
   var orders: [String: MailboxOrder] = [:]
+  /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
+  public internal(set) var presentCounts: [String: Int] = [:]
+  /// Mailboxes holding a message in every directory.
+  public var presentCount: Int { presentCounts.values.reduce(0, +) }
   public internal(set) var mailboxFilter: PaneFilter?
   /// Per directory, the identifiers passing ``mailboxFilter`` in tree order.
   var filteredIdentifiers: [String: [String]] = [:]

@@ -52,7 +52,7 @@ enum MailboxTreeView {
     var marks = ""
     if directory?.isPolled == true { marks += " polled" }
     if directory?.error != nil { marks += " error" }
-    let count = "\(directory?.presentCount ?? 0)"
+    let count = "\(state.presentCounts[path] ?? 0)"
     let right = marks + " " + count + " "
     let rightWidth = TerminalWidth.columns(of: right)
     var x = area.x

@@ -11,7 +11,7 @@ enum StatusLineView {
       x += screen.write(text, row: area.y, column: x, limit: area.maxX - x, role: role)
     }
     put(" wormhole-tui ", "title")
-    let present = state.model.directories.values.reduce(0) { $0 + $1.presentCount }
+    let present = state.presentCount
     let roots = state.rootPaths.map { DisplayText.field($0) }.joined(separator: " ")
     put(" \(roots) ", "status")
     put("│ \(present) mailbox\(present == 1 ? "" : "es") ", "status")
