@@ -108,6 +108,8 @@ public final class MailboxWatcher: @unchecked Sendable {
     .dontFollow, .excludeUnlinked,
   ]
 
+  private let journalName = FileName(TrafficJournal.fileName)
+  private let rotatedJournalName = FileName(TrafficJournal.rotatedFileName)
   private let roots: [WatchRoot]
   private let configuration: Configuration
   private let queue: DispatchQueue
@@ -121,6 +123,7 @@ public final class MailboxWatcher: @unchecked Sendable {
   private var pathsByWatch: [Int32: FileName] = [:]
   private var watchCount = 0
   private var openJournals = 0
+  private var saidDescriptorNotice = false
   private var polled: Set<FileName> = []
   private var isCancelled = false
 
@@ -270,26 +273,36 @@ public final class MailboxWatcher: @unchecked Sendable {
     directories[path] = directory
     guard directory.error == nil else { return }
     guard let text = path.string else {
+      var status = stat()
+      let journal = path.appending(FileName(TrafficJournal.fileName))
+      guard DirectoryScanner.withCString(journal, { lstat($0, &status) }) == 0 else { return }
       events.append(
         .notice(
           "\(path.lossyText): its traffic journal is not read (the directory's name is not valid UTF-8); its mailboxes are"
         ))
       return
     }
-    if openJournals < journalBudget {
-      let reader = TrafficJournalReader(directory: text, startingAtEnd: false)
-      openJournals += 1
+    if let reader = openJournal(text, into: &events) {
       directories[path]?.journal = reader
       let records = reader.readAvailable()
       if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: initial)) }
     } else {
-      if openJournals == journalBudget {
-        // Said once: the count only grows past the budget here.
-        openJournals += 1
-        events.append(.notice(descriptorMessage))
-      }
       readClosedJournal(path, initial: initial, into: &events)
     }
+  }
+
+  /// A reader that keeps the journal in `directory` open, when the descriptor budget allows;
+  /// otherwise `nil`, and a notice the first time.
+  private func openJournal(_ directory: String, into events: inout [ModelEvent]) -> TrafficJournalReader? {
+    guard openJournals < journalBudget else {
+      if !saidDescriptorNotice {
+        saidDescriptorNotice = true
+        events.append(.notice(descriptorMessage))
+      }
+      return nil
+    }
+    openJournals += 1
+    return TrafficJournalReader(directory: directory, startingAtEnd: false)
   }
 
   private var descriptorMessage: String {
@@ -401,7 +414,7 @@ public final class MailboxWatcher: @unchecked Sendable {
         if !event.mask.isDisjoint(with: [.delete, .movedFrom]) { gone.append(child) }
         continue
       }
-      if event.name == TrafficJournal.fileName || event.name == TrafficJournal.rotatedFileName {
+      if name == journalName || name == rotatedJournalName {
         journals.insert(path)
       } else if let identifier = DirectoryScanner.identifier(ofFileName: name),
         !event.mask.isDisjoint(with: [.closeWrite, .movedTo, .movedFrom, .delete, .create])
@@ -495,8 +508,17 @@ public final class MailboxWatcher: @unchecked Sendable {
       listing = listed
       if directory.error != nil {
         directories[path]?.error = nil
-        if directory.watch != nil { polled.remove(path) }
         events.append(.directoryError(path, nil))
+        // It could not be watched while it could not be read.
+        if directory.watch == nil, let watch = addWatch(path, into: &events) {
+          directories[path]?.watch = watch
+        }
+        if directories[path]?.watch != nil { polled.remove(path) }
+        if let text = path.string, directory.journal == nil, directory.journalStamps.isEmpty,
+          let reader = openJournal(text, into: &events)
+        {
+          directories[path]?.journal = reader
+        }
       }
     case .failure(let error):
       guard error.code != ENOENT && error.code != ENOTDIR else {
