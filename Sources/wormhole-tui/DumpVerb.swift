@@ -15,10 +15,12 @@ enum DumpVerb {
       Wormhole directories (holding *.archive mailboxes or a traffic journal) are found below each
       ROOT, below --group's directory, or below the wormhole home when nothing else is given;
       --container DIR adds DIR itself. Mailbox rows: identifier, size, versions seen, last change,
-      last writer (when the journal named one), summary. With --follow, each traffic entry is
-      printed as the model recognizes it, one line each, until interrupted ('watching …' goes to
-      standard error once ready): passed, notification, changed-without-record (a writer that
-      left no journal record, such as cp), cleared, cleared-all, replayed.
+      last writer (when the journal named one), summary; or 'cleared', or 'unreadable' with the
+      reason. A directory that cannot be listed is shown with its error, named on standard error,
+      and makes the exit status 3. With --follow, each traffic entry is printed as the model
+      recognizes it, one line each, until interrupted ('watching …' and each notice go to
+      standard error): passed, notification, changed-without-record (a writer that left no
+      journal record, such as cp), cleared, cleared-all, replayed.
       --json prints one JSON document, or with --follow one JSON object per entry (see the
       MailboxModel README section for both layouts).
       """,
