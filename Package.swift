@@ -33,24 +33,36 @@ let package = Package(
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
     .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "Wormhole", "KeyedArchive"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
-    .target(name: "MailboxWatcher", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive", "Inotify"]),
+    .target(
+      name: "MailboxWatcher",
+      dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
     .executableTarget(
-      name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
+      name: "wormhole-tui",
+      dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
     .executableTarget(
       name: "wormhole-bench",
       dependencies: [
-        "Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher", "Dashboard", "TerminalScreen",
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
+        "Dashboard", "TerminalScreen",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
     .testTarget(
       name: "DashboardTests",
-      dependencies: ["Dashboard", "MailboxModel", "KeyedArchive", "TerminalScreen", "TerminalInput"]),
+      dependencies: [
+        "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
+      ]),
     .testTarget(name: "TerminalScreenTests", dependencies: ["TerminalScreen"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
-    .testTarget(name: "MailboxModelTests", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive"]),
-    .testTarget(name: "MailboxWatcherTests", dependencies: ["MailboxWatcher", "MailboxModel", "Wormhole", "KeyedArchive", "Inotify"]),
+    .testTarget(
+      name: "MailboxModelTests",
+      dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),
+    .testTarget(
+      name: "MailboxWatcherTests",
+      dependencies: [
+        "MailboxWatcher", "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify",
+      ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
   ]

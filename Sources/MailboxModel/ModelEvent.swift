@@ -1,4 +1,5 @@
 import Wormhole
+import WormholeVocabulary
 
 /// What the watcher found when it read one mailbox file.
 public enum MailboxObservation: Sendable, Hashable {
@@ -12,26 +13,29 @@ public enum MailboxObservation: Sendable, Hashable {
 /// Everything the model can learn. The watcher produces these; tests write them by hand.
 public enum ModelEvent: Sendable, Hashable {
   /// A wormhole directory was found (at start, or created or moved in later).
-  case directoryAppeared(String)
+  case directoryAppeared(FileName)
   /// A wormhole directory was removed or moved away; its mailboxes and history go with it.
-  case directoryVanished(String)
+  case directoryVanished(FileName)
   /// A directory's full listing: every mailbox in it now. With `initial`, this is what was
   /// there before the model started and makes no traffic; otherwise (a rescan after a queue
   /// overflow, or a poll) every difference is reported as a change, removal or new mailbox.
-  case directoryScanned(String, mailboxes: [String: MailboxObservation], initial: Bool)
+  case directoryScanned(FileName, mailboxes: [FileName: MailboxObservation], initial: Bool)
   /// One mailbox was written (or could not be read).
-  case mailboxChanged(directory: String, identifier: String, MailboxObservation)
+  case mailboxChanged(directory: FileName, identifier: FileName, MailboxObservation)
   /// One mailbox file was removed.
-  case mailboxRemoved(directory: String, identifier: String)
+  case mailboxRemoved(directory: FileName, identifier: FileName)
   /// New records of a directory's traffic journal, oldest first. With `initial`, these were
   /// already there when the model started: they fill the traffic stream but are not paired with
   /// file events.
-  case journalRecords(directory: String, [TrafficRecord], initial: Bool)
+  case journalRecords(directory: FileName, [TrafficRecord], initial: Bool)
   /// The directory or its journal could not be read (`nil` clears an earlier error).
-  case directoryError(String, String?)
+  case directoryError(FileName, String?)
   /// The inotify watch limit stopped the watcher from watching this directory, which is polled
   /// from now on.
-  case watchLimitReached(directory: String, message: String)
+  case watchLimitReached(directory: FileName, message: String)
+  /// Something the operator should know that belongs to no one directory (descriptors ran out,
+  /// say); it becomes a notice.
+  case notice(String)
   /// Time passed: pairing windows that ended are closed.
   case tick
 }
@@ -42,6 +46,8 @@ public enum ModelEffect: Sendable, Hashable {
   case tick(atMilliseconds: Int64)
   /// New traffic entries were recognized.
   case trafficAppended([TrafficEntry])
+  /// Notices were added to ``ModelState/notices``, oldest first: show them as they come.
+  case noticesAdded([String])
 }
 
 /// A file change not yet paired with a journal record.

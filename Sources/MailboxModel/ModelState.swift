@@ -1,4 +1,5 @@
 import Wormhole
+import WormholeVocabulary
 
 /// What the model keeps, and how much of it.
 public struct ModelConfiguration: Sendable, Hashable {
@@ -22,8 +23,8 @@ public struct ModelConfiguration: Sendable, Hashable {
 /// Change it only through ``apply(_:at:)``, the reducer.
 public struct ModelState: Sendable {
   public var configuration: ModelConfiguration
-  /// Wormhole directories by path.
-  public internal(set) var directories: [String: DirectoryState] = [:]
+  /// Wormhole directories by path, compared by their exact bytes.
+  public internal(set) var directories: [FileName: DirectoryState] = [:]
   /// The merged traffic stream, oldest first, at most ``ModelConfiguration/trafficCapacity``.
   public internal(set) var traffic: [TrafficEntry] = []
   /// Things the operator should know that belong to no mailbox: the watch limit reached, a root
@@ -37,6 +38,8 @@ public struct ModelState: Sendable {
   public internal(set) var droppedTrafficCount = 0
 
   var nextVersionSerial: UInt64 = 1
+  /// Notices ever added (the array keeps the newest 100), to report the new ones of a step.
+  var noticesAdded = 0
   /// Versions in history now, across every mailbox.
   var historyCount = 0
   /// History versions in the order they entered history, for evicting the oldest first; keys
@@ -57,7 +60,7 @@ public struct ModelState: Sendable {
   public var sortedDirectories: [DirectoryState] { directories.values.sorted { $0.path < $1.path } }
 
   /// The mailbox for `identifier` in `directory`, present or cleared.
-  public func mailbox(_ identifier: String, in directory: String) -> Mailbox? {
+  public func mailbox(_ identifier: FileName, in directory: FileName) -> Mailbox? {
     directories[directory]?.mailboxes[identifier]
   }
 
@@ -100,9 +103,9 @@ public struct ModelState: Sendable {
 
 /// One wormhole directory.
 public struct DirectoryState: Sendable {
-  public var path: String
-  /// Mailboxes by identifier, including cleared ones (their history stays).
-  public internal(set) var mailboxes: [String: Mailbox] = [:]
+  public var path: FileName
+  /// Mailboxes by identifier (exact bytes), including cleared ones (their history stays).
+  public internal(set) var mailboxes: [FileName: Mailbox] = [:]
   /// Whether the directory is polled because the inotify watch limit was reached.
   public internal(set) var isPolled = false
   /// Why the directory or its journal could not be read, when it could not.
@@ -110,18 +113,19 @@ public struct DirectoryState: Sendable {
   /// The sequence number of the last journal record received, to notice gaps.
   public internal(set) var lastJournalSequence: UInt64?
 
-  public init(path: String) { self.path = path }
+  public init(path: FileName) { self.path = path }
 
   /// Mailboxes sorted by identifier.
   public var sortedMailboxes: [Mailbox] { mailboxes.values.sorted { $0.identifier < $1.identifier } }
 
-  /// The number of mailboxes holding a message now.
-  public var presentCount: Int { mailboxes.values.reduce(0) { $0 + ($1.isPresent ? 1 : 0) } }
+  /// The number of mailboxes on disk now: holding a message, or present but unreadable.
+  public var presentCount: Int { mailboxes.values.reduce(0) { $0 + ($1.isOnDisk ? 1 : 0) } }
 }
 
 /// One mailbox (`<identifier>.archive`) and what the model remembers of it.
 public struct Mailbox: Sendable {
-  public var identifier: String
+  /// The identifier: the file name without `.archive`, exactly as the directory holds it.
+  public var identifier: FileName
   /// The message now in the mailbox; `nil` once it was cleared.
   public internal(set) var current: MailboxVersion?
   /// Earlier versions, oldest first, at most ``ModelConfiguration/historyDepth``.
@@ -133,10 +137,13 @@ public struct Mailbox: Sendable {
   /// Why the mailbox could not be read the last time it was tried; the previous version is kept.
   public internal(set) var error: String?
 
-  public init(identifier: String) { self.identifier = identifier }
+  public init(identifier: FileName) { self.identifier = identifier }
 
   /// Whether the mailbox holds a message (it was not cleared).
   public var isPresent: Bool { current != nil }
+  /// Whether the mailbox file exists: it holds a message, or it is there but could not be read
+  /// (``error`` says why).
+  public var isOnDisk: Bool { current != nil || error != nil }
   /// The sender of the current message, when the traffic journal named it.
   public var lastWriter: String? { current?.sender }
 
@@ -234,9 +241,9 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
   /// When it happened: the journal's time, or when the file change was seen (ms since 1970).
   public var milliseconds: Int64
   public var kind: TrafficEntryKind
-  public var directory: String
+  public var directory: FileName
   /// The identifier; empty for ``TrafficEntryKind/clearedAll``.
-  public var identifier: String
+  public var identifier: FileName
   /// The transiting type's name, when the journal recorded it.
   public var transiting: String?
   /// The message's size in bytes (0 for notifications and clears).
@@ -254,7 +261,7 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
   public var versionSerial: UInt64?
 
   public init(
-    id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: String, identifier: String,
+    id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: FileName, identifier: FileName,
     transiting: String? = nil, size: Int, sender: String? = nil, processIdentifier: Int32? = nil,
     sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil
   ) {

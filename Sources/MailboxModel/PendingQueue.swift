@@ -1,7 +1,9 @@
+import WormholeVocabulary
+
 /// A mailbox's address in the model.
 struct MailboxKey: Hashable, Sendable {
-  var directory: String
-  var identifier: String
+  var directory: FileName
+  var identifier: FileName
 }
 
 /// Items waiting to be paired, found by mailbox and expired by deadline, both cheaply: a burst
@@ -40,7 +42,7 @@ struct PendingQueue<Item: Sendable>: Sendable {
   }
 
   /// Removes every item of the directory.
-  mutating func removeAll(directory: String) {
+  mutating func removeAll(directory: FileName) {
     for key in byKey.keys where key.directory == directory {
       count -= byKey[key]?.count ?? 0
       byKey[key] = nil

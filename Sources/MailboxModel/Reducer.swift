@@ -1,9 +1,10 @@
 import Wormhole
+import WormholeVocabulary
 
 /// Where one history version sits, in the order versions entered history (oldest first).
 struct HistoryKey: Sendable {
-  var directory: String
-  var identifier: String
+  var directory: FileName
+  var identifier: FileName
   var serial: UInt64
 }
 
@@ -23,6 +24,7 @@ extension ModelState {
   /// read), the newest one of the right size pairs and the older ones stand alone.
   public mutating func apply(_ event: ModelEvent, at now: Int64) -> [ModelEffect] {
     var appended: [TrafficEntry] = []
+    let noticesBefore = noticesAdded
     expire(now: now, appended: &appended)
     switch event {
     case .directoryAppeared(let path):
@@ -32,7 +34,7 @@ extension ModelState {
     case .directoryScanned(let path, let listing, let initial):
       ensureDirectory(path)
       let gone = (directories[path]?.mailboxes ?? [:]).values.filter {
-        $0.isPresent && listing[$0.identifier] == nil
+        $0.isOnDisk && listing[$0.identifier] == nil
       }
       for mailbox in gone.sorted(by: { $0.identifier < $1.identifier }) {
         removeMailbox(path, mailbox.identifier, now: now, initial: initial)
@@ -66,6 +68,8 @@ extension ModelState {
     case .watchLimitReached(let directory, let message):
       directories[directory]?.isPolled = true
       addNotice(message)
+    case .notice(let message):
+      addNotice(message)
     case .tick:
       break
     }
@@ -73,17 +77,19 @@ extension ModelState {
     trimTraffic()
     var effects: [ModelEffect] = []
     if !appended.isEmpty { effects.append(.trafficAppended(appended)) }
+    let added = min(noticesAdded - noticesBefore, notices.count)
+    if added > 0 { effects.append(.noticesAdded(Array(notices.suffix(added)))) }
     if let deadline = nextDeadline { effects.append(.tick(atMilliseconds: deadline)) }
     return effects
   }
 
   // MARK: Directories
 
-  private mutating func ensureDirectory(_ path: String) {
+  private mutating func ensureDirectory(_ path: FileName) {
     if directories[path] == nil { directories[path] = DirectoryState(path: path) }
   }
 
-  private mutating func removeDirectory(_ path: String) {
+  private mutating func removeDirectory(_ path: FileName) {
     guard let directory = directories.removeValue(forKey: path) else { return }
     for mailbox in directory.mailboxes.values {
       historyBytes -= mailbox.history.reduce(0) { $0 + ($1.bytes?.count ?? 0) }
@@ -96,24 +102,26 @@ extension ModelState {
   /// Says so when journal records were lost between two reads: the reader fell more than one
   /// rotation behind. The mailboxes stay right (they are read from the disk); only traffic
   /// entries are missing.
-  private mutating func noticeGap(before record: TrafficRecord, directory: String) {
+  private mutating func noticeGap(before record: TrafficRecord, directory: FileName) {
     defer { directories[directory]?.lastJournalSequence = record.sequence }
     guard let last = directories[directory]?.lastJournalSequence, record.sequence > last + 1 else { return }
     addNotice(
-      "\(directory): journal records \(last + 1)–\(record.sequence - 1) were rotated away before they were read; their traffic is missing (the mailboxes are current)"
+      "\(directory.lossyText): journal records \(last + 1)–\(record.sequence - 1) were rotated away before they were read; their traffic is missing (the mailboxes are current)"
     )
   }
 
   private mutating func addNotice(_ message: String) {
     guard notices.last != message else { return }
     notices.append(message)
+    noticesAdded += 1
     if notices.count > 100 { notices.removeFirst(notices.count - 100) }
   }
 
   // MARK: Mailboxes
 
   private mutating func change(
-    _ directory: String, _ identifier: String, _ observation: MailboxObservation, now: Int64, initial: Bool
+    _ directory: FileName, _ identifier: FileName, _ observation: MailboxObservation, now: Int64,
+    initial: Bool
   ) {
     // Taken out while it changes, so that its history array is not copied.
     var mailbox =
@@ -167,7 +175,9 @@ extension ModelState {
     }
   }
 
-  private mutating func removeMailbox(_ directory: String, _ identifier: String, now: Int64, initial: Bool) {
+  private mutating func removeMailbox(
+    _ directory: FileName, _ identifier: FileName, now: Int64, initial: Bool
+  ) {
     guard var mailbox = directories[directory]?.mailboxes.removeValue(forKey: identifier) else { return }
     defer { directories[directory]?.mailboxes[identifier] = mailbox }
     mailbox.error = nil
@@ -194,7 +204,7 @@ extension ModelState {
   // MARK: Journal records
 
   private mutating func receive(
-    _ record: TrafficRecord, directory: String, now: Int64, initial: Bool, appended: inout [TrafficEntry]
+    _ record: TrafficRecord, directory: FileName, now: Int64, initial: Bool, appended: inout [TrafficEntry]
   ) {
     let kind: TrafficEntryKind
     switch record.kind {
@@ -204,9 +214,11 @@ extension ModelState {
     case .clearAll: kind = .clearedAll
     default: return  // A kind from a newer writer: nothing this model can show for it.
     }
+    // Journal identifiers are text; a mailbox is the file whose name has exactly those bytes.
+    let identifier = FileName(record.identifier)
     var entry = TrafficEntry(
       id: nextTrafficIdentifier, milliseconds: record.milliseconds, kind: kind, directory: directory,
-      identifier: record.identifier, transiting: record.transiting, size: record.bytes, sender: record.sender,
+      identifier: identifier, transiting: record.transiting, size: record.bytes, sender: record.sender,
       processIdentifier: record.processIdentifier, sequence: record.sequence, replayOf: record.replayOf,
       error: record.outcome == .ok ? nil : (record.error ?? "failed"))
     nextTrafficIdentifier += 1
@@ -217,17 +229,17 @@ extension ModelState {
     guard record.outcome == .ok else { return }
     if initial {
       // Already on disk: name the writer of the current message when the sizes agree.
-      if record.kind == .pass, let current = directories[directory]?.mailboxes[record.identifier]?.current,
+      if record.kind == .pass, let current = directories[directory]?.mailboxes[identifier]?.current,
         current.size == record.bytes
       {
-        directories[directory]?.mailboxes[record.identifier]?.current?.sender = record.sender
-        directories[directory]?.mailboxes[record.identifier]?.current?.sequence = record.sequence
+        directories[directory]?.mailboxes[identifier]?.current?.sender = record.sender
+        directories[directory]?.mailboxes[identifier]?.current?.sequence = record.sequence
         entry.versionSerial = current.serial
       }
       return
     }
     let deadline = now + configuration.matchWindowMilliseconds
-    let key = MailboxKey(directory: directory, identifier: record.identifier)
+    let key = MailboxKey(directory: directory, identifier: identifier)
     let pending = PendingRecord(
       kind: .clear, entry: entry.id, sender: record.sender, sequence: record.sequence)
     switch record.kind {
@@ -238,7 +250,7 @@ extension ModelState {
       }), case .written(let serial, _) = change.item.kind {
         pendingChanges.remove([change.token], key: key)
         entry.versionSerial = serial
-        setWriter(of: serial, directory: directory, identifier: record.identifier, record: record)
+        setWriter(of: serial, directory: directory, identifier: identifier, record: record)
       } else {
         var waiting = pending
         waiting.kind = .pass(size: record.bytes)
@@ -269,7 +281,7 @@ extension ModelState {
   }
 
   private mutating func setWriter(
-    of serial: UInt64, directory: String, identifier: String, record: TrafficRecord
+    of serial: UInt64, directory: FileName, identifier: FileName, record: TrafficRecord
   ) {
     guard var mailbox = directories[directory]?.mailboxes[identifier] else { return }
     if mailbox.current?.serial == serial {
@@ -309,7 +321,8 @@ extension ModelState {
 
   // MARK: Bounded memory
 
-  private mutating func pushHistory(_ version: MailboxVersion, of mailbox: inout Mailbox, directory: String) {
+  private mutating func pushHistory(_ version: MailboxVersion, of mailbox: inout Mailbox, directory: FileName)
+  {
     guard configuration.historyDepth > 0 else { return }
     mailbox.history.append(version)
     historyBytes += version.bytes?.count ?? 0

@@ -1,6 +1,7 @@
 import Glibc
 import MailboxModel
 import Wormhole
+import WormholeVocabulary
 
 /// What identifies one state of a file cheaply: a fingerprint of its inode, size, modification
 /// and status-change times. If it did not change, neither did the file. Eight bytes, because the
@@ -28,58 +29,101 @@ struct FileStamp: Hashable, Sendable {
   }
 }
 
-/// One directory's entries, as far as the model cares.
+/// One directory's entries, as far as the model cares. Names are the entries' exact bytes.
 struct DirectoryListing {
-  /// Mailbox file names with their status (`nil` when it could not be taken).
-  var mailboxes: [(name: String, identifier: String)] = []
-  var subdirectories: [String] = []
+  /// The identifiers of the mailboxes (`<identifier>.archive`).
+  var mailboxes: [FileName] = []
+  var subdirectories: [FileName] = []
   var hasJournal = false
 }
 
 /// POSIX reads of wormhole directories and mailboxes: `opendir`/`readdir`, `openat`, `fstat`,
-/// `read`. (Foundation's file attributes cost three times a whole scan.)
+/// `read`. (Foundation's file attributes cost three times a whole scan.) Names go to the system
+/// as their bytes, so every entry can be listed and opened, valid UTF-8 or not.
 enum DirectoryScanner {
+  private static let journalNames: [FileName] = [
+    FileName(TrafficJournal.fileName), FileName(TrafficJournal.rotatedFileName),
+  ]
+
   /// The entries of `path`, or the `errno` that stopped listing it.
-  static func list(_ path: String) -> Result<DirectoryListing, ScanError> {
-    guard let stream = opendir(path) else { return .failure(ScanError(code: errno)) }
+  static func list(_ path: FileName) -> Result<DirectoryListing, ScanError> {
+    guard let stream = withCString(path, { opendir($0) }) else { return .failure(ScanError(code: errno)) }
     defer { closedir(stream) }
     let descriptor = dirfd(stream)
     var listing = DirectoryListing()
     while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      let (name, type) = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> (FileName, UInt8) in
+        let bytes = raw.prefix(while: { $0 != 0 })
+        var type = entry.pointee.d_type
+        if type == UInt8(DT_UNKNOWN), let base = raw.baseAddress {
+          var status = stat()
+          if fstatat(descriptor, base.assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW) == 0
+          {
+            type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
+          }
+        }
+        return (FileName(bytes: bytes), type)
       }
       if name == "." || name == ".." { continue }
-      var type = entry.pointee.d_type
-      if type == UInt8(DT_UNKNOWN) {
-        var status = stat()
-        if fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 {
-          type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
-        }
-      }
       if type == UInt8(DT_DIR) {
         listing.subdirectories.append(name)
-      } else if name == TrafficJournal.fileName || name == TrafficJournal.rotatedFileName {
+      } else if journalNames.contains(name) {
         listing.hasJournal = true
-      } else if let identifier = MessageIdentifier.identifier(fromFileName: name) {
-        listing.mailboxes.append((name, identifier))
+      } else if let identifier = identifier(ofFileName: name) {
+        listing.mailboxes.append(identifier)
       }
     }
     return .success(listing)
+  }
+
+  /// The identifier a mailbox file name stands for (its bytes before `.archive`), or `nil` for
+  /// any other name. Compared as bytes: `x\u{600}.archive` is a mailbox although its last
+  /// grapheme cluster is `\u{600}.`.
+  static func identifier(ofFileName name: FileName) -> FileName? {
+    guard name.hasSuffix(MessageIdentifier.fileExtension) else { return nil }
+    let identifier = name.droppingLast(MessageIdentifier.fileExtension.utf8.count)
+    // A name from a directory has no `/` or NUL; these are the other names no identifier has.
+    guard identifier.byteCount > 0, identifier != ".", identifier != ".." else { return nil }
+    return identifier
+  }
+
+  /// The path of the mailbox of `identifier` in `directory`.
+  static func mailboxPath(directory: FileName, identifier: FileName) -> FileName {
+    if let directory = directory.string, let identifier = identifier.string {
+      return FileName(directory + "/" + identifier + MessageIdentifier.fileExtension)
+    }
+    return FileName(
+      bytes: directory.bytes + [UInt8(ascii: "/")] + identifier.bytes
+        + Array(MessageIdentifier.fileExtension.utf8))
+  }
+
+  /// Runs `body` with `name` as a NUL-terminated C string of its exact bytes.
+  static func withCString<Result>(_ name: FileName, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows
+    -> Result
+  {
+    if let text = name.string { return try text.withCString(body) }
+    let bytes = name.bytes.map { CChar(bitPattern: $0) } + [0]
+    return try bytes.withUnsafeBufferPointer { buffer in
+      // A buffer of at least one element always has a base address.
+      guard let base = buffer.baseAddress else { return try "".withCString(body) }
+      return try body(base)
+    }
   }
 
   /// Reads one mailbox: its observation and stamp, or `nil` when the file is gone.
   ///
   /// Symbolic links, FIFOs and devices are reported, never followed or opened for reading; files
   /// over `limit` bytes are stated but not read.
-  static func observe(directory: String, name: String, limit: Int) -> (MailboxObservation, FileStamp?)? {
-    let path = directory + "/" + name
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+  static func observe(directory: FileName, identifier: FileName, limit: Int) -> (
+    MailboxObservation, FileStamp?
+  )? {
+    let path = mailboxPath(directory: directory, identifier: identifier)
+    let descriptor = withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
     guard descriptor >= 0 else {
       let code = errno
       if code == ENOENT || code == ENOTDIR { return nil }
       var status = stat()
-      let stamp = lstat(path, &status) == 0 ? FileStamp(status) : nil
+      let stamp = withCString(path) { lstat($0, &status) } == 0 ? FileStamp(status) : nil
       if code == ELOOP { return (.unreadable("it is a symbolic link, which is not followed"), stamp) }
       return (.unreadable("cannot read it: \(String(cString: strerror(code)))"), stamp)
     }
@@ -123,10 +167,17 @@ enum DirectoryScanner {
     return (.file(bytes: exact, size: count, modifiedNanoseconds: modified), stamp)
   }
 
-  /// The stamp of `directory/name` without reading it, or `nil` when it is gone.
-  static func stamp(directory: String, name: String) -> FileStamp? {
+  /// The stamp of a mailbox without reading it, or `nil` when it is gone.
+  static func stamp(directory: FileName, identifier: FileName) -> FileStamp? {
     var status = stat()
-    return lstat(directory + "/" + name, &status) == 0 ? FileStamp(status) : nil
+    let path = mailboxPath(directory: directory, identifier: identifier)
+    return withCString(path) { lstat($0, &status) } == 0 ? FileStamp(status) : nil
+  }
+
+  /// The stamp of any file, or `nil` when it is not there.
+  static func stamp(of path: String) -> FileStamp? {
+    var status = stat()
+    return lstat(path, &status) == 0 ? FileStamp(status) : nil
   }
 }
 

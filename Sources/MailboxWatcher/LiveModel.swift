@@ -4,15 +4,19 @@ import Inotify
 import MailboxModel
 import Synchronization
 import Wormhole
+import WormholeVocabulary
 
 /// What changed in one step of the live model.
 public struct ModelUpdate: Sendable {
   /// Traffic entries recognized in this step, in the order they were recognized.
   public var newTraffic: [TrafficEntry]
   /// The identifiers (directory, identifier) of mailboxes that changed, removed or read again.
-  public var changedMailboxes: [(directory: String, identifier: String)]
+  public var changedMailboxes: [(directory: FileName, identifier: FileName)]
   /// Whether directories appeared or vanished.
   public var directoriesChanged: Bool
+  /// Notices added in this step (the watch limit reached, descriptors running short...), oldest
+  /// first.
+  public var newNotices: [String] = []
 }
 
 /// The model kept up to date by a ``MailboxWatcher``: events are applied on one serial queue,
@@ -93,6 +97,7 @@ public final class LiveModel: Sendable {
         for effect in state.apply(event, at: now) {
           switch effect {
           case .trafficAppended(let entries): update.newTraffic += entries
+          case .noticesAdded(let notices): update.newNotices += notices
           case .tick(let at): deadline = min(deadline ?? at, at)
           }
         }
@@ -104,14 +109,14 @@ public final class LiveModel: Sendable {
         update.changedMailboxes.append((directory, identifier))
       case .directoryAppeared, .directoryVanished, .directoryScanned, .directoryError, .watchLimitReached:
         update.directoriesChanged = true
-      case .journalRecords, .tick:
+      case .journalRecords, .tick, .notice:
         break
       }
     }
     if let deadline { scheduleTick(at: deadline, now: now) }
     // A tick is reported even when it changed nothing visible: a pairing window closed.
     if !update.newTraffic.isEmpty || !update.changedMailboxes.isEmpty || update.directoriesChanged
-      || events.contains(.tick)
+      || !update.newNotices.isEmpty || events.contains(.tick)
     {
       onUpdate?(update)
     }

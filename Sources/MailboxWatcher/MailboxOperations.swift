@@ -3,6 +3,7 @@ import KeyedArchive
 import MailboxModel
 import Synchronization
 import Wormhole
+import WormholeVocabulary
 
 /// Why an operation on mailboxes failed.
 public enum OperationError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -13,6 +14,8 @@ public enum OperationError: Error, Sendable, Equatable, CustomStringConvertible 
   case messageNotKept(entry: UInt64)
   /// The version's bytes were not kept (the file was larger than the watcher stores).
   case bytesNotKept(size: Int)
+  /// The library takes names as text, and this identifier or directory is not valid UTF-8.
+  case nameNotText(FileName, operation: String)
 
   public var description: String {
     switch self {
@@ -23,6 +26,9 @@ public enum OperationError: Error, Sendable, Equatable, CustomStringConvertible 
     case .bytesNotKept(let size):
       return
         "the version's \(size) bytes were not kept (larger than the watcher stores); raise maximumStoredBytes"
+    case .nameNotText(let name, let operation):
+      return
+        "cannot \(operation) a name that is not UTF-8 yet: \(name.displayField) (rename it, or use a tool that takes bytes)"
     }
   }
 }
@@ -40,30 +46,36 @@ public struct MailboxOperations: Sendable {
   /// Passes `message` (or only the notification, for `nil`) to `identifier` in `directory`.
   @discardableResult
   public func pass(
-    _ message: ArchivedValue?, identifier: String, directory: String, transitingType: TransitingType = .file
+    _ message: ArchivedValue?, identifier: FileName, directory: FileName,
+    transitingType: TransitingType = .file
   ) throws(OperationError) -> TrafficRecord {
+    let identifier = try text(identifier, "pass to")
+    let wormhole = try wormhole(directory, transitingType, "pass to")
     do {
-      return try wormhole(directory, transitingType).passMessage(message, identifier: identifier)
+      return try wormhole.passMessage(message, identifier: identifier)
     } catch {
       throw .wormhole(error)
     }
   }
 
   /// Removes the mailbox of `identifier` in `directory`.
-  public func clear(identifier: String, directory: String, transitingType: TransitingType = .file)
+  public func clear(identifier: FileName, directory: FileName, transitingType: TransitingType = .file)
     throws(OperationError)
   {
+    let identifier = try text(identifier, "clear")
+    let wormhole = try wormhole(directory, transitingType, "clear")
     do {
-      try wormhole(directory, transitingType).clearMessageContents(forIdentifier: identifier)
+      try wormhole.clearMessageContents(forIdentifier: identifier)
     } catch {
       throw .wormhole(error)
     }
   }
 
   /// Removes every mailbox of `directory`.
-  public func clearAll(directory: String, transitingType: TransitingType = .file) throws(OperationError) {
+  public func clearAll(directory: FileName, transitingType: TransitingType = .file) throws(OperationError) {
+    let wormhole = try wormhole(directory, transitingType, "clear all in")
     do {
-      try wormhole(directory, transitingType).clearAllMessageContents()
+      try wormhole.clearAllMessageContents()
     } catch {
       throw .wormhole(error)
     }
@@ -74,7 +86,8 @@ public struct MailboxOperations: Sendable {
   /// `replay_of`, or 0 when no journal record described it (an unjournaled writer).
   @discardableResult
   public func replay(
-    _ version: MailboxVersion, identifier: String, directory: String, transitingType: TransitingType = .file
+    _ version: MailboxVersion, identifier: FileName, directory: FileName,
+    transitingType: TransitingType = .file
   ) throws(OperationError) -> TrafficRecord {
     guard let bytes = version.bytes else { throw .bytesNotKept(size: version.size) }
     return try passArchive(
@@ -87,7 +100,7 @@ public struct MailboxOperations: Sendable {
   /// or clear-all done again.
   @discardableResult
   public func replay(
-    _ entry: TrafficEntry, in state: ModelState, identifier: String? = nil, directory: String? = nil,
+    _ entry: TrafficEntry, in state: ModelState, identifier: FileName? = nil, directory: FileName? = nil,
     transitingType: TransitingType? = nil
   ) throws(OperationError) -> TrafficRecord? {
     let target = identifier ?? entry.identifier
@@ -101,8 +114,10 @@ public struct MailboxOperations: Sendable {
         bytes, identifier: target, directory: place, transitingType: type,
         replayOf: entry.sequence ?? version.sequence ?? 0)
     case .notification:
+      let identifier = try text(target, "replay to")
+      let wormhole = try wormhole(place, type, "replay to")
       do {
-        return try wormhole(place, type).passMessage(nil, identifier: target, replayOf: entry.sequence ?? 0)
+        return try wormhole.passMessage(nil, identifier: identifier, replayOf: entry.sequence ?? 0)
       } catch {
         throw .wormhole(error)
       }
@@ -116,18 +131,34 @@ public struct MailboxOperations: Sendable {
   }
 
   private func passArchive(
-    _ bytes: [UInt8], identifier: String, directory: String, transitingType: TransitingType, replayOf: UInt64
+    _ bytes: [UInt8], identifier: FileName, directory: FileName, transitingType: TransitingType,
+    replayOf: UInt64
   ) throws(OperationError) -> TrafficRecord {
+    let identifier = try text(identifier, "replay to")
+    let wormhole = try wormhole(directory, transitingType, "replay to")
     do {
-      return try wormhole(directory, transitingType).passArchive(
-        Data(bytes), identifier: identifier, replayOf: replayOf)
+      return try wormhole.passArchive(Data(bytes), identifier: identifier, replayOf: replayOf)
     } catch {
       throw .wormhole(error)
     }
   }
 
-  private func wormhole(_ directory: String, _ type: TransitingType) throws(WormholeError) -> Wormhole {
-    try wormholes.wormhole(directory: directory, transitingType: type, sender: sender)
+  /// The name as the library takes it, or the error saying it cannot.
+  private func text(_ name: FileName, _ operation: String) throws(OperationError) -> String {
+    guard let text = name.string else { throw .nameNotText(name, operation: operation) }
+    return text
+  }
+
+  private func wormhole(_ directory: FileName, _ type: TransitingType, _ operation: String)
+    throws(OperationError)
+    -> Wormhole
+  {
+    let path = try text(directory, operation)
+    do {
+      return try wormholes.wormhole(directory: path, transitingType: type, sender: sender)
+    } catch {
+      throw .wormhole(error)
+    }
   }
 }
 

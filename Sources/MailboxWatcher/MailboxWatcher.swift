@@ -3,6 +3,7 @@ import Glibc
 import Inotify
 import MailboxModel
 import Wormhole
+import WormholeVocabulary
 
 /// A place to watch for wormhole directories.
 public struct WatchRoot: Sendable, Hashable {
@@ -15,15 +16,19 @@ public struct WatchRoot: Sendable, Hashable {
     case container
   }
 
-  public var path: String
+  /// The directory, as the bytes of its path (trailing slashes removed).
+  public var path: FileName
   public var kind: Kind
 
-  public init(path: String, kind: Kind) {
-    var trimmed = path
-    while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-    self.path = trimmed
+  public init(path: FileName, kind: Kind) {
+    var bytes = path.bytes
+    while bytes.count > 1 && bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+    self.path = bytes.count == path.byteCount ? path : FileName(bytes: bytes)
     self.kind = kind
   }
+
+  /// The root at `path`, whose bytes are its UTF-8.
+  public init(path: String, kind: Kind) { self.init(path: FileName(path), kind: kind) }
 
   /// A wormhole home: every application group below `<home>/AppGroup`, found as they appear.
   public static func home(_ path: String) -> WatchRoot { WatchRoot(path: path, kind: .tree) }
@@ -35,14 +40,15 @@ public struct WatchRoot: Sendable, Hashable {
 
 /// Why watching could not start.
 public enum WatcherError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// A root does not exist or is not a directory.
-  case rootUnavailable(path: String, reason: String)
+  /// A root does not exist, is not a directory or cannot be listed.
+  case rootUnavailable(path: FileName, reason: String)
   /// inotify could not be initialized (the instance limit).
   case inotifyUnavailable(String)
 
+  /// Names shown escaped for a terminal.
   public var description: String {
     switch self {
-    case .rootUnavailable(let path, let reason): return "cannot watch \(path): \(reason)"
+    case .rootUnavailable(let path, let reason): return "cannot watch \(path.displayField): \(reason)"
     case .inotifyUnavailable(let reason): return "cannot watch: \(reason)"
     }
   }
@@ -54,7 +60,10 @@ public enum WatcherError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Each directory below a root gets one watch. A burst is read whole and each touched mailbox
 /// read once (coalescing); journals are read through ``TrafficJournalReader``, which follows
 /// rotation. A queue overflow makes it rescan every directory, so the model ends consistent with
-/// the disk; directories it cannot watch (the watch limit) are polled.
+/// the disk; directories it cannot watch (the watch limit) are polled. Each followed journal
+/// holds a file descriptor: past ``Configuration/maximumOpenJournals`` the others are opened,
+/// read and closed whenever they change, so a home with thousands of groups never runs the
+/// process out of descriptors. Paths and names are handled as bytes, valid UTF-8 or not.
 ///
 /// Everything runs on the serial queue given; the handler is called there.
 public final class MailboxWatcher: @unchecked Sendable {
@@ -69,18 +78,29 @@ public final class MailboxWatcher: @unchecked Sendable {
     /// Watches this watcher may add before it behaves as if the kernel's limit were reached;
     /// `nil` leaves the limit to the kernel. For tests of the polling fallback.
     public var maximumWatches: Int?
+    /// Journals kept open between reads; the others are reopened whenever they change. `nil`
+    /// takes half of the descriptors `ulimit -n` leaves after a reserve of 32.
+    public var maximumOpenJournals: Int?
 
     public init() {}
   }
 
   private struct Directory {
-    var path: String
+    var path: FileName
     var depth: Int
     var watch: Int32?
     var isContainer: Bool
     var isWormhole = false
+    /// The journal's reader, kept open, when the descriptor budget allowed it.
     var journal: TrafficJournalReader?
-    var stamps: [String: FileStamp] = [:]
+    /// For a journal read without keeping it open: its files' stamps at the last read, and the
+    /// last sequence number returned.
+    var journalStamps: [FileStamp?] = []
+    var journalSequence: UInt64?
+    /// Mailbox fingerprints by identifier.
+    var stamps: [FileName: FileStamp] = [:]
+    /// Why the directory cannot be listed, while it cannot.
+    var error: String?
   }
 
   private static let mask: InotifyMask = [
@@ -88,18 +108,23 @@ public final class MailboxWatcher: @unchecked Sendable {
     .dontFollow, .excludeUnlinked,
   ]
 
+  private let journalName = FileName(TrafficJournal.fileName)
+  private let rotatedJournalName = FileName(TrafficJournal.rotatedFileName)
   private let roots: [WatchRoot]
   private let configuration: Configuration
   private let queue: DispatchQueue
   private let handler: @Sendable ([ModelEvent]) -> Void
   private let inotify: Inotify
+  private let journalBudget: Int
   private var source: DispatchSourceRead?
   private var timer: DispatchSourceTimer?
   // Confined to `queue`.
-  private var directories: [String: Directory] = [:]
-  private var pathsByWatch: [Int32: String] = [:]
+  private var directories: [FileName: Directory] = [:]
+  private var pathsByWatch: [Int32: FileName] = [:]
   private var watchCount = 0
-  private var polled: Set<String> = []
+  private var openJournals = 0
+  private var saidDescriptorNotice = false
+  private var polled: Set<FileName> = []
   private var isCancelled = false
 
   /// A watcher of `roots` that calls `handler` with batches of events on `queue` (serial).
@@ -110,12 +135,18 @@ public final class MailboxWatcher: @unchecked Sendable {
   ) throws(WatcherError) {
     for root in roots {
       var status = stat()
-      guard stat(root.path, &status) == 0 else {
+      guard DirectoryScanner.withCString(root.path, { stat($0, &status) }) == 0 else {
         throw .rootUnavailable(path: root.path, reason: String(cString: strerror(errno)))
       }
       guard status.st_mode & S_IFMT == S_IFDIR else {
         throw .rootUnavailable(path: root.path, reason: "it is not a directory")
       }
+      // A root that cannot be listed shows nothing at all: refuse it rather than print an
+      // empty model.
+      guard let stream = DirectoryScanner.withCString(root.path, { opendir($0) }) else {
+        throw .rootUnavailable(path: root.path, reason: "cannot list it: \(String(cString: strerror(errno)))")
+      }
+      closedir(stream)
     }
     do {
       inotify = try Inotify()
@@ -126,6 +157,15 @@ public final class MailboxWatcher: @unchecked Sendable {
     self.configuration = configuration
     self.queue = queue
     self.handler = handler
+    if let maximum = configuration.maximumOpenJournals {
+      journalBudget = max(maximum, 0)
+    } else {
+      var limit = rlimit()
+      let soft =
+        getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0
+        ? Int(clamping: limit.rlim_cur) : 1_024
+      journalBudget = max(soft - 32, 0) / 2
+    }
   }
 
   deinit {
@@ -138,11 +178,8 @@ public final class MailboxWatcher: @unchecked Sendable {
   /// journals), then follows changes. Call it on the watcher's queue.
   public func start() {
     dispatchPrecondition(condition: .onQueue(queue))
-    var events: [ModelEvent] = []
-    for root in roots {
-      discover(root.path, depth: 0, isContainer: root.kind == .container, initial: true, into: &events)
-    }
-    deliver(events)
+    // The sources first: Dispatch takes descriptors of its own for them, and must find some
+    // free (it cannot report failing to). Their handlers run on this queue, after this returns.
     let source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
     source.setEventHandler { [weak self] in self?.readQueuedEvents() }
     source.activate()
@@ -153,6 +190,11 @@ public final class MailboxWatcher: @unchecked Sendable {
     timer.setEventHandler { [weak self] in self?.poll() }
     timer.activate()
     self.timer = timer
+    var events: [ModelEvent] = []
+    for root in roots {
+      discover(root.path, depth: 0, isContainer: root.kind == .container, initial: true, into: &events)
+    }
+    deliver(events)
   }
 
   /// Stops watching; no handler call starts after this returns. Call it off the watcher's queue.
@@ -173,16 +215,30 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   // MARK: Discovery
 
-  /// Watches `path`, lists it, reports it when it is a wormhole directory, and descends.
+  /// Watches `path`, lists it, reports it when it is a wormhole directory, and descends. A
+  /// directory that exists but cannot be listed is reported with its error and polled.
   private func discover(
-    _ path: String, depth: Int, isContainer: Bool, initial: Bool, into events: inout [ModelEvent]
+    _ path: FileName, depth: Int, isContainer: Bool, initial: Bool, into events: inout [ModelEvent]
   ) {
     guard directories[path] == nil else { return }
     var directory = Directory(path: path, depth: depth, isContainer: isContainer)
     // Watch before listing, so that nothing changing in between is missed.
     directory.watch = addWatch(path, into: &events)
-    guard case .success(let listing) = DirectoryScanner.list(path) else {
-      if let watch = directory.watch { removeWatch(watch) }
+    let listing: DirectoryListing
+    switch DirectoryScanner.list(path) {
+    case .success(let listed):
+      listing = listed
+    case .failure(let error):
+      guard error.code != ENOENT && error.code != ENOTDIR else {
+        if let watch = directory.watch { removeWatch(watch) }
+        return
+      }
+      // There but unreadable: shown with its error, and looked at again at every poll.
+      directory.error = "cannot list it: \(error.message)"
+      directories[path] = directory
+      polled.insert(path)
+      becomeWormhole(path, listing: nil, initial: initial, into: &events)
+      if let message = directories[path]?.error { events.append(.directoryError(path, message)) }
       return
     }
     directories[path] = directory
@@ -192,43 +248,92 @@ public final class MailboxWatcher: @unchecked Sendable {
     }
     guard !isContainer, depth < configuration.maximumDepth else { return }
     for name in listing.subdirectories {
-      discover(path + "/" + name, depth: depth + 1, isContainer: false, initial: initial, into: &events)
+      discover(path.appending(name), depth: depth + 1, isContainer: false, initial: initial, into: &events)
     }
   }
 
   private func becomeWormhole(
-    _ path: String, listing: DirectoryListing?, initial: Bool, into events: inout [ModelEvent]
+    _ path: FileName, listing: DirectoryListing?, initial: Bool, into events: inout [ModelEvent]
   ) {
     guard var directory = directories[path], !directory.isWormhole else { return }
     directory.isWormhole = true
     events.append(.directoryAppeared(path))
-    if directory.watch == nil { events.append(.watchLimitReached(directory: path, message: limitMessage)) }
-    var observations: [String: MailboxObservation] = [:]
+    if directory.watch == nil && directory.error == nil {
+      events.append(.watchLimitReached(directory: path, message: limitMessage))
+    }
+    var observations: [FileName: MailboxObservation] = [:]
     observations.reserveCapacity(listing?.mailboxes.count ?? 0)
     directory.stamps.reserveCapacity(listing?.mailboxes.count ?? 0)
-    for (name, identifier) in listing?.mailboxes ?? [] {
-      guard let (observation, stamp) = observe(path, name) else { continue }
+    for identifier in listing?.mailboxes ?? [] {
+      guard let (observation, stamp) = observe(path, identifier) else { continue }
       observations[identifier] = observation
-      directory.stamps[name] = stamp
+      directory.stamps[identifier] = stamp
     }
     events.append(.directoryScanned(path, mailboxes: observations, initial: initial))
-    let reader = TrafficJournalReader(directory: path, startingAtEnd: false)
-    directory.journal = reader
     directories[path] = directory
-    let records = reader.readAvailable()
-    if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: initial)) }
+    guard directory.error == nil else { return }
+    guard let text = path.string else {
+      var status = stat()
+      let journal = path.appending(FileName(TrafficJournal.fileName))
+      guard DirectoryScanner.withCString(journal, { lstat($0, &status) }) == 0 else { return }
+      events.append(
+        .notice(
+          "\(path.lossyText): its traffic journal is not read (the directory's name is not valid UTF-8); its mailboxes are"
+        ))
+      return
+    }
+    if let reader = openJournal(text, into: &events) {
+      directories[path]?.journal = reader
+      let records = reader.readAvailable()
+      if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: initial)) }
+    } else {
+      readClosedJournal(path, initial: initial, into: &events)
+    }
   }
 
-  private func observe(_ directory: String, _ name: String) -> (MailboxObservation, FileStamp?)? {
-    DirectoryScanner.observe(directory: directory, name: name, limit: configuration.maximumStoredBytes)
+  /// A reader that keeps the journal in `directory` open, when the descriptor budget allows;
+  /// otherwise `nil`, and a notice the first time.
+  private func openJournal(_ directory: String, into events: inout [ModelEvent]) -> TrafficJournalReader? {
+    guard openJournals < journalBudget else {
+      if !saidDescriptorNotice {
+        saidDescriptorNotice = true
+        events.append(.notice(descriptorMessage))
+      }
+      return nil
+    }
+    openJournals += 1
+    return TrafficJournalReader(directory: directory, startingAtEnd: false)
   }
 
-  private func addWatch(_ path: String, into events: inout [ModelEvent]) -> Int32? {
+  private var descriptorMessage: String {
+    "too many wormhole directories to keep every traffic journal open (\(journalBudget) kept open for the open-file limit, ulimit -n): the others are reopened and read whenever they change"
+  }
+
+  private func observe(_ directory: FileName, _ identifier: FileName) -> (MailboxObservation, FileStamp?)? {
+    DirectoryScanner.observe(
+      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes)
+  }
+
+  private func addWatch(_ path: FileName, into events: inout [ModelEvent]) -> Int32? {
     do throws(InotifyError) {
       if let maximum = configuration.maximumWatches, watchCount >= maximum {
-        throw InotifyError(operation: "inotify_add_watch", path: path, code: ENOSPC)
+        throw InotifyError(operation: "inotify_add_watch", path: path.lossyText, code: ENOSPC)
       }
-      let watch = try inotify.addWatch(path, mask: Self.mask)
+      let watch: Int32
+      if let text = path.string {
+        watch = try inotify.addWatch(text, mask: Self.mask)
+      } else {
+        // A name that is not UTF-8 cannot go through the String API: watch the directory
+        // through a descriptor opened by its bytes (a magic link, so the mask must follow it).
+        let descriptor = DirectoryScanner.withCString(path) {
+          open($0, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        }
+        guard descriptor >= 0 else { return nil }
+        defer { _ = close(descriptor) }
+        var mask = Self.mask
+        mask.remove(.dontFollow)
+        watch = try inotify.addWatch("/proc/self/fd/\(descriptor)", mask: mask)
+      }
       pathsByWatch[watch] = path
       watchCount += 1
       return watch
@@ -250,11 +355,13 @@ public final class MailboxWatcher: @unchecked Sendable {
   }
 
   /// Forgets `path` and everything below it; reports the wormhole directories among them.
-  private func vanish(_ path: String, into events: inout [ModelEvent]) {
-    let prefix = path + "/"
-    for candidate in directories.keys.sorted() where candidate == path || candidate.hasPrefix(prefix) {
+  private func vanish(_ path: FileName, into events: inout [ModelEvent]) {
+    let prefix = path.bytes + [UInt8(ascii: "/")]
+    for candidate in directories.keys.sorted()
+    where candidate == path || candidate.withBytes({ $0.starts(with: prefix) }) {
       guard let directory = directories.removeValue(forKey: candidate) else { continue }
       if let watch = directory.watch { removeWatch(watch) }
+      if directory.journal != nil { openJournals -= 1 }
       polled.remove(candidate)
       if directory.isWormhole { events.append(.directoryVanished(candidate)) }
     }
@@ -277,10 +384,13 @@ public final class MailboxWatcher: @unchecked Sendable {
   /// Internal so that tests can feed events, such as an overflow, directly.
   func handle(_ inotifyEvents: [InotifyEvent]) {
     dispatchPrecondition(condition: .onQueue(queue))
-    var touched: [String: Set<String>] = [:]
-    var journals: Set<String> = []
-    var gone: [String] = []
-    var appeared: [String] = []
+    var touched: [FileName: Set<FileName>] = [:]
+    var journals: Set<FileName> = []
+    var gone: [FileName] = []
+    var appeared: [(parent: FileName, child: FileName)] = []
+    // Directories with an event for a name that is not valid UTF-8: inotify's names arrive
+    // decoded (undecodable bytes as U+FFFD), so the directory is listed again instead.
+    var relist: Set<FileName> = []
     var overflowed = false
     for event in inotifyEvents {
       if event.mask.contains(.queueOverflow) {
@@ -293,27 +403,31 @@ public final class MailboxWatcher: @unchecked Sendable {
         gone.append(path)
         continue
       }
+      if event.name.unicodeScalars.contains("\u{FFFD}") {
+        relist.insert(path)
+        continue
+      }
+      let name = FileName(event.name)
       if event.mask.contains(.isDirectory) {
-        let child = path + "/" + event.name
-        if !event.mask.isDisjoint(with: [.create, .movedTo]) { appeared.append(child) }
+        let child = path.appending(name)
+        if !event.mask.isDisjoint(with: [.create, .movedTo]) { appeared.append((path, child)) }
         if !event.mask.isDisjoint(with: [.delete, .movedFrom]) { gone.append(child) }
         continue
       }
-      if event.name == TrafficJournal.fileName || event.name == TrafficJournal.rotatedFileName {
+      if name == journalName || name == rotatedJournalName {
         journals.insert(path)
-      } else if MessageIdentifier.identifier(fromFileName: event.name) != nil,
+      } else if let identifier = DirectoryScanner.identifier(ofFileName: name),
         !event.mask.isDisjoint(with: [.closeWrite, .movedTo, .movedFrom, .delete, .create])
       {
         // A create only matters for links and hard links (a writer's close comes later), but
         // reading an empty new file costs little and the close re-reads it.
         if event.mask == .create { continue }
-        touched[path, default: []].insert(event.name)
+        touched[path, default: []].insert(identifier)
       }
     }
     var events: [ModelEvent] = []
     for path in gone { vanish(path, into: &events) }
-    for path in appeared where directories[path] == nil {
-      let parent = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+    for (parent, path) in appeared where directories[path] == nil {
       guard let parentDirectory = directories[parent], !parentDirectory.isContainer,
         parentDirectory.depth < configuration.maximumDepth
       else { continue }
@@ -322,37 +436,57 @@ public final class MailboxWatcher: @unchecked Sendable {
     if overflowed {
       rescanEverything(into: &events)
     } else {
-      for (path, names) in touched.sorted(by: { $0.key < $1.key }) {
-        for name in names.sorted() { refresh(path, name, into: &events) }
+      for (path, identifiers) in touched.sorted(by: { $0.key < $1.key }) where !relist.contains(path) {
+        for identifier in identifiers.sorted() { refresh(path, identifier, into: &events) }
       }
-      for path in journals.sorted() { readJournal(path, into: &events) }
+      for path in relist.sorted() { rescan(path, into: &events) }
+      for path in journals.sorted() where !relist.contains(path) { readJournal(path, into: &events) }
     }
     deliver(events)
   }
 
   /// Reads one mailbox again and reports it changed or removed.
-  private func refresh(_ path: String, _ name: String, into events: inout [ModelEvent]) {
-    guard directories[path] != nil, let identifier = MessageIdentifier.identifier(fromFileName: name) else {
-      return
-    }
+  private func refresh(_ path: FileName, _ identifier: FileName, into events: inout [ModelEvent]) {
+    guard directories[path] != nil else { return }
     if directories[path]?.isWormhole == false {
       becomeWormhole(path, listing: nil, initial: false, into: &events)
     }
-    if let (observation, stamp) = observe(path, name) {
-      directories[path]?.stamps[name] = stamp
+    if let (observation, stamp) = observe(path, identifier) {
+      directories[path]?.stamps[identifier] = stamp
       events.append(.mailboxChanged(directory: path, identifier: identifier, observation))
     } else {
-      guard directories[path]?.stamps.removeValue(forKey: name) != nil else { return }
+      guard directories[path]?.stamps.removeValue(forKey: identifier) != nil else { return }
       events.append(.mailboxRemoved(directory: path, identifier: identifier))
     }
   }
 
-  private func readJournal(_ path: String, into events: inout [ModelEvent]) {
+  private func readJournal(_ path: FileName, into events: inout [ModelEvent]) {
     guard let directory = directories[path] else { return }
     if !directory.isWormhole { becomeWormhole(path, listing: nil, initial: false, into: &events) }
-    guard let reader = directories[path]?.journal else { return }
-    let records = reader.readAvailable()
-    if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: false)) }
+    if let reader = directories[path]?.journal {
+      let records = reader.readAvailable()
+      if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: false)) }
+    } else if directories[path]?.error == nil {
+      readClosedJournal(path, initial: false, into: &events)
+    }
+  }
+
+  /// Reads a journal that is not kept open, when its files changed since the last read: opened,
+  /// read from the start, closed; only records newer than the last one returned are reported.
+  private func readClosedJournal(_ path: FileName, initial: Bool, into events: inout [ModelEvent]) {
+    guard let text = path.string, let directory = directories[path] else { return }
+    let stamps = [TrafficJournal.fileName, TrafficJournal.rotatedFileName].map {
+      DirectoryScanner.stamp(of: text + "/" + $0)
+    }
+    guard stamps != directory.journalStamps else { return }
+    directories[path]?.journalStamps = stamps
+    let last = directory.journalSequence
+    let records = TrafficJournalReader(directory: text, startingAtEnd: false).readAvailable().filter {
+      last == nil || $0.sequence > last ?? 0
+    }
+    guard let newest = records.last else { return }
+    directories[path]?.journalSequence = newest.sequence
+    events.append(.journalRecords(directory: path, records, initial: initial))
   }
 
   /// After an overflow: every directory is listed again and compared with what was known, so
@@ -366,39 +500,66 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   /// Lists `path` again: new subdirectories are discovered, and mailboxes whose stamp changed
   /// are read, new ones reported, missing ones removed; then the journal is read.
-  private func rescan(_ path: String, into events: inout [ModelEvent]) {
+  private func rescan(_ path: FileName, into events: inout [ModelEvent]) {
     guard let directory = directories[path] else { return }
-    guard case .success(let listing) = DirectoryScanner.list(path) else {
-      vanish(path, into: &events)
+    let listing: DirectoryListing
+    switch DirectoryScanner.list(path) {
+    case .success(let listed):
+      listing = listed
+      if directory.error != nil {
+        directories[path]?.error = nil
+        events.append(.directoryError(path, nil))
+        // It could not be watched while it could not be read.
+        if directory.watch == nil, let watch = addWatch(path, into: &events) {
+          directories[path]?.watch = watch
+        }
+        if directories[path]?.watch != nil { polled.remove(path) }
+        if let text = path.string, directory.journal == nil, directory.journalStamps.isEmpty,
+          let reader = openJournal(text, into: &events)
+        {
+          directories[path]?.journal = reader
+        }
+      }
+    case .failure(let error):
+      guard error.code != ENOENT && error.code != ENOTDIR else {
+        vanish(path, into: &events)
+        return
+      }
+      let message = "cannot list it: \(error.message)"
+      if directory.error != message {
+        directories[path]?.error = message
+        polled.insert(path)
+        if !directory.isWormhole { becomeWormhole(path, listing: nil, initial: false, into: &events) }
+        events.append(.directoryError(path, message))
+      }
       return
     }
     if !directory.isContainer && directory.depth < configuration.maximumDepth {
-      for name in listing.subdirectories where directories[path + "/" + name] == nil {
+      for name in listing.subdirectories where directories[path.appending(name)] == nil {
         discover(
-          path + "/" + name, depth: directory.depth + 1, isContainer: false, initial: false, into: &events)
+          path.appending(name), depth: directory.depth + 1, isContainer: false, initial: false, into: &events)
       }
     }
-    if !directory.isWormhole {
+    if directories[path]?.isWormhole != true {
       guard !listing.mailboxes.isEmpty || listing.hasJournal else { return }
       becomeWormhole(path, listing: listing, initial: false, into: &events)
       readJournal(path, into: &events)
       return
     }
-    var present = Set<String>()
-    for (name, identifier) in listing.mailboxes {
-      present.insert(name)
-      let known = directories[path]?.stamps[name]
-      if let known, DirectoryScanner.stamp(directory: path, name: name) == known { continue }
-      if let (observation, stamp) = observe(path, name) {
-        directories[path]?.stamps[name] = stamp
+    var present = Set<FileName>()
+    for identifier in listing.mailboxes {
+      present.insert(identifier)
+      let known = directories[path]?.stamps[identifier]
+      if let known, DirectoryScanner.stamp(directory: path, identifier: identifier) == known { continue }
+      if let (observation, stamp) = observe(path, identifier) {
+        directories[path]?.stamps[identifier] = stamp
         events.append(.mailboxChanged(directory: path, identifier: identifier, observation))
       }
     }
-    for name in (directories[path]?.stamps.keys).map(Array.init) ?? [] where !present.contains(name) {
-      directories[path]?.stamps[name] = nil
-      if let identifier = MessageIdentifier.identifier(fromFileName: name) {
-        events.append(.mailboxRemoved(directory: path, identifier: identifier))
-      }
+    for identifier in (directories[path]?.stamps.keys).map(Array.init) ?? []
+    where !present.contains(identifier) {
+      directories[path]?.stamps[identifier] = nil
+      events.append(.mailboxRemoved(directory: path, identifier: identifier))
     }
     readJournal(path, into: &events)
   }

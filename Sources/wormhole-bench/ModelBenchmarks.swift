@@ -7,6 +7,7 @@ import MailboxModel
 import MailboxWatcher
 import Synchronization
 import Wormhole
+import WormholeVocabulary
 
 /// Issue "Live mailbox model" targets: start-up on 100,000 mailboxes against a raw POSIX scan,
 /// event-to-model latency against a raw inotify reader and `inotifywait -m`, and floods that
@@ -36,7 +37,7 @@ private func runMemoryChild(mode: String, directory: String) throws -> Never {
   var model: LiveModel?
   if mode == "model" {
     model = try LiveModel(roots: [.container(directory)])
-    sink = model?.snapshot.directories[directory]?.presentCount ?? 0
+    sink = model?.snapshot.directories[FileName(directory)]?.presentCount ?? 0
   } else if mode == "raw" {
     let raw = rawScan(directory)
     sink = raw.count
@@ -92,7 +93,7 @@ private func modelStartupBenchmarks() throws -> [BenchmarkRecord] {
     sink &+= rawScan(directory).count
   }
   model?.cancel()
-  let mailboxes = model?.snapshot.directories[directory]?.presentCount ?? 0
+  let mailboxes = model?.snapshot.directories[FileName(directory)]?.presentCount ?? 0
   guard mailboxes == count else {
     throw BenchmarkFailure("the model found \(mailboxes) of \(count) mailboxes")
   }
@@ -240,7 +241,9 @@ private func measureModelLatency(count: Int, flood: Bool = false) throws -> [Dou
   let times = SendTimes(count: count)
   let model = try LiveModel(roots: [.container(directory)]) { update in
     let now = now()
-    for (_, identifier) in update.changedMailboxes { times.observed(index(of: identifier), at: now) }
+    for (_, identifier) in update.changedMailboxes {
+      times.observed(index(of: identifier.string ?? ""), at: now)
+    }
   }
   defer { model.cancel() }
   var options = Wormhole.Options()
@@ -421,14 +424,14 @@ private func inotifywaitFlood(passes: Int, identifiers: Int) throws -> Benchmark
 
 private func mailboxesMatch(_ state: ModelState, _ directory: String) -> Bool {
   let disk = rawScan(directory)
-  guard let mailboxes = state.directories[directory]?.mailboxes else { return disk.isEmpty }
+  guard let mailboxes = state.directories[FileName(directory)]?.mailboxes else { return disk.isEmpty }
   var present = 0
   for (name, bytes, _) in disk {
-    let identifier = String(name.dropLast(".archive".count))
+    let identifier = FileName(String(name.dropLast(".archive".count)))
     guard mailboxes[identifier]?.current?.bytes == bytes else { return false }
     present += 1
   }
-  return present == state.directories[directory]?.presentCount
+  return present == state.directories[FileName(directory)]?.presentCount
 }
 
 /// Both readers stalled through a flood of plain write+rename (five inotify events each, far
@@ -516,9 +519,9 @@ private func rawFloodBenchmarks() throws -> [BenchmarkRecord] {
 }
 
 private func finalStatesKnown(_ state: ModelState, _ directory: String) -> Int {
-  let mailboxes = state.directories[directory]?.mailboxes ?? [:]
+  let mailboxes = state.directories[FileName(directory)]?.mailboxes ?? [:]
   return rawScan(directory).filter { name, bytes, _ in
-    mailboxes[String(name.dropLast(".archive".count))]?.current?.bytes == bytes
+    mailboxes[FileName(String(name.dropLast(".archive".count)))]?.current?.bytes == bytes
   }.count
 }
 

@@ -4,6 +4,7 @@ import KeyedArchive
 import MailboxModel
 import MailboxWatcher
 import Wormhole
+import WormholeVocabulary
 
 enum DumpVerb {
   static let verb = Verb(
@@ -14,10 +15,12 @@ enum DumpVerb {
       Wormhole directories (holding *.archive mailboxes or a traffic journal) are found below each
       ROOT, below --group's directory, or below the wormhole home when nothing else is given;
       --container DIR adds DIR itself. Mailbox rows: identifier, size, versions seen, last change,
-      last writer (when the journal named one), summary. With --follow, each traffic entry is
-      printed as the model recognizes it, one line each, until interrupted ('watching …' goes to
-      standard error once ready): passed, notification, changed-without-record (a writer that
-      left no journal record, such as cp), cleared, cleared-all, replayed.
+      last writer (when the journal named one), summary; or 'cleared', or 'unreadable' with the
+      reason. A directory that cannot be listed is shown with its error, named on standard error,
+      and makes the exit status 3. With --follow, each traffic entry is printed as the model
+      recognizes it, one line each, until interrupted ('watching …' and each notice go to
+      standard error): passed, notification, changed-without-record (a writer that left no
+      journal record, such as cp), cleared, cleared-all, replayed.
       --json prints one JSON document, or with --follow one JSON object per entry (see the
       MailboxModel README section for both layouts).
       """,
@@ -37,6 +40,8 @@ enum DumpVerb {
     if follow {
       // Updates arrive on the model's one queue, so lines come out whole and in order.
       printer = { update in
+        // Notices go to standard error as they come, so that the traffic stream stays clean.
+        for notice in update.newNotices { diagnose("notice: \(DisplayText.escaped(notice))") }
         for entry in update.newTraffic { emit(json ? entry.jsonLine : textLine(entry)) }
       }
     }
@@ -54,12 +59,17 @@ enum DumpVerb {
       } else {
         emitRaw(text(state, trafficLimit: trafficLimit))
       }
-      return .success
+      // A directory that could not be read is a failure, after everything else was printed.
+      let unreadable = state.sortedDirectories.filter { $0.error != nil }
+      for directory in unreadable {
+        diagnose("\(directory.path.displayField): \(DisplayText.escaped(directory.error ?? ""))")
+      }
+      return unreadable.isEmpty ? .success : .failure
     }
     let state = model.snapshot
     diagnose(
       "watching \(state.directories.count) wormhole directories below "
-        + roots.map { DisplayText.field($0.path) }.joined(separator: ", ")
+        + roots.map(\.path.displayField).joined(separator: ", ")
     )
     withExtendedLifetime(model) { dispatchMain() }
   }
@@ -87,17 +97,19 @@ enum DumpVerb {
     var out = ""
     for directory in state.sortedDirectories {
       let count = directory.presentCount
-      var heading = "\(TailVerb.field(directory.path)) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
+      var heading = "\(directory.path.displayField) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
       if directory.isPolled { heading += ", polled" }
       if let error = directory.error { heading += ", \(DisplayText.escaped(error))" }
       out += heading + ")\n"
       for mailbox in directory.sortedMailboxes {
-        var columns = [TailVerb.field(mailbox.identifier)]
+        var columns = [mailbox.identifier.displayField]
         if let current = mailbox.current {
           columns += [
             "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
             TailVerb.field(current.sender ?? "-"), state.summary(of: current, width: 60),
           ]
+        } else if mailbox.error != nil {
+          columns += ["unreadable", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]
         } else {
           columns += ["cleared", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]
         }
@@ -117,8 +129,8 @@ enum DumpVerb {
   /// One traffic entry: time, kind, directory, identifier, bytes, sender, then seq, replay and error.
   static func textLine(_ entry: TrafficEntry) -> String {
     var columns = [
-      TrafficRecord.timestamp(entry.milliseconds), entry.kind.rawValue, TailVerb.field(entry.directory),
-      entry.identifier.isEmpty ? "-" : TailVerb.field(entry.identifier), String(entry.size),
+      TrafficRecord.timestamp(entry.milliseconds), entry.kind.rawValue, entry.directory.displayField,
+      entry.identifier.byteCount == 0 ? "-" : entry.identifier.displayField, String(entry.size),
       TailVerb.field(entry.sender ?? "-"),
     ]
     if let sequence = entry.sequence { columns.append("seq=\(sequence)") }

@@ -2,8 +2,9 @@ import KeyedArchive
 import MailboxModel
 import Testing
 import Wormhole
+import WormholeVocabulary
 
-private let directory = "/w/AppGroup/g"
+private let directory: FileName = "/w/AppGroup/g"
 
 private func file(_ text: String, modified: Int64 = 1) -> MailboxObservation {
   .file(bytes: Array(text.utf8), size: text.utf8.count, modifiedNanoseconds: modified)
@@ -37,7 +38,7 @@ private struct Harness {
     for effect in effects { if case .trafficAppended(let entries) = effect { traffic += entries } }
   }
 
-  func mailbox(_ identifier: String) -> Mailbox? { state.mailbox(identifier, in: directory) }
+  func mailbox(_ identifier: FileName) -> Mailbox? { state.mailbox(identifier, in: directory) }
 }
 
 @Suite struct ReducerTests {
@@ -304,7 +305,8 @@ private struct Harness {
     for index in 0..<6 {
       let identifier = index % 2 == 0 ? "a" : "b"
       harness.apply(
-        .mailboxChanged(directory: directory, identifier: identifier, file("\(identifier)00\(index)")),
+        .mailboxChanged(
+          directory: directory, identifier: FileName(identifier), file("\(identifier)00\(index)")),
         at: Int64(index))
     }
     // History got a000, b001, a002, b003 (16 bytes): the two oldest went.
@@ -326,7 +328,8 @@ private struct Harness {
     var harness = Harness(configuration: configuration)
     for index in 0..<20_000 {
       harness.apply(
-        .mailboxChanged(directory: directory, identifier: "m\(index % 7)", file("\(index)")), at: Int64(index)
+        .mailboxChanged(directory: directory, identifier: FileName("m\(index % 7)"), file("\(index)")),
+        at: Int64(index)
       )
     }
     #expect(harness.state.traffic.count <= 100 + 100 / 8)
@@ -385,11 +388,79 @@ private struct Harness {
     let json = harness.state.json(trafficLimit: 10)
     #expect(
       json.hasPrefix(
-        "{\"directories\":[{\"path\":\"/w/AppGroup/g\",\"polled\":false,\"error\":null,\"mailboxes\":[]}]"))
+        "{\"directories\":[{\"path\":\"/w/AppGroup/g\",\"path_bytes\":null,\"polled\":false,\"error\":null,\"mailboxes\":[]}]"
+      ))
     #expect(
       json.contains(
-        "{\"id\":1,\"time\":\"1970-01-01T00:00:00.000Z\",\"kind\":\"notification\",\"directory\":\"/w/AppGroup/g\",\"identifier\":\"n\\\"q\",\"transiting\":\"file\",\"bytes\":0,\"sender\":\"app\",\"pid\":42,\"seq\":1,\"replay_of\":null,\"error\":null}"
+        "{\"id\":1,\"time\":\"1970-01-01T00:00:00.000Z\",\"kind\":\"notification\",\"directory\":\"/w/AppGroup/g\",\"directory_bytes\":null,\"identifier\":\"n\\\"q\",\"identifier_bytes\":null,\"transiting\":\"file\",\"bytes\":0,\"sender\":\"app\",\"pid\":42,\"seq\":1,\"replay_of\":null,\"error\":null}"
       ))
     #expect(json.hasSuffix("\"dropped_traffic\":0,\"notices\":[]}"))
+  }
+
+  @Test func namesAreTheirExactBytes() {
+    var harness = Harness()
+    let composed: FileName = "\u{E9}"
+    let decomposed: FileName = "e\u{301}"
+    let undecodable = FileName(bytes: [0x62, 0x61, 0x64, 0xFF])
+    harness.apply(
+      .directoryScanned(
+        directory, mailboxes: [composed: file("one"), decomposed: file("two"), undecodable: file("three")],
+        initial: true), at: 1)
+    // Canonically equivalent as Swift strings, two files on disk: two mailboxes.
+    #expect(harness.state.directories[directory]?.mailboxes.count == 3)
+    #expect(harness.mailbox(composed)?.current?.bytes == Array("one".utf8))
+    #expect(harness.mailbox(decomposed)?.current?.bytes == Array("two".utf8))
+    #expect(
+      harness.state.directories[directory]?.sortedMailboxes.map(\.identifier) == [
+        undecodable, decomposed, composed,
+      ])
+    // A journal record names a mailbox by its identifier's exact bytes.
+    harness.apply(
+      .journalRecords(directory: directory, [record(1, .clear, "e\u{301}")], initial: false), at: 2)
+    harness.apply(.mailboxRemoved(directory: directory, identifier: decomposed), at: 3)
+    #expect(harness.mailbox(decomposed)?.isPresent == false)
+    #expect(harness.mailbox(composed)?.isPresent == true)
+    #expect(harness.traffic.map(\.identifier) == [decomposed])
+  }
+
+  @Test func jsonCarriesNamesThatAreNotUTF8AsBytes() {
+    var harness = Harness()
+    let undecodable = FileName(bytes: [0x62, 0x61, 0x64, 0xFF])
+    harness.apply(.mailboxChanged(directory: directory, identifier: undecodable, file("x")), at: 1)
+    harness.apply(.mailboxChanged(directory: directory, identifier: "e\u{301}", file("y")), at: 1)
+    let json = harness.state.json(trafficLimit: 0)
+    #expect(
+      json.contains("{\"identifier\":\"bad\\\\x{ff}\",\"identifier_bytes\":\"626164ff\",\"present\":true"))
+    #expect(json.contains("{\"identifier\":\"e\u{301}\",\"identifier_bytes\":null,"))
+  }
+
+  @Test func presentButUnreadableMailboxesAreCountedWithTheirReason() {
+    var harness = Harness()
+    harness.apply(
+      .directoryScanned(
+        directory, mailboxes: ["fifo": .unreadable("it is not a regular file"), "fine": file("x")],
+        initial: true),
+      at: 1)
+    let state = harness.state.directories[directory]
+    #expect(state?.presentCount == 2)
+    #expect(harness.mailbox("fifo")?.isOnDisk == true)
+    #expect(harness.mailbox("fifo")?.error == "it is not a regular file")
+    #expect(
+      harness.state.json(trafficLimit: 0).contains(
+        "\"identifier\":\"fifo\",\"identifier_bytes\":null,\"present\":true"))
+    // Removed, it is no longer on disk.
+    harness.apply(.directoryScanned(directory, mailboxes: ["fine": file("x")], initial: false), at: 2)
+    #expect(harness.state.directories[directory]?.presentCount == 1)
+    #expect(harness.mailbox("fifo")?.isOnDisk == false)
+  }
+
+  @Test func newNoticesAreReportedAsEffects() {
+    var harness = Harness()
+    harness.apply(.watchLimitReached(directory: directory, message: "limit"), at: 1)
+    #expect(harness.effects.contains(.noticesAdded(["limit"])))
+    harness.apply(.notice("descriptors"), at: 2)
+    #expect(harness.effects.contains(.noticesAdded(["descriptors"])))
+    harness.apply(.tick, at: 3)
+    #expect(!harness.effects.contains { if case .noticesAdded = $0 { true } else { false } })
   }
 }

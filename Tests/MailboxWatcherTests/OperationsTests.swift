@@ -3,6 +3,7 @@ import KeyedArchive
 import MailboxModel
 import Testing
 import Wormhole
+import WormholeVocabulary
 
 @testable import MailboxWatcher
 
@@ -17,17 +18,19 @@ import Wormhole
       roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
     defer { model.cancel() }
     let operations = MailboxOperations(sender: "dashboard")
-    try operations.pass(.string("one"), identifier: "a", directory: directory.path)
+    try operations.pass(.string("one"), identifier: "a", directory: directory.name)
     try operations.pass(
-      .string("two"), identifier: "b", directory: directory.path, transitingType: .coordinatedFile)
-    try operations.pass(nil, identifier: "ping", directory: directory.path)
+      .string("two"), identifier: "b", directory: directory.name, transitingType: .coordinatedFile)
+    try operations.pass(nil, identifier: "ping", directory: directory.name)
     #expect(
-      signal.wait(for: model) { $0.directories[directory.path]?.presentCount == 2 && $0.traffic.count == 3 })
-    try operations.clear(identifier: "a", directory: directory.path)
-    try operations.clearAll(directory: directory.path)
+      signal.wait(for: model) {
+        $0.directories[FileName(directory.path)]?.presentCount == 2 && $0.traffic.count == 3
+      })
+    try operations.clear(identifier: "a", directory: directory.name)
+    try operations.clearAll(directory: directory.name)
     #expect(
       signal.wait(for: model) { state in
-        state.nextDeadline == nil && state.directories[directory.path]?.presentCount == 0
+        state.nextDeadline == nil && state.directories[FileName(directory.path)]?.presentCount == 0
       })
     let kinds = model.snapshot.traffic.map(\.kind)
     #expect(kinds == [.passed, .passed, .notification, .cleared, .clearedAll])
@@ -45,14 +48,14 @@ import Wormhole
       roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
     defer { model.cancel() }
     let operations = MailboxOperations(sender: "dashboard")
-    let first = try operations.pass(.string("v1"), identifier: "m", directory: directory.path)
+    let first = try operations.pass(.string("v1"), identifier: "m", directory: directory.name)
     #expect(
       signal.wait(for: model) { $0.mailbox("m", in: directory.path)?.current?.sequence == first.sequence })
-    try operations.pass(.string("v2"), identifier: "m", directory: directory.path)
+    try operations.pass(.string("v2"), identifier: "m", directory: directory.name)
     #expect(signal.wait(for: model) { $0.mailbox("m", in: directory.path)?.history.count == 1 })
     // A history version, to another identifier.
     let old = try #require(model.snapshot.mailbox("m", in: directory.path)?.history.first)
-    let replayed = try operations.replay(old, identifier: "copy", directory: directory.path)
+    let replayed = try operations.replay(old, identifier: "copy", directory: directory.name)
     #expect(replayed.replayOf == first.sequence)
     let v1 = try KeyedArchiveEncoder().encodeBytes(.string("v1"))
     #expect(signal.wait(for: model) { $0.mailbox("copy", in: directory.path)?.current?.bytes == v1 })
@@ -67,7 +70,7 @@ import Wormhole
     writeInPlace(directory.path + "/foreign.archive", v1)
     #expect(signal.wait(for: model) { $0.mailbox("foreign", in: directory.path)?.isPresent == true })
     let foreign = try #require(model.snapshot.mailbox("foreign", in: directory.path)?.current)
-    #expect(try operations.replay(foreign, identifier: "foreign2", directory: directory.path).replayOf == 0)
+    #expect(try operations.replay(foreign, identifier: "foreign2", directory: directory.name).replayOf == 0)
   }
 
   @Test func aReplayedNotificationIsMarkedAsAReplay() throws {
@@ -77,7 +80,7 @@ import Wormhole
     let model = try LiveModel(roots: [.container(directory.path)], onUpdate: signal.handler)
     defer { model.cancel() }
     let operations = MailboxOperations(sender: "dashboard")
-    let ring = try operations.pass(nil, identifier: "bell", directory: directory.path)
+    let ring = try operations.pass(nil, identifier: "bell", directory: directory.name)
     #expect(signal.wait(for: model) { $0.traffic.contains { $0.sequence == ring.sequence } })
     let state = model.snapshot
     let entry = try #require(state.traffic.first { $0.sequence == ring.sequence })

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import MailboxModel
 import Synchronization
+import WormholeVocabulary
 
 @testable import MailboxWatcher
 
@@ -22,7 +23,17 @@ struct TemporaryDirectory {
     }
   }
 
+  /// The path as the model names directories.
+  var name: FileName { FileName(path) }
+
   func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+extension ModelState {
+  /// The mailbox of `identifier` in the directory at `path`, a String for the tests' paths.
+  func mailbox(_ identifier: FileName, in path: String) -> Mailbox? {
+    mailbox(identifier, in: FileName(path))
+  }
 }
 
 /// Wakes a waiting test whenever the model reports an update.
@@ -87,8 +98,8 @@ func mailboxesOnDisk(_ directory: String) -> [String: [UInt8]] {
 /// The present mailboxes of `directory` in the model: identifier to bytes.
 func mailboxesInModel(_ state: ModelState, _ directory: String) -> [String: [UInt8]] {
   var result: [String: [UInt8]] = [:]
-  for mailbox in state.directories[directory]?.mailboxes.values.map({ $0 }) ?? [] {
-    if let current = mailbox.current { result[mailbox.identifier] = current.bytes ?? [] }
+  for mailbox in state.directories[FileName(directory)]?.mailboxes.values.map({ $0 }) ?? [] {
+    if let current = mailbox.current { result[mailbox.identifier.lossyText] = current.bytes ?? [] }
   }
   return result
 }

@@ -5,6 +5,7 @@ import KeyedArchive
 import MailboxModel
 import Testing
 import Wormhole
+import WormholeVocabulary
 
 @testable import MailboxWatcher
 
@@ -42,7 +43,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     let model = try LiveModel(roots: [.home(home.path)], configuration: configuration())
     defer { model.cancel() }
     let state = model.snapshot
-    #expect(state.directories.keys.sorted() == [group, nested])
+    #expect(state.directories.keys.sorted() == [FileName(group), FileName(nested)])
     let mailbox = try #require(state.mailbox("a", in: group))
     #expect(mailbox.lastWriter == "app")
     #expect(state.summary(of: try #require(mailbox.current), width: 40) == "\"one\"")
@@ -111,7 +112,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
       })
     let clears = model.snapshot.traffic.filter { $0.kind == .cleared }
     #expect(Set(clears.map { "\($0.identifier):\($0.sender ?? "-")" }) == ["a:app", "b:-"])
-    #expect(model.snapshot.directories[directory.path]?.presentCount == 0)
+    #expect(model.snapshot.directories[FileName(directory.path)]?.presentCount == 0)
     #expect(model.snapshot.mailbox("a", in: directory.path)?.history.count == 1)
   }
 
@@ -128,7 +129,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     try wormhole(group).passMessage(message("first"), identifier: "m")
     #expect(signal.wait(for: model) { $0.mailbox("m", in: group)?.isPresent == true })
     try FileManager.default.removeItem(atPath: home.path + "/AppGroup/new")
-    #expect(signal.wait(for: model) { $0.directories[group] == nil })
+    #expect(signal.wait(for: model) { $0.directories[FileName(group)] == nil })
     try wormhole(group).passMessage(message("second"), identifier: "m")
     let bytes = try archive("second")
     #expect(signal.wait(for: model) { $0.mailbox("m", in: group)?.current?.bytes == bytes })
@@ -138,7 +139,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     let renamed = home.path + "/AppGroup/renamed/deep"
     #expect(
       signal.wait(for: model) {
-        $0.directories[group] == nil && $0.mailbox("m", in: renamed)?.current?.bytes == bytes
+        $0.directories[FileName(group)] == nil && $0.mailbox("m", in: renamed)?.current?.bytes == bytes
       })
   }
 
@@ -220,7 +221,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     model.resume()
     #expect(
       signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
-    #expect(model.snapshot.directories[directory.path]?.presentCount == 51)
+    #expect(model.snapshot.directories[FileName(directory.path)]?.presentCount == 51)
   }
 
   @Test func injectedOverflowRescansEverything() throws {
@@ -252,7 +253,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
     #expect(model.snapshot.notices.contains { $0.contains("watch limit") })
     try wormhole(group, sender: "app").passMessage(message("polled"), identifier: "p")
     #expect(signal.wait(for: model) { $0.mailbox("p", in: group)?.lastWriter == "app" })
-    #expect(model.snapshot.directories[group]?.isPolled == true)
+    #expect(model.snapshot.directories[FileName(group)]?.isPolled == true)
     unlink(group + "/p.archive")
     #expect(signal.wait(for: model) { $0.mailbox("p", in: group)?.isPresent == false })
   }
