@@ -1,5 +1,6 @@
 import KeyedArchive
 import MailboxModel
+import WormholeVocabulary
 
 extension DashboardState {
   /// The selected mailbox's versions, newest first (the current one first, when present).
@@ -31,7 +32,7 @@ extension DashboardState {
     switch contentsView {
     case .tree:
       guard let version = mailbox.current else { return clearedLines(mailbox) }
-      return treeLines(version, label: identifier)
+      return treeLines(version, label: identifier.lossyText)
     case .json:
       guard let version = mailbox.current else { return clearedLines(mailbox) }
       return JSONLayout.indented(model.decoded(version).json).map { .text(DisplayText.escaped($0)) }
@@ -77,10 +78,12 @@ extension DashboardState {
     }
   }
 
-  private func directoryLines(_ path: String) -> [ContentLine] {
+  private func directoryLines(_ path: FileName) -> [ContentLine] {
     guard let directory = model.directories[path] else { return [] }
     var lines: [ContentLine] = [
-      ContentLine([.init("directory  ", "contents.key"), .init(DisplayText.escaped(path), "contents")]),
+      ContentLine([
+        .init("directory  ", "contents.key"), .init(DisplayText.escaped(path.lossyText), "contents"),
+      ]),
       ContentLine([
         .init("mailboxes  ", "contents.key"),
         .init("\(presentCounts[path] ?? 0) present, \(directory.mailboxes.count) seen", "contents"),

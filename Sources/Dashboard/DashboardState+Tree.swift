@@ -1,14 +1,15 @@
 import MailboxModel
+import WormholeVocabulary
 
 extension DashboardState {
   /// The identifiers of `directory` the tree shows, in order (filtered when a filter is set).
-  func visibleIdentifiers(of directory: String) -> [String] {
+  func visibleIdentifiers(of directory: FileName) -> [FileName] {
     if mailboxFilter != nil { return filteredIdentifiers[directory] ?? [] }
     return orders[directory]?.identifiers ?? []
   }
 
   /// How many mailboxes of `directory` the tree shows.
-  public func visibleCount(of directory: String) -> Int {
+  public func visibleCount(of directory: FileName) -> Int {
     if mailboxFilter != nil { return filteredIdentifiers[directory]?.count ?? 0 }
     return orders[directory]?.count ?? 0
   }
@@ -42,7 +43,7 @@ extension DashboardState {
         guard let identifier = node.identifier else { return start }
         guard count > 0 else { return nil }
         if mailboxFilter != nil {
-          return filteredIdentifiers[path]?.firstIndex { $0.utf8.elementsEqual(identifier.utf8) }.map {
+          return filteredIdentifiers[path]?.firstIndex(of: identifier).map {
             start + 1 + $0
           }
         }
@@ -63,15 +64,17 @@ extension DashboardState {
   }
 
   /// The directory of the selection, when something is selected.
-  public var selectedDirectory: String? { selection?.directory }
+  public var selectedDirectory: FileName? { selection?.directory }
 
   /// Sorts every branch again and refilters: at start, on a new sort order, on a new filter.
   mutating func rebuildTree() {
-    directoryPaths = model.directories.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    directoryPaths = model.directories.keys.sorted()
     orders = [:]
+    presentCounts = [:]
     for path in directoryPaths {
       if let directory = model.directories[path] {
         orders[path] = MailboxOrder(sort: sort, directory: directory)
+        presentCounts[path] = directory.presentCount
       }
     }
     refilter()
@@ -81,12 +84,14 @@ extension DashboardState {
     filteredIdentifiers = [:]
     guard let mailboxFilter else { return }
     for path in directoryPaths {
-      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter { mailboxFilter.matches($0) }
+      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter {
+        mailboxFilter.matches($0.lossyText)
+      }
     }
   }
 
   /// Keeps the tree's order after mailboxes of `directory` appeared or changed.
-  mutating func treeChanged(directory path: String, identifiers: [String]) {
+  mutating func treeChanged(directory path: FileName, identifiers: [FileName]) {
     guard let directory = model.directories[path] else { return }
     if orders[path] == nil {
       rebuildTree()
@@ -95,7 +100,9 @@ extension DashboardState {
     for identifier in identifiers { orders[path]?.update(identifier, in: directory) }
     presentCounts[path] = directory.presentCount
     if let mailboxFilter {
-      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter { mailboxFilter.matches($0) }
+      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter {
+        mailboxFilter.matches($0.lossyText)
+      }
     }
   }
 

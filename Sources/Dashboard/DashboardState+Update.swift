@@ -1,6 +1,7 @@
 import KeyedArchive
 import MailboxModel
 import TerminalInput
+import WormholeVocabulary
 
 extension DashboardState {
   /// How long a changed mailbox stays highlighted.
@@ -60,7 +61,7 @@ extension DashboardState {
 
   mutating func applyModelEvents(_ events: [ModelEvent], at time: Int64) -> [DashboardEffect] {
     var effects: [DashboardEffect] = []
-    var changed: [String: [String]] = [:]
+    var changed: [FileName: [FileName]] = [:]
     var structural = false
     for event in events {
       for effect in model.apply(event, at: time) {
@@ -71,6 +72,7 @@ extension DashboardState {
           if let trafficFilter {
             filteredTraffic += entries.filter { trafficFilter.matches(trafficText($0)) }.map(\.id)
           }
+        case .noticesAdded: break
         }
       }
       switch event {
@@ -78,7 +80,7 @@ extension DashboardState {
         changed[directory, default: []].append(identifier)
       case .directoryAppeared, .directoryVanished, .directoryScanned:
         structural = true
-      case .journalRecords, .directoryError, .watchLimitReached, .tick:
+      case .journalRecords, .directoryError, .watchLimitReached, .notice, .tick:
         break
       }
     }
@@ -155,7 +157,8 @@ extension DashboardState {
     case .pass:
       overlay = .pass(
         PassForm(
-          directories: directoryPaths, directory: selectedDirectory, identifier: selection?.identifier ?? ""))
+          directories: directoryPaths, directory: selectedDirectory,
+          identifier: selection?.identifier?.lossyText ?? ""))
     case .clear:
       guard case .mailbox(let directory, let identifier)? = selection, selectedMailbox?.isPresent == true
       else {
@@ -164,14 +167,14 @@ extension DashboardState {
       }
       overlay = .confirm(
         Confirmation(
-          question: "Clear \(DisplayText.field(identifier))? Its message is removed from the disk.",
+          question: "Clear \(identifier.displayField)? Its message is removed from the disk.",
           effect: .clear(directory: directory, identifier: identifier)))
     case .clearAll:
       guard let directory = selectedDirectory else {
         report("select a directory to clear its mailboxes", isError: true)
         return []
       }
-      let count = model.directories[directory]?.presentCount ?? 0
+      let count = presentCounts[directory] ?? 0
       overlay = .confirm(
         Confirmation(
           question: "Clear all \(count) mailboxes of \(DisplayText.field(displayPath(directory)))?",
@@ -298,8 +301,8 @@ extension DashboardState {
       overlay = .replay(
         ReplayForm(
           source: .entry(entry.id),
-          title: "Replay \(entry.kind.rawValue) \(DisplayText.field(entry.identifier))",
-          directory: entry.directory, identifier: entry.identifier, transiting: entry.transiting))
+          title: "Replay \(entry.kind.rawValue) \(entry.identifier.displayField)",
+          directory: entry.directory, identifier: entry.identifier.lossyText, transiting: entry.transiting))
       return
     }
     let versions = selectedVersions
@@ -315,8 +318,8 @@ extension DashboardState {
       ReplayForm(
         source: .version(directory: directory, identifier: identifier, serial: version.serial),
         title:
-          "Replay the version of \(Formatting.clock(version.observedMilliseconds)) of \(DisplayText.field(identifier))",
-        directory: directory, identifier: identifier, transiting: nil))
+          "Replay the version of \(Formatting.clock(version.observedMilliseconds)) of \(identifier.displayField)",
+        directory: directory, identifier: identifier.lossyText, transiting: nil))
   }
 
   // MARK: Overlays
@@ -413,12 +416,16 @@ extension DashboardState {
 
   /// The text a traffic filter is matched against: what the row shows.
   func trafficText(_ entry: TrafficEntry) -> String {
-    [entry.kind.rawValue, entry.identifier, entry.transiting ?? "", entry.sender ?? "", entry.error ?? ""]
-      .joined(separator: " ")
+    [
+      entry.kind.rawValue, entry.identifier.lossyText, entry.transiting ?? "", entry.sender ?? "",
+      entry.error ?? "",
+    ]
+    .joined(separator: " ")
   }
 
-  /// A directory as the tree shows it: relative to the root it is under.
-  public func displayPath(_ path: String) -> String {
+  /// A directory as the tree shows it: relative to the root it is under (not yet escaped).
+  public func displayPath(_ directory: FileName) -> String {
+    let path = directory.lossyText
     for root in rootPaths {
       if path == root { return root.split(separator: "/").last.map(String.init) ?? root }
       if path.hasPrefix(root + "/") { return String(path.dropFirst(root.count + 1)) }
@@ -452,7 +459,9 @@ extension DashboardState {
         return []
       }
       guard let directory = form.directory, case .success(let value) = form.parsedValue else { return [] }
-      return [.pass(directory: directory, identifier: words[1], value: value, transiting: form.transiting)]
+      return [
+        .pass(directory: directory, identifier: FileName(words[1]), value: value, transiting: form.transiting)
+      ]
     case "clear":
       guard !isReadOnly else {
         report("read-only: clear is disabled (started with --read-only)", isError: true)
@@ -462,14 +471,15 @@ extension DashboardState {
         report(":clear needs a selected directory", isError: true)
         return []
       }
-      let identifier = words.count >= 2 ? words.dropFirst().joined(separator: " ") : selection?.identifier
+      let identifier =
+        words.count >= 2 ? FileName(words.dropFirst().joined(separator: " ")) : selection?.identifier
       guard let identifier else {
         report(":clear needs an identifier: :clear ID", isError: true)
         return []
       }
       overlay = .confirm(
         Confirmation(
-          question: "Clear \(DisplayText.field(identifier))? Its message is removed from the disk.",
+          question: "Clear \(identifier.displayField)? Its message is removed from the disk.",
           effect: .clear(directory: directory, identifier: identifier)))
     case "clear-all": return perform(.clearAll)
     case "replay":

@@ -1,4 +1,5 @@
 import MailboxModel
+import WormholeVocabulary
 
 /// Everything the dashboard shows and remembers, as a value. It changes only through
 /// ``update(_:)``; views read it and never change it.
@@ -23,17 +24,17 @@ public struct DashboardState: Sendable {
 
   // The tree.
   public internal(set) var sort: SortOrder = .name
-  public internal(set) var collapsedDirectories: Set<String> = []
+  public internal(set) var collapsedDirectories: Set<FileName> = []
   /// Directory paths, sorted: the branches.
-  public internal(set) var directoryPaths: [String] = []
-  var orders: [String: MailboxOrder] = [:]
+  public internal(set) var directoryPaths: [FileName] = []
+  var orders: [FileName: MailboxOrder] = [:]
   /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
-  public internal(set) var presentCounts: [String: Int] = [:]
+  public internal(set) var presentCounts: [FileName: Int] = [:]
   /// Mailboxes holding a message in every directory.
   public var presentCount: Int { presentCounts.values.reduce(0, +) }
   public internal(set) var mailboxFilter: PaneFilter?
   /// Per directory, the identifiers passing ``mailboxFilter`` in tree order.
-  var filteredIdentifiers: [String: [String]] = [:]
+  var filteredIdentifiers: [FileName: [FileName]] = [:]
   public internal(set) var selection: TreeNodeID?
   public internal(set) var selectedRow = 0
   public internal(set) var treeScroll = 0

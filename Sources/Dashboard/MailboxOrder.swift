@@ -1,10 +1,11 @@
 import MailboxModel
+import WormholeVocabulary
 
 /// The identifiers of one directory in the order the tree shows them, kept up to date as
 /// mailboxes change instead of sorted for every frame: a new identifier is inserted in place, a
 /// changed one moves (under recency and activity), so a frame costs only its visible rows.
 struct MailboxOrder: Sendable {
-  private(set) var identifiers: [String] = []
+  private(set) var identifiers: [FileName] = []
   private(set) var sort: SortOrder
 
   init(sort: SortOrder) { self.sort = sort }
@@ -25,11 +26,11 @@ struct MailboxOrder: Sendable {
     case .activity:
       if left.versionCount != right.versionCount { return left.versionCount > right.versionCount }
     }
-    return left.identifier.utf8.lexicographicallyPrecedes(right.identifier.utf8)
+    return left.identifier < right.identifier
   }
 
   /// Puts `identifier` where it belongs after it appeared or changed in `directory`.
-  mutating func update(_ identifier: String, in directory: DirectoryState) {
+  mutating func update(_ identifier: FileName, in directory: DirectoryState) {
     guard let mailbox = directory.mailboxes[identifier] else {
       if let index = index(of: identifier, in: directory) { identifiers.remove(at: index) }
       return
@@ -51,20 +52,20 @@ struct MailboxOrder: Sendable {
 
   /// Where `identifier` is: a binary search by name, else a scan from the front (mailboxes that
   /// change are near the front under recency and activity).
-  func index(of identifier: String, in directory: DirectoryState) -> Int? {
+  func index(of identifier: FileName, in directory: DirectoryState) -> Int? {
     if sort == .name {
       var low = 0
       var high = identifiers.count
       while low < high {
         let middle = (low + high) / 2
-        if identifiers[middle].utf8.lexicographicallyPrecedes(identifier.utf8) {
+        if identifiers[middle] < identifier {
           low = middle + 1
         } else {
           high = middle
         }
       }
-      return low < identifiers.count && identifiers[low].utf8.elementsEqual(identifier.utf8) ? low : nil
+      return low < identifiers.count && identifiers[low] == identifier ? low : nil
     }
-    return identifiers.firstIndex { $0.utf8.elementsEqual(identifier.utf8) }
+    return identifiers.firstIndex(of: identifier)
   }
 }

@@ -1,6 +1,7 @@
 import KeyedArchive
 import TerminalInput
 import Wormhole
+import WormholeVocabulary
 
 /// The pass form: where, which identifier, what value (JSON, checked as typed), which
 /// transiting type. An empty value passes a notification without a message.
@@ -10,7 +11,7 @@ public struct PassForm: Sendable {
     case directory, identifier, value, transiting
   }
 
-  public var directories: [String]
+  public var directories: [FileName]
   public var directoryIndex: Int
   public var identifier: TextField
   public var value: TextField
@@ -18,7 +19,7 @@ public struct PassForm: Sendable {
   public var transitingIndex = 0
   public var focus: Field
 
-  public init(directories: [String], directory: String?, identifier: String) {
+  public init(directories: [FileName], directory: FileName?, identifier: String) {
     self.directories = directories
     directoryIndex = directory.flatMap { directories.firstIndex(of: $0) } ?? 0
     self.identifier = TextField(identifier)
@@ -28,7 +29,7 @@ public struct PassForm: Sendable {
     if directory == nil && directories.count > 1 { focus = .directory }
   }
 
-  public var directory: String? {
+  public var directory: FileName? {
     directories.indices.contains(directoryIndex) ? directories[directoryIndex] : nil
   }
   public var transiting: String { transitingTypes[transitingIndex] }
@@ -67,7 +68,9 @@ public struct PassForm: Sendable {
         return (nil, false)
       }
       return (
-        .pass(directory: directory, identifier: identifier.text, value: message, transiting: transiting), true
+        .pass(
+          directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting),
+        true
       )
     case .left where focus == .directory || focus == .transiting,
       .right where focus == .directory || focus == .transiting:

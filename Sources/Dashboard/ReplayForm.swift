@@ -1,5 +1,6 @@
 import TerminalInput
 import Wormhole
+import WormholeVocabulary
 
 /// The replay form: what is replayed, where to, and with which transiting type. Enter replays,
 /// Esc cancels: the form is the confirmation.
@@ -7,7 +8,7 @@ public struct ReplayForm: Sendable {
   /// What is replayed.
   public enum Source: Sendable, Hashable {
     /// A kept version of a mailbox.
-    case version(directory: String, identifier: String, serial: UInt64)
+    case version(directory: FileName, identifier: FileName, serial: UInt64)
     /// A traffic entry.
     case entry(UInt64)
   }
@@ -19,13 +20,13 @@ public struct ReplayForm: Sendable {
   public var source: Source
   /// What the form says it replays ("version 3 of button", "traffic entry 12: passed button").
   public var title: String
-  public var directory: String
+  public var directory: FileName
   public var identifier: TextField
   public var transitingTypes: [String]
   public var transitingIndex: Int
   public var focus: Field = .identifier
 
-  public init(source: Source, title: String, directory: String, identifier: String, transiting: String?) {
+  public init(source: Source, title: String, directory: FileName, identifier: String, transiting: String?) {
     self.source = source
     self.title = title
     self.directory = directory
@@ -52,12 +53,13 @@ public struct ReplayForm: Sendable {
         return (
           .replayVersion(
             directory: sourceDirectory, identifier: sourceIdentifier, serial: serial, toDirectory: directory,
-            toIdentifier: identifier.text, transiting: transiting), true
+            toIdentifier: FileName(identifier.text), transiting: transiting), true
         )
       case .entry(let entry):
         return (
           .replayEntry(
-            entry: entry, toDirectory: directory, toIdentifier: identifier.text, transiting: transiting),
+            entry: entry, toDirectory: directory, toIdentifier: FileName(identifier.text),
+            transiting: transiting),
           true
         )
       }

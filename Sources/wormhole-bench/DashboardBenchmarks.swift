@@ -7,6 +7,7 @@ import MailboxModel
 import MailboxWatcher
 import Synchronization
 import TerminalScreen
+import WormholeVocabulary
 
 // wormhole-bench dashboard: what a frame costs and what the dashboard holds, against baselines
 // in the same run.
@@ -23,8 +24,8 @@ func dashboardBenchmarks() throws -> [BenchmarkRecord] {
 /// A state of `count` mailboxes in one directory, made in memory (no disk): what the frame
 /// build sees.
 private func syntheticState(count: Int, width: Int, height: Int) throws -> DashboardState {
-  let directory = "/bench/AppGroup/group.bench"
-  var observations: [String: MailboxObservation] = [:]
+  let directory: FileName = "/bench/AppGroup/group.bench"
+  var observations: [FileName: MailboxObservation] = [:]
   observations.reserveCapacity(count)
   for index in 0..<count {
     let bytes = try KeyedArchiveEncoder().encodeBytes(
@@ -32,7 +33,8 @@ private func syntheticState(count: Int, width: Int, height: Int) throws -> Dashb
         ArchivedEntry(key: .string("index"), value: .integer(Int64(index))),
         ArchivedEntry(key: .string("title"), value: .string("mailbox \(index)")),
       ]))
-    observations["m\(index)"] = .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
+    observations[FileName("m\(index)")] = .file(
+      bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
   }
   var state = DashboardState(
     model: ModelState(), rootPaths: ["/bench"], width: width, height: height, now: 2_000_000)
@@ -62,13 +64,13 @@ private func frameBuildBenchmarks() throws -> [BenchmarkRecord] {
     smallTimes.append(base)
   }
   // A change arrives, then a frame: the reducer's share of a flood.
-  let directory = "/bench/AppGroup/group.bench"
+  let directory: FileName = "/bench/AppGroup/group.bench"
   let bytes = try KeyedArchiveEncoder().encodeBytes(.string("changed"))
   var serial: Int64 = 0
   func change(_ state: inout DashboardState, _ count: Int) {
     serial += 1
     let event = ModelEvent.mailboxChanged(
-      directory: directory, identifier: "m\(Int(serial) % count)",
+      directory: directory, identifier: FileName("m\(Int(serial) % count)"),
       .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: serial))
     _ = state.update(.modelEvents([event], at: 2_000_000 + serial))
     sink &+= DashboardView.render(state).cells.count

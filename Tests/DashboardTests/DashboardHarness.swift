@@ -3,9 +3,10 @@ import KeyedArchive
 import MailboxModel
 import TerminalInput
 import TerminalScreen
+import WormholeVocabulary
 
 let home = "/w"
-let group = "/w/AppGroup/group.example"
+let group: FileName = "/w/AppGroup/group.example"
 
 /// An archive of `value`, as a mailbox holds it.
 func archive(_ value: ArchivedValue) -> MailboxObservation {
@@ -19,7 +20,8 @@ struct DashboardHarness {
   var effects: [DashboardEffect] = []
   var now: Int64 = 1_764_500_000_000
 
-  init(width: Int = 100, height: Int = 30, readOnly: Bool = false, mailboxes: [String: ArchivedValue] = [:]) {
+  init(width: Int = 100, height: Int = 30, readOnly: Bool = false, mailboxes: [FileName: ArchivedValue] = [:])
+  {
     state = DashboardState(
       model: ModelState(), rootPaths: [home], width: width, height: height, now: now, isReadOnly: readOnly)
     if !mailboxes.isEmpty {
@@ -62,8 +64,9 @@ struct DashboardHarness {
     }
   }
 
-  mutating func changeMailbox(_ identifier: String, to value: ArchivedValue, after milliseconds: Int64 = 1000)
-  {
+  mutating func changeMailbox(
+    _ identifier: FileName, to value: ArchivedValue, after milliseconds: Int64 = 1000
+  ) {
     now += milliseconds
     send(.modelEvents([.mailboxChanged(directory: group, identifier: identifier, archive(value))], at: now))
   }

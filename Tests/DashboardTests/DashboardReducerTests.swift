@@ -3,6 +3,7 @@ import KeyedArchive
 import MailboxModel
 import TerminalInput
 import Testing
+import WormholeVocabulary
 
 @Suite struct DashboardReducerTests {
   @Test func anEmptyHomeSaysSoAndOffersToPass() {
@@ -22,6 +23,21 @@ import Testing
     #expect(harness.state.selection == .mailbox(directory: group, identifier: "button"))
     #expect(harness.shows("Contents button"))
     #expect(harness.shows("count: 3"))
+  }
+
+  @Test func canonicallyEquivalentIdentifiersAreTwoRows() {
+    var harness = DashboardHarness(mailboxes: ["\u{E9}": .integer(1), "e\u{301}": .integer(2)])
+    #expect(harness.state.treeRowCount == 3)
+    harness.type("j")
+    let first = harness.state.selectedMailbox?.current.map { harness.state.model.decoded($0).json }
+    harness.type("j")
+    let second = harness.state.selectedMailbox?.current.map { harness.state.model.decoded($0).json }
+    #expect(Set([first, second]) == Set(["1", "2"]))
+  }
+
+  @Test func namesThatAreNotUTF8AreListedEscaped() {
+    let harness = DashboardHarness(mailboxes: [FileName(bytes: [0x61, 0xFF]): .integer(1)])
+    #expect(harness.shows("\"a\\x{ff}\""))
   }
 
   @Test func passFormChecksJSONAsTypedAndPassesOnEnter() {

@@ -1,6 +1,7 @@
 import KeyedArchive
 import MailboxModel
 import TerminalScreen
+import WormholeVocabulary
 
 /// The selected mailbox: a header, then the tree, JSON, hex, history or diff view.
 enum ContentsPaneView {
@@ -9,7 +10,7 @@ enum ContentsPaneView {
     let views = ContentsView.allCases.map { $0 == state.contentsView ? "[\($0.rawValue)]" : $0.rawValue }
       .joined(separator: " ")
     var title = "Contents"
-    if let identifier = state.selection?.identifier { title += " " + DisplayText.field(identifier) }
+    if let identifier = state.selection?.identifier { title += " " + identifier.displayField }
     DashboardView.title(title, details: views, focused: focused, into: &screen, area: area)
     guard area.height > 1 else { return }
     let header = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)

@@ -1,6 +1,7 @@
 import KeyedArchive
 import MailboxModel
 import TerminalScreen
+import WormholeVocabulary
 
 /// The tree of directories and mailboxes: name, a one-line summary, size and age per row.
 enum MailboxTreeView {
@@ -22,7 +23,7 @@ enum MailboxTreeView {
     var nameWidth = 6
     for offset in 0..<body.height {
       guard case .mailbox(_, let identifier)? = state.node(atRow: state.treeScroll + offset) else { continue }
-      nameWidth = max(nameWidth, TerminalWidth.columns(of: DisplayText.field(identifier)))
+      nameWidth = max(nameWidth, TerminalWidth.columns(of: identifier.displayField))
     }
     nameWidth = min(nameWidth, max(body.width / 2 - 2, 6))
     for offset in 0..<body.height {
@@ -45,7 +46,7 @@ enum MailboxTreeView {
   }
 
   private static func drawBranch(
-    _ path: String, state: DashboardState, into screen: inout Screen, row: Int, area: Rect
+    _ path: FileName, state: DashboardState, into screen: inout Screen, row: Int, area: Rect
   ) {
     let collapsed = state.collapsedDirectories.contains(path)
     let directory = state.model.directories[path]
@@ -67,7 +68,7 @@ enum MailboxTreeView {
   }
 
   private static func drawMailbox(
-    _ identifier: String, in directory: String, state: DashboardState, nameWidth: Int,
+    _ identifier: FileName, in directory: FileName, state: DashboardState, nameWidth: Int,
     into screen: inout Screen,
     row: Int, area: Rect
   ) {
@@ -80,7 +81,7 @@ enum MailboxTreeView {
     let base: StyleRole =
       mailbox.error != nil ? "list.error" : recent ? "list.changed" : mailbox.isPresent ? "list" : "list.dim"
     var x = area.x + 2
-    screen.write(Formatting.padded(DisplayText.field(identifier), nameWidth), row: row, column: x, role: base)
+    screen.write(Formatting.padded(identifier.displayField, nameWidth), row: row, column: x, role: base)
     x += nameWidth + 1
     let summary: String
     if let error = mailbox.error {

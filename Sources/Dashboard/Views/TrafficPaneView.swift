@@ -1,6 +1,7 @@
 import KeyedArchive
 import MailboxModel
 import TerminalScreen
+import WormholeVocabulary
 
 /// The merged traffic stream, newest at the bottom, following it unless an entry is selected.
 enum TrafficPaneView {
@@ -59,7 +60,7 @@ enum TrafficPaneView {
       columns.draw(
         [
           .time: Formatting.clock(entry.milliseconds), .kind: kindName(entry.kind),
-          .identifier: DisplayText.field(entry.identifier),
+          .identifier: entry.identifier.displayField,
           .type: entry.transiting.map(DisplayText.escaped) ?? "-",
           .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
           .outcome: outcome + (entry.error.map { ": " + DisplayText.escaped($0) } ?? ""),
