@@ -6,6 +6,10 @@ import TerminalInput
 public enum DashboardMessage: Sendable {
   /// A key press.
   case key(Key)
+  /// A click (a press of any button) on a cell: focuses the pane there and selects the row.
+  case click(row: Int, column: Int)
+  /// The mouse wheel turned over a cell: scrolls the pane there by three rows.
+  case wheel(up: Bool, row: Int, column: Int)
   /// The terminal has a new size.
   case resize(width: Int, height: Int)
   /// The watcher's events, with the time they were read (milliseconds since 1970).

@@ -50,6 +50,53 @@ extension DashboardState {
       return []
     case .key(let key):
       return handle(key)
+    case .click(let row, let column):
+      guard overlay == nil else { return [] }
+      click(row: row, column: column)
+      return []
+    case .wheel(let up, let row, let column):
+      guard overlay == nil, let pane = pane(atRow: row, column: column) else { return [] }
+      focus = pane
+      return perform(up ? .up : .down) + perform(up ? .up : .down) + perform(up ? .up : .down)
+    }
+  }
+
+  /// The pane under a cell, if any.
+  func pane(atRow row: Int, column: Int) -> Pane? {
+    let layout = DashboardLayout(width: width, height: height)
+    guard !layout.isTooSmall else { return nil }
+    for (pane, area) in [
+      (Pane.mailboxes, layout.tree), (.contents, layout.contents), (.traffic, layout.traffic),
+    ] {
+      if row >= area.y, row < area.maxY, column >= area.x, column < area.maxX { return pane }
+    }
+    return nil
+  }
+
+  /// Focuses the pane under the click and selects the row clicked.
+  mutating func click(row: Int, column: Int) {
+    guard let pane = pane(atRow: row, column: column) else { return }
+    focus = pane
+    let layout = DashboardLayout(width: width, height: height)
+    switch pane {
+    case .mailboxes:
+      let offset = row - layout.tree.y - 1
+      if offset >= 0 { selectRow(treeScroll + offset) }
+    case .contents:
+      let offset = row - layout.contents.y - 2
+      if offset >= 0 { setContentsCursor(contentsScroll + offset) }
+    case .traffic:
+      let offset = row - layout.traffic.y - 2
+      let visible = layout.bodyHeight(of: .traffic)
+      let identifiers = trafficIdentifiers
+      guard offset >= 0, !identifiers.isEmpty else { return }
+      // The rows shown end at the selection (or the newest): the same window the view draws.
+      let last =
+        trafficSelection.flatMap { identifiers.lastIndex(of: $0) }.map {
+          max($0, min(identifiers.count - 1, $0 + visible / 2))
+        } ?? identifiers.count - 1
+      let first = max(last - visible + 1, 0)
+      if first + offset <= last { trafficSelection = identifiers[first + offset] }
     }
   }
 

@@ -230,4 +230,16 @@ import WormholeVocabulary
     }
     #expect(harness.shows("日本語"))
   }
+
+  @Test func aClickFocusesThePaneAndSelectsTheRowAndTheWheelScrolls() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1), "b": .integer(2), "c": .integer(3)])
+    // Row 0 is the status line, row 1 the tree's title, row 2 the branch, rows 3-5 the mailboxes.
+    harness.send(.click(row: 4, column: 5))
+    #expect(harness.state.focus == .mailboxes)
+    #expect(harness.state.selection == .mailbox(directory: group, identifier: "b"))
+    harness.send(.wheel(up: false, row: 4, column: 5))
+    #expect(harness.state.selection == .mailbox(directory: group, identifier: "c"))
+    harness.send(.click(row: 20, column: 60))
+    #expect(harness.state.focus == .traffic)
+  }
 }
