@@ -41,7 +41,9 @@ enum InspectVerb {
       }
       do {
         let inspection = try MessageRendering.inspect(data, source: file)
-        for warning in inspection.warnings { diagnose("\(shown): \(DisplayText.escaped(warning.description))") }
+        for warning in inspection.warnings {
+          diagnose("\(shown): \(DisplayText.escaped(warning.description))")
+        }
         if let reason = inspection.notArchiveReason, !inspection.isPlainPropertyList {
           diagnose("\(shown): not an archive: \(reason)")
         }
