@@ -6,6 +6,8 @@ indirect enum ObjCType: Hashable {
   case cString, object, classObject, selector
   /// `^type`, `?` (unknown, such as a function pointer).
   case pointer
+  /// `v`: nothing (a member of no size; mostly seen as `^v`).
+  case void
   case array(count: Int, element: ObjCType)
   case structure(name: String?, fields: [ObjCType], fieldNames: [String]?)
   case union(name: String?, fields: [ObjCType])
@@ -46,6 +48,7 @@ indirect enum ObjCType: Hashable {
 
   var size: Int {
     switch self {
+    case .void: return 0
     case .char, .unsignedChar, .bool: return 1
     case .short, .unsignedShort: return 2
     case .int, .unsignedInt, .long, .unsignedLong, .float: return 4
@@ -61,6 +64,7 @@ indirect enum ObjCType: Hashable {
 
   var alignment: Int {
     switch self {
+    case .void: return 1
     case .array(_, let element): return element.alignment
     case .structure(_, let fields, _), .union(_, let fields): return fields.map(\.alignment).max() ?? 1
     default: return size
@@ -129,6 +133,8 @@ indirect enum ObjCType: Hashable {
       return .structure(name: name, fields: values, fieldNames: names)
     case .union:
       return .opaque(encoding: "union", bytes: Array(bytes[offset..<offset + size]))
+    case .void:
+      return .opaque(encoding: "void", bytes: [])
     }
   }
 
@@ -157,6 +163,7 @@ indirect enum ObjCType: Hashable {
       case UInt8(ascii: "f"): return .float
       case UInt8(ascii: "d"): return .double
       case UInt8(ascii: "B"): return .bool
+      case UInt8(ascii: "v"): return .void
       case UInt8(ascii: "*"): return .cString
       case UInt8(ascii: "#"): return .classObject
       case UInt8(ascii: ":"): return .selector

@@ -75,11 +75,33 @@ extension ArchiveResolver {
         case .integer(let code)? = array["NS.type"], ObjCType(code: code) == element,
         entries.count == count + 4 || (entries.count == count + 3 && array["NS.size"] == nil)
       else { return nil }
+      // The elements under `$0`...`$(count-1)`, found in one pass.
+      var slots = [PropertyListValue?](repeating: nil, count: count)
+      for entry in entries where entry.key.hasPrefix("$") && entry.key != "$class" {
+        guard let position = Int(entry.key.dropFirst()), position >= 0, position < count,
+          slots[position] == nil
+        else { return nil }
+        slots[position] = entry.value
+      }
       var elements = [TypedElement]()
       elements.reserveCapacity(count)
-      for index in 0..<count {
-        guard let value = array["$\(index)"], let scalar = scalar(element, value) else { return nil }
-        elements.append(scalar)
+      for slot in slots {
+        guard let value = slot else { return nil }
+        switch element {
+        case .object:
+          elements.append(
+            .object(resolving ? try convert(value, object: object, key: "$\(cursor - 1)") : .null))
+        case .cString, .classObject, .selector:
+          if case .string("$null")? = peek(value) {
+            elements.append(.text(nil))
+          } else {
+            guard let text = peekString(value) else { return nil }
+            elements.append(.text(text))
+          }
+        default:
+          guard let scalar = scalar(element, value) else { return nil }
+          elements.append(scalar)
+        }
       }
       return .array(elements)
     case .object:
@@ -88,7 +110,7 @@ extension ArchiveResolver {
       if case .string("$null")? = peek(member) { return .text(nil) }
       guard let text = peekString(member) else { return nil }
       return .text(text)
-    case .union, .pointer, .structure:
+    case .union, .pointer, .structure, .void:
       return nil
     default:
       return scalar(type, member)
