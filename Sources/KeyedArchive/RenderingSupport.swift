@@ -227,8 +227,10 @@ extension ArchivedURL {
 }
 
 extension TypedElement {
-  /// `[1, 2, 3]`, `CGPoint {x 1.5, y 2}`, `{1, 2}` and the like, on one line.
-  func text(into output: inout String) {
+  /// `[1, 2, 3]`, `CGPoint {x 1.5, y 2}`, `{1, 2}` and the like, on one line; once `output`
+  /// holds more than `limit` bytes the rest is left out (a summary shows only a line's worth).
+  func text(into output: inout String, limit: Int = .max) {
+    if output.utf8.count > limit { return }
     switch self {
     case .signed(let number): output.append(String(number))
     case .unsigned(let number): output.append(String(number))
@@ -244,8 +246,9 @@ extension TypedElement {
     case .array(let elements):
       output.append("[")
       for (index, element) in elements.enumerated() {
+        if output.utf8.count > limit { return }
         if index > 0 { output.append(", ") }
-        element.text(into: &output)
+        element.text(into: &output, limit: limit)
       }
       output.append("]")
     case .structure(let name, let fields, let names):
@@ -255,12 +258,13 @@ extension TypedElement {
       }
       output.append("{")
       for (index, field) in fields.enumerated() {
+        if output.utf8.count > limit { return }
         if index > 0 { output.append(", ") }
         if let names, index < names.count, !names[index].isEmpty {
           output.append(DisplayText.field(names[index]))
           output.append(" ")
         }
-        field.text(into: &output)
+        field.text(into: &output, limit: limit)
       }
       output.append("}")
     case .opaque(let encoding, let bytes):

@@ -100,7 +100,7 @@ struct SummaryWriter {
     case .structure(let structure): output.append(structure.text)
     case .typedValue(let typed):
       output.append("NSValue(")
-      typed.value.text(into: &output)
+      typed.value.text(into: &output, limit: budget)
       output.append(")")
     case .color(let color):
       output.append(color.text)

@@ -125,6 +125,22 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
     expectBuiltGolden(inspection, named: "TypedValues")
   }
 
+  @Test func largeTypedArrayInASummaryIsCutEarly() throws {
+    let inspection = try inspect(
+      archive([
+        .string("$null"),
+        .dictionary([
+          "$class": .uid(2), "NS.objctype": .string("[4000i]"), "NS.bytes": .data(Data(count: 16_000)),
+        ]),
+        classDescription("NSValue", "NSObject"),
+      ]))
+    #expect(inspection.summary(width: 30) == "NSValue([0, 0, 0, 0, 0, 0, 0,…")
+    #expect(inspection.textTree().contains("NSValue [4000i] [0, 0, 0"))
+    var writer = SummaryWriter(budget: 64)
+    writer.write(inspection.root)
+    #expect(writer.output.utf8.count < 200)
+  }
+
   @Test func typeEncodingGrammar() {
     #expect(ObjCType("{CGRect={CGPoint=dd}{CGSize=dd}}")?.size == 32)
     #expect(ObjCType("{?=cid}")?.size == 16)
