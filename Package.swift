@@ -42,8 +42,10 @@ let package = Package(
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
     .testTarget(
-      name: "TerminalScreenTests", dependencies: ["TerminalScreen", "SnapshotSupport"], exclude: ["Snapshots"]),
-    .testTarget(name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
+      name: "TerminalScreenTests", dependencies: ["TerminalScreen", "SnapshotSupport"],
+      exclude: ["Snapshots"]),
+    .testTarget(
+      name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
