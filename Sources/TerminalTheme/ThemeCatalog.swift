@@ -3,8 +3,8 @@ import ShippedThemes
 /// Where themes come from: the user's theme directory, whose `NAME.theme` files shadow the
 /// shipped themes of the same name, then the themes shipped in the binary.
 ///
-/// `--theme NAME|PATH` resolves through ``load(_:)``: a value with a `/` is a path to a theme
-/// file, anything else a name. ``availableNames()`` is the cycle the `t` key walks.
+/// `--theme NAME|PATH` resolves through ``load(_:)``: a value with a `/` or ending in `.theme` is
+/// a path to a theme file, anything else a name. ``availableNames()`` is the cycle the `t` key walks.
 public struct ThemeCatalog: Sendable {
   /// The name of the default theme.
   public static let defaultName = "dark"
@@ -49,9 +49,19 @@ public struct ThemeCatalog: Sendable {
     return shipped + extra.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }
 
+  /// The name after `current` in ``availableNames()``, round to the first: what `t` switches to.
+  /// A name not in the list (a path) is followed by the first.
+  public func name(after current: String) -> String {
+    let names = availableNames()
+    guard let index = names.firstIndex(where: { $0.utf8.elementsEqual(current.utf8) }) else {
+      return names.first ?? Self.defaultName
+    }
+    return names[(index + 1) % names.count]
+  }
+
   /// The theme `nameOrPath` names, or the error that kept it from loading.
   public func theme(_ nameOrPath: String) throws(ThemeError) -> Theme {
-    if nameOrPath.contains("/") {
+    if nameOrPath.contains("/") || nameOrPath.hasSuffix(".theme") {
       let text = try ThemeFiles.read(nameOrPath)
       return try ThemeParser.parse(text, file: nameOrPath, defaultName: Self.baseName(of: nameOrPath))
     }

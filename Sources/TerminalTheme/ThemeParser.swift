@@ -25,7 +25,8 @@ public enum ThemeParser {
     var styles: [StyleRole: TextStyle] = [:]
     var inherited: Set<StyleRole> = []
     var lineNumber = 0
-    for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+    // `isNewline`, not "\n": a CRLF file's "\r\n" is one Character.
+    for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
       lineNumber += 1
       // `#` also starts a colour: only a `#` at the start of a word begins a comment.
       let content = stripComment(String(rawLine))

@@ -102,6 +102,16 @@ import Testing
     }
   }
 
+  @Test(arguments: samples)
+  func writingTakesTheColumnsTheWidthFunctionCounts(sample: String) {
+    var screen = Screen(width: 40, height: 1)
+    let used = screen.write(sample + "|", row: 0, column: 0, role: "x")
+    #expect(used == TerminalWidth.columns(of: sample) + 1)
+    // The marker lands in the column the width function predicts.
+    #expect(screen[0, used - 1].text == "|")
+    expectWellFormed(screen)
+  }
+
   @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
     var screen = Screen(width: 6, height: 1)
     screen.write("日本語", row: 0, column: 0, role: "x")

@@ -92,3 +92,18 @@ import Testing
         == .unreadable(file: path, reason: "not a regular file"))
   }
 }
+
+@Suite struct ThemeCycleTests {
+  @Test func theCycleWalksTheAvailableNamesRoundToTheFirst() {
+    let catalog = ThemeCatalog(userDirectory: nil)
+    #expect(catalog.name(after: "dark") == "light")
+    #expect(catalog.name(after: "colorblind") == "dark")
+    #expect(catalog.name(after: "/some/path.theme") == "dark")
+  }
+
+  @Test func crlfFilesReadLineByLine() throws {
+    let theme = try ThemeParser.parse("title = bold\r\nlist = dim\r\n", file: "dos.theme", defaultName: "dos")
+    #expect(theme.style(for: "list").attributes == .dim)
+    #expect(theme.style(for: "title").attributes == .bold)
+  }
+}
