@@ -4,10 +4,22 @@ extension Screen {
   /// cells painted with a role other than ``StyleRole/plain``: `row:first-last role`, columns
   /// counted from 0 and both ends included (`3:0-11 list.selected`).
   ///
-  /// Roles rather than colours, so a change of theme does not change every snapshot.
+  /// Roles rather than colours, so a change of theme does not change every snapshot. A control
+  /// character that reached a cell (``write(_:row:column:limit:role:)`` drops them, but a cell
+  /// can be set directly) shows as `\u{1B}`, so each row stays one line.
   public var snapshotText: String {
     var out = ""
-    for row in 0..<height { out += "\"" + text(ofRow: row) + "\"\n" }
+    for row in 0..<height {
+      out += "\""
+      for scalar in text(ofRow: row).unicodeScalars {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
+          out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        default: out.unicodeScalars.append(scalar)
+        }
+      }
+      out += "\"\n"
+    }
     out += "\n"
     for run in roleRuns where run.role != .plain {
       out += "\(run.row):\(run.columns.lowerBound)-\(run.columns.upperBound) \(run.role)\n"

@@ -29,7 +29,8 @@ extension Screen {
   /// The frame as text with SGR escape sequences from `theme`'s styles (reduce the theme to the
   /// terminal's capability first): what `snapshot --ansi` prints. Each row starts from a reset,
   /// changes style only where the role's style changes, and ends with a reset and a newline.
-  /// Cell text is written as it is: views escape text from disk before it reaches a cell.
+  /// Views escape text from disk before it reaches a cell; a control character set into a cell
+  /// directly is written as U+FFFD, never as itself.
   public func ansiText(theme: Theme) -> String {
     var out = ""
     var cache: [StyleRole: String] = [:]
@@ -49,7 +50,10 @@ extension Screen {
           out += sequence
           current = sequence
         }
-        out += cell.text
+        // A control character set into a cell directly must not reach the terminal.
+        for character in cell.text {
+          out += TerminalWidth.isControl(character) ? "\u{FFFD}" : String(character)
+        }
       }
       out += "\u{1B}[0m\n"
     }

@@ -154,3 +154,12 @@ import Testing
         """)
   }
 }
+
+@Suite struct SnapshotTextEscapingTests {
+  @Test func aControlCharacterSetDirectlyStaysOnItsLine() {
+    var screen = Screen(width: 2, height: 1)
+    screen[0, 0] = Cell("\n")
+    screen[0, 1] = Cell("\u{1B}", role: "x")
+    #expect(screen.snapshotText == "\"\\u{A}\\u{1B}\"\n\n0:1-1 x\n")
+  }
+}

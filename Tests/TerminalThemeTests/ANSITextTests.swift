@@ -27,3 +27,12 @@ import Testing
         == "\(esc)0;1m日a\(esc)0m  \(esc)0m\n\(esc)0m    \(esc)0;31mx\(esc)0m\n")
   }
 }
+
+@Suite struct ANSITextSafetyTests {
+  @Test func aControlCharacterInACellNeverReachesTheTerminal() {
+    var screen = Screen(width: 3, height: 1)
+    screen[0, 0] = Cell("\u{1B}")
+    screen[0, 1] = Cell("a\u{7}")
+    #expect(screen.ansiText(theme: .fallback) == "\u{1B}[0m\u{FFFD}a\u{FFFD} \u{1B}[0m\n")
+  }
+}
