@@ -59,7 +59,9 @@ public enum TerminalWidth {
 
   /// The columns `text` takes.
   public static func columns(of text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + columns(of: $1) }
+    // Printable ASCII, the common case: one column a byte.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + columns(of: $1) }
   }
 
   /// Whether `character` is a control character (C0, C1, DEL) or a line or paragraph separator:

@@ -64,3 +64,15 @@ import Testing
     }
   }
 }
+
+@Suite struct KnownRoleTests {
+  @Test func everyKnownRoleFallsBackThroughKnownRoles() {
+    let known = Set(Theme.knownRoles)
+    #expect(known.count == Theme.knownRoles.count, "a role is listed twice")
+    for role in Theme.knownRoles {
+      if let parent = role.parent {
+        #expect(known.contains(parent), "\(role) falls back to unknown \(parent)")
+      }
+    }
+  }
+}
