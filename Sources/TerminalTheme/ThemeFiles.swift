@@ -15,12 +15,13 @@ enum ThemeFiles {
     return text
   }
 
-  /// The text of the theme file at `path`, `nil` when there is no such file.
+  /// The text of the theme file at `path`, `nil` when there is no such file (or a component of
+  /// its directory is not a directory).
   static func readIfPresent(_ path: String) throws(ThemeError) -> String? {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     if descriptor < 0 {
       let code = errno
-      if code == ENOENT { return nil }
+      if code == ENOENT || code == ENOTDIR { return nil }
       throw .unreadable(file: path, reason: reason(code))
     }
     defer { close(descriptor) }

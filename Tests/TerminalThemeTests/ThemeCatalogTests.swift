@@ -83,6 +83,14 @@ import Testing
         == .unreadable(file: user.path + "/bad.theme", reason: "not UTF-8 text"))
   }
 
+  @Test func aUserDirectoryThatIsAFileHidesNoShippedTheme() throws {
+    let user = try UserThemes()
+    try user.write("themes", "not a directory")
+    let catalog = ThemeCatalog(userDirectory: user.path + "/themes")
+    #expect(catalog.load("light").problem == nil)
+    #expect(catalog.load("light").theme.name == "light")
+  }
+
   @Test func aFIFONeverBlocksTheLoad() throws {
     let user = try UserThemes()
     let path = user.path + "/fifo.theme"
