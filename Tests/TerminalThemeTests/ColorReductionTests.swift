@@ -50,6 +50,7 @@ import Testing
       (["TERM": "xterm-256color", "COLORTERM": "truecolor"], nil, .truecolor),
       (["TERM": "xterm", "COLORTERM": "24bit"], 256, .truecolor),
       (["TERM": "xterm-256color"], nil, .indexed256),
+      (["TERM": "xterm-direct"], 16_777_216, .truecolor),
       (["TERM": "screen"], 256, .indexed256),
       (["TERM": "xterm"], nil, .ansi16),
       (["TERM": "linux"], 8, .ansi16),
