@@ -16,6 +16,17 @@ let package = Package(
     .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
     // The I/O-free vocabulary of the on-disk contract, shared by the library, the model and the views.
     .target(name: "WormholeVocabulary", dependencies: ["KeyedArchive"]),
+    // The screen as a value: styled cells, terminal widths, frame differences. No I/O.
+    .target(name: "TerminalScreen"),
+    // Themes: styles by role, colours reduced to what a terminal shows. No I/O but reading theme text.
+    .target(name: "TerminalTheme", dependencies: ["TerminalScreen", "ShippedThemes"]),
+    // The shipped theme files, embedded in the binary as bytes; Themes/ is their only source.
+    .target(
+      name: "ShippedThemes", path: "Themes",
+      resources: [
+        .embedInCode("dark.theme"), .embedInCode("light.theme"), .embedInCode("high-contrast.theme"),
+        .embedInCode("colorblind.theme"),
+      ]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -36,6 +47,13 @@ let package = Package(
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "TerminalScreenTests", dependencies: ["TerminalScreen", "SnapshotSupport"],
+      exclude: ["Snapshots"]),
+    .testTarget(
+      name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
+    // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
+    .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(
