@@ -19,13 +19,22 @@ let package = Package(
     // The screen as a value: styled cells, terminal widths, frame differences. No I/O.
     .target(name: "TerminalScreen"),
     // Themes: styles by role, colours reduced to what a terminal shows. No I/O but reading theme text.
-    .target(name: "TerminalTheme", dependencies: ["TerminalScreen"]),
+    .target(name: "TerminalTheme", dependencies: ["TerminalScreen", "ShippedThemes"]),
+    // The shipped theme files, embedded in the binary as bytes; Themes/ is their only source.
+    .target(
+      name: "ShippedThemes", path: "Themes",
+      resources: [
+        .embedInCode("dark.theme"), .embedInCode("light.theme"), .embedInCode("high-contrast.theme"),
+        .embedInCode("colorblind.theme"),
+      ]),
     // Key presses and terminal events as values (the backend decodes them).
     .target(name: "TerminalInput"),
     // The dashboard: state, the pure reducer, the keymap and the views (state -> screen). No I/O.
     .target(
       name: "Dashboard",
-      dependencies: ["MailboxModel", "KeyedArchive", "WormholeVocabulary", "Wormhole", "TerminalScreen", "TerminalInput"]),
+      dependencies: [
+        "MailboxModel", "KeyedArchive", "WormholeVocabulary", "Wormhole", "TerminalScreen", "TerminalInput",
+      ]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -51,8 +60,16 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-      ]),
-    .testTarget(name: "TerminalScreenTests", dependencies: ["TerminalScreen"]),
+        "SnapshotSupport",
+      ],
+      exclude: ["Snapshots"]),
+    .testTarget(
+      name: "TerminalScreenTests", dependencies: ["TerminalScreen", "SnapshotSupport"],
+      exclude: ["Snapshots"]),
+    .testTarget(
+      name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
+    // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
+    .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(

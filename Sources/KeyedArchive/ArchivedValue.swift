@@ -34,6 +34,13 @@ public indirect enum ArchivedValue: Sendable, Hashable {
   case uuid(UUID)
   /// `NSValue` holding a point, size, rectangle, range or edge insets.
   case structure(ArchivedStructure)
+  /// `NSValue` of any other Objective-C type (an array, a struct, a scalar), decoded as its type
+  /// encoding describes.
+  case typedValue(ArchivedTypedValue)
+  /// `NSColor` or `UIColor` (or a subclass): components, colour space, name.
+  case color(ArchivedColor)
+  /// `NSFont` or `UIFont` (or a subclass): name, size, traits.
+  case font(ArchivedFont)
   /// `NSAttributedString` or `NSMutableAttributedString`: text plus attribute runs.
   case attributedString(ArchivedAttributedString)
   /// `NSIndexSet` or `NSMutableIndexSet`, as ranges in archive order.

@@ -23,18 +23,25 @@ extension ArchiveResolver {
     case .url: value = try decodeURL(fields, object: object)
     case .uuid: value = decodeUUID(fields)
     case .null: value = fields.hasOnly([]) ? .null : nil
-    case .value: value = decodeStructure(fields)
+    case .value:
+      value =
+        fields["NS.special"] != nil ? decodeStructure(fields) : try decodeTypedValue(fields, object: object)
     case .attributedString: value = try decodeAttributedString(fields, object: object)
     case .indexSet: value = try decodeIndexSet(fields)
     case .indexPath: value = try decodeIndexPath(fields)
+    case .color: value = try decodeColor(fields, object: object)
+    case .font: value = try decodeFont(fields, object: object)
     }
     if value == nil {
-      warnings.append(
-        InspectionWarning(
-          object: object,
-          message:
-            "this \(fields.className(in: self) ?? "Foundation") object has a layout the inspector does not "
-            + "interpret, so it is shown with its encoded keys"))
+      let name = DisplayText.field(fields.className(in: self) ?? "Foundation")
+      var message =
+        "this \(name) object has a layout the inspector does not interpret, so it is shown with its encoded keys"
+      if kind == .value, let encoding = (fields["$0"] ?? fields["NS.objctype"]).flatMap(peekString) {
+        message =
+          "this \(name) object holds the type encoding \(DisplayText.quoted(encoding)), which the "
+          + "inspector cannot decode, so it is shown with its encoded keys"
+      }
+      warnings.append(InspectionWarning(.uninterpretedLayout, object: object, message: message))
     }
     return value
   }
@@ -43,7 +50,13 @@ extension ArchiveResolver {
     -> ArchivedValue?
   {
     guard fields.hasOnly(["NS.objects"]), case .array(let references)? = fields["NS.objects"] else {
-      return nil
+      // The `NS.object.N` layout (SceneKit's archiver and others).
+      guard let references = Self.numbered(fields, prefix: "NS.object.", count: fields.entries.count - 1)
+      else { return nil }
+      var elements = [ArchivedValue]()
+      elements.reserveCapacity(references.count)
+      for reference in references { elements.append(try convert(reference, object: object, key: nil)) }
+      return asSet ? .set(elements) : .array(elements)
     }
     var elements = [ArchivedValue]()
     elements.reserveCapacity(references.count)
@@ -54,19 +67,12 @@ extension ArchiveResolver {
   private mutating func decodeOrderedSet(_ fields: Fields, object: Int) throws(KeyedArchiveError)
     -> ArchivedValue?
   {
-    var slots = [PropertyListValue?](repeating: nil, count: fields.entries.count)
-    for entry in fields.entries where entry.key != "$class" {
-      guard entry.key.hasPrefix("NS.object."), let position = Int(entry.key.dropFirst(10)),
-        position >= 0, position < slots.count, slots[position] == nil
-      else { return nil }
-      slots[position] = entry.value
+    guard let references = Self.numbered(fields, prefix: "NS.object.", count: fields.entries.count - 1) else {
+      return nil
     }
     var elements = [ArchivedValue]()
-    for slot in slots {
-      guard let slot else { break }
-      elements.append(try convert(slot, object: object, key: nil))
-    }
-    guard elements.count == fields.entries.count - 1 else { return nil }
+    elements.reserveCapacity(references.count)
+    for reference in references { elements.append(try convert(reference, object: object, key: nil)) }
     return .orderedSet(elements)
   }
 
@@ -103,9 +109,21 @@ extension ArchiveResolver {
   private mutating func decodeDictionary(_ fields: Fields, object: Int) throws(KeyedArchiveError)
     -> ArchivedValue?
   {
-    guard fields.hasOnly(["NS.keys", "NS.objects"]), case .array(let keys)? = fields["NS.keys"],
-      case .array(let values)? = fields["NS.objects"], keys.count == values.count
-    else { return nil }
+    let keys: [PropertyListValue]
+    let values: [PropertyListValue]
+    if fields.hasOnly(["NS.keys", "NS.objects"]), case .array(let keyArray)? = fields["NS.keys"],
+      case .array(let valueArray)? = fields["NS.objects"], keyArray.count == valueArray.count
+    {
+      (keys, values) = (keyArray, valueArray)
+    } else if (fields.entries.count - 1) % 2 == 0,
+      let keyArray = Self.numbered(fields, prefix: "NS.key.", count: (fields.entries.count - 1) / 2),
+      let valueArray = Self.numbered(fields, prefix: "NS.object.", count: (fields.entries.count - 1) / 2)
+    {
+      // The `NS.key.N` / `NS.object.N` layout (SceneKit's archiver and others).
+      (keys, values) = (keyArray, valueArray)
+    } else {
+      return nil
+    }
     var entries = [ArchivedEntry]()
     entries.reserveCapacity(keys.count)
     for (key, value) in zip(keys, values) {
@@ -132,8 +150,15 @@ extension ArchiveResolver {
   }
 
   private mutating func decodeData(_ fields: Fields, object: Int) -> ArchivedValue? {
-    guard fields.hasOnly(["NS.data"]), case .data(let data)? = fields["NS.data"] else { return nil }
-    noteEmbedded(data, object: object, key: "NS.data")
+    let data: Data
+    if fields.hasOnly(["NS.data"]), case .data(let bytes)? = fields["NS.data"] {
+      data = bytes
+    } else if fields.hasOnly(["NS.bytes"]), case .data(let bytes)? = fields["NS.bytes"] {
+      data = bytes
+    } else {
+      return nil
+    }
+    noteEmbedded(data, object: referrer.object, key: referrer.key)
     return .data(data)
   }
 
@@ -350,6 +375,27 @@ extension ArchiveResolver {
       return nil
     default: return nil
     }
+  }
+
+  /// The values of keys `prefix0` up to `prefix(count-1)`, each present once; `nil` when any is
+  /// missing. Keys without the prefix are ignored (the caller checks the total count).
+  static func numbered(_ fields: Fields, prefix: String, count: Int) -> [PropertyListValue]? {
+    guard count >= 0 else { return nil }
+    var slots = [PropertyListValue?](repeating: nil, count: count)
+    var found = 0
+    for entry in fields.entries where entry.key.hasPrefix(prefix) {
+      let digits = entry.key.utf8.dropFirst(prefix.utf8.count)
+      guard !digits.isEmpty, digits.count <= 18, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        digits.first != 0x30 || digits.count == 1
+      else { return nil }
+      var position = 0
+      for digit in digits { position = position * 10 + Int(digit - 0x30) }
+      guard position < count, slots[position] == nil else { return nil }
+      slots[position] = entry.value
+      found += 1
+    }
+    guard found == count else { return nil }
+    return slots.compactMap { $0 }
   }
 
   /// Unsigned LEB128 integers, as Foundation packs index sets, index paths and attribute runs.

@@ -8,17 +8,22 @@ import PropertyList
 public struct Inspection: Sendable, Hashable {
   /// Whether the bytes were a binary or XML property list.
   public var format: PropertyListFormat
-  /// The `$archiver` name, or `nil` when the property list is not a resolvable archive.
+  /// The `$archiver` value exactly as found; `nil` when there is none (a warning says so), when
+  /// it is not a string, or when the property list is not a resolvable archive.
   public var archiver: String?
-  /// The `$version` value, when there is one.
+  /// The `$version` value, when there is one and it is an integer.
   public var version: Int64?
-  /// For an archive, one value per `$top` key in file order (usually just `root`); for a plain
+  /// For an archive, one value per `$top` key, `root` first and the others sorted; for a plain
   /// property list, a single entry keyed `plist` holding it (archive references in it are shown
   /// as unresolved references).
   public var topValues: [ArchivedField]
   /// Why a readable property list is not shown as an archive (such as "there is no $objects key"
   /// for a plain property list); `nil` for archives.
   public var notArchiveReason: KeyedArchiveError?
+  /// Whether the property list does not even try to be an archive (its top value is not a
+  /// dictionary, or has none of `$archiver`, `$objects` and `$top`): a preferences file, say,
+  /// rather than a damaged archive. ``notArchiveReason`` is set for it all the same.
+  public var isPlainPropertyList: Bool
   /// Notes that did not stop the file from being shown.
   public var warnings: [InspectionWarning]
   /// Data values that hold property lists of their own (archives nested in archives); pass one's
@@ -28,8 +33,15 @@ public struct Inspection: Sendable, Hashable {
   /// How deeply the shown values nest (renderers use it to pick a thread with enough stack).
   var nesting = 0
 
-  /// Whether the file was resolved as a keyed archive.
-  public var isArchive: Bool { archiver != nil }
+  /// Whether the file was resolved as a keyed archive (even one without `$archiver`).
+  public var isArchive: Bool { notArchiveReason == nil }
+
+  /// Whether the file is a keyed archive exactly as Apple's `NSKeyedArchiver` writes it: resolved,
+  /// with no warning about its header or its class descriptions (``InspectionWarning/Kind``;
+  /// another archiver's name, such as SceneKit's, is no deviation of form).
+  public var isWellFormedArchive: Bool {
+    isArchive && !warnings.contains { $0.kind != .uninterpretedLayout && $0.kind != .otherArchiver }
+  }
 
   /// The value to show first: `$top`'s `root` (or its first value), or the plain property list.
   public var root: ArchivedValue {
@@ -38,7 +50,7 @@ public struct Inspection: Sendable, Hashable {
 
   public init(
     format: PropertyListFormat, archiver: String?, version: Int64?, topValues: [ArchivedField],
-    notArchiveReason: KeyedArchiveError?, warnings: [InspectionWarning],
+    notArchiveReason: KeyedArchiveError?, isPlainPropertyList: Bool = false, warnings: [InspectionWarning],
     embeddedPropertyLists: [EmbeddedPropertyList]
   ) {
     self.format = format
@@ -46,6 +58,7 @@ public struct Inspection: Sendable, Hashable {
     self.version = version
     self.topValues = topValues
     self.notArchiveReason = notArchiveReason
+    self.isPlainPropertyList = isPlainPropertyList
     self.warnings = warnings
     self.embeddedPropertyLists = embeddedPropertyLists
   }
@@ -122,10 +135,14 @@ public struct KeyedArchiveInspector: Sendable {
       var embedded = [EmbeddedPropertyList]()
       var nesting = 0
       let value = Self.plain(document.root, embedded: &embedded, depth: 0, nesting: &nesting)
+      var isPlain = true
+      if case .dictionary(let entries) = document.root {
+        isPlain = !entries.contains { ["$archiver", "$objects", "$top"].contains($0.key) }
+      }
       var inspection = Inspection(
         format: document.format, archiver: nil, version: nil,
         topValues: [ArchivedField(key: "plist", value: value)],
-        notArchiveReason: error, warnings: [], embeddedPropertyLists: embedded)
+        notArchiveReason: error, isPlainPropertyList: isPlain, warnings: [], embeddedPropertyLists: embedded)
       inspection.nesting = nesting
       return inspection
     }

@@ -2,9 +2,10 @@ import Foundation
 import PropertyList
 
 extension Inspection {
-  /// JSON for scripts: an envelope object with `format`, `archiver`, `version`, `top` (one member
-  /// per `$top` key, or `plist` for a plain property list), `notArchiveReason`, `warnings` and
-  /// `embedded`.
+  /// JSON for scripts: an envelope object with `format`, `archiver` and `version` (as found, or
+  /// `null`), `top` (one member per `$top` key, `root` first, or `plist` for a property list that
+  /// is not an archive), `isArchive`, `plainPropertyList`, `notArchiveReason`, `warnings` (each
+  /// `{"kind", "object", "message"}`) and `embedded`.
   ///
   /// Values that JSON can hold are plain JSON (strings, numbers, booleans, `null`, arrays, and
   /// objects for dictionaries with string keys). Everything else is an object with a `"$type"`
@@ -30,7 +31,8 @@ extension Inspection {
       writer.output.append(":")
       writer.write(field.value)
     }
-    writer.output.append("},\"notArchiveReason\":")
+    writer.output.append("},\"isArchive\":\(isArchive),\"plainPropertyList\":\(isPlainPropertyList)")
+    writer.output.append(",\"notArchiveReason\":")
     if let notArchiveReason {
       Format.json(notArchiveReason.description, into: &writer.output)
     } else {
@@ -39,7 +41,11 @@ extension Inspection {
     writer.output.append(",\"warnings\":[")
     for (index, warning) in warnings.enumerated() {
       if index > 0 { writer.output.append(",") }
-      Format.json(warning.description, into: &writer.output)
+      writer.output.append("{\"kind\":\"\(warning.kind.rawValue)\",\"object\":")
+      writer.output.append(warning.object.map(String.init) ?? "null")
+      writer.output.append(",\"message\":")
+      Format.json(warning.message, into: &writer.output)
+      writer.output.append("}")
     }
     writer.output.append("],\"embedded\":[")
     for (index, embedded) in embeddedPropertyLists.enumerated() {
@@ -75,6 +81,12 @@ extension ArchivedValue {
   /// - `uuid`: `value`
   /// - `point` (`x`, `y`), `size` (`width`, `height`), `rect` (`x`, `y`, `width`, `height`),
   ///   `range` (`location`, `length`), `edgeInsets` (`top`, `left`, `bottom`, `right`)
+  /// - `typedValue`: `encoding` (the Objective-C type encoding) and `value`: numbers, booleans,
+  ///   strings, arrays, `{"$type": "struct", "name", "fields", "names"}`, `{"$type": "pointer",
+  ///   "address"}`, `{"$type": "opaque", "encoding", "base64"}`, or any value for an object member
+  /// - `color`: `model` (`rgb`, `white`, `cmyk`, `named`, `other`), `space`, `components`,
+  ///   `alpha`, `hex` (`#rrggbb` or `null`), `catalog`, `name`, `fields` (other keys)
+  /// - `font`: `name`, `family`, `size`, `traits`, `systemFont`, `fields` (other keys)
   /// - `attributedString`: `string`, `runs` of `{"location", "length", "attributes"}` (UTF-16)
   /// - `indexSet`: `ranges` of `{"location", "length"}`; `indexPath`: `indexes`
   /// - `shared`: `id` and `value`, the first occurrence of an object the archive refers to again
@@ -98,6 +110,64 @@ struct JSONWriter {
       output.append(value.description)
     } else {
       output.append("{\"$type\":\"real\",\"value\":\"\(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")\"}")
+    }
+  }
+
+  private mutating func optional(_ text: String?) {
+    if let text { string(text) } else { output.append("null") }
+  }
+
+  private mutating func fields(_ fields: [ArchivedField]) {
+    output.append("{")
+    for (index, field) in fields.enumerated() {
+      if index > 0 { output.append(",") }
+      string(field.key)
+      output.append(":")
+      write(field.value)
+    }
+    output.append("}")
+  }
+
+  private mutating func element(_ value: TypedElement) {
+    switch value {
+    case .signed(let value): output.append(String(value))
+    case .unsigned(let value): output.append(String(value))
+    case .real(let value): number(value)
+    case .boolean(let flag): output.append(flag ? "true" : "false")
+    case .text(let text): optional(text)
+    case .object(let value): write(value)
+    case .pointer(let address): output.append("{\"$type\":\"pointer\",\"address\":\(address)}")
+    case .array(let elements):
+      output.append("[")
+      for (index, item) in elements.enumerated() {
+        if index > 0 { output.append(",") }
+        self.element(item)
+      }
+      output.append("]")
+    case .structure(let name, let members, let names):
+      output.append("{\"$type\":\"struct\",\"name\":")
+      optional(name)
+      output.append(",\"fields\":[")
+      for (index, item) in members.enumerated() {
+        if index > 0 { output.append(",") }
+        self.element(item)
+      }
+      output.append("],\"names\":")
+      if let names {
+        output.append("[")
+        for (index, name) in names.enumerated() {
+          if index > 0 { output.append(",") }
+          string(name)
+        }
+        output.append("]")
+      } else {
+        output.append("null")
+      }
+      output.append("}")
+    case .opaque(let encoding, let bytes):
+      output.append("{\"$type\":\"opaque\",\"encoding\":")
+      string(encoding)
+      output.append(",\"base64\":\"\(Data(bytes).base64EncodedString())\"}")
     }
   }
 
@@ -234,6 +304,45 @@ struct JSONWriter {
         output.append(",\"right\":")
         number(right)
       }
+      output.append("}")
+    case .typedValue(let typed):
+      output.append("{\"$type\":\"typedValue\",\"encoding\":")
+      string(typed.encoding)
+      output.append(",\"value\":")
+      element(typed.value)
+      output.append("}")
+    case .color(let color):
+      output.append("{\"$type\":\"color\",\"model\":\"\(color.model.rawValue)\",\"space\":")
+      optional(color.space)
+      output.append(",\"components\":[")
+      for (index, component) in color.components.enumerated() {
+        if index > 0 { output.append(",") }
+        number(component)
+      }
+      output.append("],\"alpha\":")
+      if let alpha = color.alpha { number(alpha) } else { output.append("null") }
+      output.append(",\"hex\":")
+      optional(color.hex)
+      output.append(",\"catalog\":")
+      optional(color.catalog)
+      output.append(",\"name\":")
+      optional(color.name)
+      output.append(",\"fields\":")
+      fields(color.otherFields)
+      output.append("}")
+    case .font(let font):
+      output.append("{\"$type\":\"font\",\"name\":")
+      optional(font.name)
+      output.append(",\"family\":")
+      optional(font.family)
+      output.append(",\"size\":")
+      if let size = font.size { number(size) } else { output.append("null") }
+      output.append(",\"traits\":")
+      output.append(font.traits.map(String.init) ?? "null")
+      output.append(",\"systemFont\":")
+      output.append(font.isSystemFont.map { $0 ? "true" : "false" } ?? "null")
+      output.append(",\"fields\":")
+      fields(font.otherFields)
       output.append("}")
     case .attributedString(let attributed):
       output.append("{\"$type\":\"attributedString\",\"string\":")

@@ -3,11 +3,13 @@ import PropertyList
 
 /// An `NSKeyedArchiver` archive resolved into values, without any class being instantiated.
 public struct ResolvedArchive: Sendable, Hashable {
-  /// The `$archiver` value: `NSKeyedArchiver` for Foundation, other names for other writers.
-  public var archiver: String
-  /// The `$version` value, usually 100000.
+  /// The `$archiver` value exactly as found: `NSKeyedArchiver` for Foundation, other names for
+  /// other writers; `nil` when there is none (or it is not a string), which a warning names.
+  public var archiver: String?
+  /// The `$version` value (100000 from Apple's archiver); `nil` when there is none (or it is not
+  /// an integer), which a warning names.
   public var version: Int64?
-  /// One value per `$top` key, in file order (usually just `root`).
+  /// One value per `$top` key: `root` first, then the others sorted by their bytes.
   public var topValues: [ArchivedField]
   /// Things worth knowing that did not stop decoding, such as a known class with a layout this
   /// decoder does not interpret (shown as a generic object instead).
@@ -22,28 +24,61 @@ public struct ResolvedArchive: Sendable, Hashable {
 }
 
 /// A note about an archive that did not stop it from being shown.
+///
+/// Text from the file in ``message`` (class names, the archiver's name) is already escaped with
+/// ``DisplayText``, so a warning can go to a terminal as it is.
 public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
+  /// What kind of deviation from Apple's `NSKeyedArchiver` output the note is about.
+  public enum Kind: String, Sendable, Hashable {
+    /// There is no `$archiver` key.
+    case missingArchiver
+    /// `$archiver` is not a string.
+    case invalidArchiver
+    /// `$archiver` names another archiver (SceneKit's, for example).
+    case otherArchiver
+    /// There is no `$version` key.
+    case missingVersion
+    /// `$version` is not an integer.
+    case invalidVersion
+    /// `$version` is not 100000, the only version Apple's archiver writes.
+    case unknownVersion
+    /// `$top` has no `root` key.
+    case topWithoutRoot
+    /// The archive's top dictionary has a key Apple's archiver does not write.
+    case unknownHeaderKey
+    /// A class description lacks `$classes` or has a key Apple's archiver does not write (such
+    /// as `$classes` spelled otherwise).
+    case classDescription
+    /// A Foundation class with a layout the inspector does not interpret.
+    case uninterpretedLayout
+  }
+
+  public var kind: Kind
   /// The `$objects` index the note is about, when there is one.
   public var object: Int?
   public var message: String
 
-  public init(object: Int?, message: String) {
+  public init(_ kind: Kind, object: Int?, message: String) {
+    self.kind = kind
     self.object = object
     self.message = message
   }
 
+  /// `kind: object N: message`.
   public var description: String {
-    guard let object else { return message }
-    return "object \(object): \(message)"
+    guard let object else { return "\(kind.rawValue): \(message)" }
+    return "\(kind.rawValue): object \(object): \(message)"
   }
 }
 
 /// A data value whose bytes are themselves a property list (for example an archive nested inside
 /// another); inspect ``data`` to open it.
 public struct EmbeddedPropertyList: Sendable, Hashable {
-  /// The `$objects` index of the object holding the data (`nil` for a plain property list).
+  /// The `$objects` index of the object whose field holds or refers to the data (`nil` for a
+  /// plain property list and for `$top`).
   public var object: Int?
-  /// The key under which the data was found, when it was a field of an object.
+  /// The field (or dictionary key, or `$top` key) that holds or refers to the data, when there
+  /// is one; an `NSData` object or a data object of its own is named by the field referring to it.
   public var key: String?
   public var format: PropertyListFormat
   public var data: Data
@@ -90,15 +125,21 @@ public struct KeyedArchiveDecoder: Sendable {
     guard case .dictionary(let entries) = propertyList else { throw .topIsNotDictionary }
     var objectsValue: PropertyListValue?
     var topValue: PropertyListValue?
-    var archiver = "NSKeyedArchiver"
-    var version: Int64?
+    var archiverValue: PropertyListValue?
+    var versionValue: PropertyListValue?
+    var headerWarnings = [InspectionWarning]()
     for entry in entries {
       switch entry.key {
       case "$objects": objectsValue = entry.value
       case "$top": topValue = entry.value
-      case "$archiver": if case .string(let name) = entry.value { archiver = name }
-      case "$version": if case .integer(let number) = entry.value { version = number }
-      default: break
+      case "$archiver": archiverValue = entry.value
+      case "$version": versionValue = entry.value
+      default:
+        headerWarnings.append(
+          InspectionWarning(
+            .unknownHeaderKey, object: nil,
+            message: "the archive has a top-level key \(DisplayText.quoted(entry.key)), which "
+              + "NSKeyedArchiver does not write"))
       }
     }
     guard let objectsValue else { throw .missingKey("$objects") }
@@ -106,10 +147,67 @@ public struct KeyedArchiveDecoder: Sendable {
     guard case .array(let objects) = objectsValue else {
       throw .wrongType(key: "$objects", expected: "an array of objects")
     }
-    guard case .dictionary(let top) = topValue else {
+    guard case .dictionary(let unorderedTop) = topValue else {
       throw .wrongType(key: "$top", expected: "a dictionary of references")
     }
-    guard !top.isEmpty else { throw .emptyTop }
+    guard !unorderedTop.isEmpty else { throw .emptyTop }
+    var archiver: String?
+    switch archiverValue {
+    case nil:
+      headerWarnings.insert(
+        InspectionWarning(
+          .missingArchiver, object: nil,
+          message: "there is no $archiver; decoded as NSKeyedArchiver's format"), at: 0)
+    case .string(let name)?:
+      archiver = name
+      if name != "NSKeyedArchiver" {
+        headerWarnings.insert(
+          InspectionWarning(
+            .otherArchiver, object: nil,
+            message: "written by \(DisplayText.quoted(name)), not NSKeyedArchiver; decoded the same way"),
+          at: 0)
+      }
+    case let other?:
+      headerWarnings.insert(
+        InspectionWarning(
+          .invalidArchiver, object: nil,
+          message: "$archiver is \(Self.describe(other)), not a string; decoded as NSKeyedArchiver's format"),
+        at: 0)
+    }
+    var version: Int64?
+    switch versionValue {
+    case nil:
+      headerWarnings.append(
+        InspectionWarning(
+          .missingVersion, object: nil, message: "there is no $version; NSKeyedArchiver writes 100000"))
+    case .integer(let number)?:
+      version = number
+      if number != 100_000 {
+        headerWarnings.append(
+          InspectionWarning(
+            .unknownVersion, object: nil,
+            message: "$version is \(number); NSKeyedArchiver writes 100000, the only version known"))
+      }
+    case let other?:
+      headerWarnings.append(
+        InspectionWarning(
+          .invalidVersion, object: nil,
+          message: "$version is \(Self.describe(other)), not an integer; NSKeyedArchiver writes 100000"))
+    }
+    // `root` first (so an object it shares with another key is shown in full under it), then the
+    // others sorted by their bytes: the file's own order is only its writer's hash order.
+    let top = unorderedTop.sorted { left, right in
+      let leftIsRoot = left.key.utf8.elementsEqual("root".utf8)
+      let rightIsRoot = right.key.utf8.elementsEqual("root".utf8)
+      if leftIsRoot != rightIsRoot { return leftIsRoot }
+      return left.key.utf8.lexicographicallyPrecedes(right.key.utf8)
+    }
+    if !top[0].key.utf8.elementsEqual("root".utf8) {
+      headerWarnings.append(
+        InspectionWarning(
+          .topWithoutRoot, object: nil,
+          message: "$top has no root key; showing its \(top.count == 1 ? "one key" : "\(top.count) keys")"))
+    }
     var resolver = ArchiveResolver(objects: objects, maximumDepth: maximumDepth, topEntries: top)
     var topValues = [ArchivedField]()
     for entry in top {
@@ -117,16 +215,26 @@ public struct KeyedArchiveDecoder: Sendable {
         ArchivedField(key: entry.key, value: try resolver.convert(entry.value, object: nil, key: entry.key)))
     }
     nesting = resolver.deepest
-    var warnings = resolver.warnings
-    if archiver != "NSKeyedArchiver" {
-      warnings.insert(
-        InspectionWarning(
-          object: nil, message: "written by \"\(archiver)\", not NSKeyedArchiver; decoded the same way"),
-        at: 0)
-    }
     return ResolvedArchive(
-      archiver: archiver, version: version, topValues: topValues, warnings: warnings,
+      archiver: archiver, version: version, topValues: topValues,
+      warnings: headerWarnings + resolver.warnings,
       embeddedPropertyLists: resolver.embedded)
+  }
+
+  /// A short description of a header value of the wrong type, escaped for display.
+  static func describe(_ value: PropertyListValue) -> String {
+    switch value {
+    case .string(let text): return "the string " + DisplayText.quoted(String(text.prefix(64)))
+    case .integer(let number): return "the integer \(number)"
+    case .unsignedInteger(let number): return "the integer \(number)"
+    case .real(let number): return "the real number \(number)"
+    case .boolean(let flag): return flag ? "true" : "false"
+    case .date: return "a date"
+    case .data(let data): return "data of \(data.count) bytes"
+    case .uid(let reference): return "a reference to object \(reference)"
+    case .array: return "an array"
+    case .dictionary: return "a dictionary"
+    }
   }
 }
 
@@ -140,7 +248,28 @@ struct ClassDescription {
 /// The Foundation classes shown natively.
 enum FoundationClass {
   case array, set, orderedSet, countedSet, dictionary, string, date, data, url, uuid, null, value
-  case attributedString, indexSet, indexPath
+  case attributedString, indexSet, indexPath, color, font
+
+  /// The native view of a class: by its own name for Foundation's classes, by any name in its
+  /// chain for colours and fonts (which AppKit and UIKit archive as private subclasses).
+  init?(name: String, chain: [String]) {
+    if let kind = FoundationClass(name: name) {
+      self = kind
+      return
+    }
+    for ancestor in chain {
+      switch ancestor {
+      case "NSColor", "UIColor":
+        self = .color
+        return
+      case "NSFont", "UIFont":
+        self = .font
+        return
+      default: continue
+      }
+    }
+    return nil
+  }
 
   init?(name: String) {
     switch name {
@@ -185,6 +314,9 @@ struct ArchiveResolver {
   private let copyLimit: Int
   var warnings: [InspectionWarning] = []
   var embedded: [EmbeddedPropertyList] = []
+  /// The object and field whose reference is being resolved, so that data found in an object of
+  /// its own is named by the field that refers to it.
+  private(set) var referrer: (object: Int?, key: String?) = (nil, nil)
 
   init(objects: [PropertyListValue], maximumDepth: Int, topEntries: [PropertyListEntry]) {
     self.objects = objects
@@ -223,7 +355,9 @@ struct ArchiveResolver {
   // MARK: - Resolution
 
   /// Resolves a reference found in `object` (nil for `$top`).
-  mutating func resolve(_ reference: UInt64, from object: Int?) throws(KeyedArchiveError) -> ArchivedValue {
+  mutating func resolve(_ reference: UInt64, from object: Int?, key: String? = nil) throws(KeyedArchiveError)
+    -> ArchivedValue
+  {
     guard reference < UInt64(objects.count) else {
       throw .referenceOutOfRange(reference: reference, object: object, objectCount: objects.count)
     }
@@ -238,7 +372,10 @@ struct ArchiveResolver {
     defer { depth -= 1 }
     guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
     states[index] = .inProgress
+    let outer = referrer
+    referrer = (object, key)
     let value = try decodeObject(index)
+    referrer = outer
     if Self.isInline(value) {
       states[index] = .inline
       inlineValues[index] = value
@@ -263,7 +400,7 @@ struct ArchiveResolver {
     -> ArchivedValue
   {
     switch value {
-    case .uid(let reference): return try resolve(reference, from: object)
+    case .uid(let reference): return try resolve(reference, from: object, key: key)
     case .string(let text): return .string(text)
     case .integer(let number): return .integer(number)
     case .unsignedInteger(let number): return .unsignedInteger(number)
@@ -310,6 +447,10 @@ struct ArchiveResolver {
     let object = objects[index]
     switch object {
     case .string(let text) where text == "$null": return .null
+    case .data(let data):
+      // Data as an object of its own: name the field that refers to it.
+      noteEmbedded(data, object: referrer.object, key: referrer.key)
+      return .data(data)
     case .dictionary(let entries):
       guard let classEntry = entries.first(where: { $0.key == "$class" }) else {
         return try convert(object, object: index, key: nil)
@@ -344,7 +485,22 @@ struct ArchiveResolver {
       for case .string(let className) in names { chain.append(className) }
     }
     if chain.isEmpty { chain = [name] }
-    let description = ClassDescription(name: name, chain: chain, kind: FoundationClass(name: name))
+    if !entries.contains(where: { $0.key == "$classes" }) {
+      warnings.append(
+        InspectionWarning(
+          .classDescription, object: index,
+          message: "the class description of \(DisplayText.field(name)) has no $classes"))
+    }
+    for entry in entries
+    where entry.key != "$classname" && entry.key != "$classes" && entry.key != "$classhints" {
+      warnings.append(
+        InspectionWarning(
+          .classDescription, object: index,
+          message: "the class description of \(DisplayText.field(name)) has the key "
+            + "\(DisplayText.quoted(entry.key)), which NSKeyedArchiver does not write"))
+    }
+    let description = ClassDescription(
+      name: name, chain: chain, kind: FoundationClass(name: name, chain: chain))
     classes[index] = description
     return description
   }

@@ -255,6 +255,12 @@ private struct ObjectGraph {
       throw .unsupported("an index set")
     case .indexPath:
       throw .unsupported("an index path")
+    case .typedValue:
+      throw .unsupported("an NSValue of an Objective-C type")
+    case .color:
+      throw .unsupported("a colour")
+    case .font:
+      throw .unsupported("a font")
     }
   }
 

@@ -225,3 +225,85 @@ extension ArchivedURL {
     return url.absoluteString
   }
 }
+
+extension TypedElement {
+  /// `[1, 2, 3]`, `CGPoint {x 1.5, y 2}`, `{1, 2}` and the like, on one line; once `output`
+  /// holds more than `limit` bytes the rest is left out (a summary shows only a line's worth).
+  func text(into output: inout String, limit: Int = .max) {
+    if output.utf8.count > limit { return }
+    switch self {
+    case .signed(let number): output.append(String(number))
+    case .unsigned(let number): output.append(String(number))
+    case .real(let number): output.append(Format.number(number, compact: true))
+    case .boolean(let flag): output.append(flag ? "true" : "false")
+    case .text(let text):
+      if let text { Format.quoted(text, into: &output) } else { output.append("null") }
+    case .object(let value):
+      var writer = SummaryWriter(budget: 256)
+      writer.write(value)
+      output.append(Format.truncated(writer.output, toColumns: 80))
+    case .pointer(let address): output.append("pointer 0x\(String(address, radix: 16))")
+    case .array(let elements):
+      output.append("[")
+      for (index, element) in elements.enumerated() {
+        if output.utf8.count > limit { return }
+        if index > 0 { output.append(", ") }
+        element.text(into: &output, limit: limit)
+      }
+      output.append("]")
+    case .structure(let name, let fields, let names):
+      if let name {
+        output.append(DisplayText.field(name))
+        output.append(" ")
+      }
+      output.append("{")
+      for (index, field) in fields.enumerated() {
+        if output.utf8.count > limit { return }
+        if index > 0 { output.append(", ") }
+        if let names, index < names.count, !names[index].isEmpty {
+          output.append(DisplayText.field(names[index]))
+          output.append(" ")
+        }
+        field.text(into: &output, limit: limit)
+      }
+      output.append("}")
+    case .opaque(let encoding, let bytes):
+      output.append("\(DisplayText.field(encoding)) (\(bytes.count) bytes)")
+    }
+  }
+}
+
+extension ArchivedColor {
+  /// `color RGB 1 0.5 0, alpha 1, #ff8000 (calibrated RGB)` and the like.
+  var text: String {
+    var text = "color"
+    switch model {
+    case .rgb: text += " RGB"
+    case .white: text += " white"
+    case .cmyk: text += " CMYK"
+    case .named: text += " named"
+    case .other: break
+    }
+    for component in components { text += " " + Format.number(component, compact: true) }
+    if let catalog { text += " " + DisplayText.quoted(catalog) }
+    if let name { text += " " + DisplayText.quoted(name) }
+    if let alpha { text += ", alpha " + Format.number(alpha, compact: true) }
+    if let hex { text += ", " + hex }
+    if let space { text += " (\(space))" }
+    return text
+  }
+}
+
+extension ArchivedFont {
+  /// `font "Helvetica-Bold" 12 pt, traits 0x2` and the like.
+  var text: String {
+    var parts = [String]()
+    if let name { parts.append(DisplayText.quoted(name)) }
+    if let size { parts.append(Format.number(size, compact: true) + " pt") }
+    var text = "font " + parts.joined(separator: " ")
+    if let family { text += ", family " + DisplayText.quoted(family) }
+    if let traits { text += ", traits 0x" + String(UInt64(bitPattern: traits), radix: 16) }
+    if isSystemFont == true { text += ", system font" }
+    return text
+  }
+}

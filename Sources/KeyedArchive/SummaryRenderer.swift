@@ -82,7 +82,7 @@ struct SummaryWriter {
       }
       output.append("}")
     case .object(let object):
-      output.append(object.className)
+      output.append(DisplayText.field(object.className))
       output.append("{")
       for (index, field) in object.fields.enumerated() {
         if isFull { return }
@@ -98,6 +98,14 @@ struct SummaryWriter {
       output.append(")")
     case .uuid(let uuid): output.append("UUID(\(uuid.uuidString))")
     case .structure(let structure): output.append(structure.text)
+    case .typedValue(let typed):
+      output.append("NSValue(")
+      typed.value.text(into: &output, limit: budget)
+      output.append(")")
+    case .color(let color):
+      output.append(color.text)
+    case .font(let font):
+      output.append(font.text)
     case .attributedString(let attributed):
       output.append("attributed")
       write(.string(attributed.text))

@@ -18,21 +18,25 @@ extension Inspection {
 
   private func textTreeInPlace() -> String {
     var output = ""
-    if let archiver {
-      output += "keyed archive by \(archiver)"
-      if let version { output += " (version \(version))" }
-      output += ", \(format == .binary ? "binary" : "XML") property list\n"
+    let formatName = format == .binary ? "binary" : "XML"
+    if isArchive {
+      output +=
+        archiver.map { "keyed archive by \(DisplayText.field($0))" } ?? "keyed archive without $archiver"
+      output += version.map { " (version \($0))" } ?? " (no $version)"
+      output += ", \(formatName) property list\n"
+    } else if isPlainPropertyList {
+      output += "\(formatName) property list (not a keyed archive)\n"
     } else {
-      output += "\(format == .binary ? "binary" : "XML") property list"
+      output += "\(formatName) property list"
       if let notArchiveReason { output += ", not a keyed archive: \(notArchiveReason)" }
       output += "\n"
     }
-    for warning in warnings { output += "warning: \(warning)\n" }
+    for warning in warnings { output += "warning: \(DisplayText.escaped(warning.description))\n" }
     for (number, embedded) in embeddedPropertyLists.enumerated() {
       output += "embedded property list #\(number + 1): \(embedded.format == .binary ? "binary" : "XML"), "
       output += "\(embedded.data.count) bytes"
       if let object = embedded.object { output += ", in object \(object)" }
-      if let key = embedded.key { output += " under \(key)" }
+      if let key = embedded.key { output += " under \(DisplayText.field(key))" }
       output += "\n"
     }
     var renderer = TextTreeRenderer()
@@ -143,7 +147,9 @@ struct TextTreeRenderer {
         }
       }
     case .object(let object):
-      output.append(object.classChain.isEmpty ? object.className : object.classChain.joined(separator: " : "))
+      output.append(
+        (object.classChain.isEmpty ? [object.className] : object.classChain).map(DisplayText.field).joined(
+          separator: " : "))
       output.append(object.fields.isEmpty ? " (no fields)\n" : "\n")
       for field in object.fields { line(label: field.key, value: field.value, indent: indent + 1) }
     case .url(let url):
@@ -157,6 +163,18 @@ struct TextTreeRenderer {
       if let base = url.base { line(rawLabel: "base", value: base, indent: indent + 1) }
     case .uuid(let uuid): output.append("UUID \(uuid.uuidString)\n")
     case .structure(let structure): output.append("\(structure.text)\n")
+    case .typedValue(let typed):
+      output.append("NSValue \(DisplayText.field(typed.encoding)) ")
+      typed.value.text(into: &output)
+      output.append("\n")
+    case .color(let color):
+      output.append(color.text)
+      output.append("\n")
+      for field in color.otherFields { line(label: field.key, value: field.value, indent: indent + 1) }
+    case .font(let font):
+      output.append(font.text)
+      output.append("\n")
+      for field in font.otherFields { line(label: field.key, value: field.value, indent: indent + 1) }
     case .attributedString(let string):
       output.append("attributed string ")
       Format.quoted(string.text, into: &output)

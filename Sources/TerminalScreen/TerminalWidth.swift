@@ -1,32 +1,79 @@
 /// How many terminal columns text takes, independent of the process locale.
 ///
-/// Counted per grapheme cluster (what a person sees as one character): 0 for a cluster of
-/// only zero-width scalars, 2 for East Asian wide and fullwidth characters and emoji
-/// presentation (including modifier and ZWJ sequences, flags and keycaps), 1 otherwise.
+/// Counted per grapheme cluster (what a person sees as one character, as Swift's `Character`
+/// segments it):
+/// - 2 when the cluster's base is East Asian Wide or Fullwidth (CJK, Hangul, fullwidth forms,
+///   emoji with emoji presentation), or the cluster is an emoji sequence: a pictograph with
+///   U+FE0F (`©️`), a skin-tone modifier, a ZWJ sequence, a flag (two regional indicators) or a
+///   keycap;
+/// - 0 for a cluster of only zero-width scalars (combining marks, format characters such as
+///   U+200D ZERO WIDTH JOINER, variation selectors) and for control characters, which views
+///   must escape before they get here (`DisplayText`);
+/// - 1 otherwise (`©` without U+FE0F is text presentation: 1).
+///
+/// Widths of single scalars come from tables generated from the Unicode Character Database
+/// (``unicodeVersion``, the version Swift's `Unicode.Scalar.Properties` uses) by
+/// `.ci/generate-width-tables.py`; emoji properties from `Unicode.Scalar.Properties`.
 public enum TerminalWidth {
+  /// The Unicode version of the width tables.
+  public static var unicodeVersion: String { UnicodeWidthTables.unicodeVersion }
+
   /// The columns one grapheme cluster takes: 0, 1 or 2.
   public static func columns(of character: Character) -> Int {
-    let scalars = character.unicodeScalars
-    guard let first = scalars.first else { return 0 }
-    var width = columns(of: first)
-    if width == 0 {
-      // A cluster made of marks alone (a combining mark at the start of a string).
-      return scalars.contains { columns(of: $0) > 0 } ? 1 : 0
+    // ASCII letters, digits and punctuation: the common case, without a table lookup.
+    if let ascii = character.asciiValue {
+      return ascii >= 0x20 && ascii < 0x7F ? 1 : 0
     }
-    if width == 1 && scalars.count > 1 {
-      for scalar in scalars.dropFirst() {
-        // Emoji presentation selector, skin tone modifier, or a ZWJ sequence: an emoji.
-        if scalar.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(scalar.value) { width = 2 }
-        if scalar.value == 0x20E3 { width = 2 }  // keycap
+    var base: Unicode.Scalar?
+    var baseColumns = 0
+    var emojiSequence = false
+    var regionalIndicators = 0
+    var afterJoiner = false
+    for scalar in character.unicodeScalars {
+      switch scalar.value {
+      case 0xFE0F, 0x20E3:
+        // Emoji presentation selector, combining enclosing keycap: an emoji when the base is one.
+        if base?.properties.isEmoji == true { emojiSequence = true }
+      case 0x1F3FB...0x1F3FF:
+        emojiSequence = true  // skin tone modifier: drawn as an emoji whatever it follows
+      case 0x1F1E6...0x1F1FF:
+        regionalIndicators += 1
+      default:
+        if afterJoiner && scalar.properties.isEmoji && base?.properties.isEmoji == true {
+          emojiSequence = true
+        }
       }
-      if scalars.contains(where: { (0x1F1E6...0x1F1FF).contains($0.value) }) { width = 2 }  // flags
+      afterJoiner = scalar.value == 0x200D
+      if base == nil {
+        let columns = columns(of: scalar)
+        if columns > 0 {
+          base = scalar
+          baseColumns = columns
+        }
+      }
     }
-    return width
+    guard base != nil else { return 0 }
+    if emojiSequence || regionalIndicators >= 2 { return 2 }
+    return baseColumns
   }
 
   /// The columns `text` takes.
   public static func columns(of text: some StringProtocol) -> Int {
-    text.reduce(0) { $0 + columns(of: $1) }
+    // Printable ASCII, the common case: one column a byte.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
+    return text.reduce(0) { $0 + columns(of: $1) }
+  }
+
+  /// Whether `character` is a control character (C0, C1, DEL) or a line or paragraph separator:
+  /// something a terminal would act on rather than draw. ``Screen/write(_:row:column:limit:role:)``
+  /// drops these; views escape them first.
+  public static func isControl(_ character: Character) -> Bool {
+    character.unicodeScalars.contains { scalar in
+      switch scalar.value {
+      case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+      default: false
+      }
+    }
   }
 
   /// `text` cut to at most `limit` columns, ending in `…` when it was cut.
@@ -50,25 +97,14 @@ public enum TerminalWidth {
     return cut + String(repeating: " ", count: max(width - columns(of: cut), 0))
   }
 
-  /// The columns of one scalar on its own. A first approximation kept small: East Asian Wide
-  /// and Fullwidth blocks, emoji blocks, and the common zero-width scalars.
+  /// The columns of one scalar on its own: 0 for zero-width and control scalars, 2 for East
+  /// Asian Wide and Fullwidth, 1 otherwise.
   static func columns(of scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
-    if scalar.properties.generalCategory == .nonspacingMark
-      || scalar.properties.generalCategory == .enclosingMark
-      || value == 0x200B || value == 0x200C || value == 0x200D || value == 0x2060
-      || (0xFE00...0xFE0F).contains(value)
-      || (0xE0100...0xE01EF).contains(value)
-    {
-      return 0
-    }
-    if scalar.properties.isEmojiPresentation { return 2 }
-    switch value {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-      0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60,
-      0xFFE0...0xFFE6, 0x1B000...0x1B2FF, 0x1F200...0x1F2FF, 0x20000...0x3FFFD:
-      return 2
-    default: return 1
-    }
+    if value < 0x7F { return value >= 0x20 ? 1 : 0 }
+    if value <= 0x9F || value == 0x2028 || value == 0x2029 { return 0 }
+    if UnicodeWidthTables.zero.contains(value) { return 0 }
+    if UnicodeWidthTables.wide.contains(value) { return 2 }
+    return 1
   }
 }

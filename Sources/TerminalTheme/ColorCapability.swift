@@ -12,4 +12,25 @@ public enum ColorCapability: Int, Sendable, Hashable, Comparable {
   public static func < (left: ColorCapability, right: ColorCapability) -> Bool {
     left.rawValue < right.rawValue
   }
+
+  /// What a terminal shows, decided from the environment and, when the backend knows it, the
+  /// number of colours the terminal database gives (ncurses' `COLORS`; `nil` when unknown):
+  /// - `NO_COLOR` set and not empty, `TERM` unset, empty or `dumb`, or fewer than 8 colours:
+  ///   ``none`` (attributes such as bold and reverse are kept);
+  /// - `COLORTERM` `truecolor` or `24bit`, or 2^24 colours (a `*-direct` terminfo entry):
+  ///   ``truecolor``;
+  /// - `TERM` ending in `-256color`, or 256 colours or more: ``indexed256``;
+  /// - otherwise ``ansi16``.
+  public static func detect(environment: [String: String], terminalColors: Int? = nil) -> ColorCapability {
+    if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
+    let term = environment["TERM"] ?? ""
+    if term.isEmpty || term == "dumb" { return .none }
+    if let terminalColors, terminalColors < 8 { return .none }
+    if let colorTerm = environment["COLORTERM"], colorTerm == "truecolor" || colorTerm == "24bit" {
+      return .truecolor
+    }
+    if let terminalColors, terminalColors >= ColorCapability.truecolor.rawValue { return .truecolor }
+    if term.hasSuffix("-256color") || (terminalColors ?? 0) >= 256 { return .indexed256 }
+    return .ansi16
+  }
 }

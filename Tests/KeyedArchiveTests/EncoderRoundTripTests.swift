@@ -48,6 +48,7 @@ import Testing
   static func unsupportedKind(in value: ArchivedValue) -> String? {
     switch value {
     case .structure: return "an NSValue structure"
+    case .typedValue: return "an NSValue of an Objective-C type"
     case .attributedString: return "an attributed string"
     case .indexSet: return "an index set"
     case .indexPath: return "an index path"

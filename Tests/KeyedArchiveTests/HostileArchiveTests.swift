@@ -136,9 +136,9 @@ private func chain(_ count: Int) -> PropertyListValue {
     #expect(inspection.notArchiveReason == .missingKey("$objects"))
     #expect(inspection.summary(width: 80) == "{buttonNumber: 1, title: \"hi\"}")
     #expect(inspection.summary(width: 12) == "{buttonNumb…")
-    #expect(
-      inspection.textTree().hasPrefix(
-        "binary property list, not a keyed archive: not a keyed archive: there is no $objects key\n"))
+    #expect(inspection.isPlainPropertyList)
+    #expect(inspection.textTree().hasPrefix("binary property list (not a keyed archive)\nplist: dictionary"))
+    #expect(!inspection.textTree().contains("$objects"))
     let array = try inspect(.array([.integer(1)]))
     #expect(array.notArchiveReason == .topIsNotDictionary)
     #expect(array.json().contains("\"top\":{\"plist\":[1]}"))

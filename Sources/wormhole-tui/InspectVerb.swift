@@ -1,0 +1,104 @@
+import Foundation
+import Glibc
+import KeyedArchive
+
+enum InspectVerb {
+  static let verb = Verb(
+    name: "inspect", synopsis: "FILE... [--json] [--strict]",
+    summary: "Decode keyed archives and property lists of any classes, without instantiating them.",
+    details: """
+      Shared objects are shown once and referenced where they recur; cycles are shown, never
+      followed. A property list that is not an archive is shown as a property list; a damaged
+      archive is shown as its property list with the reason on standard error. Warnings (every
+      deviation from what Apple's NSKeyedArchiver writes) go to standard error.
+
+      Exit codes: 0 when every FILE was shown, archive or not, with or without warnings; 3 when
+      any FILE could not be read or is not a property list. With --strict, 1 when every FILE was
+      shown but one is not a well-formed keyed archive (a property list that is not an archive, a
+      damaged archive, or a header or class description deviating from NSKeyedArchiver's); 3
+      still wins.
+      """,
+    options: [
+      OptionSpec(name: "json", value: nil, help: "print one JSON document per file"),
+      OptionSpec(name: "strict", value: nil, help: "exit 1 when a FILE is not a well-formed keyed archive"),
+    ],
+    usesLocation: false,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard !arguments.positional.isEmpty else { throw .usage("inspect needs at least one FILE (see --help)") }
+    var unreadable = false
+    var notWellFormed = false
+    for (index, file) in arguments.positional.enumerated() {
+      let shown = DisplayText.field(file)
+      let data: Data
+      switch readFile(file) {
+      case .success(let bytes): data = bytes
+      case .failure(let problem):
+        diagnose("cannot read \(shown): \(problem.message)")
+        unreadable = true
+        continue
+      }
+      do {
+        let inspection = try MessageRendering.inspect(data, source: file)
+        for warning in inspection.warnings {
+          diagnose("\(shown): \(DisplayText.escaped(warning.description))")
+        }
+        if let reason = inspection.notArchiveReason, !inspection.isPlainPropertyList {
+          diagnose("\(shown): not an archive: \(reason)")
+        }
+        if !inspection.isWellFormedArchive { notWellFormed = true }
+        if arguments.flag("json") {
+          emit(inspection.json())
+        } else {
+          if arguments.positional.count > 1 { emit((index > 0 ? "\n" : "") + "==> \(shown) <==") }
+          emitRaw(inspection.textTree())
+        }
+      } catch {
+        diagnose(error.message)
+        unreadable = true
+      }
+    }
+    if unreadable { return .failure }
+    return arguments.flag("strict") && notWellFormed ? .nothing : .success
+  }
+
+  /// Why a file could not be read, for one line on standard error.
+  struct ReadProblem: Error {
+    var message: String
+  }
+
+  /// Reads a whole regular file. The file is opened without blocking (a FIFO with no writer
+  /// would wait forever) and checked to be a regular file before reading, and each error is
+  /// reported from the call that failed, never from a leftover `errno`.
+  static func readFile(_ path: String) -> Result<Data, ReadProblem> {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+    guard descriptor >= 0 else { return .failure(ReadProblem(message: String(cString: strerror(errno)))) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      return .failure(ReadProblem(message: String(cString: strerror(errno))))
+    }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: break
+    case S_IFDIR: return .failure(ReadProblem(message: "it is a directory, not a file"))
+    case S_IFIFO: return .failure(ReadProblem(message: "it is a FIFO, not a regular file"))
+    case S_IFSOCK: return .failure(ReadProblem(message: "it is a socket, not a regular file"))
+    case S_IFCHR, S_IFBLK: return .failure(ReadProblem(message: "it is a device, not a regular file"))
+    default: return .failure(ReadProblem(message: "it is not a regular file"))
+    }
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(max(0, Int(status.st_size)))
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .failure(ReadProblem(message: String(cString: strerror(errno))))
+      }
+      if count == 0 { break }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+    return .success(Data(bytes))
+  }
+}

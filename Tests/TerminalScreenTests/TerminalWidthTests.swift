@@ -1,0 +1,106 @@
+import Testing
+
+@testable import TerminalScreen
+
+@Suite struct TerminalWidthTests {
+  func columns(_ text: String) -> [Int] { text.map { TerminalWidth.columns(of: $0) } }
+
+  @Test func asciiTakesOneColumn() {
+    #expect(columns("az09 ~") == [1, 1, 1, 1, 1, 1])
+  }
+
+  @Test func cjkHangulAndFullwidthFormsTakeTwo() {
+    #expect(columns("日本語") == [2, 2, 2])
+    #expect(columns("한국어") == [2, 2, 2])
+    #expect(columns("ＡＢ！") == [2, 2, 2])  // fullwidth forms
+    #expect(columns("ｱｲ") == [1, 1])  // halfwidth katakana
+    #expect(columns("𠀋") == [2])  // CJK Extension B, plane 2
+    // Hangul written as conjoining jamo: one cluster, as wide as its leading consonant.
+    #expect(columns("\u{1100}\u{1161}\u{11A8}") == [2])
+  }
+
+  @Test func emojiPresentationAndSequencesTakeTwo() {
+    #expect(columns("😀") == [2])
+    #expect(columns("👍🏽") == [2])  // skin tone modifier
+    #expect(columns("👨‍👩‍👧‍👦") == [2])  // ZWJ family
+    #expect(columns("🏳️‍🌈") == [2])  // ZWJ sequence on a text-default base
+    #expect(columns("🇫🇷🇯🇵") == [2, 2])  // flags
+    #expect(columns("1️⃣#️⃣") == [2, 2])  // keycaps
+    #expect(columns("❤️") == [2])
+  }
+
+  @Test func textPresentationSymbolsTakeOneUnlessSelectedAsEmoji() {
+    #expect(columns("©") == [1])
+    #expect(columns("©\u{FE0F}") == [2])
+    #expect(columns("❤") == [1])
+    #expect(columns("a\u{FE0F}") == [1])  // the selector means nothing after a letter
+  }
+
+  @Test func combiningMarksAndFormatCharactersTakeNone() {
+    #expect(columns("e\u{301}") == [1])
+    #expect(columns("\u{301}") == [0])  // a mark alone
+    #expect(columns("\u{200D}") == [0])  // zero-width joiner alone
+    #expect(columns("\u{200B}") == [0])
+    #expect(columns("\u{FE0F}") == [0])
+    #expect(columns("\u{E0100}") == [0])  // variation selector supplement
+    #expect(columns("日\u{302}") == [2])
+    #expect(columns("\u{AD}") == [1])  // soft hyphen: terminals draw it
+  }
+
+  @Test func controlCharactersTakeNoneAndDoNotCrash() {
+    for value in Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x2028, 0x2029] {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let character = Character(scalar)
+      #expect(TerminalWidth.columns(of: character) == 0)
+      #expect(TerminalWidth.isControl(character))
+    }
+    #expect(columns("\r\n") == [0])
+    #expect(!TerminalWidth.isControl("a"))
+  }
+
+  @Test func truncationAndPaddingCountColumns() {
+    #expect(TerminalWidth.truncated("日本語です", toColumns: 5) == "日本…")
+    #expect(TerminalWidth.padded("日本", toColumns: 6) == "日本  ")
+    #expect(TerminalWidth.columns(of: TerminalWidth.padded("👨‍👩‍👧x", toColumns: 4)) == 4)
+  }
+
+  @Test func tablesAreSortedAndDisjoint() {
+    for table in [UnicodeWidthTables.wide, UnicodeWidthTables.zero] {
+      #expect(table.bounds.count % 2 == 0)
+      #expect(
+        zip(table.bounds, table.bounds.dropFirst()).enumerated().allSatisfy { index, pair in
+          index % 2 == 0 ? pair.0 <= pair.1 : pair.0 + 1 < pair.1
+        })
+    }
+  }
+
+  /// The tables must come from the Unicode version Swift uses: checked against the properties
+  /// Swift reports, for every scalar of the planes that have any assigned (0-3 and 14).
+  @Test func tablesAgreeWithSwiftsUnicodeProperties() throws {
+    let parts = TerminalWidth.unicodeVersion.split(separator: ".").compactMap { Int($0) }
+    let version = (major: parts.first ?? 0, minor: parts.dropFirst().first ?? 0)
+    var mismatches: [String] = []
+    var newer: [UInt32] = []
+    for value in Array(UInt32(0)...0x3FFFF) + Array(0xE0000...0xEFFFF) {
+      guard let scalar = Unicode.Scalar(value), let age = scalar.properties.age else { continue }
+      guard (age.major, age.minor) <= (version.major, version.minor) else {
+        newer.append(value)
+        continue
+      }
+      let category = scalar.properties.generalCategory
+      let zero = [.nonspacingMark, .enclosingMark, .format].contains(category) && value != 0xAD
+      if zero != UnicodeWidthTables.zero.contains(value) { mismatches.append("zero \(value)") }
+      // Every emoji-presentation scalar is East Asian Wide, but the regional indicators, which
+      // are wide in pairs (flags).
+      if scalar.properties.isEmojiPresentation && !(0x1F1E6...0x1F1FF).contains(value)
+        && !UnicodeWidthTables.wide.contains(value)
+      {
+        mismatches.append("emoji \(value)")
+      }
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(20))")
+    // A scalar Swift knows that is newer than the tables: regenerate them with
+    // .ci/generate-width-tables.py for Swift's Unicode version.
+    #expect(newer.isEmpty, "Swift knows scalars newer than the width tables, first \(newer.prefix(3))")
+  }
+}
