@@ -60,7 +60,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-        "SnapshotSupport",
+        "SnapshotSupport", "TerminalTheme", "Wormhole",
       ],
       exclude: ["Snapshots"]),
     .testTarget(

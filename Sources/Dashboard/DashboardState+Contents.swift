@@ -32,7 +32,7 @@ extension DashboardState {
     switch contentsView {
     case .tree:
       guard let version = mailbox.current else { return clearedLines(mailbox) }
-      return treeLines(version, label: identifier.lossyText)
+      return treeLines(version, label: identifier.displayField)
     case .json:
       guard let version = mailbox.current else { return clearedLines(mailbox) }
       return JSONLayout.indented(model.decoded(version).json).map { .text(DisplayText.escaped($0)) }
@@ -66,7 +66,7 @@ extension DashboardState {
         lines.append(.text("warning: " + DisplayText.escaped(String(describing: warning)), "status.notice"))
       }
       lines += ValueTree.lines(
-        of: inspection.root, label: DisplayText.escaped(label), collapsed: collapsedPaths)
+        of: inspection.root, label: label, collapsed: collapsedPaths)
       return lines
     case .undecodable(let reason):
       return [

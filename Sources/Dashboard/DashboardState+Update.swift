@@ -142,7 +142,11 @@ extension DashboardState {
         filteredTraffic.removeFirst(index)
       }
     }
-    resyncSelection()
+    if !hasMoved, case .directory? = selection, selectedRow == 0, treeRowCount > 1 {
+      selectRow(1)
+    } else {
+      resyncSelection()
+    }
     clampContents()
     if !changed.isEmpty { effects.append(.wake(atMilliseconds: time + Self.highlightMilliseconds)) }
     return effects
@@ -151,6 +155,7 @@ extension DashboardState {
   // MARK: Keys
 
   mutating func handle(_ key: Key) -> [DashboardEffect] {
+    hasMoved = true
     if let overlay { return handle(key, in: overlay) }
     if DashboardLayout(width: width, height: height).isTooSmall {
       if key == .character("q") || key == .control("c") { return quit() }
@@ -334,7 +339,7 @@ extension DashboardState {
       effects.append(.rescan)
       report("resumed: more changed than could be held; reading every directory again", isError: false)
     } else {
-      report("resumed: \(held.newCount) changes applied", isError: false)
+      report("resumed: \(held.newCount) change\(held.newCount == 1 ? "" : "s") applied", isError: false)
     }
     return effects
   }

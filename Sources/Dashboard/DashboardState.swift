@@ -72,6 +72,10 @@ public struct DashboardState: Sendable {
     selectRow(0)
   }
 
+  /// Whether the operator moved the selection yet; until then the first mailbox is selected as
+  /// the model fills.
+  var hasMoved = false
+
   /// Whether the operator asked to leave.
   public internal(set) var isQuitting = false
 }

@@ -50,6 +50,7 @@ struct DashboardHarness {
         case "Enter": key = .enter
         case "Esc": key = .escape
         case "Tab": key = .tab
+        case "S-Tab": key = .backTab
         case "Down": key = .down
         case "Up": key = .up
         case "BS": key = .backspace

@@ -56,14 +56,16 @@ enum TrafficPaneView {
       guard let entry else { continue }
       let y = body.y + offset
       let role = self.role(of: entry)
-      let outcome = entry.error == nil ? "ok" : "failed"
+      let outcome = entry.error == nil ? "ok" : "FAILED"
+      var identifier = entry.identifier.displayField
+      if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
       columns.draw(
         [
           .time: Formatting.clock(entry.milliseconds), .kind: kindName(entry.kind),
-          .identifier: entry.identifier.displayField,
+          .identifier: identifier,
           .type: entry.transiting.map(DisplayText.escaped) ?? "-",
           .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
-          .outcome: outcome + (entry.error.map { ": " + DisplayText.escaped($0) } ?? ""),
+          .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
       if entry.id == state.trafficSelection {
         screen.paint(
