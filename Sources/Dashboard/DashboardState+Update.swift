@@ -142,7 +142,9 @@ extension DashboardState {
         filteredTraffic.removeFirst(index)
       }
     }
-    if !hasMoved, case .directory? = selection, selectedRow == 0, treeRowCount > 1 {
+    if !hasMoved, selection == nil || selection == directoryPaths.first.map(TreeNodeID.directory),
+      treeRowCount > 1
+    {
       selectRow(1)
     } else {
       resyncSelection()

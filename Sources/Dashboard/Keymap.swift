@@ -73,6 +73,7 @@ public enum Keymap {
     case .end: return "End"
     case .delete: return "Del"
     case .backspace: return "BS"
+    case .insert: return "Ins"
     case .function(let number): return "F\(number)"
     case .control(let character): return "C-\(character)"
     }

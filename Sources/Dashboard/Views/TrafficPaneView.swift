@@ -99,7 +99,7 @@ enum TrafficPaneView {
     init(width: Int) {
       var chosen: [(Column, Int)] = [(.time, 12), (.kind, 12), (.identifier, 0)]
       var used = 12 + 12 + 3
-      for (column, columnWidth) in [(Column.outcome, 7), (.size, 8), (.type, 10), (.sender, 12)]
+      for (column, columnWidth) in [(Column.outcome, 7), (.size, 8), (.type, 16), (.sender, 12)]
       where width - used - columnWidth - 1 >= 12 {
         chosen.append((column, columnWidth))
         used += columnWidth + 1
