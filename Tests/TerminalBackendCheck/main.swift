@@ -4,7 +4,8 @@
 // Usage: terminal-backend-check PID-FILE [stubborn]
 //   `stubborn` ignores the first interrupt, to test that a second one still ends the process.
 //   Keys: `c` copies "hello clipboard" through OSC 52, `m` turns mouse reporting on,
-//   `q` quits normally.
+//   `w` writes to the wake pipe the loop also waits on (the next wait returns nil: "woken"),
+//   `t` waits 30 ms for nothing ("timed out"), `q` quits normally, `x` calls exit(3) without stopping the terminal.
 import Glibc
 import TerminalBackend
 import TerminalInput
@@ -38,6 +39,13 @@ if arguments.count > 1 {
   }
 }
 
+var wake: [Int32] = [-1, -1]
+if pipe(&wake) != 0 {
+  terminal.stop()
+  print("terminal-backend-check: no pipe")
+  exit(1)
+}
+
 var lastEvent = "none"
 var resumed = 0
 var interrupts = 0
@@ -63,7 +71,11 @@ while true {
     lastEvent: lastEvent,
     resumed: resumed, interrupts: interrupts)
   terminal.draw(screen, theme: theme)
-  guard let event = terminal.nextEvent(timeout: -1) else { continue }
+  guard let event = terminal.nextEvent(timeout: -1, wakingOn: wake[0]) else {
+    var byte: UInt8 = 0
+    if read(wake[0], &byte, 1) == 1 { lastEvent = "woken" }
+    continue
+  }
   switch event {
   case .key(.character("q")):
     terminal.stop()
@@ -72,6 +84,14 @@ while true {
   case .key(.character("c")):
     terminal.copyToClipboard("hello clipboard")
     lastEvent = "copied"
+  case .key(.character("x")):
+    exit(3)
+  case .key(.character("w")):
+    var byte: UInt8 = 1
+    _ = write(wake[1], &byte, 1)
+    lastEvent = "wrote"
+  case .key(.character("t")):
+    lastEvent = terminal.nextEvent(timeout: 30) == nil ? "timed out" : "an event"
   case .key(.character("m")):
     terminal.enableMouse()
     lastEvent = "mouse on"

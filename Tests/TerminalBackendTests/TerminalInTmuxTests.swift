@@ -62,6 +62,15 @@ struct TerminalInTmuxTests {
     #expect(pane.waitUntil { (try? pane.tmux(["show-buffer"]).output) == "hello clipboard" })
   }
 
+  @Test func aWaitEndsWithNothingWhenTheCallersDescriptorIsReadableOrTimeIsUp() throws {
+    let pane = try TmuxPane { Self.checkedRun($0) }
+    pane.waitFor("event: none")
+    pane.send("w")
+    pane.waitFor("event: woken")
+    pane.send("t")
+    pane.waitFor("event: timed out")
+  }
+
   @Test func decodesClicksAndTheWheel() throws {
     let pane = try TmuxPane { Self.checkedRun($0) }
     pane.waitFor("event: none")
@@ -95,6 +104,15 @@ struct TerminalInTmuxTests {
     pane.waitFor("interrupted 2")
     kill(pid, SIGTERM)
     pane.waitFor("exit=143")
+    #expect(pane.screen().contains("modes=same"))
+    #expect(pane.format("#{alternate_on} #{cursor_flag}") == "0 1")
+  }
+
+  @Test func exitWithoutStopRestoresTheTerminal() throws {
+    let pane = try TmuxPane { Self.checkedRun($0) }
+    pane.waitFor("event: none")
+    pane.send("x")
+    pane.waitFor("exit=3")
     #expect(pane.screen().contains("modes=same"))
     #expect(pane.format("#{alternate_on} #{cursor_flag}") == "0 1")
   }
