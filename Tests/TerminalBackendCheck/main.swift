@@ -5,7 +5,8 @@
 //   `stubborn` ignores the first interrupt, to test that a second one still ends the process.
 //   Keys: `c` copies "hello clipboard" through OSC 52, `m` turns mouse reporting on,
 //   `w` writes to the wake pipe the loop also waits on (the next wait returns nil: "woken"),
-//   `t` waits 30 ms for nothing ("timed out"), `q` quits normally, `x` calls exit(3) without stopping the terminal.
+//   `t` waits 30 ms for nothing ("timed out"), `q` quits normally, `x` calls exit(3) without stopping the terminal,
+//   `n` swaps the wide title for a narrow one and back.
 import Glibc
 import TerminalBackend
 import TerminalInput
@@ -46,15 +47,17 @@ if pipe(&wake) != 0 {
   exit(1)
 }
 
+var narrowTitle = false
 var lastEvent = "none"
 var resumed = 0
 var interrupts = 0
 
 func frame(
-  width: Int, height: Int, capability: ColorCapability, lastEvent: String, resumed: Int, interrupts: Int
+  width: Int, height: Int, capability: ColorCapability, lastEvent: String, resumed: Int, interrupts: Int,
+  narrowTitle: Bool
 ) -> Screen {
   var screen = Screen(width: width, height: height)
-  screen.write("漢字 wide", row: 0, column: 0, role: "title")
+  screen.write(narrowTitle ? "abcd narr" : "漢字 wide", row: 0, column: 0, role: "title")
   screen.write("colour", row: 0, column: 10, role: "accent")
   screen.write("event: \(lastEvent)", row: 1, column: 0, role: .plain)
   screen.write("size: \(width)x\(height)", row: 2, column: 0, role: .plain)
@@ -69,7 +72,7 @@ while true {
   let screen = frame(
     width: terminal.width, height: terminal.height, capability: terminal.colorCapability,
     lastEvent: lastEvent,
-    resumed: resumed, interrupts: interrupts)
+    resumed: resumed, interrupts: interrupts, narrowTitle: narrowTitle)
   terminal.draw(screen, theme: theme)
   guard let event = terminal.nextEvent(timeout: -1, wakingOn: wake[0]) else {
     var byte: UInt8 = 0
@@ -84,6 +87,9 @@ while true {
   case .key(.character("c")):
     terminal.copyToClipboard("hello clipboard")
     lastEvent = "copied"
+  case .key(.character("n")):
+    narrowTitle.toggle()
+    lastEvent = narrowTitle ? "narrow" : "wide"
   case .key(.character("x")):
     exit(3)
   case .key(.character("w")):

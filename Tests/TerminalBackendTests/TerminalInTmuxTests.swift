@@ -44,6 +44,17 @@ struct TerminalInTmuxTests {
     #expect(pane.format("#{alternate_on} #{cursor_flag}") == "0 1")
   }
 
+  @Test func narrowCharactersReplaceWideOnesAndBack() throws {
+    let pane = try TmuxPane { Self.checkedRun($0) }
+    pane.waitFor("event: none")
+    pane.send("n")
+    pane.waitFor("event: narrow")
+    #expect(pane.screen().hasPrefix("abcd narr colour"))
+    pane.send("n")
+    pane.waitFor("event: wide")
+    #expect(pane.screen().hasPrefix("漢字 wide colour"))
+  }
+
   @Test func reportsResizeOnceWithTheNewSize() throws {
     let pane = try TmuxPane { Self.checkedRun($0) }
     pane.waitFor("size: 40x10")
