@@ -23,6 +23,7 @@ static struct sigaction previous_interrupt[COUNT(interrupt_signals)];
 static struct sigaction previous_crash[COUNT(crash_signals)];
 static struct sigaction previous_suspend;
 static struct sigaction previous_resize;
+static struct sigaction previous_continue;
 
 static const char reset_sequence[] =
   "\033[?1000l\033[?1002l\033[?1006l"  // mouse reporting off
@@ -103,6 +104,12 @@ static void on_resize(int signal_number) {
   wake();
 }
 
+static void on_continue(int signal_number) {
+  (void)signal_number;
+  pending |= TERMINAL_SIGNAL_CONTINUE;
+  wake();
+}
+
 static void restore_at_exit(void) { terminal_signals_restore_now(); }
 
 static int install(int signal_number, void (*handler)(int), int flags, struct sigaction *previous) {
@@ -134,6 +141,7 @@ int terminal_signals_arm(int terminal, const struct termios *original, int wake)
   }
   if (install(SIGTSTP, on_suspend, SA_RESTART, &previous_suspend) != 0) return -1;
   if (install(SIGWINCH, on_resize, SA_RESTART, &previous_resize) != 0) return -1;
+  if (install(SIGCONT, on_continue, SA_RESTART, &previous_continue) != 0) return -1;
   // A parent may have left these blocked; the loop's thread must receive them.
   sigset_t ours;
   sigemptyset(&ours);
@@ -155,6 +163,7 @@ void terminal_signals_disarm(void) {
   for (size_t i = 0; i < COUNT(crash_signals); i++) sigaction(crash_signals[i], &previous_crash[i], NULL);
   sigaction(SIGTSTP, &previous_suspend, NULL);
   sigaction(SIGWINCH, &previous_resize, NULL);
+  sigaction(SIGCONT, &previous_continue, NULL);
   pending = 0;
 }
 
@@ -187,4 +196,10 @@ void terminal_signals_suspend_self(void) {
   raise(SIGTSTP);
   sigprocmask(SIG_SETMASK, &old, NULL);
   sigaction(SIGTSTP, &ours, NULL);
+  // The SIGCONT that ended this stop is the caller's to handle, not a stop of someone else's.
+  sigemptyset(&set);
+  sigaddset(&set, SIGCONT);
+  sigprocmask(SIG_BLOCK, &set, &old);
+  pending &= ~TERMINAL_SIGNAL_CONTINUE;
+  sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -33,7 +33,9 @@ import TerminalTheme
 /// ``TerminalEvent/interrupted(signal:)``: the loop stops the terminal and exits (see
 /// ``stopAndExit(reraising:)``). A second one before the loop has stopped the terminal restores
 /// it from the signal handler and ends the process. SIGTSTP (Ctrl-Z) puts the terminal back,
-/// stops the process, and on SIGCONT re-enters it and reports ``TerminalEvent/suspendResumed``.
+/// stops the process, and on SIGCONT re-enters it and reports ``TerminalEvent/suspendResumed``;
+/// a SIGCONT after SIGSTOP does the same (the terminal's modes are set again, the screen
+/// repainted).
 /// SIGWINCH becomes one ``TerminalEvent/resize(width:height:)`` (ncurses' `KEY_RESIZE` is not
 /// used). The crash signals (SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE) and `exit()` without
 /// ``stop()`` write the reset sequences and restore the terminal's modes, then the crash signal
@@ -406,8 +408,11 @@ public final class Terminal {
     if pending & Int32(TERMINAL_SIGNAL_SUSPEND) != 0 {
       suspend()
       queued.append(.suspendResumed)
+    } else if pending & Int32(TERMINAL_SIGNAL_CONTINUE) != 0 {
+      resumeAfterForeignStop()
+      queued.append(.suspendResumed)
     }
-    if pending & Int32(TERMINAL_SIGNAL_RESIZE) != 0 || pending & Int32(TERMINAL_SIGNAL_SUSPEND) != 0 {
+    if pending & Int32(TERMINAL_SIGNAL_RESIZE | TERMINAL_SIGNAL_SUSPEND | TERMINAL_SIGNAL_CONTINUE) != 0 {
       if updateSize() { queued.append(.resize(width: width, height: height)) }
     }
     if pending & Int32(TERMINAL_SIGNAL_INTERRUPT) != 0 {
@@ -426,6 +431,17 @@ public final class Terminal {
     // Running again: the next refresh re-enters program mode; repaint everything.
     curs_set(0)
     if isMouseEnabled { mousemask(mmask_t(truncatingIfNeeded: Terminal.mouseDecoding.mask), nil) }
+    clearok(cnc_current_screen(), true)
+    wnoutrefresh(window)
+    doupdate()
+    previous = nil
+  }
+
+  /// SIGCONT after a SIGSTOP the backend did not see coming: a job-control shell may have put
+  /// its own modes on the terminal and written over the screen. Take the terminal again.
+  private func resumeAfterForeignStop() {
+    guard let window else { return }
+    reset_prog_mode()
     clearok(cnc_current_screen(), true)
     wnoutrefresh(window)
     doupdate()

@@ -155,6 +155,32 @@ struct TerminalInTmuxTests {
     pane.waitFor("quit")
   }
 
+  @Test func continuingAfterSigstopTakesTheTerminalAgain() throws {
+    let pane = try TmuxPane { Self.checkedRun($0) }
+    pane.waitFor("event: none")
+    let pid = try #require(pane.checkProcess())
+    kill(pid, SIGSTOP)
+    #expect(pane.waitUntil { Self.state(of: pid) == "T" })
+    // Meanwhile someone puts the terminal back in line mode and writes over the screen.
+    let tty = pane.format("#{pane_tty}")
+    try pane.tmux(["run-shell", "stty -F \(tty) sane; printf 'garbage from elsewhere' > \(tty)"])
+    pane.waitFor("garbage from elsewhere")
+    kill(pid, SIGCONT)
+    pane.waitFor("resumed: 1")
+    #expect(!pane.screen().contains("garbage"))
+    // One key, no Enter: the terminal is out of line mode again.
+    pane.send("j")
+    pane.waitFor("event: key j")
+  }
+
+  /// The state letter of a process (`S` sleeping, `T` stopped...), from /proc.
+  static func state(of pid: pid_t) -> String? {
+    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+      let close = stat.lastIndex(of: ")")
+    else { return nil }
+    return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+  }
+
   @Test func noColorKeepsBoldAndDropsColour() throws {
     let pane = try TmuxPane { "env NO_COLOR=1 " + Self.checkedRun($0) }
     pane.waitFor("event: none")

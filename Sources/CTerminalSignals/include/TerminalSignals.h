@@ -11,9 +11,12 @@ enum {
   TERMINAL_SIGNAL_INTERRUPT = 1,
   TERMINAL_SIGNAL_SUSPEND = 2,
   TERMINAL_SIGNAL_RESIZE = 4,
+  /// SIGCONT after a stop the backend did not make itself (SIGSTOP): the terminal's modes and
+  /// contents may have been changed meanwhile.
+  TERMINAL_SIGNAL_CONTINUE = 8,
 };
 
-/// Installs the handlers (SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGWINCH, and the crash signals
+/// Installs the handlers (SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGWINCH, SIGCONT, and the crash signals
 /// SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE) and, once per process, an atexit restore.
 /// `terminal` is the terminal's descriptor, `original` its modes to restore, `wake` the write
 /// end of a non-blocking pipe written once per signal. Returns 0, or -1 with errno set.
