@@ -27,6 +27,16 @@ let package = Package(
         .embedInCode("dark.theme"), .embedInCode("light.theme"), .embedInCode("high-contrast.theme"),
         .embedInCode("colorblind.theme"),
       ]),
+    // Key presses, mouse and resize as plain values, and the `<C-d>` key notation. No I/O.
+    .target(name: "TerminalInput"),
+    // ncursesw from Debian (apt libncurses-dev), as the terminal backend sees it.
+    .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    // Async-signal-safe signal handlers that put the terminal back, in C.
+    .target(name: "CTerminalSignals"),
+    // The only code that touches ncurses: draws screens, reads keys, restores the terminal.
+    .target(
+      name: "TerminalBackend",
+      dependencies: ["CNcursesw", "CTerminalSignals", "TerminalInput", "TerminalScreen", "TerminalTheme"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -54,6 +64,15 @@ let package = Package(
       name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
+    .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
+    // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
+    .executableTarget(
+      name: "terminal-backend-check",
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme"],
+      path: "Tests/TerminalBackendCheck"),
+    .testTarget(
+      name: "TerminalBackendTests",
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(
