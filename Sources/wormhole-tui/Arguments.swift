@@ -180,33 +180,3 @@ enum Location {
     }
   }
 }
-
-/// Writes `text` and a newline to standard output in one unbuffered write, so that a reader at
-/// the other end of a pipe sees each line whole, as soon as it is made.
-func emit(_ text: String) {
-  writeOut(STDOUT_FILENO, text + "\n")
-}
-
-/// Writes `text` to standard output as it is.
-func emitRaw(_ text: String) {
-  writeOut(STDOUT_FILENO, text)
-}
-
-/// Writes a diagnostic line to standard error.
-func diagnose(_ text: String) {
-  writeOut(STDERR_FILENO, "wormhole-tui: \(text)\n")
-}
-
-private func writeOut(_ descriptor: Int32, _ text: String) {
-  var text = text
-  text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      // A closed pipe or full disk: nothing more can be said there.
-      guard written > 0 else { return }
-      offset += written
-    }
-  }
-}

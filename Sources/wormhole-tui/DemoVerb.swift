@@ -45,6 +45,11 @@ enum DemoVerb {
       home = made
       removeAfterwards = !arguments.flag("keep")
     }
+    if removeAfterwards {
+      // Whichever way the process ends: a failed write to standard output ends it from the
+      // writer, on a listener's thread as well as here.
+      Termination.onExit { try? FileManager.default.removeItem(atPath: home) }
+    }
     defer { if removeAfterwards { try? FileManager.default.removeItem(atPath: home) } }
     do {
       try narrate(home: home)

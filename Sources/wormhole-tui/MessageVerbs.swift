@@ -172,7 +172,7 @@ enum ReadVerb {
       return .nothing
     }
     if arguments.flag("raw") {
-      FileHandle.standardOutput.write(archive)
+      emitRaw(archive)
       return .success
     }
     let inspection = try MessageRendering.inspect(
