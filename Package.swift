@@ -25,7 +25,8 @@ let package = Package(
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
     .target(name: "MailboxWatcher", dependencies: ["MailboxModel", "Wormhole", "KeyedArchive", "Inotify"]),
     .executableTarget(
-      name: "wormhole-tui", dependencies: ["Wormhole", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
+      name: "wormhole-tui",
+      dependencies: ["WormholeVocabulary", "Wormhole", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
     .executableTarget(
       name: "wormhole-bench", dependencies: ["Wormhole", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher"]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),

@@ -84,14 +84,39 @@ enum PassVerb {
     }
   }
 
+  /// The bytes of `file`, checked to be a property list. Only a regular file is read (a FIFO
+  /// would block, a device never end), and no more than a message may hold.
   static func readArchive(_ file: String) throws(CommandError) -> Data {
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw .failure("cannot read \(file): \(String(cString: strerror(errno)))")
+    let shown = DisplayText.field(file)
+    let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .usage("\(shown) is not a regular file: give an archive file to --archive")
+    }
+    let limit = Wormhole.Options().maximumMessageBytes
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      data.append(contentsOf: chunk[..<count])
+      guard data.count <= limit else {
+        throw .usage("\(shown) is larger than the \(limit)-byte limit for one message")
+      }
     }
     do {
       _ = try PropertyListReader().read(data)
     } catch {
-      throw .usage("\(file) is not an archive or property list: \(error.description)")
+      throw .usage("\(shown) is not an archive or property list: \(error.description)")
     }
     return data
   }
@@ -100,7 +125,7 @@ enum PassVerb {
     guard let name = arguments.value("transiting") else { return .file }
     guard let type = TransitingType(rawValue: name) else {
       throw .usage(
-        "unknown transiting type \(name); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
+        "unknown transiting type \(DisplayText.field(name)); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
       )
     }
     guard type.isAvailable else { throw CommandError(.transitingTypeUnavailable(type)) }

@@ -1,4 +1,5 @@
 import Glibc
+import KeyedArchive
 
 // A file-size limit (ulimit -f) or quota makes writes fail with an error we report, instead of a
 // signal that kills the process without a word. SIGPIPE likewise: a write to a closed pipe then
@@ -13,25 +14,33 @@ for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&terminationSignals
 pthread_sigmask(SIG_UNBLOCK, &terminationSignals, nil)
 StandardStreams.secure()
 
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments: [String]
+do {
+  arguments = try RawArguments.decoded()
+} catch {
+  diagnose(error.message)
+  Termination.exit(error.code)
+}
 guard let name = arguments.first else {
   emitRaw(Verbs.overview)
   Termination.exit(.success)
 }
-if name == "--help" || name == "-h" || name == "help" {
-  if arguments.count > 1, let verb = Verbs.all.first(where: { $0.name == arguments[1] }) {
+if Verbs.matches(name, "--help") || Verbs.matches(name, "-h") || Verbs.matches(name, "help") {
+  if arguments.count > 1, let verb = Verbs.named(arguments[1]) {
     emitRaw(verb.help)
   } else {
     emitRaw(Verbs.overview)
   }
   Termination.exit(.success)
 }
-if name == "--version" || name == "version" {
+if Verbs.matches(name, "--version") || Verbs.matches(name, "version") {
   emit("wormhole-tui \(version)")
   Termination.exit(.success)
 }
-guard let verb = Verbs.all.first(where: { $0.name == name }) else {
-  diagnose("unknown verb \(name); verbs: \(Verbs.all.map(\.name).joined(separator: ", ")) (see --help)")
+guard let verb = Verbs.named(name) else {
+  diagnose(
+    "unknown verb \(DisplayText.field(name)); verbs: \(Verbs.all.map(\.name).joined(separator: ", ")) (see --help)"
+  )
   Termination.exit(.usage)
 }
 do {
