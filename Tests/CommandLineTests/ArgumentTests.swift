@@ -76,6 +76,38 @@ import Wormhole
     #expect(read.outputData == Data("\"\u{338}y\"\n".utf8), "\(read.output)")
   }
 
+  @Test func passLinesSaysHowManyWerePassedBeforeABadLine() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let result = try run(["pass", "x", "--lines"] + location, input: "1\n2\n\nnope\n3\n")
+    #expect(result.status == 2)
+    #expect(result.errors.contains("line 4 is not valid JSON"), "\(result.errors)")
+    #expect(
+      result.errors.contains("the 2 messages before it were passed, nothing from it on"), "\(result.errors)")
+    #expect(try run(["read", "--json", "x"] + location).output == "2\n")
+    let records = try run(["tail", "--json"] + location).lines.compactMap(TrafficRecord.init(jsonLine:))
+    #expect(records.count == 2)
+
+    let first = try run(["pass", "y", "--lines"] + location, input: "{\n1\n")
+    #expect(
+      first.status == 2 && first.errors.contains("line 1") && first.errors.contains("nothing was passed"))
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/y.archive"))
+  }
+
+  @Test func passLinesRefusesALineThatIsNotUTF8() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    var input = Data("\"ok\"\n\"a".utf8)
+    input.append(0xFF)
+    input.append(contentsOf: "b\"\n\"later\"\n".utf8)
+    let result = try runShell("exec \"$0\" pass x --lines --container \"$1\"", [home.path], input: input)
+    #expect(result.status == 2)
+    #expect(result.errors.contains("line 2 is not valid UTF-8"), "\(result.errors)")
+    #expect(result.errors.contains("the 1 message before it was passed"), "\(result.errors)")
+    #expect(try run(["read", "--json", "x", "--container", home.path]).output == "\"ok\"\n")
+  }
+
   /// `printf '\377'` writes the byte 0xFF, which no UTF-8 text holds.
   @Test(arguments: [
     "read \"a$(printf '\\377')b\"", "pass \"a$(printf '\\377')b\" 1", "clear \"$(printf '\\377')\"",
