@@ -5,16 +5,27 @@ import Synchronization
 
 /// Reads a directory's traffic journal incrementally: each ``readAvailable()`` returns the records
 /// appended since the last call, following rotation (the rotated file is drained before the new
-/// one is opened) and never returning a sequence number twice.
+/// one is opened) and never returning a line twice.
+///
+/// What was read is tracked by position (which file, how far), not by sequence number, so that
+/// numbers written by someone else cannot make it skip anything: a journal replaced, deleted and
+/// created again, or truncated is read again from its start (a *restart*, counted in
+/// ``restartCount``), and every record is returned whatever its number.
 public final class TrafficJournalReader {
   public let directory: String
   private let path: String
+  private let rotatedPath: String
   private var descriptor: Int32 = -1
-  private var inode: (dev: UInt64, ino: UInt64) = (0, 0)
+  private var identity = FileIdentity(device: 0, inode: 0)
   private var offset = 0
   private var pending: [UInt8] = []
   /// Set after an over-long line was dropped: bytes are skipped up to the next newline.
   private var skippingLine = false
+  /// The file read last before the current one (the current file before a rotation, or the
+  /// rotated file), with how far: when the rotated file is that one, it is read only past that
+  /// point. Only the last is kept: an inode number freed by a rotation is soon given to another
+  /// file, so an older identity could name a file never read.
+  private var finished: (identity: FileIdentity, offset: Int)?
 
   /// The longest line kept; a record is far shorter (identifiers and senders are bounded), so a
   /// longer one is not a record, and dropping it keeps a damaged journal from filling memory.
@@ -23,8 +34,26 @@ public final class TrafficJournalReader {
   /// rotates long before, so only a foreign or damaged one is cut (its oldest part is skipped).
   static let maximumBacklog = 64 << 20
   private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-  /// The sequence number of the last record returned (or skipped when starting at the end).
+  /// The sequence number of the last record returned (or the last one there when starting at the
+  /// end). Informational: reading does not depend on it.
   public private(set) var lastSequence: UInt64?
+  /// How many times the journal was found replaced (deleted and created again, or another file
+  /// renamed over it) or truncated, or numbering went back (a smaller sequence number than the
+  /// last one returned), since this reader started.
+  public private(set) var restartCount = 0
+  /// Why the journal could not be read at the last attempt (a link, FIFO, device, directory or
+  /// a file without permission in its place), or `nil` when it could (or is simply absent).
+  public private(set) var problem: WormholeError?
+
+  struct FileIdentity: Equatable {
+    var device: UInt64
+    var inode: UInt64
+    init(device: UInt64, inode: UInt64) {
+      self.device = device
+      self.inode = inode
+    }
+    init(_ status: stat) { self.init(device: UInt64(status.st_dev), inode: UInt64(status.st_ino)) }
+  }
 
   /// A reader of the journal in `directory`. With `startingAtEnd`, records already there are
   /// skipped and every record appended later is returned; otherwise every retained record is
@@ -32,24 +61,19 @@ public final class TrafficJournalReader {
   public init(directory: String, startingAtEnd: Bool) {
     self.directory = directory
     self.path = directory + "/" + TrafficJournal.fileName
+    self.rotatedPath = directory + "/" + TrafficJournal.rotatedFileName
     guard startingAtEnd else { return }
+    // What the rotated file holds now is not new.
+    if let (rotated, status) = try? TrafficJournal.openJournal(rotatedPath, writable: false) {
+      finished = (FileIdentity(status), Int(status.st_size))
+      lastSequence = TrafficJournal.lastSequence(descriptor: rotated, size: Int(status.st_size))
+      _ = close(rotated)
+    }
     if openCurrent() {
       var status = stat()
       if fstat(descriptor, &status) == 0 {
         offset = Int(status.st_size)
-        lastSequence = TrafficJournal.lastSequence(descriptor: descriptor, size: offset)
-      }
-    }
-    if lastSequence == nil {
-      // No current journal (or an empty one): what the rotated file holds is not new either.
-      let rotated = open(
-        directory + "/" + TrafficJournal.rotatedFileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-      if rotated >= 0 {
-        var status = stat()
-        if fstat(rotated, &status) == 0 {
-          lastSequence = TrafficJournal.lastSequence(descriptor: rotated, size: Int(status.st_size))
-        }
-        _ = close(rotated)
+        lastSequence = TrafficJournal.lastSequence(descriptor: descriptor, size: offset) ?? lastSequence
       }
     }
   }
@@ -58,7 +82,8 @@ public final class TrafficJournalReader {
     if descriptor >= 0 { _ = close(descriptor) }
   }
 
-  /// The records appended since the last call, oldest first.
+  /// The records appended since the last call, oldest first. When the journal cannot be read,
+  /// returns what it could and sets ``problem``.
   ///
   /// A reader that falls more than one rotation behind has lost the generations in between
   /// (only one rotated file is kept); the gap shows in the sequence numbers.
@@ -66,62 +91,94 @@ public final class TrafficJournalReader {
     var records: [TrafficRecord] = []
     for _ in 0..<8 {
       if descriptor < 0 {
-        // Before opening the current file, take what the rotated one holds that is newer than
-        // what was seen: after a rotation it is the generation we have not read yet.
+        // Before opening the current file, take what the rotated one holds that was not read:
+        // after a rotation it is the generation we have not finished.
         drainRotatedGeneration(into: &records)
         if !openCurrent() { return records }
       }
       drain(into: &records)
       var named = stat()
-      if stat(path, &named) != 0 { return records }  // rotated, the new file not there yet
-      if UInt64(named.st_dev) == inode.dev && UInt64(named.st_ino) == inode.ino { return records }
-      // Rotated (or replaced): what we drained was the old file's end; move on.
+      // Gone: rotated (the new file not there yet) or deleted; keep reading this one until a
+      // new one appears.
+      if lstat(path, &named) != 0 { return records }
+      if FileIdentity(named) == identity { return records }
+      // Rotated, or replaced: what we drained was the old file's end; move on.
+      remember(identity, offset)
       _ = close(descriptor)
       descriptor = -1
       pending.removeAll()
+      skippingLine = false
+      // A rotation leaves the old file as the rotated one; anything else is a replacement.
+      var rotated = stat()
+      if lstat(rotatedPath, &rotated) != 0 || FileIdentity(rotated) != identity { restartCount += 1 }
     }
     return records
   }
 
+  private func remember(_ file: FileIdentity, _ offset: Int) {
+    finished = (file, offset)
+  }
+
   private func drainRotatedGeneration(into records: inout [TrafficRecord]) {
-    let rotated = directory + "/" + TrafficJournal.rotatedFileName
-    var status = stat()
-    // The file just drained (now rotated) needs no second read.
-    guard stat(rotated, &status) == 0,
-      !(UInt64(status.st_dev) == inode.dev && UInt64(status.st_ino) == inode.ino),
-      let bytes = try? TrafficJournal.readTail(rotated, maximum: Self.maximumBacklog)
-    else { return }
+    guard let (rotated, status) = try? TrafficJournal.openJournal(rotatedPath, writable: false) else {
+      return
+    }
+    defer { _ = close(rotated) }
+    let file = FileIdentity(status)
+    let size = Int(status.st_size)
+    var start = finished.flatMap { $0.identity == file ? $0.offset : nil } ?? 0
+    if start > size { start = 0 }  // truncated since
+    guard start < size else { return }
     // Its own lines only: a partial line of the current file does not continue into it, and an
     // unterminated last line of its own is a torn write.
     let saved = (pending, skippingLine)
     pending = []
-    skippingLine = bytes.truncated
-    consume(bytes.bytes[...], into: &records)
+    skippingLine = false
+    if size - start > Self.maximumBacklog {
+      start = size - Self.maximumBacklog
+      skippingLine = true
+    }
+    var position = start
+    while position < size {
+      let count = chunk.withUnsafeMutableBytes {
+        pread(rotated, $0.baseAddress, min($0.count, size - position), off_t(position))
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      position += count
+      consume(chunk[0..<count], into: &records)
+    }
+    remember(file, position)
     (pending, skippingLine) = saved
   }
 
-  /// Parses the complete lines in `bytes`, keeping records newer than the last one returned.
+  /// Parses the complete lines in `bytes`.
   private func append(lines bytes: ArraySlice<UInt8>, to records: inout [TrafficRecord]) {
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
-      guard let record = TrafficRecord(jsonLine: String(decoding: line, as: UTF8.self)) else { continue }
-      if let lastSequence, record.sequence <= lastSequence { continue }
+      guard let record = TrafficRecord(jsonLineBytes: line) else { continue }
+      if let lastSequence, record.sequence <= lastSequence { restartCount += 1 }
       lastSequence = record.sequence
       records.append(record)
     }
   }
 
   private func openCurrent() -> Bool {
-    let opened = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard opened >= 0 else { return false }
-    var status = stat()
-    guard fstat(opened, &status) == 0 else {
-      _ = close(opened)
+    do {
+      guard let (opened, status) = try TrafficJournal.openJournal(path, writable: false) else {
+        problem = nil
+        return false
+      }
+      problem = nil
+      descriptor = opened
+      identity = FileIdentity(status)
+      // A new current file is read from its start: it is never one already read (an inode
+      // number freed by a rotation is often given to the next file created).
+      offset = 0
+      return true
+    } catch {
+      problem = error
       return false
     }
-    descriptor = opened
-    inode = (UInt64(status.st_dev), UInt64(status.st_ino))
-    offset = 0
-    return true
   }
 
   private func drain(into records: inout [TrafficRecord]) {
@@ -130,6 +187,8 @@ public final class TrafficJournalReader {
       // Truncated in place: start over.
       offset = 0
       pending.removeAll()
+      skippingLine = false
+      restartCount += 1
     }
     if offset == 0 && Int(status.st_size) > Self.maximumBacklog {
       offset = Int(status.st_size) - Self.maximumBacklog
@@ -330,7 +389,8 @@ public final class TrafficJournalFollower: @unchecked Sendable {
   {
     for _ in 0..<3 {
       do {
-        let watch = try inotify.addWatch(journalPath, mask: [.modify, .moveSelf, .deleteSelf, .dontFollow])
+        let watch = try inotify.addWatch(
+          journalPath, mask: [.modify, .attributes, .moveSelf, .deleteSelf, .dontFollow])
         if let old = watches.file, old != watch { inotify.removeWatch(old) }
         watches.file = watch
         if let directoryWatch = watches.directory {
@@ -364,7 +424,9 @@ public final class TrafficJournalFollower: @unchecked Sendable {
         rearm = true
       } else if event.watch == watches.file {
         relevant = true
-        if !event.mask.isDisjoint(with: [.moveSelf, .deleteSelf, .ignored]) { rearm = true }
+        // Unlinked (an attribute change: the deletion itself waits for the last descriptor,
+        // the reader's own), moved or gone: watch whatever now has the name.
+        if !event.mask.isDisjoint(with: [.attributes, .moveSelf, .deleteSelf, .ignored]) { rearm = true }
       } else if event.watch == watches.directory && event.name == TrafficJournal.fileName {
         relevant = true
         rearm = true
