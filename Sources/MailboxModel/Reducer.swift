@@ -202,7 +202,8 @@ extension ModelState {
     case .notify: kind = .notification
     case .clear: kind = .cleared
     case .clearAll: kind = .clearedAll
-    default: return  // A kind from a newer writer: nothing this model can show for it.
+    // A kind from a newer writer: shown as stored, with no effect on mailboxes.
+    default: kind = TrafficEntryKind(recordKind: record.kind)
     }
     var entry = TrafficEntry(
       id: nextTrafficIdentifier, milliseconds: record.milliseconds, kind: kind, directory: directory,

@@ -25,6 +25,8 @@ final class ListenerRegistry: Sendable {
   /// Where listeners run; `nil` runs them on the follower's thread, in order, with no hop.
   private let queue: DispatchQueue?
   private let state = Mutex(State())
+  /// Told what the journal follower notices (an unreadable journal, the directory removed...).
+  let noticeHandler = Mutex<(@Sendable (TrafficJournalNotice) -> Void)?>(nil)
 
   init(directory: String, options: Wormhole.Options) {
     self.directory = directory
@@ -41,7 +43,13 @@ final class ListenerRegistry: Sendable {
     while true {
       if started == nil && state.withLock({ $0.follower == nil }) {
         // Weak references: listening must not keep the wormhole alive.
-        started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
+        started = try TrafficJournalFollower(
+          directory: directory,
+          notices: { [weak self] notice in
+            guard let handler = self?.noticeHandler.withLock({ $0 }) else { return }
+            handler(notice)
+          }
+        ) { [weak self, weak reader] records in
           guard let self, let reader else { return }
           self.dispatch(records, reader: reader)
         }

@@ -29,6 +29,11 @@ public enum TrafficJournal {
     return records
   }
 
+  /// Throws unless `directory` exists and can be read (write access is not needed).
+  public static func checkDirectory(_ directory: String) throws(WormholeError) {
+    try FileSystem.checkDirectory(directory)
+  }
+
   /// Opens the journal file at `path` as mailboxes are opened: without following a link, without
   /// blocking, and only when it is a regular file; `nil` when there is none. Anything else (a
   /// link, FIFO, device, socket, directory, or a file without permission) is reported as

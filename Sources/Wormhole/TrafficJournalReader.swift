@@ -34,8 +34,8 @@ public final class TrafficJournalReader {
   /// rotates long before, so only a foreign or damaged one is cut (its oldest part is skipped).
   static let maximumBacklog = 64 << 20
   private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-  /// The sequence number of the last record returned (or the last one there when starting at the
-  /// end). Informational: reading does not depend on it.
+  /// The sequence number of the last record returned from the current file (or the last one
+  /// there when starting at the end). Informational: reading does not depend on it.
   public private(set) var lastSequence: UInt64?
   /// How many times the journal was found replaced (deleted and created again, or another file
   /// renamed over it) or truncated, or numbering went back (a smaller sequence number than the
@@ -98,9 +98,21 @@ public final class TrafficJournalReader {
       }
       drain(into: &records)
       var named = stat()
-      // Gone: rotated (the new file not there yet) or deleted; keep reading this one until a
-      // new one appears.
-      if lstat(path, &named) != 0 { return records }
+      if lstat(path, &named) != 0 {
+        // Rotated, the new file not there yet: keep reading this one until it appears. Deleted
+        // (no link left; no appender writes to a file no longer named): let it go, which also
+        // lets the directory be removed (an open file pins its directory).
+        var opened = stat()
+        if fstat(descriptor, &opened) == 0 && opened.st_nlink == 0 {
+          remember(identity, offset)
+          _ = close(descriptor)
+          descriptor = -1
+          pending.removeAll()
+          skippingLine = false
+          restartCount += 1
+        }
+        return records
+      }
       if FileIdentity(named) == identity { return records }
       // Rotated, or replaced: what we drained was the old file's end; move on.
       remember(identity, offset)
@@ -172,8 +184,10 @@ public final class TrafficJournalReader {
       descriptor = opened
       identity = FileIdentity(status)
       // A new current file is read from its start: it is never one already read (an inode
-      // number freed by a rotation is often given to the next file created).
+      // number freed by a rotation is often given to the next file created). Its first number
+      // is not compared with the old file's: a replacement was counted when it was seen.
       offset = 0
+      lastSequence = nil
       return true
     } catch {
       problem = error
@@ -186,6 +200,7 @@ public final class TrafficJournalReader {
     if fstat(descriptor, &status) == 0 && Int(status.st_size) < offset {
       // Truncated in place: start over.
       offset = 0
+      lastSequence = nil
       pending.removeAll()
       skippingLine = false
       restartCount += 1
@@ -230,17 +245,26 @@ public final class TrafficJournalReader {
 /// It runs one thread of its own, blocked in `poll` on the inotify descriptor, and calls the
 /// handler on that thread (or on `queue`, when one is given), so that a wake-up costs one thread
 /// switch, as a hand-written inotify loop would. It watches the journal file itself, so mailbox
-/// writes in the same directory cost it nothing, and watches the directory only while the
-/// journal is missing (before the first post, or between a rotation's rename and the new file).
+/// writes in the same directory cost it nothing, and the directory for its own removal or
+/// renaming (and for the journal's creation while it is missing: before the first post, or
+/// between a rotation's rename and the new file).
+///
+/// What a reader of the output should know is reported as a ``TrafficJournalNotice``: a journal
+/// that cannot be read (and when it can again), a restart of the journal, and a directory removed
+/// or moved away (the follower then waits for a directory of that name to appear again and follows
+/// it, or stops when even the parent directory is gone).
 public final class TrafficJournalFollower: @unchecked Sendable {
   // After `init`, everything mutable is touched only by the follower thread.
   private let inotify: Inotify
   private let reader: TrafficJournalReader
   private let handler: @Sendable ([TrafficRecord]) -> Void
+  private let notices: (@Sendable (TrafficJournalNotice) -> Void)?
   private let queue: DispatchQueue?
   private let directory: String
   private let journalPath: String
   private var watches: Watches
+  private var reportedProblem: WormholeError?
+  private var reportedRestarts = 0
   /// A connected socket pair: writing to one end wakes the thread for cancellation.
   private let cancelReader: Int32
   private let cancelWriter: Int32
@@ -254,16 +278,41 @@ public final class TrafficJournalFollower: @unchecked Sendable {
   private struct Watches {
     var file: Int32?
     var directory: Int32?
+    /// The parent directory's, while the directory is gone.
+    var parent: Int32?
   }
 
   /// Starts following the journal in `directory` (which must exist). With `startingAtEnd`, only
   /// records appended from now on are delivered. The handler runs on the follower's own thread,
-  /// one batch at a time, or on `queue` when one is given.
-  public init(
+  /// one batch at a time, or on `queue` when one is given; so does `notices`.
+  public convenience init(
     directory: String, startingAtEnd: Bool = true, queue: DispatchQueue? = nil,
+    notices: (@Sendable (TrafficJournalNotice) -> Void)? = nil,
     handler: @escaping @Sendable ([TrafficRecord]) -> Void
   ) throws(WormholeError) {
     try FileSystem.checkDirectory(directory)
+    try self.init(
+      reader: TrafficJournalReader(directory: directory, startingAtEnd: startingAtEnd),
+      deliverFirst: !startingAtEnd, queue: queue, notices: notices, handler: handler)
+  }
+
+  /// Continues from where `reader` is: everything appended after what it returned is delivered
+  /// (what was appended meanwhile first). The reader is the follower's from then on.
+  public convenience init(
+    continuing reader: TrafficJournalReader, queue: DispatchQueue? = nil,
+    notices: (@Sendable (TrafficJournalNotice) -> Void)? = nil,
+    handler: @escaping @Sendable ([TrafficRecord]) -> Void
+  ) throws(WormholeError) {
+    try FileSystem.checkDirectory(reader.directory)
+    try self.init(reader: reader, deliverFirst: true, queue: queue, notices: notices, handler: handler)
+  }
+
+  private init(
+    reader: TrafficJournalReader, deliverFirst: Bool, queue: DispatchQueue?,
+    notices: (@Sendable (TrafficJournalNotice) -> Void)?,
+    handler: @escaping @Sendable ([TrafficRecord]) -> Void
+  ) throws(WormholeError) {
+    let directory = reader.directory
     do {
       inotify = try Inotify()
     } catch {
@@ -282,6 +331,7 @@ public final class TrafficJournalFollower: @unchecked Sendable {
     self.directory = directory
     self.journalPath = directory + "/" + TrafficJournal.fileName
     self.handler = handler
+    self.notices = notices
     self.queue = queue
     // Watch before reading the starting position, so that no append falls in between.
     var watches = Watches()
@@ -293,8 +343,9 @@ public final class TrafficJournalFollower: @unchecked Sendable {
       throw error
     }
     self.watches = watches
-    self.reader = TrafficJournalReader(directory: directory, startingAtEnd: startingAtEnd)
-    try start(deliverFirst: !startingAtEnd)
+    self.reader = reader
+    self.reportedRestarts = reader.restartCount
+    try start(deliverFirst: deliverFirst)
   }
 
   deinit {
@@ -379,45 +430,52 @@ public final class TrafficJournalFollower: @unchecked Sendable {
       let ready = poll(&descriptors, 2, -1)
       if ready < 0 && errno != EINTR { return }
       if descriptors[1].revents != 0 { return }
-      if descriptors[0].revents != 0 { box.follower?.wake() }
+      if descriptors[0].revents != 0, box.follower?.wake() == false { return }
     }
   }
 
-  /// Watches the journal file if it exists, else the directory for its creation.
+  /// Watches the directory itself (for its removal or renaming), and the journal file if it
+  /// exists, else the directory for the journal's creation.
   private static func arm(_ watches: inout Watches, inotify: Inotify, directory: String, journalPath: String)
     throws(WormholeError)
   {
-    for _ in 0..<3 {
+    let itself: InotifyMask = [.deleteSelf, .moveSelf, .onlyDirectory]
+    func watchDirectory(_ mask: InotifyMask) throws(WormholeError) {
       do {
-        let watch = try inotify.addWatch(
-          journalPath, mask: [.modify, .attributes, .moveSelf, .deleteSelf, .dontFollow])
-        if let old = watches.file, old != watch { inotify.removeWatch(old) }
-        watches.file = watch
-        if let directoryWatch = watches.directory {
-          inotify.removeWatch(directoryWatch)
-          watches.directory = nil
-        }
-        return
-      } catch  where error.code == ENOENT {
-        if watches.directory == nil {
-          do {
-            watches.directory = try inotify.addWatch(directory, mask: [.create, .movedTo, .onlyDirectory])
-          } catch {
-            throw .containerUnavailable(path: directory, reason: error.description)
-          }
-        }
-        // The journal may have appeared between the two calls: try again, else wait for it.
-        if FileSystem.status(journalPath) == nil { return }
+        // One watch per inode: adding again replaces the mask.
+        watches.directory = try inotify.addWatch(directory, mask: mask)
       } catch {
         throw .containerUnavailable(path: directory, reason: error.description)
       }
     }
+    for _ in 0..<3 {
+      let watch: Int32
+      do {
+        watch = try inotify.addWatch(
+          journalPath, mask: [.modify, .attributes, .moveSelf, .deleteSelf, .dontFollow])
+      } catch  where error.code == ENOENT {
+        try watchDirectory(itself.union([.create, .movedTo]))
+        // The journal may have appeared between the two calls: try again, else wait for it.
+        if FileSystem.status(journalPath) == nil { return }
+        continue
+      } catch {
+        throw .containerUnavailable(path: directory, reason: error.description)
+      }
+      if let old = watches.file, old != watch { inotify.removeWatch(old) }
+      watches.file = watch
+      try watchDirectory(itself)
+      return
+    }
   }
 
-  private func wake() {
-    guard let events = try? inotify.readEvents(), !events.isEmpty else { return }
+  /// Handles one wake-up; `false` when following cannot go on.
+  private func wake() -> Bool {
+    guard let events = try? inotify.readEvents(), !events.isEmpty else { return true }
     var rearm = false
     var relevant = false
+    var directoryGone = false
+    var directoryBack = false
+    let baseName = directory.split(separator: "/").last.map(String.init) ?? directory
     for event in events {
       if event.mask.contains(.queueOverflow) {
         relevant = true
@@ -427,23 +485,79 @@ public final class TrafficJournalFollower: @unchecked Sendable {
         // Unlinked (an attribute change: the deletion itself waits for the last descriptor,
         // the reader's own), moved or gone: watch whatever now has the name.
         if !event.mask.isDisjoint(with: [.attributes, .moveSelf, .deleteSelf, .ignored]) { rearm = true }
-      } else if event.watch == watches.directory && event.name == TrafficJournal.fileName {
-        relevant = true
-        rearm = true
+      } else if event.watch == watches.directory {
+        if !event.mask.isDisjoint(with: [.deleteSelf, .moveSelf, .ignored]) {
+          directoryGone = true
+        } else if event.name == TrafficJournal.fileName {
+          relevant = true
+          rearm = true
+        }
+      } else if event.watch == watches.parent {
+        if !event.mask.isDisjoint(with: [.deleteSelf, .moveSelf, .ignored]) {
+          notify(.stopped(path: directory, reason: "its parent directory was removed or moved too"))
+          return false
+        }
+        if event.name.utf8.elementsEqual(baseName.utf8) { directoryBack = true }
       }
     }
-    guard relevant else { return }
+    if directoryGone && watches.parent == nil {
+      // Drain what the old journal still holds, then wait for a directory of that name.
+      deliver()
+      for watch in [watches.file, watches.directory].compactMap({ $0 }) { inotify.removeWatch(watch) }
+      watches.file = nil
+      watches.directory = nil
+      let parent = FileSystem.parentPath(of: directory)
+      do {
+        watches.parent = try inotify.addWatch(
+          parent, mask: [.create, .movedTo, .deleteSelf, .moveSelf, .onlyDirectory])
+      } catch {
+        notify(.stopped(path: directory, reason: "its parent directory is gone too (\(error.description))"))
+        return false
+      }
+      notify(.directoryRemoved(path: directory))
+      directoryBack = FileSystem.status(directory) != nil
+    }
+    if directoryBack, watches.parent != nil {
+      guard (try? Self.arm(&watches, inotify: inotify, directory: directory, journalPath: journalPath)) != nil
+      else { return true }
+      if let parent = watches.parent { inotify.removeWatch(parent) }
+      watches.parent = nil
+      notify(.directoryRecreated(path: directory))
+      deliver()
+      return true
+    }
+    guard relevant, watches.parent == nil else { return true }
     // Drain what the old file still holds before moving the watch to the new one.
     deliver()
     if rearm {
       try? Self.arm(&watches, inotify: inotify, directory: directory, journalPath: journalPath)
       deliver()
     }
+    return true
+  }
+
+  private func notify(_ notice: TrafficJournalNotice) {
+    guard let notices, !isCancelled else { return }
+    if let queue {
+      queue.async { [self] in
+        if !isCancelled { notices(notice) }
+      }
+    } else {
+      notices(notice)
+    }
   }
 
   private func deliver() {
     guard !isCancelled else { return }
     let records = reader.readAvailable()
+    if reader.problem != reportedProblem {
+      reportedProblem = reader.problem
+      notify(reportedProblem.map { .unusable($0) } ?? .usableAgain(path: journalPath))
+    }
+    if reader.restartCount != reportedRestarts {
+      reportedRestarts = reader.restartCount
+      notify(.restarted(path: journalPath))
+    }
     guard !records.isEmpty else { return }
     if let queue {
       queue.async { [self] in
@@ -451,6 +565,39 @@ public final class TrafficJournalFollower: @unchecked Sendable {
       }
     } else {
       handler(records)
+    }
+  }
+}
+
+/// What a ``TrafficJournalFollower`` tells besides records.
+public enum TrafficJournalNotice: Sendable, Equatable, CustomStringConvertible {
+  /// The journal cannot be read (a link, FIFO, device, directory or a file without permission in
+  /// its place); following goes on, and ``usableAgain(path:)`` says when it can be read again.
+  case unusable(WormholeError)
+  /// The journal at `path` can be read again.
+  case usableAgain(path: String)
+  /// The journal was truncated, replaced, or its numbering went back: it is read from its start.
+  case restarted(path: String)
+  /// The directory was removed or moved away; the follower waits for one of that name.
+  case directoryRemoved(path: String)
+  /// A directory of that name appeared again and is followed.
+  case directoryRecreated(path: String)
+  /// Following ended: the directory is gone and cannot be waited for.
+  case stopped(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .unusable(let error): return error.description
+    case .usableAgain(let path): return "the traffic journal \(quoted(path)) can be read again"
+    case .restarted(let path):
+      return
+        "the traffic journal \(quoted(path)) was truncated, replaced or renumbered; reading it from its start"
+    case .directoryRemoved(let path):
+      return "the wormhole directory \(quoted(path)) was removed or moved; waiting for it to be created again"
+    case .directoryRecreated(let path):
+      return "the wormhole directory \(quoted(path)) was created again; following it"
+    case .stopped(let path, let reason):
+      return "stopped following \(quoted(path)): \(reason)"
     }
   }
 }

@@ -398,6 +398,14 @@ public final class Wormhole: Sendable {
     return try listeners.add(identifier: identifier, reader: self, listener: listener)
   }
 
+  /// Calls `handler` (on the journal follower's own thread) with what the
+  /// journal follower behind the listeners notices: a journal that cannot be read, a journal
+  /// restarted, the directory removed or created again. Replaces any earlier handler; `nil`
+  /// stops the calls.
+  public func observeJournalNotices(_ handler: (@Sendable (TrafficJournalNotice) -> Void)?) {
+    listeners.noticeHandler.withLock { $0 = handler }
+  }
+
   /// Stops every listener for `identifier`.
   public func stopListening(forIdentifier identifier: String) {
     listeners.removeAll(identifier: identifier)
