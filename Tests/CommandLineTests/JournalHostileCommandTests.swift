@@ -133,4 +133,34 @@ import Wormhole
     #expect(pass.status == 3 && pass.errors.contains("reading works"))
     #expect(try run(["read", "a"] + location).output.hasPrefix("a: 1\n"))
   }
+
+  @Test func aJournalWithoutPermissionIsReportedBeforeTheMailbox() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    #expect(try run(["pass", "a", "1"] + location).status == 0)
+    // Anyone may write in the directory; only the journal is closed to `nobody`.
+    #expect(chmod(home.path, 0o777) == 0)
+    #expect(chmod(home.path + "/.wormhole-journal", 0) == 0)
+    guard let pass = try runAsNobody(["pass", "b", "2"] + location) else { return }
+    #expect(pass.status == 3 && pass.errors.contains("traffic journal"))
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/b.archive"))
+    let tail = try #require(try runAsNobody(["tail"] + location))
+    #expect(tail.status == 3 && tail.output.isEmpty && tail.errors.contains("traffic journal"))
+  }
+
+  @Test func aPassWaitingOnAHeldJournalLockFailsNamingTheHolder() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    #expect(try run(["pass", "a"] + location).status == 0)
+    let holder = open(home.path + "/.wormhole-journal", O_RDONLY | O_CLOEXEC)
+    defer { _ = close(holder) }
+    #expect(flock(holder, LOCK_EX) == 0)
+    // The default wait is 5 seconds.
+    let pass = try run(["pass", "b"] + location)
+    #expect(pass.status == 3 && pass.errors.contains("locked by pid \(getpid())"))
+    #expect(flock(holder, LOCK_UN) == 0)
+    #expect(try run(["pass", "c"] + location).status == 0)
+  }
 }
