@@ -49,7 +49,11 @@ enum ListenVerb {
       }
     }
     var tokens: [ListenerToken] = []
-    for identifier in Set(arguments.positional).sorted() {
+    // Each identifier once, by its exact bytes: `é` and `e` + U+0301 are two (a Set of String
+    // would take them for one).
+    var seen = Set<[UInt8]>()
+    let identifiers = arguments.positional.filter { seen.insert(Array($0.utf8)).inserted }
+    for identifier in identifiers {
       do {
         tokens.append(
           try wormhole.listenForMessage(withIdentifier: identifier) { received in

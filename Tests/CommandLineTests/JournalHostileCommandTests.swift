@@ -163,4 +163,26 @@ import Wormhole
     #expect(flock(holder, LOCK_UN) == 0)
     #expect(try run(["pass", "c"] + location).status == 0)
   }
+
+  @Test func listenTellsCanonicallyEquivalentIdentifiersApart() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let composed = "\u{E9}"
+    let decomposed = "e\u{301}"
+    let listener = try RunningCommand(["listen", composed, decomposed, "--count", "2", "--timeout", "10", "--json"] + location)
+    #expect(listener.waitFor("listening for"))
+    #expect(try run(["pass", decomposed, "1"] + location).status == 0)
+    #expect(listener.waitFor("\"message\":1", inErrors: false))
+    #expect(try run(["pass", composed, "2"] + location).status == 0)
+    let result = listener.finish()
+    #expect(result.status == 0)
+    let heard = result.lines.compactMap { line -> [UInt8]? in
+      guard let start = line.range(of: "{\"identifier\":\""), let end = line.range(of: "\",\"kind\"") else {
+        return nil
+      }
+      return Array(line[start.upperBound..<end.lowerBound].utf8)
+    }
+    #expect(heard == [Array(decomposed.utf8), Array(composed.utf8)])
+  }
 }
