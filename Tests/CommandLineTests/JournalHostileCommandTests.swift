@@ -170,7 +170,8 @@ import Wormhole
     let location = ["--container", home.path]
     let composed = "\u{E9}"
     let decomposed = "e\u{301}"
-    let listener = try RunningCommand(["listen", composed, decomposed, "--count", "2", "--timeout", "10", "--json"] + location)
+    let listen = ["listen", composed, decomposed, "--count", "2", "--timeout", "10", "--json"]
+    let listener = try RunningCommand(listen + location)
     #expect(listener.waitFor("listening for"))
     #expect(try run(["pass", decomposed, "1"] + location).status == 0)
     #expect(listener.waitFor("\"message\":1", inErrors: false))
