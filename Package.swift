@@ -27,8 +27,16 @@ let package = Package(
         .embedInCode("dark.theme"), .embedInCode("light.theme"), .embedInCode("high-contrast.theme"),
         .embedInCode("colorblind.theme"),
       ]),
-    // Key presses and terminal events as values (the backend decodes them).
+    // Key presses, mouse and resize as plain values, and the `<C-d>` key notation. No I/O.
     .target(name: "TerminalInput"),
+    // ncursesw from Debian (apt libncurses-dev), as the terminal backend sees it.
+    .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    // Async-signal-safe signal handlers that put the terminal back, in C.
+    .target(name: "CTerminalSignals"),
+    // The only code that touches ncurses: draws screens, reads keys, restores the terminal.
+    .target(
+      name: "TerminalBackend",
+      dependencies: ["CNcursesw", "CTerminalSignals", "TerminalInput", "TerminalScreen", "TerminalTheme"]),
     // The dashboard: state, the pure reducer, the keymap and the views (state -> screen). No I/O.
     .target(
       name: "Dashboard",
@@ -47,12 +55,15 @@ let package = Package(
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
     .executableTarget(
       name: "wormhole-tui",
-      dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
+      dependencies: [
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
+        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+      ]),
     .executableTarget(
       name: "wormhole-bench",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
-        "Dashboard", "TerminalScreen",
+        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
@@ -70,6 +81,15 @@ let package = Package(
       name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
+    .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
+    // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
+    .executableTarget(
+      name: "terminal-backend-check",
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme"],
+      path: "Tests/TerminalBackendCheck"),
+    .testTarget(
+      name: "TerminalBackendTests",
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(

@@ -217,21 +217,42 @@ final class Attribution: Sendable, Hashable {
   }
 }
 
-/// What a traffic entry reports.
-public enum TrafficEntryKind: String, Sendable, Hashable, CaseIterable {
+/// What a traffic entry reports: one of the kinds the model makes, or a journal record's kind that
+/// this build does not know, kept as stored.
+public struct TrafficEntryKind: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+  public var rawValue: String
+  public init(rawValue: String) { self.rawValue = rawValue }
+
   /// A message passed through the library (the journal recorded it).
-  case passed
+  public static let passed = TrafficEntryKind(rawValue: "passed")
   /// A notification without a message.
-  case notification
+  public static let notification = TrafficEntryKind(rawValue: "notification")
   /// The mailbox changed, but no journal record describes the change: `cp`, MMWormhole on
   /// macOS, a synced directory.
-  case changedWithoutRecord = "changed-without-record"
+  public static let changedWithoutRecord = TrafficEntryKind(rawValue: "changed-without-record")
   /// One mailbox was cleared (through the library, or removed by another program).
-  case cleared
+  public static let cleared = TrafficEntryKind(rawValue: "cleared")
   /// Every mailbox of the directory was cleared.
-  case clearedAll = "cleared-all"
+  public static let clearedAll = TrafficEntryKind(rawValue: "cleared-all")
   /// A message passed again from an earlier record or version (`replay_of` in the journal).
-  case replayed
+  public static let replayed = TrafficEntryKind(rawValue: "replayed")
+
+  /// The kinds this model makes itself; any other is a journal record's kind as stored.
+  public static let modelKinds: [TrafficEntryKind] = [
+    .passed, .notification, .changedWithoutRecord, .cleared, .clearedAll, .replayed,
+  ]
+
+  /// The entry kind for a journal record of a kind this build does not know (a newer writer's):
+  /// the kind as stored, or `record:` and the kind when it would spell one of ``modelKinds``.
+  public init(recordKind kind: TrafficKind) {
+    let spellsModelKind = Self.modelKinds.contains { $0.rawValue.utf8.elementsEqual(kind.rawValue.utf8) }
+    self.init(rawValue: spellsModelKind ? "record:" + kind.rawValue : kind.rawValue)
+  }
+
+  /// Whether the model made this kind (rather than keeping a journal record's unknown kind).
+  public var isModelKind: Bool { Self.modelKinds.contains(self) }
+
+  public var description: String { rawValue }
 }
 
 /// One entry of the merged traffic stream.

@@ -212,7 +212,8 @@ extension ModelState {
     case .notify: kind = .notification
     case .clear: kind = .cleared
     case .clearAll: kind = .clearedAll
-    default: return  // A kind from a newer writer: nothing this model can show for it.
+    // A kind from a newer writer: shown as stored, with no effect on mailboxes.
+    default: kind = TrafficEntryKind(recordKind: record.kind)
     }
     // Journal identifiers are text; a mailbox is the file whose name has exactly those bytes.
     let identifier = FileName(record.identifier)

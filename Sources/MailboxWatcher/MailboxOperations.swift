@@ -127,6 +127,9 @@ public struct MailboxOperations: Sendable {
     case .clearedAll:
       try clearAll(directory: place, transitingType: type)
       return nil
+    default:  // A journal record's kind this build does not know.
+      throw .wormhole(
+        .invalidName(kind: "traffic kind", name: entry.kind.rawValue, reason: "it cannot be replayed"))
     }
   }
 

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import WormholeVocabulary
 
 /// The POSIX calls the library makes, each failure turned into a ``WormholeError``.
 enum FileSystem {
@@ -18,7 +19,9 @@ enum FileSystem {
     if mkdir(path, 0o700) != 0 && errno != EEXIST { throw unavailable(path, errno) }
   }
 
-  /// Throws unless `path` is an existing directory we can search and write.
+  /// Throws unless `path` is an existing directory we can list and search. Write access is not
+  /// needed to open one (a mounted read-only container reads as it is); writes that find none
+  /// report it (``readOnlyError(_:)``).
   static func checkDirectory(_ path: String) throws(WormholeError) {
     var status = stat()
     guard stat(path, &status) == 0 else {
@@ -31,7 +34,24 @@ enum FileSystem {
     guard status.st_mode & S_IFMT == S_IFDIR else {
       throw .containerUnavailable(path: path, reason: "it is not a directory")
     }
-    guard access(path, R_OK | W_OK | X_OK) == 0 else { throw unavailable(path, errno) }
+    guard access(path, R_OK | X_OK) == 0 else {
+      let code = errno
+      throw .containerUnavailable(
+        path: path, reason: "\(String(cString: strerror(code))) (it cannot be read)")
+    }
+  }
+
+  /// The error for a write into `directory` that failed with `code`: a plain "read-only" when
+  /// the directory cannot be written at all, else `nil`.
+  static func readOnlyError(_ directory: String, code: Int32) -> WormholeError? {
+    guard code == EACCES || code == EROFS || code == EPERM else { return nil }
+    guard access(directory, W_OK) != 0 else { return nil }
+    let reason = errno == EROFS ? "it is on a read-only file system" : "this user cannot write in it"
+    return .containerUnavailable(
+      path: directory,
+      reason:
+        "\(reason): reading works, passing and clearing need a writable directory (choose a writable home with --home or WORMHOLE_HOME)"
+    )
   }
 
   private static func unavailable(_ path: String, _ code: Int32) -> WormholeError {
@@ -67,7 +87,11 @@ enum FileSystem {
     let temporary = directory + "/" + temporaryName()
     let target = directory + "/" + name
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw .fileSystem(operation: "create", path: temporary, code: errno) }
+    guard descriptor >= 0 else {
+      let code = errno
+      throw readOnlyError(directory, code: code)
+        ?? .fileSystem(operation: "create", path: temporary, code: code)
+    }
     do throws(WormholeError) {
       try writeAll(descriptor, bytes, path: temporary)
       if durable && fsync(descriptor) != 0 {
@@ -166,31 +190,44 @@ enum FileSystem {
     return bytes
   }
 
-  /// Removes the mailbox `name` in `directory` if there is one. A symbolic link is removed
-  /// itself, never followed; a directory of that name is left alone and reported.
-  static func removeMailbox(directory: String, name: String) throws(WormholeError) {
-    let path = directory + "/" + name
-    if unlink(path) == 0 || errno == ENOENT { return }
-    let code = errno
-    if code == EISDIR || code == EPERM {
-      var status = stat()
-      if lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR {
-        throw .notAMailbox(path: path, reason: "it is a directory, which is left alone")
+  /// Removes the mailbox `name` in `directory` if there is one: a regular file, or a symbolic
+  /// link (removed itself, never followed). Anything else of that name (a directory, FIFO,
+  /// socket or device) is left alone and reported as ``WormholeError/notAMailbox(path:reason:)``.
+  /// The name is used as bytes, so names that are not valid UTF-8 are removed too.
+  static func removeMailbox(directory: String, name: FileName) throws(WormholeError) {
+    let path = directory + "/" + name.lossyText
+    let target = Array(directory.utf8) + [UInt8(ascii: "/")] + name.bytes + [0]
+    let result = target.withUnsafeBufferPointer { buffer -> Int32 in
+      buffer.withMemoryRebound(to: CChar.self) { chars -> Int32 in
+        guard let pathname = chars.baseAddress else { return EINVAL }
+        var status = stat()
+        guard lstat(pathname, &status) == 0 else { return errno == ENOENT ? 0 : errno }
+        let type = status.st_mode & S_IFMT
+        guard type == S_IFREG || type == S_IFLNK else { return -Int32(type) }
+        if unlink(pathname) == 0 || errno == ENOENT { return 0 }
+        return errno
       }
     }
-    throw .fileSystem(operation: "remove", path: path, code: code)
+    if result == 0 { return }
+    if result < 0 {
+      throw .notAMailbox(
+        path: path,
+        reason: "it is \(TrafficJournal.fileTypeName(mode_t(-result))), which is left alone")
+    }
+    throw .fileSystem(operation: "remove", path: path, code: result)
   }
 
-  /// The names of the entries in `directory`.
-  static func entries(of directory: String) throws(WormholeError) -> [String] {
+  /// The names of the entries in `directory` (not `.` and `..`), as the file system holds them:
+  /// names that are not valid UTF-8 included.
+  static func entries(of directory: String) throws(WormholeError) -> [FileName] {
     guard let stream = opendir(directory) else {
       throw .fileSystem(operation: "list", path: directory, code: errno)
     }
     defer { closedir(stream) }
-    var names: [String] = []
+    var names: [FileName] = []
     while let entry = readdir(stream) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        FileName(bytes: raw.prefix(while: { $0 != 0 }))
       }
       if name != "." && name != ".." { names.append(name) }
     }

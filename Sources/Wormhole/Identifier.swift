@@ -1,3 +1,5 @@
+import WormholeVocabulary
+
 /// The rules a message identifier must follow to name a mailbox file.
 public enum MessageIdentifier {
   /// The suffix of every mailbox file name.
@@ -28,10 +30,37 @@ public enum MessageIdentifier {
   /// The mailbox file name for a valid identifier.
   public static func fileName(for identifier: String) -> String { identifier + fileExtension }
 
-  /// The identifier a mailbox file name stands for, or `nil` for any other file name.
+  /// The identifier a mailbox file name stands for, or `nil` for any other file name. The
+  /// suffix is matched by bytes (see ``identifier(fromFileName:)-(FileName)``).
   public static func identifier(fromFileName name: String) -> String? {
+    identifier(fromFileName: FileName(name))?.string
+  }
+
+  /// The mailbox file name for a valid identifier, as bytes.
+  public static func fileName(for identifier: FileName) -> FileName {
+    FileName(bytes: identifier.bytes + Array(fileExtension.utf8))
+  }
+
+  /// The identifier a mailbox file name stands for, as bytes (valid UTF-8 or not), or `nil` for
+  /// any other file name. The suffix is matched by bytes, so `x\u{600}.archive` (a prepend
+  /// character before the dot, one grapheme with it) is a mailbox too.
+  public static func identifier(fromFileName name: FileName) -> FileName? {
     guard name.hasSuffix(fileExtension) else { return nil }
-    let identifier = String(name.dropLast(fileExtension.count))
-    return problem(with: identifier) == nil ? identifier : nil
+    let identifier = name.droppingLast(fileExtension.utf8.count)
+    return problem(withBytes: identifier.bytes) == nil ? identifier : nil
+  }
+
+  /// ``problem(with:)`` for an identifier given as bytes.
+  static func problem(withBytes bytes: [UInt8]) -> String? {
+    if bytes.isEmpty { return "it is empty" }
+    if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] {
+      return "it names a directory"
+    }
+    if bytes.contains(UInt8(ascii: "/")) { return "it contains '/'" }
+    if bytes.contains(0) { return "it contains a NUL character" }
+    if bytes.count > maximumLength {
+      return "it is \(bytes.count) bytes long; at most \(maximumLength) fit in a file name"
+    }
+    return nil
   }
 }

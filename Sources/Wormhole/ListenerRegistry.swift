@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import WormholeVocabulary
 
 /// The listeners of one ``Wormhole``, and the journal follower that wakes them, started with the
 /// first listener and stopped with the last.
@@ -11,7 +12,8 @@ final class ListenerRegistry: Sendable {
   }
 
   private struct State {
-    var entries: [String: [Entry]] = [:]
+    /// Keyed by the identifier's exact bytes: `é` (U+00E9) and `e` + U+0301 are two mailboxes.
+    var entries: [FileName: [Entry]] = [:]
     var nextID: UInt64 = 0
     var follower: TrafficJournalFollower?
   }
@@ -23,6 +25,8 @@ final class ListenerRegistry: Sendable {
   /// Where listeners run; `nil` runs them on the follower's thread, in order, with no hop.
   private let queue: DispatchQueue?
   private let state = Mutex(State())
+  /// Told what the journal follower notices (an unreadable journal, the directory removed...).
+  let noticeHandler = Mutex<(@Sendable (TrafficJournalNotice) -> Void)?>(nil)
 
   init(directory: String, options: Wormhole.Options) {
     self.directory = directory
@@ -39,7 +43,13 @@ final class ListenerRegistry: Sendable {
     while true {
       if started == nil && state.withLock({ $0.follower == nil }) {
         // Weak references: listening must not keep the wormhole alive.
-        started = try TrafficJournalFollower(directory: directory) { [weak self, weak reader] records in
+        started = try TrafficJournalFollower(
+          directory: directory,
+          notices: { [weak self] notice in
+            guard let handler = self?.noticeHandler.withLock({ $0 }) else { return }
+            handler(notice)
+          }
+        ) { [weak self, weak reader] records in
           guard let self, let reader else { return }
           self.dispatch(records, reader: reader)
         }
@@ -58,7 +68,7 @@ final class ListenerRegistry: Sendable {
           unused = nil
         }
         state.nextID += 1
-        state.entries[identifier, default: []].append(Entry(id: state.nextID, listener: listener))
+        state.entries[FileName(identifier), default: []].append(Entry(id: state.nextID, listener: listener))
         return (state.nextID, unused)
       }
       unused?.cancel()
@@ -71,20 +81,21 @@ final class ListenerRegistry: Sendable {
 
   private func remove(id: UInt64, identifier: String) {
     let stopped = state.withLock { state -> TrafficJournalFollower? in
-      state.entries[identifier]?.removeAll { $0.id == id }
-      if state.entries[identifier]?.isEmpty == true { state.entries[identifier] = nil }
+      let key = FileName(identifier)
+      state.entries[key]?.removeAll { $0.id == id }
+      if state.entries[key]?.isEmpty == true { state.entries[key] = nil }
       return stopIfIdle(&state)
     }
     stopped?.cancel()
   }
 
-  private func isRegistered(id: UInt64, identifier: String) -> Bool {
-    state.withLock { $0.entries[identifier]?.contains { $0.id == id } ?? false }
+  private func isRegistered(id: UInt64, key: FileName) -> Bool {
+    state.withLock { $0.entries[key]?.contains { $0.id == id } ?? false }
   }
 
   func removeAll(identifier: String) {
     let stopped = state.withLock { state -> TrafficJournalFollower? in
-      state.entries[identifier] = nil
+      state.entries[FileName(identifier)] = nil
       return stopIfIdle(&state)
     }
     stopped?.cancel()
@@ -104,29 +115,30 @@ final class ListenerRegistry: Sendable {
   private func dispatch(_ records: [TrafficRecord], reader: Wormhole) {
     let listening = state.withLock { $0.entries }
     guard !listening.isEmpty else { return }
-    var order: [String] = []
-    var lastPass: [String: TrafficRecord] = [:]
-    var lastNotify: [String: TrafficRecord] = [:]
-    for record in records where listening[record.identifier] != nil && record.outcome == .ok {
-      if lastPass[record.identifier] == nil && lastNotify[record.identifier] == nil {
-        order.append(record.identifier)
-      }
+    var order: [FileName] = []
+    var lastPass: [FileName: TrafficRecord] = [:]
+    var lastNotify: [FileName: TrafficRecord] = [:]
+    for record in records where record.outcome == .ok {
+      let key = FileName(record.identifier)
+      guard listening[key] != nil else { continue }
+      if lastPass[key] == nil && lastNotify[key] == nil { order.append(key) }
       if record.kind == .pass {
-        lastPass[record.identifier] = record
-        lastNotify[record.identifier] = nil
+        lastPass[key] = record
+        lastNotify[key] = nil
       } else if record.kind == .notify {
-        lastNotify[record.identifier] = record
+        lastNotify[key] = record
       }
     }
-    for identifier in order {
+    for key in order {
       var deliveries: [ReceivedMessage] = []
-      if let record = lastPass[identifier] {
-        deliveries.append(read(identifier, record: record, reader: reader))
+      if let record = lastPass[key] {
+        deliveries.append(read(record.identifier, record: record, reader: reader))
       }
-      if let record = lastNotify[identifier] {
-        deliveries.append(ReceivedMessage(identifier: identifier, message: nil, archive: nil, record: record))
+      if let record = lastNotify[key] {
+        deliveries.append(
+          ReceivedMessage(identifier: record.identifier, message: nil, archive: nil, record: record))
       }
-      let targets = listening[identifier] ?? []
+      let targets = listening[key] ?? []
       for delivery in deliveries {
         for entry in targets {
           let listener = entry.listener
@@ -134,7 +146,7 @@ final class ListenerRegistry: Sendable {
             // Still registered when it runs? A token cancelled meanwhile hears nothing more.
             let id = entry.id
             queue.async { [weak self] in
-              guard let self, self.isRegistered(id: id, identifier: identifier) else { return }
+              guard let self, self.isRegistered(id: id, key: key) else { return }
               listener(delivery)
             }
           } else {

@@ -1,4 +1,5 @@
 import Glibc
+import KeyedArchive
 import Synchronization
 
 /// The traffic journal of one wormhole directory: `.wormhole-journal`, one JSON line per post,
@@ -17,10 +18,76 @@ public enum TrafficJournal {
   public static let defaultLimit = 8 << 20
 
   /// Every retained record of the journal in `directory`, oldest first: the rotated file, then
-  /// the current one. Lines that are not records (a torn write on a full disk) are skipped.
+  /// the current one. Lines that are not records (a torn write on a full disk) are skipped; a
+  /// journal that cannot be read (a link, FIFO, device, directory or a file without permission
+  /// in its place) is reported as ``WormholeError/journalUnusable(path:reason:)``.
   public static func records(inDirectory directory: String) throws(WormholeError) -> [TrafficRecord] {
     try FileSystem.checkDirectory(directory)
-    return TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
+    let reader = TrafficJournalReader(directory: directory, startingAtEnd: false)
+    let records = reader.readAvailable()
+    if let problem = reader.problem { throw problem }
+    return records
+  }
+
+  /// Throws unless `directory` exists and can be read (write access is not needed).
+  public static func checkDirectory(_ directory: String) throws(WormholeError) {
+    try FileSystem.checkDirectory(directory)
+  }
+
+  /// Opens the journal file at `path` as mailboxes are opened: without following a link, without
+  /// blocking, and only when it is a regular file; `nil` when there is none. Anything else (a
+  /// link, FIFO, device, socket, directory, or a file without permission) is reported as
+  /// ``WormholeError/journalUnusable(path:reason:)``. Writable opens append and create it (0600).
+  static func openJournal(_ path: String, writable: Bool) throws(WormholeError) -> (Int32, stat)? {
+    let flags =
+      writable
+      ? O_RDWR | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+      : O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    let descriptor = open(path, flags, 0o600)
+    guard descriptor >= 0 else {
+      let code = errno
+      switch code {
+      case ENOENT where !writable: return nil
+      case ELOOP: throw .journalUnusable(path: path, reason: "it is a symbolic link, which is not followed")
+      case EISDIR: throw .journalUnusable(path: path, reason: "it is a directory")
+      case EACCES, EPERM:
+        throw .journalUnusable(
+          path: path,
+          reason:
+            "\(String(cString: strerror(code))) (its mode or owner does not let this user \(writable ? "append to" : "read") it)"
+        )
+      case ENXIO: throw .journalUnusable(path: path, reason: "it is a FIFO or socket, not a regular file")
+      default:
+        throw .fileSystem(operation: writable ? "open the journal" : "read", path: path, code: code)
+      }
+    }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      let code = errno
+      _ = close(descriptor)
+      throw .fileSystem(operation: "read", path: path, code: code)
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      _ = close(descriptor)
+      throw .journalUnusable(path: path, reason: "it is \(fileTypeName(status.st_mode)), not a regular file")
+    }
+    // Blocking again for reads and writes of the regular file (non-blocking only kept the open
+    // from waiting on a FIFO's other end).
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    return (descriptor, status)
+  }
+
+  /// "a FIFO", "a directory"... for a mode's file type.
+  static func fileTypeName(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: return "a FIFO"
+    case S_IFCHR: return "a character device"
+    case S_IFBLK: return "a block device"
+    case S_IFSOCK: return "a socket"
+    case S_IFDIR: return "a directory"
+    case S_IFLNK: return "a symbolic link"
+    default: return "a special file"
+    }
   }
 
   /// The last `maximum` bytes of the file at `path` (all of it when smaller), and whether it was
@@ -28,16 +95,8 @@ public enum TrafficJournal {
   static func readTail(_ path: String, maximum: Int) throws(WormholeError) -> (
     bytes: [UInt8], truncated: Bool
   )? {
-    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      if errno == ENOENT { return nil }
-      throw .fileSystem(operation: "read", path: path, code: errno)
-    }
+    guard let (descriptor, status) = try openJournal(path, writable: false) else { return nil }
     defer { _ = close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else {
-      throw .fileSystem(operation: "read", path: path, code: errno)
-    }
     let size = Int(status.st_size)
     let start = max(0, size - maximum)
     var result = [UInt8](repeating: 0, count: size - start)
@@ -94,7 +153,7 @@ public enum TrafficJournal {
       let lineStart = scan
       let startsLine = lineStart > bytes.startIndex || isFileStart
       guard startsLine else { return nil }
-      if let record = TrafficRecord(jsonLine: String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)) {
+      if let record = TrafficRecord(jsonLineBytes: bytes[lineStart..<lineEnd]) {
         return record.sequence
       }
       guard lineStart > bytes.startIndex else { return nil }
@@ -103,10 +162,36 @@ public enum TrafficJournal {
   }
 }
 
+extension TrafficJournal {
+  /// Who holds a `flock` on the file open at `descriptor`, from `/proc/locks`: "pid N (name)",
+  /// or "another process" when that cannot be told (no `/proc`, another PID namespace).
+  static func lockHolder(of descriptor: Int32) -> String {
+    var status = stat()
+    guard fstat(descriptor, &status) == 0,
+      let table = try? FileSystem.readMailbox("/proc/locks", limit: 4 << 20)
+    else { return "another process" }
+    let inode = String(status.st_ino)
+    for line in table.split(separator: UInt8(ascii: "\n")) {
+      // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:123456 0 EOF"; a waiter's line has "->".
+      let fields = line.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
+      guard fields.count >= 6, fields[1] == "FLOCK", fields[2] != "->",
+        fields[5].split(separator: ":").last.map(String.init) == inode,
+        let pid = Int32(fields[4]), pid > 0
+      else { continue }
+      let name = (try? FileSystem.readMailbox("/proc/\(pid)/comm", limit: 4096)).flatMap { $0 }
+        .map { String(decoding: $0.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self) }
+      return "pid \(pid)" + (name.map { " (\(DisplayText.field($0)))" } ?? "")
+    }
+    return "another process"
+  }
+}
+
 /// Appends records to one directory's journal. One per ``Wormhole``; safe from any thread.
 final class TrafficJournalWriter: Sendable {
   let directory: String
   let limit: Int
+  /// How long an append waits for another process's lock before reporting it, in seconds.
+  let lockTimeout: Double
   private let path: String
   private let state = Mutex(State())
 
@@ -119,9 +204,10 @@ final class TrafficJournalWriter: Sendable {
     var sequence: UInt64 = 0
   }
 
-  init(directory: String, limit: Int) {
+  init(directory: String, limit: Int, lockTimeout: Double = 5) {
     self.directory = directory
     self.limit = max(limit, 4096)
+    self.lockTimeout = lockTimeout
     self.path = directory + "/" + TrafficJournal.fileName
   }
 
@@ -147,7 +233,7 @@ final class TrafficJournalWriter: Sendable {
       let sequence: UInt64
       var line: [UInt8] = []
       if state.inode == UInt64(status.st_ino) && state.end == size {
-        sequence = state.sequence + 1
+        sequence = state.sequence >= TrafficRecord.maximumSequence ? 1 : state.sequence + 1
       } else {
         // Someone else wrote last. If that was a torn line (a writer that died mid-write), end
         // it, so that this record is not glued to it and lost.
@@ -159,7 +245,10 @@ final class TrafficJournalWriter: Sendable {
         // the journal's tail is damaged.
         let found =
           TrafficJournal.lastSequence(descriptor: descriptor, size: size) ?? rotatedLastSequence() ?? 0
-        sequence = max(found, state.sequence) + 1
+        let newest = max(found, state.sequence)
+        // Past the bound (only a journal written by something else gets there): start again at
+        // 1, which readers take for a restart.
+        sequence = newest >= TrafficRecord.maximumSequence ? 1 : newest + 1
       }
       let record = make(sequence, currentMilliseconds())
       line.append(contentsOf: record.jsonLineBytes)
@@ -183,25 +272,38 @@ final class TrafficJournalWriter: Sendable {
     }
   }
 
+  /// Opens the journal if it is not open yet, so that a journal that cannot be used (a link, FIFO,
+  /// device, directory, no permission) is reported before anything else is done.
+  func prepare() throws(WormholeError) {
+    try state.withLock { state throws(WormholeError) in
+      if state.descriptor < 0 { state.descriptor = try open() }
+    }
+  }
+
+  private func open() throws(WormholeError) -> Int32 {
+    do throws(WormholeError) {
+      // Writable opens create the file, so there is always a descriptor.
+      guard let (descriptor, _) = try TrafficJournal.openJournal(path, writable: true) else {
+        throw WormholeError.fileSystem(operation: "open the journal", path: path, code: ENOENT)
+      }
+      return descriptor
+    } catch {
+      if case .journalUnusable = error, let readOnly = FileSystem.readOnlyError(directory, code: EACCES) {
+        throw readOnly
+      }
+      throw error
+    }
+  }
+
   /// Opens (or reopens) the journal and takes its lock, making sure the locked file is still the
   /// current one: another process may have rotated it while we waited.
   private func lockCurrentJournal(_ state: inout State) throws(WormholeError) -> Int32 {
     for _ in 0..<100 {
-      if state.descriptor < 0 {
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else {
-          throw .fileSystem(operation: "open the journal", path: path, code: errno)
-        }
-        state.descriptor = descriptor
-      }
-      while flock(state.descriptor, LOCK_EX) != 0 {
-        guard errno == EINTR else {
-          throw .fileSystem(operation: "lock the journal", path: path, code: errno)
-        }
-      }
+      if state.descriptor < 0 { state.descriptor = try open() }
+      try lock(state.descriptor)
       var opened = stat()
       var named = stat()
-      if fstat(state.descriptor, &opened) == 0 && stat(path, &named) == 0 && opened.st_ino == named.st_ino
+      if fstat(state.descriptor, &opened) == 0 && lstat(path, &named) == 0 && opened.st_ino == named.st_ino
         && opened.st_dev == named.st_dev
       {
         return state.descriptor
@@ -213,13 +315,45 @@ final class TrafficJournalWriter: Sendable {
     throw .fileSystem(operation: "lock the journal", path: path, code: EAGAIN)
   }
 
+  /// Takes the exclusive `flock`, waiting at most ``lockTimeout`` seconds for another holder:
+  /// uncontended, one call; contended, retries with a growing pause (up to 20 ms).
+  private func lock(_ descriptor: Int32) throws(WormholeError) {
+    var deadline: timespec?
+    var pause = 100_000  // nanoseconds
+    while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      if code == EINTR { continue }
+      guard code == EWOULDBLOCK else {
+        throw .fileSystem(operation: "lock the journal", path: path, code: code)
+      }
+      var now = timespec()
+      clock_gettime(CLOCK_MONOTONIC, &now)
+      if deadline == nil {
+        var end = now
+        let whole = lockTimeout.rounded(.down)
+        end.tv_sec += Int(whole)
+        end.tv_nsec += Int((lockTimeout - whole) * 1e9)
+        if end.tv_nsec >= 1_000_000_000 {
+          end.tv_sec += 1
+          end.tv_nsec -= 1_000_000_000
+        }
+        deadline = end
+      } else if let deadline, (now.tv_sec, now.tv_nsec) >= (deadline.tv_sec, deadline.tv_nsec) {
+        throw .journalLocked(
+          path: path, holder: TrafficJournal.lockHolder(of: descriptor), seconds: lockTimeout)
+      }
+      var interval = timespec(tv_sec: 0, tv_nsec: pause)
+      _ = nanosleep(&interval, nil)
+      pause = min(pause * 2, 20_000_000)
+    }
+  }
+
   private func rotatedLastSequence() -> UInt64? {
     let rotated = directory + "/" + TrafficJournal.rotatedFileName
-    let descriptor = open(rotated, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
+    guard let (descriptor, status) = try? TrafficJournal.openJournal(rotated, writable: false) else {
+      return nil
+    }
     defer { _ = close(descriptor) }
-    var status = stat()
-    guard fstat(descriptor, &status) == 0 else { return nil }
     return TrafficJournal.lastSequence(descriptor: descriptor, size: Int(status.st_size))
   }
 
@@ -234,11 +368,9 @@ final class TrafficJournalWriter: Sendable {
     }
     let rotated = directory + "/" + TrafficJournal.rotatedFileName
     guard rename(path, rotated) == 0 else { return }
-    let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    var status = stat()
-    guard descriptor >= 0, fstat(descriptor, &status) == 0 else {
-      if descriptor >= 0 { _ = close(descriptor) }
-      // The next append reopens the path; the defer closes the old descriptor.
+    guard let (descriptor, status) = try? TrafficJournal.openJournal(path, writable: true) else {
+      // The next append reopens the path (and reports what is wrong with it); the defer closes
+      // the old descriptor.
       state.descriptor = -1
       state.end = -1
       return

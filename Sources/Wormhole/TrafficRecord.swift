@@ -8,25 +8,36 @@ import KeyedArchive
 /// `"kind":"pass","identifier":"button","bytes":231,"outcome":"ok"}`, with `error` when the
 /// outcome is `failed` and `replay_of` when the post replays an earlier one.
 public struct TrafficRecord: Sendable, Hashable {
-  /// Increases by one with every record of the directory, across processes and rotations.
-  public var sequence: UInt64
+  /// Increases by one with every record of the directory, across processes and rotations, up
+  /// to ``maximumSequence``; a smaller number than the last one read means the numbering
+  /// restarted (a new or truncated journal).
+  public var sequence: UInt64 { didSet { stored = nil } }
   /// Milliseconds since 1970-01-01 UTC.
-  public var milliseconds: Int64
-  public var processIdentifier: Int32
+  public var milliseconds: Int64 { didSet { stored = nil } }
+  public var processIdentifier: Int32 { didSet { stored = nil } }
   /// A label for the sending program (its name unless the sender sets one).
-  public var sender: String
+  public var sender: String { didSet { stored = nil } }
   /// The transiting type's name, kept as written so that records from newer writers still read.
-  public var transiting: String
-  public var kind: TrafficKind
+  public var transiting: String { didSet { stored = nil } }
+  public var kind: TrafficKind { didSet { stored = nil } }
   /// The message identifier; empty for ``TrafficKind/clearAll``.
-  public var identifier: String
+  public var identifier: String { didSet { stored = nil } }
   /// The archive's size; 0 for notifications and clears.
-  public var bytes: Int
-  public var outcome: TrafficOutcome
+  public var bytes: Int { didSet { stored = nil } }
+  public var outcome: TrafficOutcome { didSet { stored = nil } }
   /// Why the post failed, when it did.
-  public var error: String?
+  public var error: String? { didSet { stored = nil } }
   /// The sequence number of the record this post replays.
-  public var replayOf: UInt64?
+  public var replayOf: UInt64? { didSet { stored = nil } }
+  /// The line as read from the journal, unknown fields included; `nil` for a record made in
+  /// memory or changed since it was read.
+  private var stored: [UInt8]?
+
+  /// The largest sequence number a record may carry: 2^53, the largest integer every JSON
+  /// reader holds exactly. A line claiming more is not a record (a foreign writer cannot steer
+  /// the numbering into overflow), and an appender that finds the last record at the maximum
+  /// starts again at 1, which readers see as a restart.
+  public static let maximumSequence: UInt64 = 1 << 53
 
   public init(
     sequence: UInt64, milliseconds: Int64, processIdentifier: Int32, sender: String, transiting: String,
@@ -46,14 +57,37 @@ public struct TrafficRecord: Sendable, Hashable {
     self.replayOf = replayOf
   }
 
+  /// The record's line as stored in the journal when it was read from one (unknown fields kept,
+  /// byte for byte), else as this library writes it; without the newline.
+  public var line: [UInt8] { stored ?? jsonLineBytes }
+
+  /// The line as read from the journal, or `nil` for a record made in memory (or changed since).
+  public var storedLine: [UInt8]? { stored }
+
+  /// Two records are equal when their lines are: the same known fields and the same unknown ones.
+  public static func == (left: TrafficRecord, right: TrafficRecord) -> Bool { left.line == right.line }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(line) }
+
+  /// The value of the field `name` in the stored line, known or not (for fields newer writers
+  /// add); `nil` when absent or when the record was not read from a journal.
+  public func storedField(_ name: String) -> ArchivedValue? {
+    guard let stored, case .dictionary(let entries)? = Self.parse(stored[...]) else { return nil }
+    for entry in entries.reversed() {
+      if case .string(let key) = entry.key, key.utf8.elementsEqual(name.utf8) { return entry.value }
+    }
+    return nil
+  }
+
   /// The transiting type, when it is one this build knows.
   public var transitingType: TransitingType? { TransitingType(rawValue: transiting) }
 
-  /// The record as one line of JSON, without the newline.
-  public var jsonLine: String { String(decoding: jsonLineBytes, as: UTF8.self) }
+  /// The record's line (``line``) as text, without the newline: the stored line exactly when
+  /// the record was read from a journal (a record's line is always valid UTF-8).
+  public var jsonLine: String { String(decoding: line, as: UTF8.self) }
 
-  /// The record as one line of JSON in UTF-8, without the newline: built as bytes, since every
-  /// post writes one.
+  /// The record as this library writes it, one line of JSON in UTF-8 without the newline
+  /// (unknown fields of a stored line are not in it): built as bytes, since every post writes one.
   public var jsonLineBytes: [UInt8] {
     var out: [UInt8] = []
     out.reserveCapacity(160 + identifier.utf8.count + sender.utf8.count)
@@ -93,18 +127,25 @@ public struct TrafficRecord: Sendable, Hashable {
 
   /// The record in a JSON line, or `nil` when the line is not a record.
   public init?(jsonLine: String) {
-    guard case .dictionary(let entries)? = try? JSONParser(maximumDepth: 4).parse(jsonLine) else {
-      return nil
-    }
+    self.init(jsonLineBytes: Array(jsonLine.utf8)[...])
+  }
+
+  /// The record in a JSON line of UTF-8 bytes (without its newline), or `nil` when the line is
+  /// not a record: not a JSON object, a known field missing or of the wrong type, a `seq` or
+  /// `replay_of` outside 0...``maximumSequence``, a `time` that is not a valid UTC time
+  /// (``milliseconds(fromTimestamp:)``), a `pid` outside 0...2^31-1, or a negative `bytes`.
+  /// Unknown fields and kinds are kept: ``line`` is the line as given.
+  public init?(jsonLineBytes bytes: ArraySlice<UInt8>) {
+    guard case .dictionary(let entries)? = Self.parse(bytes) else { return nil }
     var fields: [String: ArchivedValue] = [:]
     for entry in entries { if case .string(let key) = entry.key { fields[key] = entry.value } }
-    guard case .integer(let sequence)? = fields["seq"], sequence >= 0,
+    guard case .integer(let sequence)? = fields["seq"], (0...Int64(Self.maximumSequence)).contains(sequence),
       case .string(let time)? = fields["time"], let milliseconds = Self.milliseconds(fromTimestamp: time),
-      case .integer(let pid)? = fields["pid"],
+      case .integer(let pid)? = fields["pid"], let processIdentifier = Int32(exactly: pid), pid >= 0,
       case .string(let transiting)? = fields["transiting"],
       case .string(let kind)? = fields["kind"],
       case .string(let identifier)? = fields["identifier"],
-      case .integer(let bytes)? = fields["bytes"],
+      case .integer(let size)? = fields["bytes"], size >= 0, let byteCount = Int(exactly: size),
       case .string(let outcome)? = fields["outcome"]
     else { return nil }
     var sender = ""
@@ -112,12 +153,21 @@ public struct TrafficRecord: Sendable, Hashable {
     var error: String?
     if case .string(let text)? = fields["error"] { error = text }
     var replayOf: UInt64?
-    if case .integer(let number)? = fields["replay_of"], number >= 0 { replayOf = UInt64(number) }
+    if let value = fields["replay_of"] {
+      guard case .integer(let number) = value, (0...Int64(Self.maximumSequence)).contains(number) else {
+        return nil
+      }
+      replayOf = UInt64(number)
+    }
     self.init(
-      sequence: UInt64(sequence), milliseconds: milliseconds,
-      processIdentifier: Int32(truncatingIfNeeded: pid),
+      sequence: UInt64(sequence), milliseconds: milliseconds, processIdentifier: processIdentifier,
       sender: sender, transiting: transiting, kind: TrafficKind(rawValue: kind), identifier: identifier,
-      bytes: Int(bytes), outcome: TrafficOutcome(rawValue: outcome), error: error, replayOf: replayOf)
+      bytes: byteCount, outcome: TrafficOutcome(rawValue: outcome), error: error, replayOf: replayOf)
+    stored = Array(bytes)
+  }
+
+  private static func parse(_ bytes: ArraySlice<UInt8>) -> ArchivedValue? {
+    bytes.withUnsafeBufferPointer { try? JSONParser(maximumDepth: 4).parse($0) }
   }
 
   /// `2026-11-29T12:41:09.123Z` for a time in milliseconds since 1970.
@@ -156,7 +206,10 @@ public struct TrafficRecord: Sendable, Hashable {
     return String(decoding: out, as: UTF8.self)
   }
 
-  /// The milliseconds since 1970 of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp.
+  /// The milliseconds since 1970 of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp, or `nil` unless it
+  /// names a real time: a day that exists in its month (`2026-02-31` does not), hours to 23,
+  /// minutes and seconds to 59 (a leap second `:60` is refused, as ``timestamp(_:)`` never
+  /// writes one and it would not read back the same). Years 0000 to 9999.
   public static func milliseconds(fromTimestamp text: String) -> Int64? {
     let bytes = Array(text.utf8)
     guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -174,9 +227,11 @@ public struct TrafficRecord: Sendable, Hashable {
     }
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
       let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      let millis = number(20..<23), (1...12).contains(month), (1...31).contains(day), hour < 24,
-      minute < 60, second < 61
+      let millis = number(20..<23), (1...12).contains(month), hour < 24, minute < 60, second < 60
     else { return nil }
+    let isLeapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let monthLengths: [Int64] = [31, isLeapYear ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    guard (1...monthLengths[Int(month) - 1]).contains(day) else { return nil }
     // Days from civil date (proleptic Gregorian), after Howard Hinnant's public-domain algorithm.
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = shiftedYear.dividedRoundingDown(by: 400)

@@ -4,6 +4,7 @@ import Glibc
 import KeyedArchive
 import PropertyList
 import Synchronization
+import WormholeVocabulary
 
 /// A wormhole: a directory of mailboxes shared by processes, one `<identifier>.archive` per
 /// message identifier, and a notification that wakes every process listening for an identifier.
@@ -43,6 +44,9 @@ public final class Wormhole: Sendable {
     public var listenerQueue: DispatchQueue?
     /// Create the directory (mode 0700) when it does not exist.
     public var createsDirectory = true
+    /// How long a post waits for another process that holds the journal's lock (a stopped or
+    /// stuck writer), in seconds, before failing with ``WormholeError/journalLocked(path:holder:seconds:)``.
+    public var journalLockTimeout: Double = 5
 
     public init() {}
   }
@@ -83,7 +87,8 @@ public final class Wormhole: Sendable {
     var options = options
     options.sender = Self.cut(options.sender, toBytes: Self.maximumSenderLength)
     self.options = options
-    self.journal = TrafficJournalWriter(directory: path, limit: options.journalLimit)
+    self.journal = TrafficJournalWriter(
+      directory: path, limit: options.journalLimit, lockTimeout: options.journalLockTimeout)
     self.coordination = Coordination(path: path + "/" + Coordination.fileName)
     self.listeners = ListenerRegistry(directory: path, options: options)
   }
@@ -190,6 +195,8 @@ public final class Wormhole: Sendable {
   {
     try MessageIdentifier.validate(identifier)
     let name = MessageIdentifier.fileName(for: identifier)
+    // A journal that cannot be used is reported before the mailbox is written: nothing half-done.
+    try journal.prepare()
     do throws(WormholeError) {
       try coordinated(identifier, .exclusive) { () throws(WormholeError) in
         let result = archive.withUnsafeBytes { bytes in
@@ -299,9 +306,18 @@ public final class Wormhole: Sendable {
     }
   }
 
-  /// The identifiers that have a mailbox in this directory, sorted.
+  /// The identifiers that have a mailbox in this directory, sorted by their bytes. Mailboxes
+  /// whose names are not valid UTF-8 cannot be `String` identifiers: ``mailboxFileNames()``
+  /// lists them too.
   public func identifiers() throws(WormholeError) -> [String] {
-    try FileSystem.entries(of: directory).compactMap(MessageIdentifier.identifier(fromFileName:)).sorted()
+    try mailboxFileNames().compactMap { MessageIdentifier.identifier(fromFileName: $0)?.string }
+  }
+
+  /// The file names of every mailbox in this directory (`<identifier>.archive`, matched by bytes,
+  /// names that are not valid UTF-8 included), sorted by their bytes.
+  public func mailboxFileNames() throws(WormholeError) -> [FileName] {
+    try FileSystem.entries(of: directory).filter { MessageIdentifier.identifier(fromFileName: $0) != nil }
+      .sorted()
   }
 
   /// Every retained record of this directory's traffic journal, oldest first.
@@ -311,12 +327,31 @@ public final class Wormhole: Sendable {
 
   // MARK: Clearing
 
-  /// Removes the mailbox for `identifier`. A symbolic link is removed, never followed.
+  /// Removes the mailbox for `identifier`: a regular file, or a symbolic link (removed itself,
+  /// never followed); anything else of that name is left alone and reported.
   public func clearMessageContents(forIdentifier identifier: String) throws(WormholeError) {
     try MessageIdentifier.validate(identifier)
+    try clear(name: MessageIdentifier.fileName(for: FileName(identifier)), identifier: identifier)
+  }
+
+  /// Removes the mailbox named `fileName` (`<identifier>.archive`, as ``mailboxFileNames()``
+  /// lists it), by its bytes: for a mailbox whose name is not valid UTF-8 and so has no
+  /// `String` identifier. Its journal record names the identifier with undecodable bytes written
+  /// as `\x{ff}`.
+  public func clearMessageContents(forFileName fileName: FileName) throws(WormholeError) {
+    guard let identifier = MessageIdentifier.identifier(fromFileName: fileName) else {
+      throw .invalidIdentifier(
+        fileName.lossyText,
+        reason: "it is not a mailbox name (<identifier>\(MessageIdentifier.fileExtension))")
+    }
+    try clear(name: fileName, identifier: identifier.string ?? identifier.lossyText)
+  }
+
+  private func clear(name: FileName, identifier: String) throws(WormholeError) {
+    try journal.prepare()
     do throws(WormholeError) {
       try coordinated(identifier, .exclusive) { () throws(WormholeError) in
-        try FileSystem.removeMailbox(directory: directory, name: MessageIdentifier.fileName(for: identifier))
+        try FileSystem.removeMailbox(directory: directory, name: name)
       }
     } catch {
       recordFailure(kind: .clear, identifier: identifier, bytes: 0, error: error)
@@ -325,17 +360,19 @@ public final class Wormhole: Sendable {
     try post(kind: .clear, identifier: identifier, bytes: 0, replayOf: nil)
   }
 
-  /// Removes every mailbox of this directory (`*.archive` files whose names are valid
-  /// identifiers) and nothing else: no other file, no subdirectory, nothing outside it.
+  /// Removes every mailbox of this directory (regular files and symbolic links whose names are
+  /// `<valid identifier>.archive`, matched by bytes) and nothing else: no other file, no
+  /// subdirectory, FIFO, socket or device, nothing outside it.
   public func clearAllMessageContents() throws(WormholeError) {
+    try journal.prepare()
     do throws(WormholeError) {
       try coordinatedAll { () throws(WormholeError) in
-        for name in try FileSystem.entries(of: directory)
-        where MessageIdentifier.identifier(fromFileName: name) != nil {
+        for name in try mailboxFileNames() {
           do throws(WormholeError) {
             try FileSystem.removeMailbox(directory: directory, name: name)
           } catch {
-            // A directory named like a mailbox is not ours to remove: skip it, clear the rest.
+            // Something named like a mailbox that is not a file or link is not ours to remove:
+            // skip it, clear the rest.
             if case .notAMailbox = error { continue }
             throw error
           }
@@ -359,6 +396,14 @@ public final class Wormhole: Sendable {
   ) throws(WormholeError) -> ListenerToken {
     try MessageIdentifier.validate(identifier)
     return try listeners.add(identifier: identifier, reader: self, listener: listener)
+  }
+
+  /// Calls `handler` (on the journal follower's own thread) with what the
+  /// journal follower behind the listeners notices: a journal that cannot be read, a journal
+  /// restarted, the directory removed or created again. Replaces any earlier handler; `nil`
+  /// stops the calls.
+  public func observeJournalNotices(_ handler: (@Sendable (TrafficJournalNotice) -> Void)?) {
+    listeners.noticeHandler.withLock { $0 = handler }
   }
 
   /// Stops every listener for `identifier`.

@@ -21,6 +21,11 @@ public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {
   case encodingFailed(String)
   /// A mailbox holds bytes that could not be decoded.
   case decodingFailed(path: String, reason: String)
+  /// The traffic journal is not a regular file this process can open (a link, FIFO, device,
+  /// directory, or a file without permission): nothing was written.
+  case journalUnusable(path: String, reason: String)
+  /// Another process held the journal's lock for longer than ``Wormhole/Options/journalLockTimeout``.
+  case journalLocked(path: String, holder: String, seconds: Double)
 
   public var description: String {
     switch self {
@@ -44,6 +49,11 @@ public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {
       return "cannot archive the message: \(reason)"
     case .decodingFailed(let path, let reason):
       return "cannot decode \(path): \(reason)"
+    case .journalUnusable(let path, let reason):
+      return "the traffic journal \(quoted(path)) cannot be used: \(reason)"
+    case .journalLocked(let path, let holder, let seconds):
+      return
+        "the traffic journal \(quoted(path)) stayed locked by \(holder) for \(seconds) seconds (a stopped or stuck writer; end it, or raise Options.journalLockTimeout)"
     }
   }
 }

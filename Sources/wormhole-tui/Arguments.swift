@@ -45,7 +45,9 @@ struct OptionSpec: Sendable {
 }
 
 /// The command line of one verb, parsed against its options: `--name value`, `--name=value`,
-/// flags, `--` to end options, and positional arguments anywhere.
+/// flags, `--` to end options (everything after it is positional, so `clear -- --all` names the
+/// mailbox `--all`), and positional arguments anywhere. A single `-` or anything not starting
+/// with `--` is positional. Names are matched by their exact bytes.
 struct ParsedArguments: Sendable {
   var positional: [String] = []
   private var values: [String: [String]] = [:]
@@ -56,31 +58,33 @@ struct ParsedArguments: Sendable {
     while index < arguments.count {
       let argument = arguments[index]
       index += 1
-      if optionsEnded || !argument.hasPrefix("--") || argument == "-" {
-        if argument == "--" && !optionsEnded {
-          optionsEnded = true
-          continue
-        }
+      if optionsEnded || !argument.utf8.starts(with: "--".utf8) {
         positional.append(argument)
         continue
       }
-      var name = String(argument.dropFirst(2))
-      var inline: String?
-      if let equals = name.firstIndex(of: "=") {
-        inline = String(name[name.index(after: equals)...])
-        name = String(name[..<equals])
+      if argument.utf8.count == 2 {
+        optionsEnded = true
+        continue
       }
-      guard let spec = options.first(where: { $0.name == name }) else {
-        throw .usage("unknown option --\(name) (see --help)")
+      // Split at the first `=` byte: an `=` followed by a combining mark is one Character
+      // (`=\u{338}` is "≠"), which a search by Character would not find.
+      let body = argument.utf8.dropFirst(2)
+      let equals = body.firstIndex(of: UInt8(ascii: "="))
+      let name = String(decoding: body[..<(equals ?? body.endIndex)], as: UTF8.self)
+      let inline = equals.map { String(decoding: body[body.index(after: $0)...], as: UTF8.self) }
+      guard let spec = options.first(where: { $0.name.utf8.elementsEqual(name.utf8) }) else {
+        throw .usage("unknown option \(DisplayText.field("--" + name)) (see --help)")
       }
       if spec.value == nil {
-        guard inline == nil else { throw .usage("--\(name) takes no value") }
-        values[name, default: []].append("")
+        guard inline == nil else { throw .usage("--\(spec.name) takes no value") }
+        values[spec.name, default: []].append("")
       } else if let inline {
-        values[name, default: []].append(inline)
+        values[spec.name, default: []].append(inline)
       } else {
-        guard index < arguments.count else { throw .usage("--\(name) needs a value (\(spec.value ?? ""))") }
-        values[name, default: []].append(arguments[index])
+        guard index < arguments.count else {
+          throw .usage("--\(spec.name) needs a value (\(spec.value ?? ""))")
+        }
+        values[spec.name, default: []].append(arguments[index])
         index += 1
       }
     }
@@ -92,7 +96,7 @@ struct ParsedArguments: Sendable {
   func integer(_ name: String, minimum: Int = 0) throws(CommandError) -> Int? {
     guard let text = value(name) else { return nil }
     guard let number = Int(text), number >= minimum else {
-      throw .usage("--\(name) takes a whole number of at least \(minimum), not \(text)")
+      throw .usage("--\(name) takes a whole number of at least \(minimum), not \(DisplayText.field(text))")
     }
     return number
   }
@@ -100,7 +104,7 @@ struct ParsedArguments: Sendable {
   func seconds(_ name: String) throws(CommandError) -> Double? {
     guard let text = value(name) else { return nil }
     guard let number = Double(text), number >= 0, number.isFinite else {
-      throw .usage("--\(name) takes a number of seconds, not \(text)")
+      throw .usage("--\(name) takes a number of seconds, not \(DisplayText.field(text))")
     }
     return number
   }
@@ -177,36 +181,6 @@ enum Location {
       return try Wormhole(directory: path, transitingType: transitingType, options: options)
     } catch {
       throw CommandError(error)
-    }
-  }
-}
-
-/// Writes `text` and a newline to standard output in one unbuffered write, so that a reader at
-/// the other end of a pipe sees each line whole, as soon as it is made.
-func emit(_ text: String) {
-  writeOut(STDOUT_FILENO, text + "\n")
-}
-
-/// Writes `text` to standard output as it is.
-func emitRaw(_ text: String) {
-  writeOut(STDOUT_FILENO, text)
-}
-
-/// Writes a diagnostic line to standard error.
-func diagnose(_ text: String) {
-  writeOut(STDERR_FILENO, "wormhole-tui: \(text)\n")
-}
-
-private func writeOut(_ descriptor: Int32, _ text: String) {
-  var text = text
-  text.withUTF8 { bytes in
-    var offset = 0
-    while offset < bytes.count {
-      let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      // A closed pipe or full disk: nothing more can be said there.
-      guard written > 0 else { return }
-      offset += written
     }
   }
 }

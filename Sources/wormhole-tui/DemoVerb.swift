@@ -45,6 +45,11 @@ enum DemoVerb {
       home = made
       removeAfterwards = !arguments.flag("keep")
     }
+    if removeAfterwards {
+      // Whichever way the process ends: a failed write to standard output ends it from the
+      // writer, on a listener's thread as well as here.
+      Termination.onExit { try? FileManager.default.removeItem(atPath: home) }
+    }
     defer { if removeAfterwards { try? FileManager.default.removeItem(atPath: home) } }
     do {
       try narrate(home: home)
@@ -56,8 +61,9 @@ enum DemoVerb {
       throw .failure("\(error)")
     }
     if !removeAfterwards {
+      let shown = DisplayText.field(home)
       emit(
-        "\nThe home is kept at \(home); try: wormhole-tui tail --home \(home) --group group.demo.wormhole --directory wormhole"
+        "\nThe home is kept at \(shown); try: wormhole-tui tail --home \(shown) --group group.demo.wormhole --directory wormhole"
       )
     }
     return .success
@@ -71,7 +77,7 @@ enum DemoVerb {
     options.sender = "demo"
     let wormhole = try Wormhole(
       applicationGroupIdentifier: group, optionalDirectory: "wormhole", home: home, options: options)
-    emit("wormhole directory: \(wormhole.directory)")
+    emit("wormhole directory: \(DisplayText.field(wormhole.directory))")
 
     step("listen for \"button\" and \"settings\"")
     let heard = DispatchSemaphore(value: 0)
@@ -80,7 +86,8 @@ enum DemoVerb {
         let what =
           received.isNotificationOnly ? "(notification)" : received.message?.summary(width: 100) ?? "(empty)"
         emit(
-          "  heard \(received.identifier) from \(received.record.sender) (pid \(received.record.processIdentifier)): \(what)"
+          "  heard \(DisplayText.field(received.identifier)) from \(DisplayText.field(received.record.sender))"
+            + " (pid \(received.record.processIdentifier)): \(what)"
         )
         heard.signal()
       }
@@ -121,16 +128,21 @@ enum DemoVerb {
       emit(
         inspection.root.textTree(label: "button").split(separator: "\n").map { "  " + $0 }.joined(
           separator: "\n"))
-      emit("  (\(archive.count) bytes, \(inspection.archiver ?? "plain property list"))")
+      emit(
+        "  (\(archive.count) bytes, \(inspection.archiver.map(DisplayText.field) ?? "plain property list"))")
     }
 
     step("clear every mailbox; other files are left alone")
-    emit("  before: \(try wormhole.identifiers())")
+    emit("  before: \(list(try wormhole.identifiers()))")
     try wormhole.clearAllMessageContents()
-    emit("  after: \(try wormhole.identifiers())")
+    emit("  after: \(list(try wormhole.identifiers()))")
 
     step("the traffic journal (wormhole-tui tail)")
     for record in try wormhole.trafficRecords() { emit("  " + TailVerb.textLine(record)) }
+  }
+
+  static func list(_ identifiers: [String]) -> String {
+    identifiers.isEmpty ? "(none)" : identifiers.map(DisplayText.field).joined(separator: ", ")
   }
 
   static func wait(_ semaphore: DispatchSemaphore) throws {

@@ -13,7 +13,10 @@ enum ListenVerb {
       Text lines are 'IDENTIFIER: SUMMARY', or 'IDENTIFIER: (notification)' for a pass without a
       message. JSON lines are {"identifier", "kind", "seq", "sender", "message"} (message null
       for a notification). 'listening for …' goes to standard error once the listener is ready.
-      Rapid passes may coalesce into one line showing the latest message. Exit 1 on timeout.
+      Rapid passes may coalesce into one line showing the latest message. Exit 1 on timeout;
+      exit 3 when the journal cannot be read (a link, FIFO, device or directory in its place) or
+      the directory is removed with its parent. A directory removed and created again is
+      followed again, with a line on standard error.
       """,
     options: [
       OptionSpec(name: "count", value: "N", help: "exit after N messages"),
@@ -31,10 +34,26 @@ enum ListenVerb {
     let timeout = try arguments.seconds("timeout")
     let json = arguments.flag("json")
     let wormhole = try Location.wormhole(arguments, creating: true)
+    // Reading the journal is all listening needs: one that cannot be read is reported now.
+    if let problem = TrafficJournalReader(directory: wormhole.directory, startingAtEnd: true).problem {
+      throw CommandError(problem)
+    }
     let done = DispatchSemaphore(value: 0)
     let heard = Mutex(0)
+    let stopped = Mutex(false)
+    wormhole.observeJournalNotices { notice in
+      diagnose(notice.description)
+      if case .stopped = notice {
+        stopped.withLock { $0 = true }
+        done.signal()
+      }
+    }
     var tokens: [ListenerToken] = []
-    for identifier in Set(arguments.positional).sorted() {
+    // Each identifier once, by its exact bytes: `é` and `e` + U+0301 are two (a Set of String
+    // would take them for one).
+    var seen = Set<[UInt8]>()
+    let identifiers = arguments.positional.filter { seen.insert(Array($0.utf8)).inserted }
+    for identifier in identifiers {
       do {
         tokens.append(
           try wormhole.listenForMessage(withIdentifier: identifier) { received in
@@ -57,6 +76,7 @@ enum ListenVerb {
         + "in \(DisplayText.field(wormhole.directory))")
     let result = done.wait(timeout: timeout.map { .now() + $0 } ?? .distantFuture)
     for token in tokens { token.cancel() }
+    if stopped.withLock({ $0 }) { return .failure }
     if result == .timedOut {
       diagnose("timed out after \(heard.withLock { $0 }) of \(count.map(String.init) ?? "any") messages")
       return .nothing
@@ -91,8 +111,12 @@ enum TailVerb {
       records are printed as they are appended, across journal rotations, until interrupted;
       'following traffic in …' goes to standard error once it follows, and an unused group's
       directory is created to wait for its first post.
-      Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome.
-      JSON lines are the journal's own records (see the README's "Traffic journal").
+      Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome,
+      each escaped for the terminal; kinds from newer writers are shown as stored.
+      JSON lines are the journal's lines exactly as stored (see the README's "Traffic journal").
+      Exit 3 when the journal cannot be read (a link, FIFO, device, directory or unreadable file
+      in its place). While following, a journal truncated or replaced is read from its start and
+      a directory removed and created again is followed again, each said on standard error.
       """,
     options: [
       OptionSpec(name: "follow", value: nil, help: "keep printing new records"),
@@ -112,28 +136,34 @@ enum TailVerb {
       guard arguments.flag("follow") else { return .success }
       _ = try Location.wormhole(arguments, creating: true)
     }
-    let printed = Mutex<UInt64>(0)
     let show: @Sendable (TrafficRecord) -> Void = { record in
-      printed.withLock { last in
-        guard record.sequence > last else { return }
-        last = record.sequence
-        emit(json ? record.jsonLine : textLine(record))
-      }
+      emit(json ? record.jsonLine : textLine(record))
     }
-    // Start following before listing, so that nothing appended in between is missed; the
-    // sequence numbers drop what both see.
-    var follower: TrafficJournalFollower?
+    // One reader for the retained records and what follows them, so that nothing appended in
+    // between is missed or printed twice, whatever the sequence numbers say.
     do {
-      if arguments.flag("follow") {
-        follower = try TrafficJournalFollower(directory: directory) { records in records.forEach(show) }
-      }
-      var records = try TrafficJournal.records(inDirectory: directory)
-      if let count { records = Array(records.suffix(count)) }
-      records.forEach(show)
+      try TrafficJournal.checkDirectory(directory)
     } catch {
       throw CommandError(error)
     }
-    guard let follower else { return .success }
+    let reader = TrafficJournalReader(directory: directory, startingAtEnd: false)
+    var records = reader.readAvailable()
+    if let problem = reader.problem { throw CommandError(problem) }
+    if let count { records = Array(records.suffix(count)) }
+    records.forEach(show)
+    guard arguments.flag("follow") else { return .success }
+    let follower: TrafficJournalFollower
+    do {
+      follower = try TrafficJournalFollower(
+        continuing: reader,
+        notices: { notice in
+          diagnose(notice.description)
+          if case .stopped = notice { exit(ExitCode.failure.rawValue) }
+        }
+      ) { records in records.forEach(show) }
+    } catch {
+      throw CommandError(error)
+    }
     diagnose("following traffic in \(DisplayText.field(directory))")
     withExtendedLifetime(follower) { dispatchMain() }
   }
@@ -141,9 +171,9 @@ enum TailVerb {
   static func textLine(_ record: TrafficRecord) -> String {
     var columns = [
       String(record.sequence), TrafficRecord.timestamp(record.milliseconds), String(record.processIdentifier),
-      field(record.sender), record.transiting, record.kind.rawValue,
+      field(record.sender), field(record.transiting), field(record.kind.rawValue),
       record.identifier.isEmpty ? "-" : field(record.identifier), String(record.bytes),
-      record.outcome.rawValue,
+      field(record.outcome.rawValue),
     ]
     if let replay = record.replayOf { columns.append("replay-of=\(replay)") }
     if let error = record.error { columns.append(DisplayText.quoted(error)) }

@@ -12,6 +12,9 @@ enum PassVerb {
       VALUE is JSON: objects, arrays, strings, numbers, booleans and null become NSDictionary,
       NSArray, NSString, NSNumber and NSNull. With no VALUE (and no --string, --archive or
       --lines) only the notification is posted and the mailbox is left as it is.
+      --lines passes each line as soon as it is read (blank lines are skipped), so a line that
+      is not JSON (or not UTF-8) stops it after the lines before it were passed: the message
+      says how many were, and nothing from that line on is. Exit 2 then.
       """,
     options: [
       OptionSpec(name: "string", value: "TEXT", help: "pass TEXT as a string instead of JSON"),
@@ -52,46 +55,98 @@ enum PassVerb {
     let wormhole = try Location.wormhole(
       arguments, transitingType: try transitingType(arguments), creating: true
     ) { $0.isDurable = arguments.flag("durable") }
+    if arguments.flag("lines") {
+      try passLines(to: wormhole, identifier: identifier)
+      return .success
+    }
     do {
-      if arguments.flag("lines") {
-        var number = 0
-        while let line = readLine(strippingNewline: true) {
-          number += 1
-          if line.allSatisfy(\.isWhitespace) { continue }
-          let value = try parseJSON(line, what: "line \(number)")
-          try wormhole.passMessage(value, identifier: identifier)
-        }
-      } else if let archive {
+      if let archive {
         try wormhole.passArchive(archive, identifier: identifier)
       } else {
         try wormhole.passMessage(message, identifier: identifier)
       }
-    } catch let error as WormholeError {
-      throw CommandError(error)
-    } catch let error as CommandError {
-      throw error
     } catch {
-      throw .failure("\(error)")
+      throw CommandError(error)
     }
     return .success
+  }
+
+  /// Passes each line of standard input as it is read. A bad line stops the passing; the error
+  /// says how many messages went before it, since those cannot be taken back.
+  static func passLines(to wormhole: Wormhole, identifier: String) throws(CommandError) {
+    var lines = InputLines()
+    var number = 0
+    var passed = 0
+    func stopped(_ message: String) -> String {
+      switch passed {
+      case 0: return "\(message); nothing was passed"
+      case 1: return "\(message); the 1 message before it was passed, nothing from it on"
+      default: return "\(message); the \(passed) messages before it were passed, nothing from it on"
+      }
+    }
+    while let bytes = try lines.next() {
+      number += 1
+      guard let line = String(validating: bytes, as: UTF8.self) else {
+        throw .usage(stopped("line \(number) is not valid UTF-8"))
+      }
+      if line.allSatisfy(\.isWhitespace) { continue }
+      let value: ArchivedValue
+      do {
+        value = try parseJSON(line, what: "line \(number)")
+      } catch {
+        throw CommandError(message: stopped(error.message), code: error.code)
+      }
+      do {
+        try wormhole.passMessage(value, identifier: identifier)
+      } catch {
+        let failed = CommandError(error)
+        throw CommandError(message: stopped("line \(number): " + failed.message), code: failed.code)
+      }
+      passed += 1
+    }
   }
 
   static func parseJSON(_ text: String, what: String) throws(CommandError) -> ArchivedValue {
     do {
       return try JSONParser().parse(text)
     } catch {
-      throw .usage("\(what) is \(error.description); pass text with --string")
+      throw .usage("\(what) is \(error.description) (pass text with --string)")
     }
   }
 
+  /// The bytes of `file`, checked to be a property list. Only a regular file is read (a FIFO
+  /// would block, a device never end), and no more than a message may hold.
   static func readArchive(_ file: String) throws(CommandError) -> Data {
-    guard let data = FileManager.default.contents(atPath: file) else {
-      throw .failure("cannot read \(file): \(String(cString: strerror(errno)))")
+    let shown = DisplayText.field(file)
+    let descriptor = open(file, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .usage("\(shown) is not a regular file: give an archive file to --archive")
+    }
+    let limit = Wormhole.Options().maximumMessageBytes
+    var data = Data()
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      data.append(contentsOf: chunk[..<count])
+      guard data.count <= limit else {
+        throw .usage("\(shown) is larger than the \(limit)-byte limit for one message")
+      }
     }
     do {
       _ = try PropertyListReader().read(data)
     } catch {
-      throw .usage("\(file) is not an archive or property list: \(error.description)")
+      throw .usage("\(shown) is not an archive or property list: \(error.description)")
     }
     return data
   }
@@ -100,7 +155,7 @@ enum PassVerb {
     guard let name = arguments.value("transiting") else { return .file }
     guard let type = TransitingType(rawValue: name) else {
       throw .usage(
-        "unknown transiting type \(name); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
+        "unknown transiting type \(DisplayText.field(name)); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
       )
     }
     guard type.isAvailable else { throw CommandError(.transitingTypeUnavailable(type)) }
@@ -172,7 +227,7 @@ enum ReadVerb {
       return .nothing
     }
     if arguments.flag("raw") {
-      FileHandle.standardOutput.write(archive)
+      emitRaw(archive)
       return .success
     }
     let inspection = try MessageRendering.inspect(

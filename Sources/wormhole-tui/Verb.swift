@@ -34,6 +34,13 @@ enum Verbs {
     InspectVerb.verb, DemoVerb.verb,
   ]
 
+  /// The verb called `name`, matched by its exact bytes.
+  static func named(_ name: String) -> Verb? { all.first { matches(name, $0.name) } }
+
+  /// Whether an argument is exactly `word`, byte for byte (`String`'s `==` is canonical
+  /// equivalence, under which a KELVIN SIGN equals a `K`).
+  static func matches(_ argument: String, _ word: String) -> Bool { argument.utf8.elementsEqual(word.utf8) }
+
   static var overview: String {
     var text = """
       usage: wormhole-tui VERB [ARGUMENTS] [OPTIONS]
@@ -51,7 +58,8 @@ enum Verbs {
 
       Every verb takes --home DIR, --group G, --directory D or --container DIR to choose the
       wormhole directory, and --help. Exit codes: 0 success, 1 nothing there (empty mailbox,
-      timeout), 2 usage error, 3 operation failed.
+      timeout), 2 usage error, 3 operation failed (including output that cannot be written).
+      '--' ends options: 'clear -- --all' clears the mailbox named --all.
       Run 'wormhole-tui VERB --help' for a verb's options.
 
       """

@@ -23,6 +23,8 @@ struct CommandResult {
   var status: Int32
   var outputData: Data
   var errors: String
+  /// `.uncaughtSignal` when the process was killed (then `status` is the signal number).
+  var reason: Process.TerminationReason = .exit
 
   var output: String { String(decoding: outputData, as: UTF8.self) }
 
@@ -38,9 +40,15 @@ final class RunningCommand: Sendable {
   private let changed = DispatchSemaphore(value: 0)
   private let input: Pipe
 
-  init(_ arguments: [String], environment: [String: String] = [:]) throws {
+  /// Starts `executable` (the built `wormhole-tui` unless told) with `arguments`. With
+  /// `standardOutput`, the process writes there (`/dev/full`, a pipe nobody reads) and
+  /// ``currentOutput`` stays empty.
+  init(
+    _ arguments: [String], environment: [String: String] = [:], executable: String = executablePath,
+    standardOutput: FileHandle? = nil
+  ) throws {
     process = Process()
-    process.executableURL = URL(fileURLWithPath: executablePath)
+    process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
     var merged = ProcessInfo.processInfo.environment
     merged.merge(environment) { $1 }
@@ -48,11 +56,15 @@ final class RunningCommand: Sendable {
     let outputPipe = Pipe()
     let errorPipe = Pipe()
     input = Pipe()
-    process.standardOutput = outputPipe
+    process.standardOutput = standardOutput ?? outputPipe
     process.standardError = errorPipe
     process.standardInput = input
     try process.run()
-    RunningCommand.collect(outputPipe.fileHandleForReading, into: output, signal: changed)
+    if standardOutput == nil {
+      RunningCommand.collect(outputPipe.fileHandleForReading, into: output, signal: changed)
+    } else {
+      output.end()
+    }
     RunningCommand.collect(errorPipe.fileHandleForReading, into: errors, signal: changed)
   }
 
@@ -87,7 +99,8 @@ final class RunningCommand: Sendable {
     return true
   }
 
-  func write(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+  func write(_ text: String) { write(Data(text.utf8)) }
+  func write(_ bytes: Data) { input.fileHandleForWriting.write(bytes) }
   func closeInput() { try? input.fileHandleForWriting.close() }
 
   /// Waits for the process to exit (killing it after `seconds`) and returns what it printed.
@@ -100,14 +113,20 @@ final class RunningCommand: Sendable {
     }
     if exited.wait(timeout: .now() + seconds) == .timedOut {
       process.terminate()
-      exited.wait()
+      // A child can inherit SIGTERM blocked from the thread that started it: then kill it.
+      if exited.wait(timeout: .now() + 5) == .timedOut {
+        kill(process.processIdentifier, SIGKILL)
+        exited.wait()
+      }
     }
     // The pipes end when the process and everything it started have closed them.
     let deadline = DispatchTime.now() + 10
     while !(output.ended && errors.ended) {
       if changed.wait(timeout: deadline) == .timedOut { break }
     }
-    return CommandResult(status: process.terminationStatus, outputData: output.data, errors: currentErrors)
+    return CommandResult(
+      status: process.terminationStatus, outputData: output.data, errors: currentErrors,
+      reason: process.terminationReason)
   }
 
   func interrupt() { process.interrupt() }
@@ -118,6 +137,16 @@ func run(_ arguments: [String], input: String? = nil, environment: [String: Stri
   -> CommandResult
 {
   let command = try RunningCommand(arguments, environment: environment)
+  if let input { command.write(input) }
+  command.closeInput()
+  return command.finish()
+}
+
+/// Runs `script` with `/bin/sh -c`, its `$0` the built `wormhole-tui` and `$1`… `arguments`: for
+/// what `Process` cannot do, such as passing bytes that are not UTF-8 or closing a descriptor.
+func runShell(_ script: String, _ arguments: [String] = [], input: Data? = nil) throws -> CommandResult {
+  let command = try RunningCommand(
+    ["-c", script, executablePath] + arguments, executable: "/bin/sh")
   if let input { command.write(input) }
   command.closeInput()
   return command.finish()

@@ -207,7 +207,13 @@ private struct Harness {
           record(3, .pass, "b", bytes: 3, at: 12, outcome: .failed),
           record(4, TrafficKind(rawValue: "future-kind"), "c", at: 13),
         ], initial: false), at: 20)
-    #expect(harness.traffic.map(\.kind) == [.notification, .replayed, .passed])
+    // A kind from a newer writer is kept, as stored.
+    #expect(
+      harness.traffic.map(\.kind) == [
+        .notification, .replayed, .passed, TrafficEntryKind(rawValue: "future-kind"),
+      ])
+    #expect(!harness.traffic[3].kind.isModelKind)
+    #expect(TrafficEntryKind(recordKind: TrafficKind(rawValue: "cleared")).rawValue == "record:cleared")
     #expect(harness.traffic[1].replayOf == 1)
     #expect(harness.traffic[2].error == "disk full")
     // A failed pass waits for no file change.

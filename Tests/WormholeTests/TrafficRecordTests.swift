@@ -30,3 +30,43 @@ import Testing
     #expect(TrafficRecord(jsonLine: "{\"seq\":-1,\"time\":\"2000-02-29T00:00:00.000Z\"}") == nil)
   }
 }
+
+@Suite struct StoredTrafficRecordTests {
+  @Test func unknownFieldsAndKindsAreKeptAsStored() throws {
+    let line =
+      #"{"seq":3,"time":"2026-11-29T12:41:09.123Z","pid":4,"sender":"s","transiting":"session-file","kind":"deliver","identifier":"a","bytes":5,"outcome":"queued","device":"watch","transfer":{"id":7}}"#
+    let record = try #require(TrafficRecord(jsonLine: line))
+    #expect(record.jsonLine == line)
+    #expect(record.storedLine == Array(line.utf8))
+    #expect(record.kind.rawValue == "deliver" && record.outcome.rawValue == "queued")
+    #expect(record.storedField("device") == .string("watch"))
+    var changed = record
+    changed.identifier = "b"
+    #expect(changed.storedLine == nil && !changed.jsonLine.contains("device"))
+  }
+
+  @Test func datesAreValidatedStrictly() {
+    #expect(TrafficRecord.milliseconds(fromTimestamp: "2026-02-31T00:00:00.000Z") == nil)
+    #expect(TrafficRecord.milliseconds(fromTimestamp: "2023-02-29T00:00:00.000Z") == nil)
+    #expect(TrafficRecord.milliseconds(fromTimestamp: "2024-02-29T00:00:00.000Z") != nil)
+    #expect(TrafficRecord.milliseconds(fromTimestamp: "2026-04-31T00:00:00.000Z") == nil)
+    #expect(TrafficRecord.milliseconds(fromTimestamp: "9999-12-31T23:59:60.999Z") == nil)
+    let last = TrafficRecord.milliseconds(fromTimestamp: "9999-12-31T23:59:59.999Z")
+    #expect(last.map(TrafficRecord.timestamp) == "9999-12-31T23:59:59.999Z")
+  }
+
+  @Test(arguments: ["2147483648", "4294967297", "-1"]) func aProcessIdentifierOutOfRangeIsNotARecord(
+    pid: String
+  ) {
+    let line =
+      #"{"seq":3,"time":"2026-11-29T12:41:09.123Z","pid":\#(pid),"sender":"s","transiting":"file","kind":"notify","identifier":"a","bytes":0,"outcome":"ok"}"#
+    #expect(TrafficRecord(jsonLine: line) == nil)
+  }
+
+  @Test(arguments: ["9007199254740993", "9223372036854775807", "18446744073709551615"])
+  func aSequenceNumberPastTheMaximumIsNotARecord(sequence: String) {
+    let line =
+      #"{"seq":\#(sequence),"time":"2026-11-29T12:41:09.123Z","pid":1,"sender":"s","transiting":"file","kind":"notify","identifier":"a","bytes":0,"outcome":"ok"}"#
+    #expect(TrafficRecord(jsonLine: line) == nil)
+  }
+}

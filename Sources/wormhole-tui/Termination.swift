@@ -1,0 +1,59 @@
+import Glibc
+import Synchronization
+
+/// How the process ends: once, from whichever thread gets there first, after the clean-ups
+/// registered so far.
+///
+/// A follower's output can fail on a listener thread while the main thread waits; both may try
+/// to end the process, and `exit` must not run twice at once. The first caller runs the
+/// clean-ups (such as removing `demo`'s temporary home) and ends the process; a later caller
+/// waits for that.
+enum Termination {
+  private struct State {
+    var ending = false
+    var cleanups: [@Sendable () -> Void] = []
+  }
+
+  private static let state = Mutex(State())
+
+  /// Runs `cleanup` when the process ends through ``exit(_:)`` or ``endForBrokenPipe()``.
+  static func onExit(_ cleanup: @escaping @Sendable () -> Void) {
+    state.withLock { $0.cleanups.append(cleanup) }
+  }
+
+  /// Ends the process with `code`.
+  static func exit(_ code: ExitCode) -> Never {
+    runCleanups()
+    Glibc.exit(code.rawValue)
+  }
+
+  /// Ends the process as a conventional tool ends when the reader of its output has gone
+  /// (`| head -1`): quietly, killed by `SIGPIPE`, so that a shell sees status 141 as it does for
+  /// `cat`. `SIGPIPE` is ignored while running so that such a write returns `EPIPE` here, after
+  /// the clean-ups, instead of killing the process in the middle of something.
+  static func endForBrokenPipe() -> Never {
+    runCleanups()
+    signal(SIGPIPE, SIG_DFL)
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    // Some threads (Dispatch's, on some systems) block signals: deliver it to this one.
+    pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
+    raise(SIGPIPE)
+    _exit(128 + SIGPIPE)
+  }
+
+  /// Claims the end of the process and runs the clean-ups; a second caller waits for the first
+  /// to end the process.
+  private static func runCleanups() {
+    let cleanups = state.withLock { state -> [@Sendable () -> Void]? in
+      guard !state.ending else { return nil }
+      state.ending = true
+      return state.cleanups
+    }
+    guard let cleanups else {
+      while true { pause() }
+    }
+    for cleanup in cleanups.reversed() { cleanup() }
+  }
+}
