@@ -87,6 +87,7 @@ enum TrafficPaneView {
     case .cleared, .clearedAll: return "traffic.cleared"
     case .replayed: return "traffic.replayed"
     case .changedWithoutRecord: return "traffic.unrecorded"
+    default: return "traffic"  // a kind from a newer writer, shown as stored
     }
   }
 
