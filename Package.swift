@@ -37,6 +37,12 @@ let package = Package(
     .target(
       name: "TerminalBackend",
       dependencies: ["CNcursesw", "CTerminalSignals", "TerminalInput", "TerminalScreen", "TerminalTheme"]),
+    // The dashboard: state, the pure reducer, the keymap and the views (state -> screen). No I/O.
+    .target(
+      name: "Dashboard",
+      dependencies: [
+        "MailboxModel", "KeyedArchive", "WormholeVocabulary", "Wormhole", "TerminalScreen", "TerminalInput",
+      ]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -49,14 +55,25 @@ let package = Package(
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
     .executableTarget(
       name: "wormhole-tui",
-      dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher"]),
+      dependencies: [
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
+        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+      ]),
     .executableTarget(
       name: "wormhole-bench",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
+        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "DashboardTests",
+      dependencies: [
+        "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
+        "SnapshotSupport", "TerminalTheme", "Wormhole",
+      ],
+      exclude: ["Snapshots"]),
     .testTarget(
       name: "TerminalScreenTests", dependencies: ["TerminalScreen", "SnapshotSupport"],
       exclude: ["Snapshots"]),

@@ -579,4 +579,15 @@ public final class MailboxWatcher: @unchecked Sendable {
     guard !events.isEmpty, !isCancelled else { return }
     handler(events)
   }
+
+  /// Lists every directory again and reports every difference from what was known, as after a
+  /// queue overflow: for a consumer that dropped events (a dashboard frozen too long).
+  public func rescan() {
+    queue.async { [weak self] in
+      guard let self, !self.isCancelled else { return }
+      var events: [ModelEvent] = []
+      self.rescanEverything(into: &events)
+      self.deliver(events)
+    }
+  }
 }

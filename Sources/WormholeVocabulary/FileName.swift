@@ -10,63 +10,100 @@ import KeyedArchive
 /// Used for one directory entry and for whole paths alike. Names that are valid UTF-8 (almost
 /// all) are stored as a `String`, so short ones take no allocation.
 public struct FileName: Sendable, Hashable, Comparable {
-  private enum Storage: Sendable {
-    case text(String)
-    case bytes([UInt8])
-  }
-
-  private let storage: Storage
+  /// The name's UTF-8 text; or, for a name that is not valid UTF-8 (or starts with NUL, which
+  /// no file name can), NUL followed by its bytes in hexadecimal. One `String` either way, so
+  /// that a name takes 16 bytes in the model's tables and short ones no allocation.
+  private let storage: String
 
   /// The name whose bytes are `text`'s UTF-8, exactly as written (no normalization).
-  public init(_ text: String) { storage = .text(text) }
+  public init(_ text: String) {
+    storage = text.utf8.first == 0 ? FileName.encoded(Array(text.utf8)) : text
+  }
 
   /// The name made of exactly `bytes`.
   public init(bytes: some Collection<UInt8>) {
-    if let text = String(validating: bytes, as: UTF8.self) {
-      storage = .text(text)
+    if bytes.first != 0, let text = String(validating: bytes, as: UTF8.self) {
+      storage = text
     } else {
-      storage = .bytes(Array(bytes))
+      storage = FileName.encoded(Array(bytes))
     }
   }
+
+  private static func encoded(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var out: [UInt8] = [0]
+    out.reserveCapacity(1 + bytes.count * 2)
+    for byte in bytes {
+      out.append(digits[Int(byte >> 4)])
+      out.append(digits[Int(byte & 0xF)])
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private var isEncoded: Bool { storage.utf8.first == 0 }
 
   /// The name's bytes.
   public var bytes: [UInt8] {
-    switch storage {
-    case .text(let text): return Array(text.utf8)
-    case .bytes(let bytes): return bytes
+    guard isEncoded else { return Array(storage.utf8) }
+    func value(_ digit: UInt8) -> UInt8 {
+      digit >= UInt8(ascii: "a") ? digit - UInt8(ascii: "a") + 10 : digit - UInt8(ascii: "0")
     }
+    let hex = Array(storage.utf8.dropFirst())
+    return stride(from: 0, to: hex.count - 1, by: 2).map { value(hex[$0]) << 4 | value(hex[$0 + 1]) }
   }
 
   /// The name as text, or `nil` when its bytes are not valid UTF-8.
-  public var string: String? {
-    if case .text(let text) = storage { return text }
-    return nil
-  }
+  public var string: String? { isEncoded ? nil : storage }
 
   /// Whether the name is valid UTF-8.
-  public var isText: Bool { string != nil }
+  public var isText: Bool { !isEncoded }
 
   /// The number of bytes.
-  public var byteCount: Int {
-    switch storage {
-    case .text(let text): return text.utf8.count
-    case .bytes(let bytes): return bytes.count
-    }
-  }
+  public var byteCount: Int { isEncoded ? (storage.utf8.count - 1) / 2 : storage.utf8.count }
 
   /// Runs `body` over the name's bytes without copying them where possible.
   public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-    switch storage {
-    case .text(var text): return try text.withUTF8(body)
-    case .bytes(let bytes): return try bytes.withUnsafeBufferPointer(body)
-    }
+    if isEncoded { return try bytes.withUnsafeBufferPointer(body) }
+    var text = storage
+    return try text.withUTF8(body)
   }
 
   /// The name as text for a person: valid UTF-8 as it is, each undecodable byte as `\x{ff}`.
   /// Not yet escaped for a terminal: pass it through ``DisplayText`` (``displayField`` does).
   public var lossyText: String {
-    if case .text(let text) = storage { return text }
-    var out = ""
+    if let text = string { return text }
+    return segments().map { segment in
+      switch segment {
+      case .text(let text): return text
+      case .byte(let byte): return "\\x{" + String(byte, radix: 16) + "}"
+      }
+    }.joined()
+  }
+
+  /// One column of a line for a terminal: plain words as they are, anything else quoted with
+  /// controls, separators, bidirectional controls and undecodable bytes escaped. An undecodable
+  /// byte shows as `\x{ff}` while a backslash in the name shows as `\\`, so the two never look
+  /// alike.
+  public var displayField: String {
+    if let text = string { return DisplayText.field(text) }
+    var out = "\""
+    for segment in segments() {
+      switch segment {
+      case .text(let text): out += DisplayText.quoted(text).dropFirst().dropLast()
+      case .byte(let byte): out += "\\x{" + String(byte, radix: 16) + "}"
+      }
+    }
+    return out + "\""
+  }
+
+  private enum Segment {
+    case text(String)
+    case byte(UInt8)
+  }
+
+  /// The name as runs of valid UTF-8 and single undecodable bytes.
+  private func segments() -> [Segment] {
+    var out: [Segment] = []
     var rest = bytes[...]
     while !rest.isEmpty {
       // The longest valid prefix, then one undecodable byte.
@@ -75,40 +112,32 @@ public struct FileName: Sendable, Hashable, Comparable {
         end -= 1
       }
       if end > rest.startIndex {
-        out += String(decoding: rest[rest.startIndex..<end], as: UTF8.self)
+        out.append(.text(String(decoding: rest[rest.startIndex..<end], as: UTF8.self)))
         rest = rest[end...]
       } else {
-        out += "\\x{" + String(rest[rest.startIndex], radix: 16) + "}"
+        out.append(.byte(rest[rest.startIndex]))
         rest = rest.dropFirst()
       }
     }
     return out
   }
 
-  /// One column of a line for a terminal: plain words as they are, anything else quoted with
-  /// controls, separators, bidirectional controls and undecodable bytes escaped.
-  public var displayField: String {
-    switch storage {
-    case .text(let text): return DisplayText.field(text)
-    case .bytes: return DisplayText.quoted(lossyText)
-    }
-  }
-
   public static func == (left: FileName, right: FileName) -> Bool {
-    switch (left.storage, right.storage) {
-    case (.text(let a), .text(let b)): return a.utf8.elementsEqual(b.utf8)
-    case (.bytes(let a), .bytes(let b)): return a == b
-    default: return false  // valid and invalid UTF-8 never share bytes
-    }
+    // Encoded names start with NUL and text never does, so equal storage is equal bytes.
+    left.storage.utf8.elementsEqual(right.storage.utf8)
   }
 
   public func hash(into hasher: inout Hasher) {
-    withBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    var text = storage
+    text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
   }
 
   /// Byte order, as `memcmp` and `ls` in the C locale sort.
   public static func < (left: FileName, right: FileName) -> Bool {
-    left.withBytes { a in right.withBytes { b in a.lexicographicallyPrecedes(b) } }
+    if !left.isEncoded && !right.isEncoded {
+      return left.storage.utf8.lexicographicallyPrecedes(right.storage.utf8)
+    }
+    return left.bytes.lexicographicallyPrecedes(right.bytes)
   }
 
   /// Whether the name ends with `suffix`'s bytes (not grapheme clusters: `x\u{600}.archive`

@@ -1,162 +1,154 @@
+import Dashboard
 import Dispatch
 import Foundation
 import Glibc
 import KeyedArchive
+import MailboxModel
+import MailboxWatcher
+import Synchronization
 import Wormhole
 
-/// `wormhole-tui demo`: the library end to end in a throwaway home, narrated. Until the dashboard
-/// exists this is what a newcomer runs first.
+/// `wormhole-tui demo`: the dashboard over live simulated traffic in a temporary home, removed
+/// on exit. Two child processes play an app and its extension.
 enum DemoVerb {
+  static let group = "group.com.example.demo"
+
   static let verb = Verb(
-    name: "demo", synopsis: "[--keep] [--home DIR]",
-    summary: "Show the library working end to end in a temporary wormhole home.",
+    name: "demo", synopsis: "[--no-ui] [--seconds N] [--keep] [--theme NAME|PATH]",
+    summary: "Open the dashboard over live simulated app and extension traffic (a temporary home).",
     details: """
-      Opens a wormhole for application group group.demo.wormhole, listens, passes messages from
-      this process and from a second one, reads them back, clears them and prints the traffic
-      journal. The temporary home is removed afterwards unless --keep (or --home) is given.
+      Two processes, an app and its extension, pass realistic messages in application group
+      \(group): both file transiting types, notifications without a message, clears, a
+      write that bypasses the journal, and a pass that fails. The home is removed on exit, with
+      the processes, unless --keep is given. --no-ui prints each traffic entry as it happens,
+      one line each, for --seconds N (default: until interrupted).
       """,
     options: [
+      OptionSpec(name: "no-ui", value: nil, help: "print the traffic instead of opening the dashboard"),
+      OptionSpec(name: "seconds", value: "N", help: "stop after N seconds"),
       OptionSpec(name: "keep", value: nil, help: "keep the temporary home and print its path"),
-      OptionSpec(name: "home", value: "DIR", help: "use (and keep) this home instead of a temporary one"),
+      OptionSpec(name: "theme", value: "NAME|PATH", help: "colour theme for the dashboard"),
     ],
     usesLocation: false,
     run: run)
 
-  struct Settings: Codable, Equatable {
-    var theme: String
-    var refreshSeconds: Double
-    var favourites: [String]
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let seconds = try arguments.seconds("seconds")
+    let home = try makeTemporaryHome()
+    let keep = arguments.flag("keep")
+    let groupDirectory = home + "/AppGroup/" + group
+    // A directory where a mailbox would go: every pass to "blocked" fails, and is journaled so.
+    guard mkdir(home + "/AppGroup", 0o700) == 0, mkdir(groupDirectory, 0o700) == 0,
+      mkdir(groupDirectory + "/blocked.archive", 0o700) == 0
+    else {
+      throw .failure(
+        "cannot prepare the demo home \(DisplayText.field(home)): \(String(cString: strerror(errno)))")
+    }
+    let players = DemoPlayers(home: home)
+    // On every way out (return, a failed write, a signal): the players end, the home goes.
+    Termination.onExit {
+      players.stop()
+      if keep {
+        diagnose("the demo home is kept at \(DisplayText.field(home))")
+      } else {
+        try? FileManager.default.removeItem(atPath: home)
+      }
+    }
+    try players.start()
+    if arguments.flag("no-ui") {
+      return try printTraffic(home: home, seconds: seconds)
+    }
+    var dashboard = arguments
+    dashboard.positional = [home]
+    return try DashboardVerb.run(dashboard)
   }
 
-  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    let home: String
-    let removeAfterwards: Bool
-    if let given = arguments.value("home") {
-      home = given
-      removeAfterwards = false
-    } else {
-      var template = Array((NSTemporaryDirectory() + "/wormhole-demo-XXXXXX").utf8CString)
-      guard
-        let made = template.withUnsafeMutableBufferPointer({ buffer -> String? in
-          guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-          return String(cString: base)
-        })
-      else { throw .failure("cannot make a temporary directory: \(String(cString: strerror(errno)))") }
-      home = made
-      removeAfterwards = !arguments.flag("keep")
-    }
-    if removeAfterwards {
-      // Whichever way the process ends: a failed write to standard output ends it from the
-      // writer, on a listener's thread as well as here.
-      Termination.onExit { try? FileManager.default.removeItem(atPath: home) }
-    }
-    defer { if removeAfterwards { try? FileManager.default.removeItem(atPath: home) } }
+  /// `demo --no-ui`: each traffic entry as the model recognizes it, until the time is up or a
+  /// signal arrives.
+  static func printTraffic(home: String, seconds: Double?) throws(CommandError) -> ExitCode {
+    let done = DispatchSemaphore(value: 0)
+    let model: LiveModel
     do {
-      try narrate(home: home)
-    } catch let error as WormholeError {
-      throw CommandError(error)
-    } catch let error as CommandError {
-      throw error
+      model = try LiveModel(roots: [.home(home)]) { update in
+        for entry in update.newTraffic {
+          var line = DumpVerb.textLine(entry)
+          if let transiting = entry.transiting { line += " transiting=" + DisplayText.field(transiting) }
+          emit(line)
+        }
+      }
     } catch {
-      throw .failure("\(error)")
+      throw .failure(error.description)
     }
-    if !removeAfterwards {
-      let shown = DisplayText.field(home)
-      emit(
-        "\nThe home is kept at \(shown); try: wormhole-tui tail --home \(shown) --group group.demo.wormhole --directory wormhole"
-      )
-    }
+    diagnose("demo traffic in \(DisplayText.field(home)); one line per entry")
+    let interrupted = DemoSignals.install { done.signal() }
+    _ = done.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
+    model.cancel()
+    _ = interrupted
     return .success
   }
 
-  static func step(_ text: String) { emit("\n== \(text)") }
+  static func makeTemporaryHome() throws(CommandError) -> String {
+    let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    var template = Array((base + "/wormhole-demo-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+      guard let pointer = buffer.baseAddress, mkdtemp(pointer) != nil else { return nil }
+      return String(cString: pointer)
+    }
+    guard let made else {
+      throw .failure(
+        "cannot make a temporary directory in \(DisplayText.field(base)): \(String(cString: strerror(errno)))"
+      )
+    }
+    return made
+  }
+}
 
-  static func narrate(home: String) throws {
-    let group = "group.demo.wormhole"
-    var options = Wormhole.Options()
-    options.sender = "demo"
-    let wormhole = try Wormhole(
-      applicationGroupIdentifier: group, optionalDirectory: "wormhole", home: home, options: options)
-    emit("wormhole directory: \(DisplayText.field(wormhole.directory))")
+/// SIGINT and SIGTERM end `demo --no-ui` cleanly (the home is removed) instead of killing it.
+enum DemoSignals {
+  static func install(_ handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
+    [SIGINT, SIGTERM, SIGHUP].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler(handler: handler)
+      source.activate()
+      return source
+    }
+  }
+}
 
-    step("listen for \"button\" and \"settings\"")
-    let heard = DispatchSemaphore(value: 0)
-    let tokens = try ["button", "settings"].map { identifier in
-      try wormhole.listenForMessage(withIdentifier: identifier) { received in
-        let what =
-          received.isNotificationOnly ? "(notification)" : received.message?.summary(width: 100) ?? "(empty)"
-        emit(
-          "  heard \(DisplayText.field(received.identifier)) from \(DisplayText.field(received.record.sender))"
-            + " (pid \(received.record.processIdentifier)): \(what)"
-        )
-        heard.signal()
+/// The simulated app and extension: child processes of this program running the hidden
+/// `demo-player` verb, each ending with its parent.
+final class DemoPlayers: Sendable {
+  private let home: String
+  private let processes = Mutex<[pid_t]>([])
+
+  init(home: String) { self.home = home }
+
+  func start() throws(CommandError) {
+    for role in ["app", "extension"] {
+      var pid: pid_t = 0
+      let arguments = ["wormhole-tui", "demo-player", "--home", home, "--role", role]
+      var pointers = arguments.map { strdup($0) } + [nil]
+      defer { for pointer in pointers { free(pointer) } }
+      let spawned = posix_spawn(&pid, "/proc/self/exe", nil, nil, &pointers, environ)
+      guard spawned == 0 else {
+        stop()
+        throw .failure("cannot start the demo's \(role) process: \(String(cString: strerror(spawned)))")
       }
-    }
-    defer { tokens.forEach { $0.cancel() } }
-
-    step("pass a dictionary from this process")
-    try wormhole.passMessage(
-      .dictionary([
-        ArchivedEntry(key: .string("buttonNumber"), value: .integer(1)),
-        ArchivedEntry(key: .string("title"), value: .string("Hello from the app")),
-      ]), identifier: "button")
-    try wait(heard)
-
-    step("pass from a second process: wormhole-tui pass button '{\"buttonNumber\":2}'")
-    let status = try runSelf([
-      "pass", "button", #"{"buttonNumber":2,"title":"Hello from the extension"}"#, "--home", home, "--group",
-      group,
-      "--directory", "wormhole", "--sender", "extension",
-    ])
-    guard status == 0 else { throw CommandError.failure("the second process exited with \(status)") }
-    try wait(heard)
-
-    step("pass a Codable value and read it back typed")
-    let settings = Settings(theme: "dark", refreshSeconds: 2.5, favourites: ["inbox", "drafts"])
-    try wormhole.passMessage(settings, identifier: "settings")
-    try wait(heard)
-    let back = try wormhole.message(withIdentifier: "settings", as: Settings.self)
-    emit("  read back: \(back.map { "\($0)" } ?? "nothing"), equal: \(back == settings)")
-
-    step("a notification without a message")
-    try wormhole.passMessage(nil, identifier: "button")
-    try wait(heard)
-
-    step("the mailbox for \"button\", decoded without instantiating any class")
-    if let archive = try wormhole.archive(withIdentifier: "button") {
-      let inspection = try KeyedArchiveInspector().inspect(archive)
-      emit(
-        inspection.root.textTree(label: "button").split(separator: "\n").map { "  " + $0 }.joined(
-          separator: "\n"))
-      emit(
-        "  (\(archive.count) bytes, \(inspection.archiver.map(DisplayText.field) ?? "plain property list"))")
-    }
-
-    step("clear every mailbox; other files are left alone")
-    emit("  before: \(list(try wormhole.identifiers()))")
-    try wormhole.clearAllMessageContents()
-    emit("  after: \(list(try wormhole.identifiers()))")
-
-    step("the traffic journal (wormhole-tui tail)")
-    for record in try wormhole.trafficRecords() { emit("  " + TailVerb.textLine(record)) }
-  }
-
-  static func list(_ identifiers: [String]) -> String {
-    identifiers.isEmpty ? "(none)" : identifiers.map(DisplayText.field).joined(separator: ", ")
-  }
-
-  static func wait(_ semaphore: DispatchSemaphore) throws {
-    guard semaphore.wait(timeout: .now() + 10) == .success else {
-      throw CommandError.failure("no notification arrived within 10 seconds")
+      processes.withLock { $0.append(pid) }
     }
   }
 
-  static func runSelf(_ arguments: [String]) throws -> Int32 {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = arguments
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus
+  /// Ends the players and waits for them, so that nothing is left behind.
+  func stop() {
+    let pids = processes.withLock { list in
+      defer { list = [] }
+      return list
+    }
+    for pid in pids { kill(pid, SIGTERM) }
+    for pid in pids {
+      var status: Int32 = 0
+      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    }
   }
 }

@@ -31,16 +31,20 @@ enum Termination {
   /// (`| head -1`): quietly, killed by `SIGPIPE`, so that a shell sees status 141 as it does for
   /// `cat`. `SIGPIPE` is ignored while running so that such a write returns `EPIPE` here, after
   /// the clean-ups, instead of killing the process in the middle of something.
-  static func endForBrokenPipe() -> Never {
+  static func endForBrokenPipe() -> Never { end(bySignal: SIGPIPE) }
+
+  /// Ends the process as `number` would have ended it (the dashboard after SIGINT, SIGTERM or
+  /// SIGHUP, once the terminal is restored), after the clean-ups.
+  static func end(bySignal number: Int32) -> Never {
     runCleanups()
-    signal(SIGPIPE, SIG_DFL)
-    var pipeSignal = sigset_t()
-    sigemptyset(&pipeSignal)
-    sigaddset(&pipeSignal, SIGPIPE)
+    signal(number, SIG_DFL)
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, number)
     // Some threads (Dispatch's, on some systems) block signals: deliver it to this one.
-    pthread_sigmask(SIG_UNBLOCK, &pipeSignal, nil)
-    raise(SIGPIPE)
-    _exit(128 + SIGPIPE)
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
+    raise(number)
+    _exit(128 + number)
   }
 
   /// Claims the end of the process and runs the clean-ups; a second caller waits for the first

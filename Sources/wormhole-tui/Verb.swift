@@ -7,6 +7,8 @@ struct Verb: Sendable {
   var details: String = ""
   var options: [OptionSpec]
   var usesLocation = true
+  /// Internal verbs (the demo's simulated processes) are left out of the overview.
+  var isHidden = false
   var run: @Sendable (ParsedArguments) throws(CommandError) -> ExitCode
 
   var allOptions: [OptionSpec] {
@@ -30,8 +32,8 @@ struct Verb: Sendable {
 
 enum Verbs {
   static let all: [Verb] = [
-    PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb, DumpVerb.verb,
-    InspectVerb.verb, DemoVerb.verb,
+    DashboardVerb.verb, PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb,
+    DumpVerb.verb, SnapshotVerb.verb, InspectVerb.verb, DemoVerb.verb, DemoPlayerVerb.verb,
   ]
 
   /// The verb called `name`, matched by its exact bytes.
@@ -43,7 +45,8 @@ enum Verbs {
 
   static var overview: String {
     var text = """
-      usage: wormhole-tui VERB [ARGUMENTS] [OPTIONS]
+      usage: wormhole-tui [ROOT...] [OPTIONS]        the live dashboard
+             wormhole-tui VERB [ARGUMENTS] [OPTIONS]
 
       Pass, read, clear and follow MMWormhole-style messages between processes on Linux.
       Standard output carries data; diagnostics go to standard error.
@@ -51,7 +54,7 @@ enum Verbs {
       verbs:
 
       """
-    for verb in all {
+    for verb in all where !verb.isHidden {
       text += "  " + verb.name.padding(toLength: 10, withPad: " ", startingAt: 0) + verb.summary + "\n"
     }
     text += """

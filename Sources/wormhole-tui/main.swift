@@ -14,17 +14,28 @@ for number in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&terminationSignals
 pthread_sigmask(SIG_UNBLOCK, &terminationSignals, nil)
 StandardStreams.secure()
 
-let arguments: [String]
+var arguments: [String]
 do {
   arguments = try RawArguments.decoded()
 } catch {
   diagnose(error.message)
   Termination.exit(error.code)
 }
-guard let name = arguments.first else {
-  emitRaw(Verbs.overview)
-  Termination.exit(.success)
+// No verb: the dashboard, on the home or the roots given (existing paths), with any options.
+if let first = arguments.first,
+  !first.hasPrefix("-") || Verbs.matches(first, "--help")
+    || Verbs.matches(first, "-h") || Verbs.matches(first, "--version")
+{
+  var status = stat()
+  if Verbs.named(first) == nil && !Verbs.matches(first, "help") && !Verbs.matches(first, "version")
+    && stat(first, &status) == 0
+  {
+    arguments.insert(DashboardVerb.verb.name, at: 0)
+  }
+} else {
+  arguments.insert(DashboardVerb.verb.name, at: 0)
 }
+let name = arguments[0]
 if Verbs.matches(name, "--help") || Verbs.matches(name, "-h") || Verbs.matches(name, "help") {
   if arguments.count > 1, let verb = Verbs.named(arguments[1]) {
     emitRaw(verb.help)

@@ -28,7 +28,7 @@ import Wormhole
     ["read", "x", "--container", "HOME/" + hostile], ["pass", "x", "1", "--home", "FILE/" + hostile],
     ["read", "x", "--container", "HOME", "--directory", hostile], ["read", hostile, "--container", "HOME"],
     ["clear", hostile + "/x", "--container", "HOME"], ["inspect", "HOME/" + hostile],
-    ["dump", "HOME/" + hostile], ["demo", "--home", "FILE/" + hostile],
+    ["dump", "HOME/" + hostile], ["demo", "--seconds", hostile],
   ])
   func argumentsEchoedInErrorsReachTheTerminalEscaped(arguments: [String]) throws {
     let home = TemporaryDirectory()

@@ -147,20 +147,30 @@ import Wormhole
   }
 
   @Test func everyVerbHasHelp() throws {
-    for verb in ["pass", "read", "clear", "listen", "tail", "inspect", "demo"] {
+    for verb in [
+      "pass", "read", "clear", "listen", "tail", "dump", "inspect", "snapshot", "dashboard", "demo",
+    ] {
       let result = try run([verb, "--help"])
       #expect(result.status == 0 && result.output.hasPrefix("usage: wormhole-tui \(verb)"), "\(verb)")
     }
-    let overview = try run([])
+    let overview = try run(["--help"])
     #expect(overview.status == 0 && overview.output.contains("verbs:"))
+    #expect(!overview.output.contains("demo-player"))  // internal
   }
 
-  @Test func demoRunsEndToEnd() throws {
-    let result = try run(["demo"])
+  /// The demo's simulated app and extension make every kind of traffic, and nothing is left.
+  @Test func demoRunsHeadlessAndLeavesNothingBehind() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let result = try run(["demo", "--no-ui", "--seconds", "4"], environment: ["TMPDIR": temporary.path])
     #expect(result.status == 0, "\(result.errors)")
-    #expect(result.output.contains("heard button from extension"))
-    #expect(result.output.contains("equal: true"))
-    #expect(result.output.contains("clear-all"))
+    for expected in [
+      " passed ", " notification ", " cleared ", " changed-without-record ", "transiting=file",
+      "transiting=coordinated-file", "Is a directory",
+    ] {
+      #expect(result.output.contains(expected), "\(expected) in \(result.output)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
 }
 

@@ -124,7 +124,7 @@ import WormholeVocabulary
     }
     #expect(
       OperationError.nameNotText(undecodable, operation: "clear").description.hasPrefix(
-        "cannot clear a name that is not UTF-8 yet: \"bad\\\\x{ff}\""))
+        "cannot clear a name that is not UTF-8 yet: \"bad\\x{ff}\""))
   }
 }
 

@@ -16,13 +16,28 @@ import WormholeVocabulary
     #expect(name.string == nil)
     #expect(name.bytes == [0x61, 0xFF, 0x62])
     #expect(name.lossyText == "a\\x{ff}b")
-    #expect(name.displayField == "\"a\\\\x{ff}b\"")
+    #expect(name.displayField == "\"a\\x{ff}b\"")
+    // A name that spells the escape with a real backslash looks different.
+    #expect(FileName("a\\x{ff}b").displayField == "\"a\\\\x{ff}b\"")
     #expect(name != FileName("a\u{FFFD}b"))
   }
 
   @Test func validBytesBecomeTextAndEqualTheSameText() {
     #expect(FileName(bytes: Array("日本".utf8)) == FileName("日本"))
     #expect(FileName(bytes: Array("日本".utf8)).hashValue == FileName("日本").hashValue)
+  }
+
+  @Test func aNameStartingWithNULOrHoldingAnyByteRoundTrips() {
+    for bytes: [UInt8] in [[0], [0, 0x61], [0xFF, 0xFE], [0x30, 0x30], Array(0...255)] {
+      let name = FileName(bytes: bytes)
+      #expect(name.bytes == bytes)
+      #expect(name.byteCount == bytes.count)
+      #expect(name.withBytes { Array($0) } == bytes)
+    }
+    #expect(FileName(bytes: [0x30]) != FileName(bytes: [0]))
+    #expect(FileName("\u{0}ff") == FileName(bytes: [0, 0x66, 0x66]))
+    #expect(FileName("\u{0}ff") != FileName(bytes: [0xFF]))
+    #expect(MemoryLayout<FileName>.size == 16)
   }
 
   @Test func suffixIsBytesNotGraphemes() {

@@ -1,0 +1,23 @@
+import MailboxModel
+import TerminalInput
+
+/// Everything that reaches the dashboard's loop: keys, the terminal's size, the watcher's
+/// events, time, and the results of effects. Tests write these by hand.
+public enum DashboardMessage: Sendable {
+  /// A key press.
+  case key(Key)
+  /// A click (a press of any button) on a cell: focuses the pane there and selects the row.
+  case click(row: Int, column: Int)
+  /// The mouse wheel turned over a cell: scrolls the pane there by three rows.
+  case wheel(up: Bool, row: Int, column: Int)
+  /// The terminal has a new size.
+  case resize(width: Int, height: Int)
+  /// The watcher's events, with the time they were read (milliseconds since 1970).
+  case modelEvents([ModelEvent], at: Int64)
+  /// Time passed (milliseconds since 1970): ages, highlights, status messages and pairing windows.
+  case clock(Int64)
+  /// An effect finished: what it did, or why it failed.
+  case effectFinished(description: String, error: String?)
+  /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).
+  case themeLoaded(name: String, error: String?)
+}

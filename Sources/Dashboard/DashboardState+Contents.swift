@@ -1,0 +1,197 @@
+import KeyedArchive
+import MailboxModel
+import WormholeVocabulary
+
+extension DashboardState {
+  /// The selected mailbox's versions, newest first (the current one first, when present).
+  public var selectedVersions: [MailboxVersion] {
+    guard let mailbox = selectedMailbox else { return [] }
+    return (mailbox.current.map { [$0] } ?? []) + mailbox.history.reversed()
+  }
+
+  /// The version the contents pane shows: the one under the history cursor in the history and
+  /// diff views, else the current one.
+  public var shownVersion: MailboxVersion? {
+    let versions = selectedVersions
+    if contentsView == .history || contentsView == .diff, versions.indices.contains(historyIndex) {
+      return versions[historyIndex]
+    }
+    return selectedMailbox?.current
+  }
+
+  /// Which version the history cursor is on (0 is the newest).
+  var historyIndex: Int { historyCursor }
+
+  /// The lines of the contents pane for the current selection and view.
+  public func contentsLines() -> [ContentLine] {
+    guard let selection else {
+      return [.text("Nothing here yet: no wormhole directory was found.", "list.dim")]
+    }
+    guard case .mailbox(_, let identifier) = selection else { return directoryLines(selection.directory) }
+    guard let mailbox = selectedMailbox else { return [] }
+    switch contentsView {
+    case .tree:
+      guard let version = mailbox.current else { return clearedLines(mailbox) }
+      return treeLines(version, label: identifier.displayField)
+    case .json:
+      guard let version = mailbox.current else { return clearedLines(mailbox) }
+      return JSONLayout.indented(model.decoded(version).json).map { .text(DisplayText.escaped($0)) }
+    case .hex:
+      guard let version = mailbox.current else { return clearedLines(mailbox) }
+      guard let bytes = version.bytes else { return [.text("(\(version.size) bytes, not kept)", "list.dim")] }
+      return HexDump.lines(bytes).map { .text($0) }
+    case .history:
+      return historyLines()
+    case .diff:
+      return diffLines()
+    }
+  }
+
+  private func clearedLines(_ mailbox: Mailbox) -> [ContentLine] {
+    var lines: [ContentLine] = [.text("cleared", "list.dim")]
+    if let error = mailbox.error {
+      lines.append(.text("unreadable: " + DisplayText.escaped(error), "list.error"))
+    }
+    if !mailbox.history.isEmpty {
+      lines.append(.text("\(mailbox.history.count) earlier versions: press v for history", "list.dim"))
+    }
+    return lines
+  }
+
+  private func treeLines(_ version: MailboxVersion, label: String) -> [ContentLine] {
+    switch model.decoded(version) {
+    case .message(let inspection):
+      var lines: [ContentLine] = []
+      for warning in inspection.warnings {
+        lines.append(.text("warning: " + DisplayText.escaped(String(describing: warning)), "status.notice"))
+      }
+      lines += ValueTree.lines(
+        of: inspection.root, label: label, collapsed: collapsedPaths)
+      return lines
+    case .undecodable(let reason):
+      return [
+        .text("undecodable: " + DisplayText.escaped(reason), "list.error"),
+        .text("press v for hex", "list.dim"),
+      ]
+    case .notStored(let size):
+      return [.text("(\(size) bytes, larger than the watcher keeps)", "list.dim")]
+    }
+  }
+
+  private func directoryLines(_ path: FileName) -> [ContentLine] {
+    guard let directory = model.directories[path] else { return [] }
+    var lines: [ContentLine] = [
+      ContentLine([
+        .init("directory  ", "contents.key"), .init(DisplayText.escaped(path.lossyText), "contents"),
+      ]),
+      ContentLine([
+        .init("mailboxes  ", "contents.key"),
+        .init("\(presentCounts[path] ?? 0) present, \(directory.mailboxes.count) seen", "contents"),
+      ]),
+    ]
+    if let sequence = directory.lastJournalSequence {
+      lines.append(
+        ContentLine([.init("journal    ", "contents.key"), .init("last record \(sequence)", "contents")]))
+    }
+    if directory.isPolled {
+      lines.append(.text("polled: the inotify watch limit was reached", "list.polled"))
+    }
+    if let error = directory.error {
+      lines.append(.text("error: " + DisplayText.escaped(error), "list.error"))
+    }
+    return lines
+  }
+
+  private func historyLines() -> [ContentLine] {
+    let versions = selectedVersions
+    guard !versions.isEmpty else { return [.text("no versions kept", "list.dim")] }
+    let currentSerial = selectedMailbox?.current?.serial
+    return versions.map { version -> ContentLine in
+      var pieces: [ContentLine.Piece] = [
+        .init(version.serial == currentSerial ? "now " : "    ", "contents.key"),
+        .init(Formatting.clock(version.observedMilliseconds) + "  ", "contents"),
+        .init(Formatting.padded(version.sender.map(DisplayText.field) ?? "-", 12) + " ", "contents"),
+        .init(Formatting.padded(Formatting.size(version.size), 7) + " ", "contents.number"),
+      ]
+      if version.serial == markedSerial { pieces.insert(.init("* ", "contents.changed"), at: 0) }
+      pieces.append(.init(model.summary(of: version, width: 80), "contents.string"))
+      return ContentLine(pieces)
+    }
+  }
+
+  private func diffLines() -> [ContentLine] {
+    let versions = selectedVersions
+    guard versions.indices.contains(historyCursor) else { return [.text("no versions kept", "list.dim")] }
+    let newer = versions[historyCursor]
+    let older: MailboxVersion?
+    if let markedSerial, markedSerial != newer.serial,
+      let marked = versions.first(where: { $0.serial == markedSerial })
+    {
+      older = marked
+    } else {
+      older = versions.indices.contains(historyCursor + 1) ? versions[historyCursor + 1] : nil
+    }
+    guard let older else { return [.text("the first version kept: nothing to compare with", "list.dim")] }
+    var lines: [ContentLine] = [
+      .text(
+        "\(Formatting.clock(older.observedMilliseconds)) → \(Formatting.clock(newer.observedMilliseconds))",
+        "contents.key")
+    ]
+    let changes = ValueDiff.changes(from: value(of: older), to: value(of: newer))
+    if changes.isEmpty { lines.append(.text("no field changed", "list.dim")) }
+    for change in changes {
+      switch change {
+      case .added(let path, let text):
+        lines.append(
+          ContentLine([
+            .init("+ " + DisplayText.escaped(path) + " = ", "contents.added"), .init(text, "contents.added"),
+          ]))
+      case .removed(let path, let text):
+        lines.append(
+          ContentLine([
+            .init("- " + DisplayText.escaped(path) + " = ", "contents.removed"),
+            .init(text, "contents.removed"),
+          ]))
+      case .changed(let path, let old, let new):
+        lines.append(
+          ContentLine([
+            .init("~ " + DisplayText.escaped(path) + ": ", "contents.changed"),
+            .init(old, "contents.removed"),
+            .init(" → ", "contents"), .init(new, "contents.added"),
+          ]))
+      }
+    }
+    return lines
+  }
+
+  func value(of version: MailboxVersion) -> ArchivedValue {
+    if case .message(let inspection) = model.decoded(version) { return inspection.root }
+    return .null
+  }
+
+  /// A numeric series across the selected mailbox's versions, oldest first: the field under the
+  /// tree cursor when it is a number, else the whole value when it is one.
+  public func sparklineSeries() -> (label: String, values: [Double])? {
+    guard selectedMailbox != nil else { return nil }
+    var path = "root"
+    if contentsView == .tree {
+      let lines = contentsLines()
+      if lines.indices.contains(contentsCursor), let linePath = lines[contentsCursor].path,
+        lines[contentsCursor].number != nil
+      {
+        path = linePath
+      }
+    }
+    let versions = selectedVersions.reversed()
+    var values: [Double] = []
+    for version in versions {
+      if let found = ValueTree.value(at: path, in: value(of: version)),
+        let number = ValueTree.number(of: found)
+      {
+        values.append(number)
+      }
+    }
+    guard values.count >= 2 else { return nil }
+    return (path, values)
+  }
+}

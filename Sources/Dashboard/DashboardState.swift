@@ -1,0 +1,81 @@
+import MailboxModel
+import WormholeVocabulary
+
+/// Everything the dashboard shows and remembers, as a value. It changes only through
+/// ``update(_:)``; views read it and never change it.
+public struct DashboardState: Sendable {
+  /// The live model: directories, mailboxes, history, traffic.
+  public internal(set) var model: ModelState
+  /// The roots being watched, for showing directories relative to them.
+  public var rootPaths: [String]
+  public internal(set) var width: Int
+  public internal(set) var height: Int
+  /// Now, in milliseconds since 1970: the last time a message brought.
+  public internal(set) var now: Int64
+  public internal(set) var focus: Pane = .mailboxes
+  /// Whether actions that write are disabled (`--read-only`).
+  public var isReadOnly: Bool
+  /// The theme in use, by name.
+  public internal(set) var themeName: String
+  public internal(set) var overlay: Overlay?
+  public internal(set) var status: StatusMessage?
+  public internal(set) var frozen: FrozenEvents?
+  public internal(set) var rate = RateHistory()
+
+  // The tree.
+  public internal(set) var sort: SortOrder = .name
+  public internal(set) var collapsedDirectories: Set<FileName> = []
+  /// Directory paths, sorted: the branches.
+  public internal(set) var directoryPaths: [FileName] = []
+  var orders: [FileName: MailboxOrder] = [:]
+  /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
+  public internal(set) var presentCounts: [FileName: Int] = [:]
+  /// Mailboxes holding a message in every directory.
+  public var presentCount: Int { presentCounts.values.reduce(0, +) }
+  public internal(set) var mailboxFilter: PaneFilter?
+  /// Per directory, the identifiers passing ``mailboxFilter`` in tree order.
+  var filteredIdentifiers: [FileName: [FileName]] = [:]
+  public internal(set) var selection: TreeNodeID?
+  public internal(set) var selectedRow = 0
+  public internal(set) var treeScroll = 0
+
+  // The contents pane.
+  public internal(set) var contentsView: ContentsView = .tree
+  public internal(set) var contentsCursor = 0
+  public internal(set) var contentsScroll = 0
+  public internal(set) var collapsedPaths: Set<String> = []
+  /// The version the history and diff views are on (0 is the newest).
+  public internal(set) var historyCursor = 0
+  /// The history version marked for a diff (`m`).
+  public internal(set) var markedSerial: UInt64?
+
+  // The traffic pane.
+  /// The selected entry; `nil` follows the newest.
+  public internal(set) var trafficSelection: UInt64?
+  public internal(set) var trafficFilter: PaneFilter?
+  /// Entry identifiers passing ``trafficFilter``, oldest first.
+  var filteredTraffic: [UInt64] = []
+
+  /// A dashboard over `model` (already holding what the watcher found at start).
+  public init(
+    model: ModelState, rootPaths: [String], width: Int, height: Int, now: Int64, isReadOnly: Bool = false,
+    themeName: String = "dark"
+  ) {
+    self.model = model
+    self.rootPaths = rootPaths
+    self.width = width
+    self.height = height
+    self.now = now
+    self.isReadOnly = isReadOnly
+    self.themeName = themeName
+    rebuildTree()
+    selectRow(0)
+  }
+
+  /// Whether the operator moved the selection yet; until then the first mailbox is selected as
+  /// the model fills.
+  var hasMoved = false
+
+  /// Whether the operator asked to leave.
+  public internal(set) var isQuitting = false
+}

@@ -1,0 +1,67 @@
+import KeyedArchive
+import MailboxModel
+import TerminalScreen
+import WormholeVocabulary
+
+/// The selected mailbox: a header, then the tree, JSON, hex, history or diff view.
+enum ContentsPaneView {
+  static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
+    let focused = state.focus == .contents
+    let views = ContentsView.allCases.map { $0 == state.contentsView ? "[\($0.rawValue)]" : $0.rawValue }
+      .joined(separator: " ")
+    var title = "Contents"
+    if let identifier = state.selection?.identifier { title += " " + identifier.displayField }
+    DashboardView.title(title, details: views, focused: focused, into: &screen, area: area)
+    guard area.height > 1 else { return }
+    let header = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
+    screen.fill(header, role: "contents")
+    drawHeader(state, into: &screen, area: header)
+    let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
+    screen.fill(body, role: "contents")
+    let lines = state.contentsLines()
+    for offset in 0..<body.height {
+      let index = state.contentsScroll + offset
+      guard lines.indices.contains(index) else { break }
+      let line = lines[index]
+      let y = body.y + offset
+      var x = body.x + 1 + line.indent
+      for piece in line.pieces where x < body.maxX {
+        x += screen.write(piece.text, row: y, column: x, limit: body.maxX - x, role: piece.role)
+      }
+      if focused && index == state.contentsCursor {
+        screen.paint(Rect(x: body.x, y: y, width: body.width, height: 1), role: "list.selected")
+      }
+    }
+  }
+
+  private static func drawHeader(_ state: DashboardState, into screen: inout Screen, area: Rect) {
+    guard let mailbox = state.selectedMailbox else { return }
+    var parts: [String] = []
+    if let current = mailbox.current {
+      parts.append(Formatting.size(current.size))
+      let modified = current.modifiedNanoseconds / 1_000_000
+      parts.append(
+        "modified " + Formatting.clock(modified) + " (" + Formatting.age(modified, now: state.now) + " ago)")
+      if let sender = current.sender { parts.append("by " + DisplayText.field(sender)) }
+    } else {
+      parts.append("cleared")
+    }
+    parts.append("\(mailbox.versionCount) version\(mailbox.versionCount == 1 ? "" : "s")")
+    // The sparkline, when there is one, keeps the right end of the line.
+    var right = area.maxX
+    if let series = state.sparklineSeries() {
+      let blocks = Sparkline.text(series.values, width: min(24, max(area.width / 3, 4)))
+      let label = DisplayText.escaped(series.label)
+      let text = " " + TerminalWidth.truncated(label, toColumns: 16) + " "
+      let width = TerminalWidth.columns(of: text) + TerminalWidth.columns(of: blocks) + 1
+      if width < area.width / 2 {
+        right = area.maxX - width
+        let x = right + screen.write(text, row: area.y, column: right, role: "contents.key")
+        screen.write(blocks, row: area.y, column: x, role: "sparkline")
+      }
+    }
+    screen.write(
+      parts.joined(separator: " · "), row: area.y, column: area.x + 1, limit: max(right - area.x - 2, 0),
+      role: "contents.key")
+  }
+}

@@ -1,0 +1,107 @@
+import KeyedArchive
+import MailboxModel
+import TerminalScreen
+import WormholeVocabulary
+
+/// The tree of directories and mailboxes: name, a one-line summary, size and age per row.
+enum MailboxTreeView {
+  static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
+    let focused = state.focus == .mailboxes
+    var details = "by \(state.sort.rawValue)"
+    if let filter = state.mailboxFilter { details += "  /" + DisplayText.escaped(filter.text) }
+    DashboardView.title("Mailboxes", details: details, focused: focused, into: &screen, area: area)
+    let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
+    screen.fill(body, role: "list")
+    if state.directoryPaths.isEmpty {
+      screen.write(
+        " no wormhole directory yet", row: body.y, column: body.x, limit: body.width, role: "list.dim")
+      screen.write(
+        " (p passes a message)", row: body.y + 1, column: body.x, limit: body.width, role: "list.dim")
+      return
+    }
+    // The name column fits the longest visible name, up to half the pane.
+    var nameWidth = 6
+    for offset in 0..<body.height {
+      guard case .mailbox(_, let identifier)? = state.node(atRow: state.treeScroll + offset) else { continue }
+      nameWidth = max(nameWidth, TerminalWidth.columns(of: identifier.displayField))
+    }
+    nameWidth = min(nameWidth, max(body.width / 2 - 2, 6))
+    for offset in 0..<body.height {
+      let row = state.treeScroll + offset
+      guard let node = state.node(atRow: row) else { break }
+      let y = body.y + offset
+      let selected = row == state.selectedRow
+      switch node {
+      case .directory(let path): drawBranch(path, state: state, into: &screen, row: y, area: body)
+      case .mailbox(let directory, let identifier):
+        drawMailbox(
+          identifier, in: directory, state: state, nameWidth: nameWidth, into: &screen, row: y, area: body)
+      }
+      if selected {
+        screen.paint(
+          Rect(x: body.x, y: y, width: body.width, height: 1),
+          role: focused ? "list.selected" : "list.selected.unfocused")
+      }
+    }
+  }
+
+  private static func drawBranch(
+    _ path: FileName, state: DashboardState, into screen: inout Screen, row: Int, area: Rect
+  ) {
+    let collapsed = state.collapsedDirectories.contains(path)
+    let directory = state.model.directories[path]
+    var marks = ""
+    if directory?.isPolled == true { marks += " polled" }
+    if directory?.error != nil { marks += " error" }
+    let count = "\(state.presentCounts[path] ?? 0)"
+    let right = marks + " " + count + " "
+    let rightWidth = TerminalWidth.columns(of: right)
+    var x = area.x
+    x += screen.write(collapsed ? "▸ " : "▾ ", row: row, column: x, role: "list.branch")
+    screen.write(
+      DisplayText.escaped(state.displayPath(path)), row: row, column: x,
+      limit: max(area.maxX - x - rightWidth, 0),
+      role: "list.branch")
+    let role: StyleRole =
+      directory?.error != nil ? "list.error" : directory?.isPolled == true ? "list.polled" : "list.branch"
+    screen.write(right, row: row, column: max(area.maxX - rightWidth, x), limit: rightWidth, role: role)
+  }
+
+  private static func drawMailbox(
+    _ identifier: FileName, in directory: FileName, state: DashboardState, nameWidth: Int,
+    into screen: inout Screen,
+    row: Int, area: Rect
+  ) {
+    guard let mailbox = state.model.mailbox(identifier, in: directory) else { return }
+    let sizeWidth = 9
+    let ageWidth = 4
+    let summaryWidth = max(area.width - 2 - nameWidth - 1 - sizeWidth - ageWidth - 1, 0)
+    let recent =
+      state.now - mailbox.lastChange < DashboardState.highlightMilliseconds && mailbox.lastChange > 0
+    let base: StyleRole =
+      mailbox.error != nil ? "list.error" : recent ? "list.changed" : mailbox.isPresent ? "list" : "list.dim"
+    var x = area.x + 2
+    screen.write(Formatting.padded(identifier.displayField, nameWidth), row: row, column: x, role: base)
+    x += nameWidth + 1
+    let summary: String
+    if let error = mailbox.error {
+      summary = "unreadable: " + DisplayText.escaped(error)
+    } else if let current = mailbox.current {
+      summary = state.model.summary(of: current, width: summaryWidth)
+    } else {
+      summary = "cleared"
+    }
+    screen.write(
+      Formatting.padded(summary, summaryWidth), row: row, column: x, limit: summaryWidth, role: base)
+    x += summaryWidth
+    let size = mailbox.current.map { Formatting.size($0.size) } ?? ""
+    screen.write(
+      String(repeating: " ", count: max(sizeWidth - TerminalWidth.columns(of: size), 0)) + size, row: row,
+      column: x,
+      role: base)
+    x += sizeWidth
+    let age = mailbox.lastChange > 0 ? Formatting.age(mailbox.lastChange, now: state.now) : ""
+    screen.write(
+      String(repeating: " ", count: max(ageWidth + 1 - age.count, 0)) + age, row: row, column: x, role: base)
+  }
+}

@@ -1,0 +1,31 @@
+import KeyedArchive
+import TerminalScreen
+
+/// The top line: what is watched, how much, how fast, and the last result or notice.
+enum StatusLineView {
+  static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
+    screen.fill(area, role: "status")
+    var x = area.x
+    func put(_ text: String, _ role: StyleRole) {
+      guard x < area.maxX else { return }
+      x += screen.write(text, row: area.y, column: x, limit: area.maxX - x, role: role)
+    }
+    put(" wormhole-tui ", "title")
+    let present = state.presentCount
+    let roots = state.rootPaths.map { DisplayText.field($0) }.joined(separator: " ")
+    put(" \(roots) ", "status")
+    put("│ \(present) mailbox\(present == 1 ? "" : "es") ", "status")
+    put("│ \(state.rate.perSecond)/s ", "status")
+    if let frozen = state.frozen {
+      put(" FROZEN \(frozen.newCount) new ", "traffic.badge")
+    }
+    if state.isReadOnly { put(" read-only ", "status.notice") }
+    if let status = state.status {
+      put("│ ", "status")
+      put(status.text, status.isError ? "status.error" : "status.notice")
+    } else if let notice = state.model.notices.last {
+      put("│ ", "status")
+      put(DisplayText.escaped(notice), "status.notice")
+    }
+  }
+}

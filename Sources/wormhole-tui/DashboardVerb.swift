@@ -1,0 +1,48 @@
+import Dashboard
+import Glibc
+import KeyedArchive
+import MailboxWatcher
+import TerminalTheme
+import Wormhole
+
+/// `wormhole-tui [ROOT...]` with no verb (or `wormhole-tui dashboard`): the ncurses dashboard.
+enum DashboardVerb {
+  static let options = [
+    OptionSpec(name: "theme", value: "NAME|PATH", help: "colour theme (t cycles; default dark)"),
+    OptionSpec(name: "read-only", value: nil, help: "disable every action that writes"),
+    OptionSpec(name: "mouse", value: nil, help: "click to select, wheel to scroll"),
+  ]
+
+  static let verb = Verb(
+    name: "dashboard", synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [OPTIONS]",
+    summary: "Open the live dashboard (also what 'wormhole-tui [ROOT...]' does).",
+    details: """
+      Mailboxes of every wormhole directory below the roots (the wormhole home by default), their
+      contents and history, and the traffic between processes, live. Press ? inside for the keys.
+      Needs a terminal: for scripts and bug reports use 'wormhole-tui snapshot' (one frame as
+      text) or 'wormhole-tui dump'.
+      """,
+    options: options, run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let terminalName = WormholeHome.currentEnvironment()["TERM"] ?? ""
+    guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
+      throw .usage(
+        "the dashboard needs a terminal (standard input and output are not one); "
+          + "use 'wormhole-tui snapshot' for one frame as text, or 'wormhole-tui dump'")
+    }
+    guard !terminalName.isEmpty, terminalName != "dumb" else {
+      throw .usage(
+        "TERM is \(terminalName.isEmpty ? "not set" : "dumb"): the dashboard needs a terminal that can move "
+          + "the cursor; use 'wormhole-tui snapshot' for one frame as text, or 'wormhole-tui dump'")
+    }
+    let roots = try DumpVerb.roots(arguments)
+    let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
+    // A theme that does not load is reported on screen, and the default is used.
+    let (theme, problem) = themes.load(arguments.value("theme"))
+    let loop = try DashboardLoop(
+      roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
+      themeProblem: problem.map { DisplayText.escaped($0.description) }, mouse: arguments.flag("mouse"))
+    return try loop.run()
+  }
+}

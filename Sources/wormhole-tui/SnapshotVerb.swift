@@ -1,0 +1,89 @@
+import Dashboard
+import Dispatch
+import KeyedArchive
+import MailboxModel
+import MailboxWatcher
+import Synchronization
+import TerminalInput
+import TerminalScreen
+
+/// `wormhole-tui snapshot`: one frame of the dashboard as text, without a terminal.
+enum SnapshotVerb {
+  static let verb = Verb(
+    name: "snapshot",
+    synopsis: "[ROOT...] [--size COLSxROWS] [--theme NAME|PATH] [--keys KEYS] [--ansi] [OPTIONS]",
+    summary: "Print one frame of the dashboard as plain text, for scripts and bug reports.",
+    details: """
+      The roots are read once, KEYS are replayed (for example --keys 'jj<Enter>' or
+      --keys '/button<Enter><Tab>'; see the README for the notation), and the frame is printed:
+      plain text by default, with the theme's colours as ANSI escape sequences with --ansi.
+      Actions that write are not performed: a snapshot never changes the disk.
+      """,
+    options: [
+      OptionSpec(name: "size", value: "COLSxROWS", help: "frame size (default 100x30)"),
+      OptionSpec(name: "keys", value: "KEYS", help: "keystrokes to replay first"),
+      OptionSpec(name: "ansi", value: nil, help: "keep colours and attributes as escape sequences"),
+    ] + DashboardVerb.options.filter { $0.name == "theme" || $0.name == "read-only" },
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let (width, height) = try size(arguments.value("size") ?? "100x30")
+    let keys: [Key]
+    do {
+      keys = try KeyNotation.keys(from: arguments.value("keys") ?? "")
+    } catch {
+      throw .usage("--keys: \(error.description)")
+    }
+    let roots = try DumpVerb.roots(arguments)
+    let events = try initialEvents(roots)
+    let now = DashboardLoop.now()
+    var state = DashboardState(
+      model: ModelState(), rootPaths: roots.map(\.path.lossyText), width: width, height: height, now: now,
+      isReadOnly: arguments.flag("read-only"))
+    _ = state.update(.modelEvents(events, at: now))
+    for key in keys {
+      // Effects are not performed: a snapshot never writes.
+      _ = state.update(.key(key))
+      if state.isQuitting { break }
+    }
+    let screen = DashboardView.render(state)
+    emitRaw(screen.lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n")
+    return .success
+  }
+
+  static func size(_ text: String) throws(CommandError) -> (Int, Int) {
+    let parts = text.lowercased().split(separator: "x")
+    guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), (1...1000).contains(width),
+      (1...1000).contains(height)
+    else {
+      throw .usage(
+        "--size takes COLSxROWS between 1x1 and 1000x1000, such as 100x30, not \(DisplayText.field(text))")
+    }
+    return (width, height)
+  }
+
+  /// What the watcher finds below `roots` at start.
+  static func initialEvents(_ roots: [WatchRoot]) throws(CommandError) -> [ModelEvent] {
+    let collected = Mutex<[ModelEvent]>([])
+    let queue = DispatchQueue(label: "wormhole.snapshot")
+    let watcher: MailboxWatcher
+    do {
+      watcher = try MailboxWatcher(roots: roots, queue: queue) { events in
+        collected.withLock { $0 += events }
+      }
+    } catch {
+      throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
+    }
+    queue.sync { watcher.start() }
+    watcher.cancel()
+    return collected.withLock { $0 }
+  }
+}
+
+extension String {
+  fileprivate func trimmingTrailingSpaces() -> String {
+    var text = self
+    while text.last == " " { text.removeLast() }
+    return text
+  }
+}

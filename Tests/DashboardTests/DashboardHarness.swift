@@ -1,0 +1,97 @@
+import Dashboard
+import KeyedArchive
+import MailboxModel
+import TerminalInput
+import TerminalScreen
+import WormholeVocabulary
+
+let home = "/w"
+let group: FileName = "/w/AppGroup/group.example"
+
+/// An archive of `value`, as a mailbox holds it.
+func archive(_ value: ArchivedValue) -> MailboxObservation {
+  let bytes = (try? KeyedArchiveEncoder().encodeBytes(value)) ?? []
+  return .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
+}
+
+/// A dashboard fed by hand: events, keys and time in, effects collected.
+struct DashboardHarness {
+  var state: DashboardState
+  var effects: [DashboardEffect] = []
+  var now: Int64 = 1_764_500_000_000
+
+  init(width: Int = 100, height: Int = 30, readOnly: Bool = false, mailboxes: [FileName: ArchivedValue] = [:])
+  {
+    state = DashboardState(
+      model: ModelState(), rootPaths: [home], width: width, height: height, now: now, isReadOnly: readOnly)
+    if !mailboxes.isEmpty {
+      send(
+        .modelEvents(
+          [
+            .directoryAppeared(group),
+            .directoryScanned(group, mailboxes: mailboxes.mapValues(archive), initial: true),
+          ], at: now))
+    }
+  }
+
+  mutating func send(_ message: DashboardMessage) {
+    effects += state.update(message)
+  }
+
+  /// Types keys written as plain characters, with `<Enter>`, `<Esc>`, `<Tab>` and `<Down>`.
+  mutating func type(_ keys: String) {
+    var rest = Substring(keys)
+    while let first = rest.first {
+      if first == "<", let close = rest.firstIndex(of: ">") {
+        let name = rest[rest.index(after: rest.startIndex)..<close]
+        rest = rest[rest.index(after: close)...]
+        let key: Key
+        switch name {
+        case "Enter": key = .enter
+        case "Esc": key = .escape
+        case "Tab": key = .tab
+        case "S-Tab": key = .backTab
+        case "Down": key = .down
+        case "Up": key = .up
+        case "BS": key = .backspace
+        case "Del": key = .delete
+        default: key = .control(name.last ?? "c")
+        }
+        send(.key(key))
+      } else {
+        send(.key(.character(first)))
+        rest = rest.dropFirst()
+      }
+    }
+  }
+
+  mutating func changeMailbox(
+    _ identifier: FileName, to value: ArchivedValue, after milliseconds: Int64 = 1000
+  ) {
+    now += milliseconds
+    send(.modelEvents([.mailboxChanged(directory: group, identifier: identifier, archive(value))], at: now))
+  }
+
+  var screen: Screen { DashboardView.render(state) }
+  var lines: [String] { screen.lines }
+
+  /// Whether any row of the frame contains `text`.
+  func shows(_ text: String) -> Bool { lines.contains { $0.contains(text) } }
+
+  /// The role of the first cell of `text` on screen.
+  func role(of text: String) -> StyleRole? {
+    let screen = screen
+    for row in 0..<screen.height {
+      let line = screen.lines[row]
+      guard let range = line.range(of: text) else { continue }
+      let column = TerminalWidth.columns(of: line[..<range.lowerBound])
+      return screen[row, column].role
+    }
+    return nil
+  }
+}
+
+extension DashboardHarness: CustomStringConvertible {
+  /// The frame, for failure messages.
+  var description: String { "\n" + lines.map { "|" + $0 + "|" }.joined(separator: "\n") }
+}
