@@ -41,14 +41,14 @@ let package = Package(
     .target(
       name: "Dashboard",
       dependencies: [
-        "MailboxModel", "KeyedArchive", "WormholeVocabulary", "Wormhole", "TerminalScreen", "TerminalInput",
+        "MailboxModel", "KeyedArchive", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
       ]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "Inotify"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
-    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "Wormhole", "KeyedArchive"]),
+    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
     .target(
       name: "MailboxWatcher",
@@ -71,7 +71,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-        "SnapshotSupport", "TerminalTheme", "Wormhole",
+        "SnapshotSupport", "TerminalTheme",
       ],
       exclude: ["Snapshots"]),
     .testTarget(

@@ -1,6 +1,5 @@
 import KeyedArchive
 import TerminalInput
-import Wormhole
 import WormholeVocabulary
 
 /// The pass form: where, which identifier, what value (JSON, checked as typed), which

@@ -1,5 +1,4 @@
 import TerminalInput
-import Wormhole
 import WormholeVocabulary
 
 /// The replay form: what is replayed, where to, and with which transiting type. Enter replays,

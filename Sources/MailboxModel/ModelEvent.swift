@@ -1,4 +1,3 @@
-import Wormhole
 import WormholeVocabulary
 
 /// What the watcher found when it read one mailbox file.

@@ -1,4 +1,3 @@
-import Wormhole
 import WormholeVocabulary
 
 /// JSON renderings of the model, as `wormhole-tui dump --json` prints them. The layout is stable

@@ -1,4 +1,3 @@
-import Wormhole
 import WormholeVocabulary
 
 /// What the model keeps, and how much of it.

@@ -1,4 +1,3 @@
-import Wormhole
 import WormholeVocabulary
 
 /// Where one history version sits, in the order versions entered history (oldest first).

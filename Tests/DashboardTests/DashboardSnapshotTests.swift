@@ -6,7 +6,6 @@ import TerminalInput
 import TerminalScreen
 import TerminalTheme
 import Testing
-import Wormhole
 import WormholeVocabulary
 
 private let snapshots = snapshotDirectory()

@@ -1,5 +1,3 @@
-import WormholeVocabulary
-
 /// The rules a message identifier must follow to name a mailbox file.
 public enum MessageIdentifier {
   /// The suffix of every mailbox file name.
@@ -8,13 +6,8 @@ public enum MessageIdentifier {
   /// The longest identifier in UTF-8 bytes: the mailbox name must fit a 255-byte file name.
   public static let maximumLength = 255 - fileExtension.utf8.count
 
-  /// Throws ``WormholeError/invalidIdentifier(_:reason:)`` unless `identifier` can name a mailbox:
-  /// not empty, not `.` or `..`, no `/` or NUL, at most ``maximumLength`` UTF-8 bytes.
-  public static func validate(_ identifier: String) throws(WormholeError) {
-    if let reason = problem(with: identifier) { throw .invalidIdentifier(identifier, reason: reason) }
-  }
-
-  /// Why `identifier` cannot name a mailbox, or `nil` when it can.
+  /// Why `identifier` cannot name a mailbox, or `nil` when it can: it must not be empty, `.` or
+  /// `..`, hold `/` or NUL, or be longer than ``maximumLength`` UTF-8 bytes.
   public static func problem(with identifier: String) -> String? {
     if identifier.isEmpty { return "it is empty" }
     if identifier == "." || identifier == ".." { return "it names a directory" }
@@ -51,7 +44,7 @@ public enum MessageIdentifier {
   }
 
   /// ``problem(with:)`` for an identifier given as bytes.
-  static func problem(withBytes bytes: [UInt8]) -> String? {
+  package static func problem(withBytes bytes: [UInt8]) -> String? {
     if bytes.isEmpty { return "it is empty" }
     if bytes == [UInt8(ascii: ".")] || bytes == [UInt8(ascii: "."), UInt8(ascii: ".")] {
       return "it names a directory"
