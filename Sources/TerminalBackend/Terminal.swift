@@ -386,7 +386,10 @@ public final class Terminal {
       }
       if descriptors.count > 2, descriptors[2].revents != 0 { return nil }
       let terminalEvents = Int32(descriptors[0].revents)
-      if terminalEvents & (POLLHUP | POLLERR | POLLNVAL) != 0 && terminalEvents & POLLIN == 0 {
+      // A terminal that went away (its emulator closed, tmux killed) reports readable and hung
+      // up at once, and reads end-of-file from then on: ending here, not only when nothing is
+      // readable, is what keeps the loop from spinning on it.
+      if terminalEvents & (POLLHUP | POLLERR | POLLNVAL) != 0 {
         hungUp = true
       }
     }

@@ -6,6 +6,8 @@ import MailboxWatcher
 import Synchronization
 import TerminalInput
 import TerminalScreen
+import TerminalTheme
+import Wormhole
 
 /// `wormhole-tui snapshot`: one frame of the dashboard as text, without a terminal.
 enum SnapshotVerb {
@@ -47,7 +49,16 @@ enum SnapshotVerb {
       if state.isQuitting { break }
     }
     let screen = DashboardView.render(state)
-    emitRaw(screen.lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n")
+    guard arguments.flag("ansi") else {
+      emitRaw(screen.lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n")
+      return .success
+    }
+    // Colours as this terminal would show them (NO_COLOR and TERM=dumb keep attributes only).
+    let environment = WormholeHome.currentEnvironment()
+    let (theme, problem) = ThemeCatalog(environment: environment).load(arguments.value("theme"))
+    if let problem { diagnose("\(DisplayText.escaped(problem.description)); using \(theme.name)") }
+    let capability = ColorCapability.detect(environment: environment)
+    emitRaw(screen.ansiText(theme: theme.reduced(to: capability)))
     return .success
   }
 

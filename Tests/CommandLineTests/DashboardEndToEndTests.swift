@@ -166,9 +166,39 @@ func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
     #expect(!session.isOnAlternateScreen)
   }
 
+  /// The terminal emulator closes (tmux killed): the dashboard ends, by SIGHUP here. (Without
+  /// the signal, as for a process that had SIGHUP blocked, the backend now ends on the
+  /// terminal's hang-up too, where it used to spin reading end-of-file; that path has no
+  /// test of its own.)
+  @Test func aTerminalThatGoesAwayEndsTheDashboard() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    _ = try Wormhole(applicationGroupIdentifier: "group.e2e", home: home.path)
+    let session = try TmuxSession(
+      command: "env TERM=xterm-256color LANG=C.UTF-8 \(executablePath) --home \(home.path)")
+    #expect(session.waitFor("Mailboxes"))
+    let text = tmux(["-L", session.name, "display-message", "-p", "-t", session.name, "#{pane_pid}"]).output
+    let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    #expect(pid > 0)
+    _ = tmux(["-L", session.name, "kill-server"])
+    let deadline = Date().addingTimeInterval(20)
+    // The pane's process is not our child: it is gone when signal 0 can no longer reach it.
+    while Date() < deadline && kill(pid, 0) == 0 && !isZombie(pid) { usleep(50_000) }
+    #expect(kill(pid, 0) != 0 || isZombie(pid), "the dashboard outlived its terminal")
+    if kill(pid, 0) == 0 && !isZombie(pid) { kill(pid, SIGKILL) }
+  }
+
   @Test func withoutATerminalItPointsAtSnapshotAndDump() throws {
     let result = try run([])
     #expect(result.status == 2)
     #expect(result.errors.contains("snapshot"))
   }
+}
+
+/// Whether `pid` has ended and waits for its parent to collect it.
+func isZombie(_ pid: pid_t) -> Bool {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let close = stat.lastIndex(of: ")")
+  else { return true }
+  return stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
 }
