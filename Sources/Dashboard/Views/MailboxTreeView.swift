@@ -25,7 +25,7 @@ enum MailboxTreeView {
       guard case .mailbox(_, let identifier)? = state.node(atRow: state.treeScroll + offset) else { continue }
       nameWidth = max(nameWidth, TerminalWidth.columns(of: identifier.displayField))
     }
-    nameWidth = min(nameWidth, max(body.width / 2 - 2, 6))
+    nameWidth = min(nameWidth, max(body.width / 3, 6))
     for offset in 0..<body.height {
       let row = state.treeScroll + offset
       guard let node = state.node(atRow: row) else { break }
@@ -73,7 +73,8 @@ enum MailboxTreeView {
     row: Int, area: Rect
   ) {
     guard let mailbox = state.model.mailbox(identifier, in: directory) else { return }
-    let sizeWidth = 9
+    // A narrow pane keeps the summary and the age, and leaves the size to the contents pane.
+    let sizeWidth = area.width < 44 ? 0 : 9
     let ageWidth = 4
     let summaryWidth = max(area.width - 2 - nameWidth - 1 - sizeWidth - ageWidth - 1, 0)
     let recent =
@@ -94,12 +95,13 @@ enum MailboxTreeView {
     screen.write(
       Formatting.padded(summary, summaryWidth), row: row, column: x, limit: summaryWidth, role: base)
     x += summaryWidth
-    let size = mailbox.current.map { Formatting.size($0.size) } ?? ""
-    screen.write(
-      String(repeating: " ", count: max(sizeWidth - TerminalWidth.columns(of: size), 0)) + size, row: row,
-      column: x,
-      role: base)
-    x += sizeWidth
+    if sizeWidth > 0 {
+      let size = mailbox.current.map { Formatting.size($0.size) } ?? ""
+      screen.write(
+        String(repeating: " ", count: max(sizeWidth - TerminalWidth.columns(of: size), 0)) + size, row: row,
+        column: x, limit: sizeWidth, role: base)
+      x += sizeWidth
+    }
     let age = mailbox.lastChange > 0 ? Formatting.age(mailbox.lastChange, now: state.now) : ""
     screen.write(
       String(repeating: " ", count: max(ageWidth + 1 - age.count, 0)) + age, row: row, column: x, role: base)
