@@ -98,7 +98,6 @@ extension DashboardState {
       return
     }
     for identifier in identifiers { orders[path]?.update(identifier, in: directory) }
-    presentCounts[path] = directory.presentCount
     if let mailboxFilter {
       filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter {
         mailboxFilter.matches($0.lossyText)

@@ -111,6 +111,19 @@ extension DashboardState {
     var changed: [FileName: [FileName]] = [:]
     var structural = false
     for event in events {
+      // Present counts move by what this event changed, never by a count of the directory.
+      var presence: (directory: FileName, identifier: FileName, before: Bool)?
+      switch event {
+      case .mailboxChanged(let directory, let identifier, _), .mailboxRemoved(let directory, let identifier):
+        presence = (directory, identifier, model.mailbox(identifier, in: directory)?.isOnDisk ?? false)
+      default: break
+      }
+      defer {
+        if let presence {
+          let after = model.mailbox(presence.identifier, in: presence.directory)?.isOnDisk ?? false
+          if after != presence.before { presentCounts[presence.directory, default: 0] += after ? 1 : -1 }
+        }
+      }
       for effect in model.apply(event, at: time) {
         switch effect {
         case .tick(let at): effects.append(.wake(atMilliseconds: at))

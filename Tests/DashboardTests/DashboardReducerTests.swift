@@ -241,4 +241,22 @@ import WormholeVocabulary
     harness.send(.click(row: 20, column: 60))
     #expect(harness.state.focus == .traffic)
   }
+
+  @Test func presentCountsFollowChangesRemovalsAndUnreadableFiles() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1), "b": .integer(2)])
+    func agrees() -> Bool {
+      harness.state.presentCounts[group] == harness.state.model.directories[group]?.presentCount
+    }
+    harness.changeMailbox("c", to: .integer(3))
+    #expect(harness.state.presentCounts[group] == 3 && agrees())
+    harness.send(.modelEvents([.mailboxRemoved(directory: group, identifier: "a")], at: harness.now + 1))
+    #expect(harness.state.presentCounts[group] == 2 && agrees())
+    harness.send(
+      .modelEvents(
+        [.mailboxChanged(directory: group, identifier: "d", .unreadable("Permission denied"))],
+        at: harness.now + 2))
+    #expect(harness.state.presentCounts[group] == 3 && agrees())
+    harness.send(.modelEvents([.mailboxRemoved(directory: group, identifier: "zzz")], at: harness.now + 3))
+    #expect(agrees())
+  }
 }
