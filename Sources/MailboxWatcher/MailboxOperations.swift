@@ -62,10 +62,10 @@ public struct MailboxOperations: Sendable {
   public func clear(identifier: FileName, directory: FileName, transitingType: TransitingType = .file)
     throws(OperationError)
   {
-    let identifier = try text(identifier, "clear")
     let wormhole = try wormhole(directory, transitingType, "clear")
     do {
-      try wormhole.clearMessageContents(forIdentifier: identifier)
+      // By its bytes: a mailbox whose name is not UTF-8 can be cleared too.
+      try wormhole.clearMessageContents(forFileName: MessageIdentifier.fileName(for: identifier))
     } catch {
       throw .wormhole(error)
     }

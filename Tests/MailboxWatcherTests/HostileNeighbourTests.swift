@@ -119,8 +119,20 @@ import WormholeVocabulary
     try operations.clear(identifier: decomposed, directory: directory.name)
     #expect(FileManager.default.fileExists(atPath: directory.path + "/\u{E9}.archive"))
     #expect(mailboxesOnDisk(directory.path).count == 1)
-    #expect(throws: OperationError.nameNotText(undecodable, operation: "clear")) {
-      try operations.clear(identifier: undecodable, directory: directory.name)
+    // A mailbox whose name is not UTF-8 is cleared by its bytes.
+    let path =
+      (Array(directory.path.utf8) + [UInt8(ascii: "/")] + undecodable.bytes + Array(".archive".utf8))
+      .map { CChar(bitPattern: $0) } + [0]
+    let made = open(path, O_CREAT | O_WRONLY, 0o600)
+    #expect(made >= 0)
+    close(made)
+    #expect(access(path, F_OK) == 0)
+    try operations.clear(identifier: undecodable, directory: directory.name)
+    #expect(access(path, F_OK) != 0)
+    #expect(FileManager.default.fileExists(atPath: directory.path + "/\u{E9}.archive"))
+    // Passing still needs a name the library takes as text.
+    #expect(throws: OperationError.nameNotText(undecodable, operation: "pass to")) {
+      try operations.pass(.integer(1), identifier: undecodable, directory: directory.name)
     }
     #expect(
       OperationError.nameNotText(undecodable, operation: "clear").description.hasPrefix(
