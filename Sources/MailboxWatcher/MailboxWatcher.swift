@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Inotify
+import KeyedArchive
 import MailboxModel
 import Wormhole
 import WormholeVocabulary
@@ -101,6 +102,8 @@ public final class MailboxWatcher: @unchecked Sendable {
     var stamps: [FileName: FileStamp] = [:]
     /// Why the directory cannot be listed, while it cannot.
     var error: String?
+    /// Why its journal could not be read at the last attempt, as last reported.
+    var journalProblem: String?
   }
 
   private static let mask: InotifyMask = [
@@ -286,6 +289,7 @@ public final class MailboxWatcher: @unchecked Sendable {
       directories[path]?.journal = reader
       let records = reader.readAvailable()
       if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: initial)) }
+      reportJournalProblem(path, reader, into: &events)
     } else {
       readClosedJournal(path, initial: initial, into: &events)
     }
@@ -466,8 +470,24 @@ public final class MailboxWatcher: @unchecked Sendable {
     if let reader = directories[path]?.journal {
       let records = reader.readAvailable()
       if !records.isEmpty { events.append(.journalRecords(directory: path, records, initial: false)) }
+      reportJournalProblem(path, reader, into: &events)
     } else if directories[path]?.error == nil {
       readClosedJournal(path, initial: false, into: &events)
+    }
+  }
+
+  /// A journal replaced by a FIFO, a device, a link or an unreadable file is said in a notice
+  /// once, and again only when what is wrong changes.
+  private func reportJournalProblem(
+    _ path: FileName, _ reader: TrafficJournalReader, into events: inout [ModelEvent]
+  ) {
+    let problem = reader.problem?.description
+    guard problem != directories[path]?.journalProblem else { return }
+    directories[path]?.journalProblem = problem
+    if let problem {
+      events.append(
+        .notice("the traffic journal of \(path.displayField) cannot be read: \(DisplayText.escaped(problem))")
+      )
     }
   }
 

@@ -7,6 +7,18 @@ import Wormhole
 /// names that are not one String, unreadable directories, too many groups for the descriptor
 /// limit.
 @Suite(.timeLimit(.minutes(1))) struct DumpHostileTests {
+  @Test(.timeLimit(.minutes(1))) func aJournalReplacedByAFIFOIsSaidNotWaitedOn() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    #expect(try run(["pass", "--container", home.path, "x", "1"]).status == 0)
+    #expect(unlink(home.path + "/.wormhole-journal") == 0)
+    #expect(mkfifo(home.path + "/.wormhole-journal", 0o600) == 0)
+    let result = try run(["dump", "--container", home.path])
+    #expect(result.status == 0)
+    #expect(result.output.contains("x "), "\(result.output)")
+    #expect(result.output.contains("traffic journal") && result.output.contains("FIFO"), "\(result.output)")
+  }
+
   @Test func everyEntryIsListedByItsExactBytes() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
