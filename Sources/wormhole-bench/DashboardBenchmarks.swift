@@ -13,11 +13,13 @@ import WormholeVocabulary
 // in the same run.
 
 func dashboardBenchmarks() throws -> [BenchmarkRecord] {
+  runBytesChildIfAsked()
   if let directory = ProcessInfo.processInfo.environment[dashboardMemoryChild] {
     try runDashboardMemoryChild(directory: directory)
   }
   var records = try frameBuildBenchmarks()
   records += try dashboardMemoryBenchmarks()
+  records += try dashboardTerminalBenchmarks()
   return records
 }
 
