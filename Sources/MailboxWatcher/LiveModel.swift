@@ -73,10 +73,12 @@ public final class LiveModel: Sendable {
     queue.sync { body(snapshot) }
   }
 
-  /// Pauses the model (a dashboard's freeze): no event is read or applied until ``resume()``,
-  /// and changes queue in the kernel meanwhile. If more happen than the kernel queues, the
-  /// watcher rescans on resuming, so the model still ends consistent with the disk. Calls must
-  /// pair, and ``cancel()`` only after resuming.
+  /// Stalls the reader: no event is read or applied until ``resume()``, and changes queue in the
+  /// kernel meanwhile. If more happen than the kernel queues, the watcher rescans on resuming,
+  /// so the model still ends consistent with the disk. For tests and benchmarks of a reader that
+  /// falls behind. Calls must pair, and ``cancel()`` only after resuming: a program that may
+  /// quit while paused should freeze as the dashboard does, with a flag in its own state that
+  /// holds events back (`FrozenEvents`), not with this.
   public func suspend() { queue.suspend() }
 
   /// Resumes a model paused by ``suspend()``.
