@@ -221,22 +221,34 @@ private func bytesBenchmark() throws -> BenchmarkRecord {
     baselineName: "a full repaint", baseline: Double(full), higherIsBetter: false, target: 50)
 }
 
-// MARK: Idle
-
-private func idleBenchmark() throws -> BenchmarkRecord {
-  let program = try siblingProgram("wormhole-tui")
-  let (home, _) = try benchmarkHome(mailboxes: 1_000)
-  defer { try? FileManager.default.removeItem(atPath: home) }
+/// Runs the real dashboard on `home` in a 200x60 pseudo-terminal until `body` returns, once it
+/// has drawn its first frame; then ends it with SIGTERM and collects it.
+private func withDashboard<Result>(
+  on home: String, firstFrameBytes: Int, _ body: (PseudoTerminal, pid_t) throws -> Result
+) throws -> Result {
   let pty = try PseudoTerminal(width: 200, height: 60)
-  let pid = try pty.spawn(program, ["--home", home], environment: ["TERM": "xterm-256color"])
+  let pid = try pty.spawn(
+    try siblingProgram("wormhole-tui"), ["--home", home], environment: ["TERM": "xterm-256color"])
   defer {
     kill(pid, SIGTERM)
     var status: Int32 = 0
     waitpid(pid, &status, 0)
   }
-  guard settle(seconds: 30, { pty.bytes > 10_000 }) else {
+  guard settle(seconds: 30, { pty.bytes > firstFrameBytes }) else {
     throw BenchmarkFailure("the dashboard drew nothing")
   }
+  return try body(pty, pid)
+}
+
+// MARK: Idle
+
+private func idleBenchmark() throws -> BenchmarkRecord {
+  let (home, _) = try benchmarkHome(mailboxes: 1_000)
+  defer { try? FileManager.default.removeItem(atPath: home) }
+  return try withDashboard(on: home, firstFrameBytes: 10_000) { _, pid in try idleShare(of: pid) }
+}
+
+private func idleShare(of pid: pid_t) throws -> BenchmarkRecord {
   _ = settle(seconds: 2) { false }
   let start = cpuSeconds(pid)
   let startTime = now()
@@ -251,19 +263,17 @@ private func idleBenchmark() throws -> BenchmarkRecord {
 // MARK: Keystrokes under a flood
 
 private func keystrokeLatencies(flood: Bool) throws -> [Double] {
-  let program = try siblingProgram("wormhole-tui")
   let (home, wormhole) = try benchmarkHome(mailboxes: 100)
   defer { try? FileManager.default.removeItem(atPath: home) }
-  let pty = try PseudoTerminal(width: 200, height: 60)
-  let pid = try pty.spawn(program, ["--home", home], environment: ["TERM": "xterm-256color"])
-  defer {
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
+  return try withDashboard(on: home, firstFrameBytes: 5_000) { pty, _ in
+    try keystrokeLatencies(in: pty, flooding: flood ? wormhole : nil)
   }
-  guard settle(seconds: 30, { pty.bytes > 5_000 }) else {
-    throw BenchmarkFailure("the dashboard drew nothing")
-  }
+}
+
+/// Types 120 marker characters into the `:` line and times each until it is drawn, while
+/// `flooding`, when given, passes 1,000 messages a second into the watched group.
+private func keystrokeLatencies(in pty: PseudoTerminal, flooding wormhole: Wormhole?) throws -> [Double] {
+  let flood = wormhole != nil
   let stop = Atomic<Bool>(false)
   let flooding = DispatchGroup()
   if flood {
@@ -273,7 +283,7 @@ private func keystrokeLatencies(flood: Bool) throws -> [Double] {
       let start = now()
       while !stop.load(ordering: .relaxed) {
         index += 1
-        _ = try? wormhole.passMessage(.integer(Int64(index)), identifier: "m\(index % 100)")
+        _ = try? wormhole?.passMessage(.integer(Int64(index)), identifier: "m\(index % 100)")
         let due = start + Double(index) / 1000
         let wait = due - now()
         if wait > 0 { usleep(UInt32(wait * 1e6)) }
