@@ -128,8 +128,11 @@ final class DashboardLoop {
   private func perform(_ effect: DashboardEffect) {
     switch effect {
     case .wake(let at):
-      if !wakeTimes.contains(at) {
-        wakeTimes.append(at)
+      // Rounded up to the next 50 ms, so that a flood of changes (each ending a highlight
+      // later) keeps a handful of wake-ups, not one per change.
+      let rounded = (at + 49) / 50 * 50
+      if !wakeTimes.contains(rounded) {
+        wakeTimes.append(rounded)
         wakeTimes.sort()
       }
     case .quit: break  // the state says so; the loop ends
