@@ -138,19 +138,8 @@ private func dashboardMemoryBenchmarks() throws -> [BenchmarkRecord] {
       throw BenchmarkFailure("cannot write the benchmark's mailboxes in \(directory)")
     }
   }
-  let child = Process()
-  child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-  child.arguments = ["dashboard"]
-  var environment = ProcessInfo.processInfo.environment
-  environment[dashboardMemoryChild] = directory
-  child.environment = environment
-  let output = Pipe()
-  child.standardOutput = output
-  try child.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  child.waitUntilExit()
-  let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-  guard let resident = Double(text) else { throw BenchmarkFailure("dashboard memory child printed \(text)") }
+  let resident = try numberPrinted(
+    byChildRunning: "dashboard", environment: [dashboardMemoryChild: directory])
   let limit = 150.0 * 1_000_000
   return [
     BenchmarkRecord(

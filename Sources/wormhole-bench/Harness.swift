@@ -86,3 +86,23 @@ func residentBytes() -> Double {
   guard fields.count > 1, let pages = Double(fields[1]) else { return 0 }
   return pages * Double(sysconf(Int32(_SC_PAGESIZE)))
 }
+
+/// The number a fresh `wormhole-bench GROUP` process prints when started with `environment`
+/// added to ours: how the memory figures are measured, each in a process of its own, so that
+/// earlier rounds' fragmentation does not count.
+func numberPrinted(byChildRunning group: String, environment added: [String: String]) throws -> Double {
+  let child = Process()
+  child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  child.arguments = [group]
+  var environment = ProcessInfo.processInfo.environment
+  environment.merge(added) { $1 }
+  child.environment = environment
+  let output = Pipe()
+  child.standardOutput = output
+  try child.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  child.waitUntilExit()
+  let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+  guard let value = Double(text) else { throw BenchmarkFailure("the \(group) child printed \(text)") }
+  return value
+}

@@ -53,21 +53,8 @@ private func runMemoryChild(mode: String, directory: String) throws -> Never {
 
 /// Resident bytes of a fresh `wormhole-bench model` process that loaded `directory` as `mode`.
 private func residentInChild(mode: String, directory: String) throws -> Double {
-  let child = Process()
-  child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-  child.arguments = ["model"]
-  var environment = ProcessInfo.processInfo.environment
-  environment[memoryChildMode] = mode
-  environment[memoryChildDirectory] = directory
-  child.environment = environment
-  let output = Pipe()
-  child.standardOutput = output
-  try child.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  child.waitUntilExit()
-  let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-  guard let value = Double(text) else { throw BenchmarkFailure("memory child \(mode) printed \(text)") }
-  return value
+  try numberPrinted(
+    byChildRunning: "model", environment: [memoryChildMode: mode, memoryChildDirectory: directory])
 }
 
 // MARK: Start-up

@@ -21,6 +21,18 @@ final class TmuxSession {
   // A server of its own (-L): other tmux sessions on the machine are never touched.
   deinit { _ = tmux(["-L", name, "kill-server"]) }
 
+  /// The dashboard on `home`, with an empty group there so that it has a directory to show.
+  convenience init(dashboardOn home: String) throws {
+    _ = try Wormhole(applicationGroupIdentifier: "group.e2e", home: home)
+    try self.init(command: "env TERM=xterm-256color LANG=C.UTF-8 \(executablePath) --home \(home)")
+  }
+
+  /// The process in the pane (the dashboard: `env` replaces itself with it).
+  var panePID: pid_t {
+    let text = tmux(["-L", name, "display-message", "-p", "-t", name, "#{pane_pid}"]).output
+    return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+  }
+
   /// The screen as text.
   var screen: String { tmux(["-L", name, "capture-pane", "-p", "-t", name]).output }
 
@@ -156,12 +168,9 @@ func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
   @Test func sigtermRestoresTheTerminal() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
-    _ = try Wormhole(applicationGroupIdentifier: "group.e2e", home: home.path)
-    let session = try TmuxSession(
-      command: "env TERM=xterm-256color LANG=C.UTF-8 \(executablePath) --home \(home.path)")
+    let session = try TmuxSession(dashboardOn: home.path)
     #expect(session.waitFor("Mailboxes"))
-    let pid = tmux(["-L", session.name, "display-message", "-p", "-t", session.name, "#{pane_pid}"]).output
-    kill(pid_t(pid.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0, SIGTERM)
+    kill(session.panePID, SIGTERM)
     #expect(session.waitFor { _ in session.isDead })
     #expect(!session.isOnAlternateScreen)
   }
@@ -173,12 +182,9 @@ func tmux(_ arguments: [String]) -> (status: Int32, output: String) {
   @Test func aTerminalThatGoesAwayEndsTheDashboard() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
-    _ = try Wormhole(applicationGroupIdentifier: "group.e2e", home: home.path)
-    let session = try TmuxSession(
-      command: "env TERM=xterm-256color LANG=C.UTF-8 \(executablePath) --home \(home.path)")
+    let session = try TmuxSession(dashboardOn: home.path)
     #expect(session.waitFor("Mailboxes"))
-    let text = tmux(["-L", session.name, "display-message", "-p", "-t", session.name, "#{pane_pid}"]).output
-    let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    let pid = session.panePID
     #expect(pid > 0)
     _ = tmux(["-L", session.name, "kill-server"])
     let deadline = Date().addingTimeInterval(20)
