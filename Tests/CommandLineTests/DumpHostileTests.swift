@@ -107,14 +107,14 @@ import Wormhole
     for index in 0..<groups {
       try Wormhole(directory: home.path + "/AppGroup/g\(index)").passMessage(.string("m"), identifier: "a")
     }
-    let result = try runShell("ulimit -n 64 && exec \"$0\" dump --home \"$1\"", [executablePath, home.path])
+    let result = try runShell("ulimit -n 64 && exec \"$0\" dump --home \"$1\"", [home.path])
     #expect(result.status == 0, "\(result.errors)")
     #expect(result.output.components(separatedBy: " (1 mailbox)\n").count == groups + 1)
     #expect(
       result.output.contains("notice: too many wormhole directories to keep every traffic journal open"))
     // Every journal was still read: each group's pass is in the traffic.
     let all = try runShell(
-      "ulimit -n 64 && exec \"$0\" dump --json --traffic 1000 --home \"$1\"", [executablePath, home.path])
+      "ulimit -n 64 && exec \"$0\" dump --json --traffic 1000 --home \"$1\"", [home.path])
     let document = try #require(try JSONSerialization.jsonObject(with: all.outputData) as? [String: Any])
     #expect((document["traffic"] as? [[String: Any]])?.count == groups)
   }
@@ -164,29 +164,6 @@ private func runUnprivileged(_ arguments: [String]) throws -> CommandResult {
   guard geteuid() == 0 else { return try run(arguments) }
   return try runProgram(
     "/usr/bin/setpriv", ["--bounding-set=-dac_override,-dac_read_search", "--", executablePath] + arguments)
-}
-
-/// `/bin/sh -c script arguments…` to completion.
-private func runShell(_ script: String, _ arguments: [String]) throws -> CommandResult {
-  try runProgram("/bin/sh", ["-c", script] + arguments)
-}
-
-private func runProgram(_ program: String, _ arguments: [String]) throws -> CommandResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: program)
-  process.arguments = arguments
-  let output = Pipe()
-  let errors = Pipe()
-  process.standardOutput = output
-  process.standardError = errors
-  try process.run()
-  // Errors are short; the output is read whole while the process runs, so it never blocks.
-  let outputData = output.fileHandleForReading.readDataToEndOfFile()
-  let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return CommandResult(
-    status: process.terminationStatus, outputData: outputData,
-    errors: String(decoding: errorData, as: UTF8.self))
 }
 
 /// Creates the file at the path with exactly these bytes (names that are not UTF-8 included).

@@ -96,24 +96,11 @@ import Wormhole
 
   /// Runs `wormhole-tui arguments…` as the unprivileged user `nobody` (permission bits do not
   /// bind root), or `nil` when that is not possible here.
-  private func runAsNobody(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String)? {
+  private func runAsNobody(_ arguments: [String]) throws -> CommandResult? {
     let setpriv = "/usr/bin/setpriv"
     guard geteuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else { return nil }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: setpriv)
-    process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", executablePath] + arguments
-    let output = Pipe()
-    let errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, String(decoding: outputData, as: UTF8.self),
-      String(decoding: errorData, as: UTF8.self)
-    )
+    return try runProgram(
+      setpriv, ["--reuid=65534", "--regid=65534", "--clear-groups", executablePath] + arguments)
   }
 
   @Test func aReadOnlyContainerOpensForReading() throws {

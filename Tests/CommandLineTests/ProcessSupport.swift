@@ -152,6 +152,13 @@ func runShell(_ script: String, _ arguments: [String] = [], input: Data? = nil) 
   return command.finish()
 }
 
+/// Runs another program (`setpriv`, a wrapper) to completion, its output collected.
+func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandResult {
+  let command = try RunningCommand(arguments, executable: executable)
+  command.closeInput()
+  return command.finish()
+}
+
 /// A fresh directory, removed by `remove()`.
 struct TemporaryDirectory {
   let path: String
