@@ -9,18 +9,13 @@ extension DashboardState {
     return (mailbox.current.map { [$0] } ?? []) + mailbox.history.reversed()
   }
 
-  /// The version the contents pane shows: the one under the history cursor in the history and
-  /// diff views, else the current one.
-  public var shownVersion: MailboxVersion? {
+  /// The version `r` replays: the one under the history cursor in the history and diff views,
+  /// else the newest one kept.
+  public var versionToReplay: MailboxVersion? {
     let versions = selectedVersions
-    if contentsView == .history || contentsView == .diff, versions.indices.contains(historyIndex) {
-      return versions[historyIndex]
-    }
-    return selectedMailbox?.current
+    let index = contentsView == .history || contentsView == .diff ? historyCursor : 0
+    return versions.indices.contains(index) ? versions[index] : nil
   }
-
-  /// Which version the history cursor is on (0 is the newest).
-  var historyIndex: Int { historyCursor }
 
   /// The lines of the contents pane for the current selection and view.
   public func contentsLines() -> [ContentLine] {

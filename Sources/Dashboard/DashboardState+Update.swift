@@ -372,15 +372,10 @@ extension DashboardState {
           directory: entry.directory, identifier: entry.identifier.lossyText, transiting: entry.transiting))
       return
     }
-    let versions = selectedVersions
-    guard case .mailbox(let directory, let identifier)? = selection,
-      versions.indices.contains(contentsView == .history || contentsView == .diff ? historyCursor : 0)
-    else {
+    guard case .mailbox(let directory, let identifier)? = selection, let version = versionToReplay else {
       report("select a mailbox version (v for history) or a traffic entry to replay", isError: true)
       return
     }
-    let index = contentsView == .history || contentsView == .diff ? historyCursor : 0
-    let version = versions[index]
     overlay = .replay(
       ReplayForm(
         source: .version(directory: directory, identifier: identifier, serial: version.serial),

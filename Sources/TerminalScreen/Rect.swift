@@ -25,11 +25,6 @@ public struct Rect: Sendable, Hashable, CustomStringConvertible {
     return Rect(x: left, y: top, width: right - left, height: bottom - top)
   }
 
-  /// This rectangle less `amount` cells on every side.
-  public func inset(by amount: Int) -> Rect {
-    Rect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
-  }
-
   /// The top `rows` rows and the rest.
   public func splitTop(_ rows: Int) -> (top: Rect, rest: Rect) {
     let rows = min(max(rows, 0), height)

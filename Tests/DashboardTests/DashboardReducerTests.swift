@@ -259,4 +259,24 @@ import WormholeVocabulary
     harness.send(.modelEvents([.mailboxRemoved(directory: group, identifier: "zzz")], at: harness.now + 3))
     #expect(agrees())
   }
+
+  @Test func replayingFromHistoryTakesTheVersionUnderTheCursor() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    harness.changeMailbox("a", to: .integer(2))
+    let versions = harness.state.selectedVersions
+    harness.type("<Tab>r")  // the tree view: the newest version
+    guard case .replay(let newest)? = harness.state.overlay else {
+      Issue.record("r did not open the replay form")
+      return
+    }
+    #expect(newest.source == .version(directory: group, identifier: "a", serial: versions[0].serial))
+    harness.type("<Esc>vvvj")  // history, one version back
+    #expect(harness.state.contentsView == .history)
+    harness.type("r")
+    guard case .replay(let older)? = harness.state.overlay else {
+      Issue.record("r did not open the replay form from history")
+      return
+    }
+    #expect(older.source == .version(directory: group, identifier: "a", serial: versions[1].serial))
+  }
 }
