@@ -167,10 +167,14 @@ extension DashboardState {
   /// A numeric series across the selected mailbox's versions, oldest first: the field under the
   /// tree cursor when it is a number, else the whole value when it is one.
   public func sparklineSeries() -> (label: String, values: [Double])? {
+    sparklineSeries(lines: contentsLines())
+  }
+
+  /// ``sparklineSeries()`` with the contents lines already built (a frame builds them once).
+  func sparklineSeries(lines: [ContentLine]) -> (label: String, values: [Double])? {
     guard selectedMailbox != nil else { return nil }
     var path = "root"
     if contentsView == .tree {
-      let lines = contentsLines()
       if lines.indices.contains(contentsCursor), let linePath = lines[contentsCursor].path,
         lines[contentsCursor].number != nil
       {

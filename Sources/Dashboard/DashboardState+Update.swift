@@ -110,6 +110,7 @@ extension DashboardState {
     var effects: [DashboardEffect] = []
     var changed: [FileName: [FileName]] = [:]
     var structural = false
+    let selectionBefore = selection
     for event in events {
       // Present counts move by what this event changed, never by a count of the directory.
       var presence: (directory: FileName, identifier: FileName, before: Bool)?
@@ -162,7 +163,13 @@ extension DashboardState {
     } else {
       resyncSelection()
     }
-    clampContents()
+    // The contents' lines are built only when what they show may have changed, not for every
+    // change of another mailbox.
+    var selectedChanged = false
+    if let node = selection, let names = changed[node.directory] {
+      selectedChanged = node.identifier.map { names.contains($0) } ?? true
+    }
+    if structural || selectedChanged || selection != selectionBefore { clampContents() }
     if !changed.isEmpty { effects.append(.wake(atMilliseconds: time + Self.highlightMilliseconds)) }
     return effects
   }

@@ -279,4 +279,16 @@ import WormholeVocabulary
     }
     #expect(older.source == .version(directory: group, identifier: "a", serial: versions[1].serial))
   }
+
+  @Test func theContentsCursorStaysOnALineWhenTheSelectedValueShrinks() {
+    var harness = DashboardHarness(mailboxes: [
+      "a": .array([.integer(1), .integer(2), .integer(3)]), "b": .integer(0),
+    ])
+    harness.type("<Tab>G")
+    #expect(harness.state.contentsCursor == 3)
+    harness.changeMailbox("b", to: .integer(1))  // another mailbox: the cursor stays
+    #expect(harness.state.contentsCursor == 3)
+    harness.changeMailbox("a", to: .integer(9))  // the selected one shrinks to one line
+    #expect(harness.state.contentsCursor == 0)
+  }
 }

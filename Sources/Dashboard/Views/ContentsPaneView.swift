@@ -15,10 +15,10 @@ enum ContentsPaneView {
     guard area.height > 1 else { return }
     let header = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
     screen.fill(header, role: "contents")
-    drawHeader(state, into: &screen, area: header)
+    let lines = state.contentsLines()
+    drawHeader(state, lines: lines, into: &screen, area: header)
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
     screen.fill(body, role: "contents")
-    let lines = state.contentsLines()
     for offset in 0..<body.height {
       let index = state.contentsScroll + offset
       guard lines.indices.contains(index) else { break }
@@ -34,7 +34,9 @@ enum ContentsPaneView {
     }
   }
 
-  private static func drawHeader(_ state: DashboardState, into screen: inout Screen, area: Rect) {
+  private static func drawHeader(
+    _ state: DashboardState, lines: [ContentLine], into screen: inout Screen, area: Rect
+  ) {
     guard let mailbox = state.selectedMailbox else { return }
     var parts: [String] = []
     if let current = mailbox.current {
@@ -49,7 +51,7 @@ enum ContentsPaneView {
     parts.append("\(mailbox.versionCount) version\(mailbox.versionCount == 1 ? "" : "s")")
     // The sparkline, when there is one, keeps the right end of the line.
     var right = area.maxX
-    if let series = state.sparklineSeries() {
+    if let series = state.sparklineSeries(lines: lines) {
       let blocks = Sparkline.text(series.values, width: min(24, max(area.width / 3, 4)))
       let label = DisplayText.escaped(series.label)
       let text = " " + TerminalWidth.truncated(label, toColumns: 16) + " "
