@@ -104,7 +104,7 @@ final class PseudoTerminal: @unchecked Sendable {
 }
 
 /// Waits until `condition` holds, up to `seconds`.
-private func settle(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
+func settle(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
   let deadline = now() + seconds
   while now() < deadline {
     if condition() { return true }
@@ -113,7 +113,7 @@ private func settle(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
   return condition()
 }
 
-private func siblingProgram(_ name: String) throws -> String {
+func siblingProgram(_ name: String) throws -> String {
   let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     .appendingPathComponent(name).path
   guard access(path, X_OK) == 0 else {
@@ -133,7 +133,7 @@ private func cpuSeconds(_ pid: pid_t) -> Double {
 }
 
 /// A home with `count` mailboxes in one group, for the dashboard to open.
-private func benchmarkHome(mailboxes count: Int) throws -> (home: String, wormhole: Wormhole) {
+func benchmarkHome(mailboxes count: Int) throws -> (home: String, wormhole: Wormhole) {
   let home = NSTemporaryDirectory() + "/wormhole-bench-pty-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
   var options = Wormhole.Options()
   options.sender = "bench"
@@ -223,7 +223,7 @@ private func bytesBenchmark() throws -> BenchmarkRecord {
 
 /// Runs the real dashboard on `home` in a 200x60 pseudo-terminal until `body` returns, once it
 /// has drawn its first frame; then ends it with SIGTERM and collects it.
-private func withDashboard<Result>(
+func withDashboard<Result>(
   on home: String, firstFrameBytes: Int, _ body: (PseudoTerminal, pid_t) throws -> Result
 ) throws -> Result {
   let pty = try PseudoTerminal(width: 200, height: 60)
