@@ -68,6 +68,17 @@ extension DashboardState {
     }
   }
 
+  /// Why the value of `version` cannot be copied as JSON (its bytes were not kept, or do not
+  /// decode), or `nil` when it can: a copy of `null` would say "copied" of nothing.
+  func copyRefusal(for version: MailboxVersion) -> String? {
+    switch model.decoded(version) {
+    case .message: return nil
+    case .undecodable(let reason):
+      return "nothing copied: the value is undecodable: " + DisplayText.escaped(reason)
+    case .notStored: return "nothing copied: the value is " + notKeptLine(version).pieces[0].text
+    }
+  }
+
   /// What the views say of a version whose bytes the watcher did not keep.
   private func notKeptLine(_ version: MailboxVersion) -> ContentLine {
     .text(

@@ -92,6 +92,9 @@ import WormholeVocabulary
     harness.type("<Tab>v")
     let lines = texts(harness.state.contentsLines())
     #expect(!lines.contains("null"))
+    if let version = harness.state.selectedMailbox?.current {
+      #expect(harness.state.copyRefusal(for: version)?.contains("too large to show") == true)
+    }
     #expect(
       lines.contains { $0.contains("too large to show") && $0.contains("2.0 MB") && $0.contains("1.0 MB") })
   }

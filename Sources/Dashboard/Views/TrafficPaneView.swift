@@ -57,7 +57,12 @@ enum TrafficPaneView {
       let y = body.y + offset
       let role = self.role(of: entry)
       let outcome = entry.error == nil ? "ok" : "FAILED"
-      var identifier = entry.identifier.displayField
+      // Cut in the middle, where identifiers of one app often differ least; an error after it
+      // leaves the identifier at least half the column.
+      let identifierWidth = columns.shown.first { $0.column == .identifier }?.width ?? 12
+      var identifier = Formatting.middleTruncated(
+        entry.identifier.displayField,
+        toColumns: entry.error == nil ? identifierWidth : max(identifierWidth / 2, 8))
       if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
       columns.draw(
         [
@@ -150,7 +155,8 @@ enum TrafficPaneView {
       var column = x + 1
       for (index, item) in shown.enumerated() {
         let width = index == shown.count - 1 ? max(screen.width - column, 0) : item.width
-        screen.write(texts[item.column] ?? "", row: row, column: column, limit: width, role: role)
+        let text = TerminalWidth.truncated(texts[item.column] ?? "", toColumns: width)
+        screen.write(text, row: row, column: column, limit: width, role: role)
         column += width + 1
         if column >= screen.width { break }
       }
