@@ -30,11 +30,12 @@ extension DashboardState {
       return treeLines(version, label: identifier.displayField)
     case .json:
       guard let version = mailbox.current else { return clearedLines(mailbox) }
-      return JSONLayout.indented(model.decoded(version).json).map { .text(DisplayText.escaped($0)) }
+      return jsonLines(version)
     case .hex:
       guard let version = mailbox.current else { return clearedLines(mailbox) }
-      guard let bytes = version.bytes else { return [.text("(\(version.size) bytes, not kept)", "list.dim")] }
-      return HexDump.lines(bytes).map { .text($0) }
+      guard let bytes = version.bytes else { return [notKeptLine(version)] }
+      let columns = DashboardLayout(width: width, height: height).contents.width - 1
+      return HexDump.lines(bytes, columns: columns).map { .text($0) }
     case .history:
       return historyLines()
     case .diff:
@@ -42,10 +43,55 @@ extension DashboardState {
     }
   }
 
+  /// The JSON view: the inspector's JSON indented, at most ``ValueTree/rowLimit`` lines and a
+  /// last one saying how many more there are; what was not decoded says why instead.
+  private func jsonLines(_ version: MailboxVersion) -> [ContentLine] {
+    switch model.decoded(version) {
+    case .message(let inspection):
+      let layout = JSONLayout.indented(inspection.root.json())
+      var lines = layout.lines.map { text -> ContentLine in
+        let body = text.drop { $0 == " " }
+        return ContentLine(
+          indent: text.count - body.count, [.init(DisplayText.escaped(String(body)), "contents")])
+      }
+      if layout.omitted > 0 {
+        lines.append(ValueTree.omissionLine(layout.omitted, "lines", limit: ValueTree.rowLimit))
+      }
+      return lines
+    case .undecodable(let reason):
+      return [
+        .text("undecodable: " + DisplayText.escaped(reason), "list.error"),
+        .text("press v for hex", "list.dim"),
+      ]
+    case .notStored:
+      return [notKeptLine(version)]
+    }
+  }
+
+  /// Why the value of `version` cannot be copied as JSON (its bytes were not kept, or do not
+  /// decode), or `nil` when it can: a copy of `null` would say "copied" of nothing.
+  func copyRefusal(for version: MailboxVersion) -> String? {
+    switch model.decoded(version) {
+    case .message: return nil
+    case .undecodable(let reason):
+      return "nothing copied: the value is undecodable: " + DisplayText.escaped(reason)
+    case .notStored: return "nothing copied: the value is " + notKeptLine(version).pieces[0].text
+    }
+  }
+
+  /// What the views say of a version whose bytes the watcher did not keep.
+  private func notKeptLine(_ version: MailboxVersion) -> ContentLine {
+    .text(
+      "too large to show: \(Formatting.size(version.size)) (\(Formatting.count(version.size)) bytes), over the "
+        + "\(Formatting.size(model.configuration.storedByteLimit)) the watcher keeps", "list.dim")
+  }
+
   private func clearedLines(_ mailbox: Mailbox) -> [ContentLine] {
-    var lines: [ContentLine] = [.text("cleared", "list.dim")]
+    var lines: [ContentLine] = []
     if let error = mailbox.error {
       lines.append(.text("unreadable: " + DisplayText.escaped(error), "list.error"))
+    } else {
+      lines.append(.text("cleared", "list.dim"))
     }
     if !mailbox.history.isEmpty {
       lines.append(.text("\(mailbox.history.count) earlier versions: press v for history", "list.dim"))
@@ -68,8 +114,8 @@ extension DashboardState {
         .text("undecodable: " + DisplayText.escaped(reason), "list.error"),
         .text("press v for hex", "list.dim"),
       ]
-    case .notStored(let size):
-      return [.text("(\(size) bytes, larger than the watcher keeps)", "list.dim")]
+    case .notStored:
+      return [notKeptLine(version)]
     }
   }
 
@@ -81,7 +127,10 @@ extension DashboardState {
       ]),
       ContentLine([
         .init("mailboxes  ", "contents.key"),
-        .init("\(presentCounts[path] ?? 0) present, \(directory.mailboxes.count) seen", "contents"),
+        .init(
+          "\(presentCounts[path] ?? 0) present, "
+            + (directory.unreadableCount > 0 ? "\(directory.unreadableCount) unreadable, " : "")
+            + "\(directory.mailboxes.count) seen", "contents"),
       ]),
     ]
     if let sequence = directory.lastJournalSequence {
@@ -104,7 +153,8 @@ extension DashboardState {
     return versions.map { version -> ContentLine in
       var pieces: [ContentLine.Piece] = [
         .init(version.serial == currentSerial ? "now " : "    ", "contents.key"),
-        .init(Formatting.clock(version.observedMilliseconds) + "  ", "contents"),
+        .init(
+          Formatting.padded(Formatting.time(version.observedMilliseconds, now: now), 12) + "  ", "contents"),
         .init(Formatting.padded(version.sender.map(DisplayText.field) ?? "-", 12) + " ", "contents"),
         .init(Formatting.padded(Formatting.size(version.size), 7) + " ", "contents.number"),
       ]
@@ -129,12 +179,26 @@ extension DashboardState {
     guard let older else { return [.text("the first version kept: nothing to compare with", "list.dim")] }
     var lines: [ContentLine] = [
       .text(
-        "\(Formatting.clock(older.observedMilliseconds)) → \(Formatting.clock(newer.observedMilliseconds))",
-        "contents.key")
+        Formatting.time(older.observedMilliseconds, now: now) + " → "
+          + Formatting.time(newer.observedMilliseconds, now: now), "contents.key")
     ]
-    let changes = ValueDiff.changes(from: value(of: older), to: value(of: newer))
-    if changes.isEmpty { lines.append(.text("no field changed", "list.dim")) }
-    for change in changes {
+    // A version that was not decoded is not compared: "no field changed" would be a guess.
+    for (version, name) in [(older, "older"), (newer, "newer")] {
+      switch model.decoded(version) {
+      case .message: continue
+      case .undecodable(let reason):
+        lines.append(
+          .text(
+            "not compared: the \(name) version is undecodable: " + DisplayText.escaped(reason), "list.error"))
+      case .notStored:
+        lines.append(
+          .text("not compared: the \(name) version is " + notKeptLine(version).pieces[0].text, "list.dim"))
+      }
+      return lines
+    }
+    let comparison = ValueDiff.changes(from: value(of: older), to: value(of: newer))
+    if comparison.isEmpty { lines.append(.text("no field changed", "list.dim")) }
+    for change in comparison.changes {
       switch change {
       case .added(let path, let text):
         lines.append(
@@ -155,6 +219,9 @@ extension DashboardState {
             .init(" → ", "contents"), .init(new, "contents.added"),
           ]))
       }
+    }
+    if comparison.omitted > 0 {
+      lines.append(ValueTree.omissionLine(comparison.omitted, "changes", limit: ValueTree.rowLimit))
     }
     return lines
   }

@@ -116,12 +116,12 @@ extension DashboardState {
       var presence: (directory: FileName, identifier: FileName, before: Bool)?
       switch event {
       case .mailboxChanged(let directory, let identifier, _), .mailboxRemoved(let directory, let identifier):
-        presence = (directory, identifier, model.mailbox(identifier, in: directory)?.isOnDisk ?? false)
+        presence = (directory, identifier, model.mailbox(identifier, in: directory)?.countsAsPresent ?? false)
       default: break
       }
       defer {
         if let presence {
-          let after = model.mailbox(presence.identifier, in: presence.directory)?.isOnDisk ?? false
+          let after = model.mailbox(presence.identifier, in: presence.directory)?.countsAsPresent ?? false
           if after != presence.before { presentCounts[presence.directory, default: 0] += after ? 1 : -1 }
         }
       }

@@ -1,23 +1,36 @@
 /// Indents one-line JSON for reading, without parsing it: braces and brackets open lines,
 /// commas end them, strings are copied as they are. Empty containers stay on one line.
 enum JSONLayout {
-  static func indented(_ json: String, indent: Int = 2) -> [String] {
+  /// The first `limit` lines of `json`, indented, and how many lines came after them (counted,
+  /// not built).
+  static func indented(_ json: String, indent: Int = 2, limit: Int = ValueTree.rowLimit) -> (
+    lines: [String], omitted: Int
+  ) {
     var lines: [String] = []
+    var omitted = 0
     var line = ""
+    var lineHasText = false
     var depth = 0
     var inString = false
     var escaped = false
     let characters = Array(json)
     var index = 0
+    func put(_ character: Character) {
+      lineHasText = true
+      if lines.count < limit { line.append(character) }
+    }
     func newLine() {
-      if !line.isEmpty { lines.append(line) }
-      line = String(repeating: " ", count: depth * indent)
+      if lineHasText {
+        if lines.count < limit { lines.append(line) } else { omitted += 1 }
+      }
+      lineHasText = false
+      line = lines.count < limit ? String(repeating: " ", count: depth * indent) : ""
     }
     while index < characters.count {
       let character = characters[index]
       defer { index += 1 }
       if inString {
-        line.append(character)
+        put(character)
         if escaped {
           escaped = false
         } else if character == "\\" {
@@ -30,41 +43,35 @@ enum JSONLayout {
       switch character {
       case "\"":
         inString = true
-        line.append(character)
+        put(character)
       case "{", "[":
         let closing: Character = character == "{" ? "}" : "]"
         if index + 1 < characters.count && characters[index + 1] == closing {
-          line.append(character)
-          line.append(closing)
+          put(character)
+          put(closing)
           index += 1
         } else {
-          line.append(character)
+          put(character)
           depth += 1
           newLine()
         }
       case "}", "]":
         depth = max(depth - 1, 0)
         newLine()
-        line.append(character)
+        put(character)
       case ",":
-        line.append(character)
+        put(character)
         newLine()
       case ":":
-        line.append(": ")
+        put(":")
+        put(" ")
       case " ", "\n", "\t", "\r":
         break
       default:
-        line.append(character)
+        put(character)
       }
-      if lines.count > 20_000 { break }
     }
-    if !line.trimmingCharacters(in: " ").isEmpty { lines.append(line) }
-    return lines
-  }
-}
-
-extension String {
-  fileprivate func trimmingCharacters(in set: Character) -> Substring {
-    self.drop { $0 == set }
+    newLine()
+    return (lines, omitted)
   }
 }

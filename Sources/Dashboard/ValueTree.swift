@@ -1,43 +1,86 @@
-import Foundation
 import KeyedArchive
 import TerminalScreen
 
 /// Turns decoded values into the contents pane's lines and into flat (path, value) fields for
 /// diffs and sparklines. Text from the archive is escaped for the terminal here.
 enum ValueTree {
-  /// The tree lines of `value`, with branches in `collapsed` (by path) closed.
-  static func lines(of value: ArchivedValue, label: String, collapsed: Set<String>) -> [ContentLine] {
-    var lines: [ContentLine] = []
-    append(value, key: label, path: "root", depth: 0, collapsed: collapsed, into: &lines)
-    return lines
+  /// The most rows a view builds (tree lines, JSON lines, diff changes): a frame stays cheap,
+  /// and the rows past it are counted and said in a last row.
+  static let rowLimit = 20_000
+  /// The deepest level shown as a branch; a container below it is shown on one line.
+  static let depthLimit = 64
+
+  /// The tree lines of `value`, with branches in `collapsed` (by path) closed: at most `limit`,
+  /// then one line saying how many more there are.
+  static func lines(
+    of value: ArchivedValue, label: String, collapsed: Set<String>, limit: Int = rowLimit
+  ) -> [ContentLine] {
+    var builder = Builder(collapsed: collapsed, limit: limit)
+    builder.append(value, key: label, path: "root", depth: 0)
+    if builder.omitted > 0 { builder.lines.append(omissionLine(builder.omitted, "rows", limit: limit)) }
+    return builder.lines
   }
 
-  private static func append(
-    _ value: ArchivedValue, key: String, path: String, depth: Int, collapsed: Set<String>,
-    into lines: inout [ContentLine]
-  ) {
-    guard lines.count < 20_000 else { return }
-    let children = self.children(of: value)
-    var line = ContentLine(indent: depth * 2, [], path: path)
-    line.pieces.append(.init(DisplayText.escaped(key), "contents.key"))
-    line.pieces.append(.init(": ", "contents"))
-    if let children, depth < 64 {
-      line.isBranch = true
-      line.isCollapsed = collapsed.contains(path)
-      line.pieces.insert(.init(line.isCollapsed ? "▸ " : "▾ ", "contents"), at: 0)
-      line.pieces.append(.init(heading(of: value, count: children.count), "contents.class"))
-      lines.append(line)
-      guard !line.isCollapsed else { return }
-      for child in children {
-        append(
-          child.value, key: child.key, path: path + child.pathSuffix, depth: depth + 1, collapsed: collapsed,
-          into: &lines)
+  /// `… 12,345 more rows not shown (limit 20,000)`.
+  static func omissionLine(_ count: Int, _ noun: String, limit: Int) -> ContentLine {
+    .text(
+      "… \(Formatting.count(count)) more \(noun) not shown (limit \(Formatting.count(limit)))", "list.dim")
+  }
+
+  private struct Builder {
+    let collapsed: Set<String>
+    let limit: Int
+    var lines: [ContentLine] = []
+    /// Rows past the limit, counted and not built.
+    var omitted = 0
+
+    mutating func append(_ value: ArchivedValue, key: String, path: String, depth: Int) {
+      guard lines.count < limit else {
+        omitted +=
+          collapsed.isEmpty ? rowCount(value, depth: depth) : rowCount(value, path: path, depth: depth)
+        return
       }
-    } else {
-      line.pieces.insert(.init("  ", "contents"), at: 0)
-      line.pieces.append(.init(value.summary(width: 200), role(of: value)))
-      line.number = number(of: value)
-      lines.append(line)
+      let children = ValueTree.children(of: value)
+      var line = ContentLine(indent: depth * 2, [], path: path)
+      line.pieces.append(.init(DisplayText.escaped(key), "contents.key"))
+      line.pieces.append(.init(": ", "contents"))
+      if let children, depth < depthLimit {
+        line.isBranch = true
+        line.isCollapsed = collapsed.contains(path)
+        line.pieces.insert(.init(line.isCollapsed ? "▸ " : "▾ ", "contents"), at: 0)
+        line.pieces.append(.init(heading(of: value, count: children.count), "contents.class"))
+        lines.append(line)
+        guard !line.isCollapsed else { return }
+        for child in children {
+          append(child.value, key: child.key, path: path + child.pathSuffix, depth: depth + 1)
+        }
+      } else {
+        line.pieces.insert(.init("  ", "contents"), at: 0)
+        line.pieces.append(.init(value.summary(width: 200), role(of: value)))
+        line.number = number(of: value)
+        lines.append(line)
+      }
+    }
+
+    /// The rows `value` would take with nothing collapsed, counted without building them.
+    private func rowCount(_ value: ArchivedValue, depth: Int) -> Int {
+      guard depth < depthLimit else { return 1 }
+      switch value {
+      case .dictionary(let entries): return entries.reduce(1) { $0 + rowCount($1.value, depth: depth + 1) }
+      case .array(let items), .set(let items), .orderedSet(let items):
+        return items.reduce(1) { $0 + rowCount($1, depth: depth + 1) }
+      case .object(let object): return object.fields.reduce(1) { $0 + rowCount($1.value, depth: depth + 1) }
+      case .shared(let shared): return rowCount(shared.value, depth: depth)
+      default: return 1
+      }
+    }
+
+    /// The rows `value` at `path` would take, with the branches in `collapsed` closed.
+    private func rowCount(_ value: ArchivedValue, path: String, depth: Int) -> Int {
+      guard let children = ValueTree.children(of: value), depth < depthLimit, !collapsed.contains(path) else {
+        return 1
+      }
+      return children.reduce(1) { $0 + rowCount($1.value, path: path + $1.pathSuffix, depth: depth + 1) }
     }
   }
 
@@ -69,7 +112,7 @@ enum ValueTree {
     }
   }
 
-  private static func heading(of value: ArchivedValue, count: Int) -> String {
+  static func heading(of value: ArchivedValue, count: Int) -> String {
     switch value {
     case .dictionary: return "{\(count)}"
     case .array: return "[\(count)]"
@@ -81,7 +124,7 @@ enum ValueTree {
     }
   }
 
-  private static func role(of value: ArchivedValue) -> StyleRole {
+  static func role(of value: ArchivedValue) -> StyleRole {
     switch value {
     case .string: return "contents.string"
     case .integer, .unsignedInteger, .real, .boolean: return "contents.number"
@@ -102,33 +145,12 @@ enum ValueTree {
     }
   }
 
-  /// Every leaf of `value` as (path, one-line text), in order: what a diff compares.
-  static func fields(of value: ArchivedValue) -> [(path: String, text: String)] {
-    var out: [(String, String)] = []
-    collect(value, path: "root", depth: 0, into: &out)
-    return out
-  }
-
-  private static func collect(
-    _ value: ArchivedValue, path: String, depth: Int, into out: inout [(String, String)]
-  ) {
-    guard out.count < 20_000 else { return }
-    if let children = children(of: value), depth < 64 {
-      if children.isEmpty { out.append((path, heading(of: value, count: 0))) }
-      for child in children {
-        collect(child.value, path: path + child.pathSuffix, depth: depth + 1, into: &out)
-      }
-    } else {
-      out.append((path, value.summary(width: 200)))
-    }
-  }
-
   /// The value at `path`, for a field's sparkline.
   static func value(at path: String, in root: ArchivedValue) -> ArchivedValue? {
     if path == "root" { return root }
     var found: ArchivedValue?
     func walk(_ value: ArchivedValue, _ current: String, _ depth: Int) {
-      guard found == nil, depth < 64, path.hasPrefix(current) else { return }
+      guard found == nil, depth < depthLimit, path.hasPrefix(current) else { return }
       if current == path {
         found = value
         return

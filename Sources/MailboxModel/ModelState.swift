@@ -11,6 +11,13 @@ public struct ModelConfiguration: Sendable, Hashable {
   public var trafficCapacity = 10_000
   /// How long a file change and a journal record may be apart and still be one post.
   public var matchWindowMilliseconds: Int64 = 2_000
+  /// The largest mailbox whose bytes the watcher keeps (its `maximumStoredBytes`): views say it
+  /// when they cannot show a larger one.
+  public var storedByteLimit = 1 << 20
+  /// How far a journal record's time may be from when it arrived before it is doubted
+  /// (``TrafficEntry/hasDoubtfulTime``): ahead of arrival for any record, behind it for records
+  /// read as they were written.
+  public var clockToleranceMilliseconds: Int64 = 300_000
 
   public init() {}
 }
@@ -112,13 +119,18 @@ public struct DirectoryState: Sendable {
   /// The sequence number of the last journal record received, to notice gaps.
   public internal(set) var lastJournalSequence: UInt64?
 
+  /// The number of mailboxes on disk that could not be read (``Mailbox/error`` says why); kept as
+  /// they change, not counted.
+  public internal(set) var unreadableCount = 0
+
   public init(path: FileName) { self.path = path }
 
   /// Mailboxes sorted by identifier.
   public var sortedMailboxes: [Mailbox] { mailboxes.values.sorted { $0.identifier < $1.identifier } }
 
-  /// The number of mailboxes on disk now: holding a message, or present but unreadable.
-  public var presentCount: Int { mailboxes.values.reduce(0) { $0 + ($1.isOnDisk ? 1 : 0) } }
+  /// The number of mailboxes holding a message that can be read; unreadable ones are counted in
+  /// ``unreadableCount`` instead.
+  public var presentCount: Int { mailboxes.values.reduce(0) { $0 + ($1.countsAsPresent ? 1 : 0) } }
 }
 
 /// One mailbox (`<identifier>.archive`) and what the model remembers of it.
@@ -143,6 +155,9 @@ public struct Mailbox: Sendable {
   /// Whether the mailbox file exists: it holds a message, or it is there but could not be read
   /// (``error`` says why).
   public var isOnDisk: Bool { current != nil || error != nil }
+  /// Whether the mailbox counts as present: it holds a message that could be read the last time
+  /// it was tried. An unreadable one (a FIFO, a link, no permission) is on disk but not present.
+  public var countsAsPresent: Bool { current != nil && error == nil }
   /// The sender of the current message, when the traffic journal named it.
   public var lastWriter: String? { current?.sender }
 
@@ -279,11 +294,19 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
   public var error: String?
   /// The mailbox version this post wrote, once the model saw it.
   public var versionSerial: UInt64?
+  /// When the model learnt of it (ms since 1970, its own clock): the stream's order. `nil` for
+  /// entries made by hand, which are ordered by ``milliseconds``.
+  public var arrivalMilliseconds: Int64?
+  /// Whether ``milliseconds``, the time the journal claims, cannot be right: ahead of when the
+  /// record arrived, or (for a record read as it was written) long before it (see
+  /// ``ModelConfiguration/clockToleranceMilliseconds``).
+  public var hasDoubtfulTime = false
 
   public init(
     id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: FileName, identifier: FileName,
     transiting: String? = nil, size: Int, sender: String? = nil, processIdentifier: Int32? = nil,
-    sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil
+    sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil,
+    arrivalMilliseconds: Int64? = nil, hasDoubtfulTime: Bool = false
   ) {
     self.id = id
     self.milliseconds = milliseconds
@@ -298,5 +321,10 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
     self.replayOf = replayOf
     self.error = error
     self.versionSerial = versionSerial
+    self.arrivalMilliseconds = arrivalMilliseconds
+    self.hasDoubtfulTime = hasDoubtfulTime
   }
+
+  /// Where the entry sorts in the stream: when it arrived, not when it claims to have happened.
+  var orderMilliseconds: Int64 { arrivalMilliseconds ?? milliseconds }
 }

@@ -125,7 +125,11 @@ extension ModelState {
     // Taken out while it changes, so that its history array is not copied.
     var mailbox =
       directories[directory]?.mailboxes.removeValue(forKey: identifier) ?? Mailbox(identifier: identifier)
-    defer { directories[directory]?.mailboxes[identifier] = mailbox }
+    let wasUnreadable = mailbox.error != nil
+    defer {
+      directories[directory]?.unreadableCount += (mailbox.error != nil ? 1 : 0) - (wasUnreadable ? 1 : 0)
+      directories[directory]?.mailboxes[identifier] = mailbox
+    }
     guard case .file(let bytes, let size, let modified) = observation else {
       if case .unreadable(let message) = observation, mailbox.error != message {
         mailbox.error = message
@@ -178,6 +182,7 @@ extension ModelState {
     _ directory: FileName, _ identifier: FileName, now: Int64, initial: Bool
   ) {
     guard var mailbox = directories[directory]?.mailboxes.removeValue(forKey: identifier) else { return }
+    if mailbox.error != nil { directories[directory]?.unreadableCount -= 1 }
     defer { directories[directory]?.mailboxes[identifier] = mailbox }
     mailbox.error = nil
     guard let old = mailbox.current else { return }
@@ -220,7 +225,11 @@ extension ModelState {
       id: nextTrafficIdentifier, milliseconds: record.milliseconds, kind: kind, directory: directory,
       identifier: identifier, transiting: record.transiting, size: record.bytes, sender: record.sender,
       processIdentifier: record.processIdentifier, sequence: record.sequence, replayOf: record.replayOf,
-      error: record.outcome == .ok ? nil : (record.error ?? "failed"))
+      error: record.outcome == .ok ? nil : (record.error ?? "failed"), arrivalMilliseconds: now)
+    // A time ahead of arrival is wrong; one long before it, for a record read as it was written.
+    let tolerance = configuration.clockToleranceMilliseconds
+    entry.hasDoubtfulTime =
+      record.milliseconds > now + tolerance || (!initial && record.milliseconds < now - tolerance)
     nextTrafficIdentifier += 1
     defer {
       insertTraffic(entry)
@@ -307,7 +316,7 @@ extension ModelState {
       var entry = TrafficEntry(
         id: nextTrafficIdentifier, milliseconds: change.milliseconds, kind: .cleared,
         directory: key.directory,
-        identifier: key.identifier, size: 0)
+        identifier: key.identifier, size: 0, arrivalMilliseconds: change.milliseconds)
       nextTrafficIdentifier += 1
       if case .written(let serial, let size) = change.kind {
         entry.kind = .changedWithoutRecord
@@ -367,10 +376,11 @@ extension ModelState {
     }
   }
 
-  /// Inserts an entry in time order (entries recognized late carry an earlier time).
+  /// Inserts an entry in the order of arrival (file changes recognized late, when their pairing
+  /// window ends, arrived earlier). The time a record claims does not order it: it can lie.
   private mutating func insertTraffic(_ entry: TrafficEntry) {
     var index = traffic.count
-    while index > 0 && traffic[index - 1].milliseconds > entry.milliseconds { index -= 1 }
+    while index > 0 && traffic[index - 1].orderMilliseconds > entry.orderMilliseconds { index -= 1 }
     traffic.insert(entry, at: index)
   }
 

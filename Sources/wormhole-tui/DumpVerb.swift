@@ -98,6 +98,7 @@ enum DumpVerb {
     for directory in state.sortedDirectories {
       let count = directory.presentCount
       var heading = "\(directory.path.displayField) (\(count) \(count == 1 ? "mailbox" : "mailboxes")"
+      if directory.unreadableCount > 0 { heading += ", \(directory.unreadableCount) unreadable" }
       if directory.isPolled { heading += ", polled" }
       if let error = directory.error { heading += ", \(DisplayText.escaped(error))" }
       out += heading + ")\n"

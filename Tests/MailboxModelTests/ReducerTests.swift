@@ -355,6 +355,51 @@ private struct Harness {
     #expect(harness.state.traffic.map(\.milliseconds) == [100, 500])
   }
 
+  @Test func aReadableMailboxTurnedUnreadableCountsAsUnreadable() {
+    var harness = Harness()
+    harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abc")), at: 1)
+    #expect(harness.state.directories[directory]?.presentCount == 1)
+    harness.apply(
+      .mailboxChanged(directory: directory, identifier: "a", .unreadable("Permission denied")), at: 2)
+    #expect(harness.state.directories[directory]?.presentCount == 0)
+    #expect(harness.state.directories[directory]?.unreadableCount == 1)
+    harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abcd")), at: 3)
+    #expect(harness.state.directories[directory]?.presentCount == 1)
+    #expect(harness.state.directories[directory]?.unreadableCount == 0)
+    harness.apply(
+      .mailboxChanged(directory: directory, identifier: "a", .unreadable("Permission denied")), at: 4)
+    harness.apply(.mailboxRemoved(directory: directory, identifier: "a"), at: 5)
+    #expect(harness.state.directories[directory]?.unreadableCount == 0)
+    harness.apply(
+      .mailboxChanged(directory: directory, identifier: "b", .unreadable("it is a symbolic link")), at: 6)
+    harness.apply(.directoryVanished(directory), at: 7)
+    harness.apply(.directoryAppeared(directory), at: 8)
+    #expect(harness.state.directories[directory]?.unreadableCount == 0)
+  }
+
+  @Test func trafficIsInArrivalOrderWhateverTimeARecordClaims() {
+    var harness = Harness()
+    let farFuture: Int64 = 253_402_300_799_000  // 9999-12-31
+    harness.apply(
+      .journalRecords(directory: directory, [record(1, .notify, "future", at: farFuture)], initial: false),
+      at: 1_000)
+    harness.apply(
+      .journalRecords(directory: directory, [record(2, .notify, "epoch", at: 0)], initial: false),
+      at: 2_000_000)
+    harness.apply(
+      .journalRecords(directory: directory, [record(3, .notify, "honest", at: 2_000_100)], initial: false),
+      at: 2_000_200)
+    #expect(harness.state.traffic.map(\.identifier) == ["future", "epoch", "honest"])
+    #expect(harness.state.traffic.map(\.hasDoubtfulTime) == [true, true, false])
+    #expect(harness.state.traffic.map(\.arrivalMilliseconds) == [1_000, 2_000_000, 2_000_200])
+    // Records that were there at start may be old, but not from the future.
+    harness.apply(
+      .journalRecords(
+        directory: directory, [record(4, .notify, "old", at: 5), record(5, .notify, "ahead", at: farFuture)],
+        initial: true), at: 3_000_000)
+    #expect(harness.state.traffic.suffix(2).map(\.hasDoubtfulTime) == [false, true])
+  }
+
   @Test func snapshotsAreIndependentValues() {
     var harness = Harness()
     harness.apply(.mailboxChanged(directory: directory, identifier: "a", file("abc")), at: 1)
@@ -448,8 +493,11 @@ private struct Harness {
         initial: true),
       at: 1)
     let state = harness.state.directories[directory]
-    #expect(state?.presentCount == 2)
+    // On disk, but not present: it holds no message anyone can read.
+    #expect(state?.presentCount == 1)
+    #expect(state?.unreadableCount == 1)
     #expect(harness.mailbox("fifo")?.isOnDisk == true)
+    #expect(harness.mailbox("fifo")?.countsAsPresent == false)
     #expect(harness.mailbox("fifo")?.error == "it is not a regular file")
     #expect(
       harness.state.json(trafficLimit: 0).contains(
@@ -457,6 +505,7 @@ private struct Harness {
     // Removed, it is no longer on disk.
     harness.apply(.directoryScanned(directory, mailboxes: ["fine": file("x")], initial: false), at: 2)
     #expect(harness.state.directories[directory]?.presentCount == 1)
+    #expect(harness.state.directories[directory]?.unreadableCount == 0)
     #expect(harness.mailbox("fifo")?.isOnDisk == false)
   }
 

@@ -10,7 +10,11 @@ enum ContentsPaneView {
     let views = ContentsView.allCases.map { $0 == state.contentsView ? "[\($0.rawValue)]" : $0.rawValue }
       .joined(separator: " ")
     var title = "Contents"
-    if let identifier = state.selection?.identifier { title += " " + identifier.displayField }
+    if let identifier = state.selection?.identifier {
+      // The view tabs stay on screen: a long identifier is cut in its middle to leave them room.
+      let room = area.width - TerminalWidth.columns(of: views) - TerminalWidth.columns(of: title) - 5
+      title += " " + Formatting.middleTruncated(identifier.displayField, toColumns: max(room, 1))
+    }
     DashboardView.title(title, details: views, focused: focused, into: &screen, area: area)
     guard area.height > 1 else { return }
     let header = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
@@ -25,6 +29,12 @@ enum ContentsPaneView {
       let line = lines[index]
       let y = body.y + offset
       var x = body.x + 1 + line.indent
+      // Indentation that would leave less than half the pane for the text is cut, and said.
+      if line.indent > (body.width - 1) / 2 {
+        x = body.x + 1
+        x += screen.write(
+          "…(depth \(line.indent / 2)) ", row: y, column: x, limit: body.maxX - x, role: "list.dim")
+      }
       for piece in line.pieces where x < body.maxX {
         x += screen.write(piece.text, row: y, column: x, limit: body.maxX - x, role: piece.role)
       }
@@ -39,13 +49,17 @@ enum ContentsPaneView {
   ) {
     guard let mailbox = state.selectedMailbox else { return }
     var parts: [String] = []
+    // Unreadable first: what follows is the last version that could be read, if any.
+    if let error = mailbox.error { parts.append("unreadable: " + DisplayText.escaped(error)) }
     if let current = mailbox.current {
       parts.append(Formatting.size(current.size))
       let modified = current.modifiedNanoseconds / 1_000_000
       parts.append(
-        "modified " + Formatting.clock(modified) + " (" + Formatting.age(modified, now: state.now) + " ago)")
+        "modified " + Formatting.time(modified, now: state.now) + " ("
+          + Formatting.age(modified, now: state.now)
+          + " ago)")
       if let sender = current.sender { parts.append("by " + DisplayText.field(sender)) }
-    } else {
+    } else if mailbox.error == nil {
       parts.append("cleared")
     }
     parts.append("\(mailbox.versionCount) version\(mailbox.versionCount == 1 ? "" : "s")")

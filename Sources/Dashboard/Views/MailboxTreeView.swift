@@ -53,15 +53,18 @@ enum MailboxTreeView {
     var marks = ""
     if directory?.isPolled == true { marks += " polled" }
     if directory?.error != nil { marks += " error" }
-    let count = "\(state.presentCounts[path] ?? 0)"
+    var count = "\(state.presentCounts[path] ?? 0)"
+    // Unreadable mailboxes (a FIFO, a link) are on disk but not present: counted apart.
+    if let unreadable = directory?.unreadableCount, unreadable > 0 { count += " +\(unreadable) unreadable" }
     let right = marks + " " + count + " "
     let rightWidth = TerminalWidth.columns(of: right)
     var x = area.x
     x += screen.write(collapsed ? "▸ " : "▾ ", row: row, column: x, role: "list.branch")
+    // Cut in the middle: directories of one app group often differ only at their end.
+    let room = max(area.maxX - x - rightWidth, 0)
     screen.write(
-      DisplayText.escaped(state.displayPath(path)), row: row, column: x,
-      limit: max(area.maxX - x - rightWidth, 0),
-      role: "list.branch")
+      Formatting.middleTruncated(DisplayText.escaped(state.displayPath(path)), toColumns: room), row: row,
+      column: x, limit: room, role: "list.branch")
     let role: StyleRole =
       directory?.error != nil ? "list.error" : directory?.isPolled == true ? "list.polled" : "list.branch"
     screen.write(right, row: row, column: max(area.maxX - rightWidth, x), limit: rightWidth, role: role)
@@ -82,7 +85,8 @@ enum MailboxTreeView {
     let base: StyleRole =
       mailbox.error != nil ? "list.error" : recent ? "list.changed" : mailbox.isPresent ? "list" : "list.dim"
     var x = area.x + 2
-    screen.write(Formatting.padded(identifier.displayField, nameWidth), row: row, column: x, role: base)
+    let name = Formatting.middleTruncated(identifier.displayField, toColumns: nameWidth)
+    screen.write(Formatting.padded(name, nameWidth), row: row, column: x, role: base)
     x += nameWidth + 1
     let summary: String
     if let error = mailbox.error {

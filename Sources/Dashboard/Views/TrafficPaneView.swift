@@ -57,13 +57,19 @@ enum TrafficPaneView {
       let y = body.y + offset
       let role = self.role(of: entry)
       let outcome = entry.error == nil ? "ok" : "FAILED"
-      var identifier = entry.identifier.displayField
+      // Cut in the middle, where identifiers of one app often differ least; an error after it
+      // leaves the identifier at least half the column.
+      let identifierWidth = columns.shown.first { $0.column == .identifier }?.width ?? 12
+      var identifier = Formatting.middleTruncated(
+        entry.identifier.displayField,
+        toColumns: entry.error == nil ? identifierWidth : max(identifierWidth / 2, 8))
       if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
       columns.draw(
         [
-          .time: Formatting.clock(entry.milliseconds), .kind: kindName(entry.kind),
+          .time: timeText(of: entry, now: state.now), .kind: kindName(entry.kind),
           .identifier: identifier,
-          .type: entry.transiting.map(DisplayText.escaped) ?? "-",
+          .type: entry.transiting.map { columns.showsFullTypes ? DisplayText.escaped($0) : shortName(of: $0) }
+            ?? "-",
           .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
@@ -73,6 +79,27 @@ enum TrafficPaneView {
           role: focused ? "list.selected" : "list.selected.unfocused")
       }
     }
+  }
+
+  /// A transiting type in at most five columns: `file`, `coord`, `ctx`, `msg`, `xfer`; a type
+  /// of a newer writer is cut with `…`.
+  static func shortName(of type: String) -> String {
+    switch TransitingType(rawValue: type) {
+    case .file: return "file"
+    case .coordinatedFile: return "coord"
+    case .sessionContext: return "ctx"
+    case .sessionMessage: return "msg"
+    case .sessionFile: return "xfer"
+    case nil: return TerminalWidth.truncated(DisplayText.escaped(type), toColumns: 5)
+    }
+  }
+
+  /// The entry's time in the time column's 12: with its date when not today, and `?` after it
+  /// when the journal claimed a time that cannot be right (the clock then without milliseconds).
+  static func timeText(of entry: TrafficEntry, now: Int64) -> String {
+    let text = Formatting.time(entry.milliseconds, now: now)
+    guard entry.hasDoubtfulTime else { return text }
+    return (text.count > 11 ? String(text.prefix(8)) : text) + "?"
   }
 
   static func kindName(_ kind: TrafficEntryKind) -> String {
@@ -91,31 +118,45 @@ enum TrafficPaneView {
     }
   }
 
-  /// The columns that fit a pane width, most important first; the identifier takes what is
-  /// left and the outcome the rest of the row.
+  /// The columns that fit a pane width. Time, kind and identifier always; then the transiting
+  /// type (short names), outcome, size and sender as they fit at their narrowest; what is left
+  /// widens the type to full names, then the sender, then the identifier. The last column takes
+  /// the rest of the row.
   struct Columns {
     enum Column: CaseIterable { case time, kind, identifier, type, size, sender, outcome }
     var shown: [(column: Column, width: Int)] = []
+    /// Whether the type column holds full names (`coordinated-file`) rather than short ones.
+    var showsFullTypes = false
 
     init(width: Int) {
-      var chosen: [(Column, Int)] = [(.time, 12), (.kind, 12), (.identifier, 0)]
-      var used = 12 + 12 + 3
-      for (column, columnWidth) in [(Column.outcome, 7), (.size, 8), (.type, 16), (.sender, 12)]
-      where width - used - columnWidth - 1 >= 12 {
-        chosen.append((column, columnWidth))
-        used += columnWidth + 1
+      var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]
+      var used = 1 + 12 + 1 + 12 + 1 + 12
+      for (column, narrowest) in [(Column.type, 5), (.outcome, 7), (.size, 8), (.sender, 8)]
+      where used + 1 + narrowest <= width {
+        widths[column] = narrowest
+        used += 1 + narrowest
       }
-      let order = Column.allCases
-      chosen.sort { order.firstIndex(of: $0.0) ?? 0 < order.firstIndex(of: $1.0) ?? 0 }
-      let identifier = max(width - used - 1, 8)
-      shown = chosen.map { ($0.0, $0.0 == .identifier ? identifier : $0.1) }
+      var spare = max(width - used, 0)
+      if widths[.type] != nil && spare >= 11 {
+        widths[.type] = 16
+        showsFullTypes = true
+        spare -= 11
+      }
+      if let sender = widths[.sender] {
+        let grow = min(spare, 4)
+        widths[.sender] = sender + grow
+        spare -= grow
+      }
+      widths[.identifier, default: 12] += spare
+      shown = Column.allCases.compactMap { column in widths[column].map { (column, $0) } }
     }
 
     func draw(_ texts: [Column: String], into screen: inout Screen, row: Int, x: Int, role: StyleRole) {
       var column = x + 1
       for (index, item) in shown.enumerated() {
         let width = index == shown.count - 1 ? max(screen.width - column, 0) : item.width
-        screen.write(texts[item.column] ?? "", row: row, column: column, limit: width, role: role)
+        let text = TerminalWidth.truncated(texts[item.column] ?? "", toColumns: width)
+        screen.write(text, row: row, column: column, limit: width, role: role)
         column += width + 1
         if column >= screen.width { break }
       }
