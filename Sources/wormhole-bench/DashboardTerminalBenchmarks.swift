@@ -229,15 +229,21 @@ func withDashboard<Result>(
   let pty = try PseudoTerminal(width: 200, height: 60)
   let pid = try pty.spawn(
     try siblingProgram("wormhole-tui"), ["--home", home], environment: ["TERM": "xterm-256color"])
-  defer {
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    waitpid(pid, &status, 0)
-  }
+  defer { end(pid) }
   guard settle(seconds: 30, { pty.bytes > firstFrameBytes }) else {
     throw BenchmarkFailure("the dashboard drew nothing")
   }
   return try body(pty, pid)
+}
+
+/// Ends the dashboard with SIGTERM, and with SIGKILL if it has not ended 3 s later (a loop that
+/// is stuck does not answer SIGTERM; the benchmark must not be stuck with it).
+private func end(_ pid: pid_t) {
+  kill(pid, SIGTERM)
+  var status: Int32 = 0
+  if settle(seconds: 3, { waitpid(pid, &status, WNOHANG) == pid }) { return }
+  kill(pid, SIGKILL)
+  waitpid(pid, &status, 0)
 }
 
 // MARK: Idle
