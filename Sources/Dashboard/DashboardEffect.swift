@@ -42,7 +42,8 @@ public enum DashboardEffect: Sendable, Hashable {
   /// The operation in a few words, for messages (`pass to "button"`); identifiers escaped.
   public var operation: String {
     switch self {
-    case .pass(_, let identifier, _, let transiting): return "pass to \(identifier.displayField) (\(transiting))"
+    case .pass(_, let identifier, _, let transiting):
+      return "pass to \(identifier.displayField) (\(transiting))"
     case .clear(_, let identifier): return "clear of \(identifier.displayField)"
     case .clearAll(let directory): return "clear-all of \(directory.displayField)"
     case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):

@@ -506,7 +506,8 @@ extension DashboardState {
         ReplayForm(
           source: .entry(entry.id),
           title: "Replay \(entry.kind.rawValue) \(entry.identifier.displayField) (traffic entry \(entry.id))",
-          note: note, directory: entry.directory, identifier: request.identifier ?? entry.identifier.lossyText,
+          note: note, directory: entry.directory,
+          identifier: request.identifier ?? entry.identifier.lossyText,
           transiting: request.transiting ?? journaledType))
       return
     }
@@ -524,7 +525,9 @@ extension DashboardState {
 
   /// The entry's own version is gone from the history: offer the nearest kept version of the
   /// same mailbox in the form instead, and say so.
-  private mutating func offerNearestVersion(instead entry: TrafficEntry, _ request: DashboardAction.ReplayRequest) {
+  private mutating func offerNearestVersion(
+    instead entry: TrafficEntry, _ request: DashboardAction.ReplayRequest
+  ) {
     let depth = model.configuration.historyDepth
     guard let nearest = nearestKeptVersion(entry.directory, entry.identifier, near: entry) else {
       report(
@@ -532,8 +535,11 @@ extension DashboardState {
         isError: true)
       return
     }
-    let gone = "traffic entry \(entry.id)'s version is no longer kept (a mailbox keeps \(depth) earlier versions)"
-    report("replay: \(gone); offering the nearest kept one, modified at \(modificationClock(nearest))", isError: false)
+    let gone =
+      "traffic entry \(entry.id)'s version is no longer kept (a mailbox keeps \(depth) earlier versions)"
+    report(
+      "replay: \(gone); offering the nearest kept one, modified at \(modificationClock(nearest))",
+      isError: false)
     overlay = .replay(
       ReplayForm(
         source: .version(directory: entry.directory, identifier: entry.identifier, serial: nearest.serial),

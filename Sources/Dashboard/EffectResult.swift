@@ -7,7 +7,9 @@ public struct EffectResult: Sendable, Hashable {
   public var failure: String?
 
   /// An effect that did what it was asked.
-  public static func done(_ effect: DashboardEffect) -> EffectResult { EffectResult(effect: effect, failure: nil) }
+  public static func done(_ effect: DashboardEffect) -> EffectResult {
+    EffectResult(effect: effect, failure: nil)
+  }
 
   /// An effect that failed, with the error's description.
   public static func failed(_ effect: DashboardEffect, _ reason: String) -> EffectResult {

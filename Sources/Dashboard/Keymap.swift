@@ -6,7 +6,8 @@ import WormholeVocabulary
 /// help and the footer all read it, so they cannot disagree.
 public enum Keymap {
   public static let bindings: [KeyBinding] = [
-    KeyBinding([.character("?")], .help, help: "show or hide this help", footer: "help", command: .init("help")),
+    KeyBinding(
+      [.character("?")], .help, help: "show or hide this help", footer: "help", command: .init("help")),
     KeyBinding(
       [.character("q"), .control("c")], .quit, help: "quit", footer: "quit", command: .init("quit", "q")),
     KeyBinding([.escape], .back, help: "back out: close, cancel, clear the filter"),
@@ -96,7 +97,8 @@ public enum Keymap {
 
   /// A `:` command line as the binding it names and the action it asks for, or why it cannot
   /// be run. `nil` for an empty line.
-  public static func parse(commandLine line: String) -> Result<(KeyBinding, DashboardAction), CommandProblem>? {
+  public static func parse(commandLine line: String) -> Result<(KeyBinding, DashboardAction), CommandProblem>?
+  {
     let (name, arguments) = splitFirstWord(line)
     guard !name.isEmpty else { return nil }
     guard let binding = binding(command: name), let command = binding.command else {

@@ -36,7 +36,8 @@ public struct MessageLog: Sendable {
     for entry in entries {
       let lines = OverlayView.wrap(entry.text, width: max(width - 13, 8))
       for (index, line) in lines.enumerated() {
-        rows.append(((index == 0 ? Formatting.clock(entry.milliseconds) + " " : indent) + line, entry.isError))
+        rows.append(
+          ((index == 0 ? Formatting.clock(entry.milliseconds) + " " : indent) + line, entry.isError))
       }
     }
     return rows

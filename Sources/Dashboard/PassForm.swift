@@ -35,6 +35,7 @@ public struct PassForm: Sendable {
     transitingTypes = TransitingType.allCases.filter(\.isAvailable)
     focus = identifier.isEmpty ? .identifier : .value
     if directory == nil && directories.count > 1 { focus = .directory }
+    identifierProblem = MessageIdentifier.problem(with: identifier)
     if !value.isEmpty { checkValue() }
   }
 
@@ -45,8 +46,8 @@ public struct PassForm: Sendable {
     transitingTypes.indices.contains(transitingIndex) ? transitingTypes[transitingIndex] : .file
   }
 
-  /// Why the identifier cannot be used, or `nil`.
-  public var identifierProblem: String? { MessageIdentifier.problem(with: identifier.text) }
+  /// Why the identifier cannot be used, or `nil`: checked when it changes, not per frame.
+  public private(set) var identifierProblem: String?
 
   private mutating func checkValue() {
     valueChecks += 1
@@ -72,13 +73,16 @@ public struct PassForm: Sendable {
   /// The effect the form asks for as it stands, or `nil` when ``problem`` stops it.
   public var effect: DashboardEffect? {
     guard problem == nil, let directory, case .success(let message) = parsedValue else { return nil }
-    return .pass(directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting)
+    return .pass(
+      directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting)
   }
 
   /// Pastes into the focused text field; returns `false` when no text field has the focus.
   mutating func paste(_ text: String) throws(TextField.PasteError) -> Bool {
     switch focus {
-    case .identifier: try identifier.paste(text)
+    case .identifier:
+      try identifier.paste(text)
+      identifierProblem = MessageIdentifier.problem(with: identifier.text)
     case .value:
       try value.paste(text)
       checkValue()
@@ -108,7 +112,10 @@ public struct PassForm: Sendable {
       }
     default:
       switch focus {
-      case .identifier: identifier.handle(key)
+      case .identifier:
+        let before = identifier.text
+        identifier.handle(key)
+        if identifier.text != before { identifierProblem = MessageIdentifier.problem(with: identifier.text) }
       case .value:
         let before = value.text
         value.handle(key)

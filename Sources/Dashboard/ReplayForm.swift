@@ -29,6 +29,8 @@ public struct ReplayForm: Sendable {
   public let transitingTypes: [TransitingType]
   public var transitingIndex: Int
   public var focus: Field = .identifier
+  /// Why the identifier cannot be used, or `nil`: checked when it changes, not per frame.
+  public private(set) var identifierProblem: String?
 
   /// A form replaying `source` to `identifier` in `directory`, with the type `transiting`
   /// chosen (the source's, or `nil` for `file`).
@@ -41,6 +43,7 @@ public struct ReplayForm: Sendable {
     self.note = note
     self.directory = directory
     self.identifier = TextField(identifier)
+    identifierProblem = MessageIdentifier.problem(with: identifier)
     var types = TransitingType.allCases.filter(\.isAvailable)
     if let transiting, !types.contains(transiting) { types.append(transiting) }
     transitingTypes = types
@@ -53,7 +56,7 @@ public struct ReplayForm: Sendable {
 
   /// What stops the replay, or `nil`.
   public var problem: String? {
-    if let problem = MessageIdentifier.problem(with: identifier.text) { return "identifier: \(problem)" }
+    if let problem = identifierProblem { return "identifier: \(problem)" }
     if !transiting.isAvailable {
       return
         "transiting: \(transiting) is not available in this build yet (it comes with paired devices); choose another with ←/→"
@@ -79,6 +82,7 @@ public struct ReplayForm: Sendable {
   mutating func paste(_ text: String) throws(TextField.PasteError) -> Bool {
     guard focus == .identifier else { return false }
     try identifier.paste(text)
+    identifierProblem = MessageIdentifier.problem(with: identifier.text)
     return true
   }
 
@@ -93,7 +97,9 @@ public struct ReplayForm: Sendable {
       let step = key == .left ? -1 : 1
       transitingIndex = (transitingIndex + step + transitingTypes.count) % transitingTypes.count
     default:
-      if focus == .identifier { identifier.handle(key) }
+      if focus == .identifier, identifier.handle(key) {
+        identifierProblem = MessageIdentifier.problem(with: identifier.text)
+      }
     }
     return (nil, false)
   }

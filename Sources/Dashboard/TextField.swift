@@ -30,7 +30,9 @@ public struct TextField: Sendable, Hashable {
     text.utf8.index(text.utf8.startIndex, offsetBy: min(cursorOffset, text.utf8.count))
   }
 
-  private func offset(of index: String.Index) -> Int { text.utf8.distance(from: text.utf8.startIndex, to: index) }
+  private func offset(of index: String.Index) -> Int {
+    text.utf8.distance(from: text.utf8.startIndex, to: index)
+  }
 
   /// Inserts `pasted` at the cursor in one step, or refuses it whole when the field would hold
   /// more than ``capacity`` bytes. A single line break at the end (a copied line's) is dropped.
@@ -78,8 +80,12 @@ public struct TextField: Sendable, Hashable {
     case .control("w"):
       let end = cursorIndex
       var start = end
-      while start > text.startIndex, text[text.index(before: start)] == " " { start = text.index(before: start) }
-      while start > text.startIndex, text[text.index(before: start)] != " " { start = text.index(before: start) }
+      while start > text.startIndex, text[text.index(before: start)] == " " {
+        start = text.index(before: start)
+      }
+      while start > text.startIndex, text[text.index(before: start)] != " " {
+        start = text.index(before: start)
+      }
       cursorOffset = offset(of: start)
       text.removeSubrange(start..<end)
     default: return false
@@ -90,7 +96,9 @@ public struct TextField: Sendable, Hashable {
   /// The text just before and just after the cursor, at most `scalars` Unicode scalars each
   /// way, and whether more text lies beyond either end: what a view of the field needs,
   /// whatever the field's length.
-  public func window(scalars: Int) -> (before: Substring, after: Substring, clippedBefore: Bool, clippedAfter: Bool) {
+  public func window(scalars: Int) -> (
+    before: Substring, after: Substring, clippedBefore: Bool, clippedAfter: Bool
+  ) {
     let scalarsView = text.unicodeScalars
     let cursor = cursorIndex
     var start = cursor
@@ -106,7 +114,8 @@ public struct TextField: Sendable, Hashable {
       count += 1
     }
     return (
-      Substring(scalarsView[start..<cursor]), Substring(scalarsView[cursor..<end]), start > scalarsView.startIndex,
+      Substring(scalarsView[start..<cursor]), Substring(scalarsView[cursor..<end]),
+      start > scalarsView.startIndex,
       end < scalarsView.endIndex
     )
   }

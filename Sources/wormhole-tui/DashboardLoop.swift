@@ -213,7 +213,8 @@ struct EffectJob: Sendable {
         try operations.clearAll(directory: directory)
       case .replayVersion(_, _, _, let toDirectory, let toIdentifier, let transiting):
         guard let version else { return .failed(effect, "that version is no longer kept") }
-        try operations.replay(version, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
+        try operations.replay(
+          version, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
       case .replayEntry(_, let toDirectory, let toIdentifier, let transiting):
         guard let entry, let state else { return .failed(effect, "that traffic entry is no longer kept") }
         try operations.replay(

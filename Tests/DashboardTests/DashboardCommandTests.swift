@@ -11,9 +11,10 @@ import WormholeVocabulary
   @Test func everyCommandNameIsUniqueAndNamesABinding() {
     let names = Keymap.bindings.flatMap { $0.command?.names ?? [] }
     #expect(Set(names).count == names.count)
-    for name in ["help", "q", "quit", "pass", "clear", "clear-all", "replay", "theme", "sort", "filter",
-      "freeze", "messages", "repaint"]
-    {
+    for name in [
+      "help", "q", "quit", "pass", "clear", "clear-all", "replay", "theme", "sort", "filter",
+      "freeze", "messages", "repaint",
+    ] {
       #expect(Keymap.binding(command: name) != nil, "\(name)")
     }
   }
@@ -35,7 +36,8 @@ import WormholeVocabulary
     #expect(action("pass x {\"a\": 1}") == .pass(.init(identifier: "x", value: "{\"a\": 1}")))
     #expect(action("clear x") == .clear("x"))
     #expect(action("replay") == .replay(.init()))
-    #expect(action("replay b coordinated-file") == .replay(.init(identifier: "b", transiting: .coordinatedFile)))
+    #expect(
+      action("replay b coordinated-file") == .replay(.init(identifier: "b", transiting: .coordinatedFile)))
     #expect(action("help extra") == nil)
     #expect(Keymap.parse(commandLine: "   ") == nil)
   }
@@ -47,7 +49,9 @@ import WormholeVocabulary
     #expect(harness.state.status?.text.contains(":replay takes at most TO-ID and TYPE") == true)
     harness.type(":replay foo bar<Enter>")
     #expect(harness.state.overlay == nil)
-    #expect(harness.state.status?.text.contains("unknown transiting type bar; one of file, coordinated-file") == true)
+    #expect(
+      harness.state.status?.text.contains("unknown transiting type bar; one of file, coordinated-file")
+        == true)
     harness.type(":replay foo coordinated-file<Enter>")
     guard case .replay(let form)? = harness.state.overlay else {
       Issue.record(":replay TO-ID TYPE did not open the form")
@@ -131,8 +135,10 @@ import WormholeVocabulary
     var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
     harness.send(
       .modelEvents(
-        [.mailboxChanged(
-          directory: group, identifier: "big", .file(bytes: nil, size: 2_000_000, modifiedNanoseconds: 5))],
+        [
+          .mailboxChanged(
+            directory: group, identifier: "big", .file(bytes: nil, size: 2_000_000, modifiedNanoseconds: 5))
+        ],
         at: harness.now + 1))
     harness.effects = []
     harness.type("jj")

@@ -84,7 +84,8 @@ import WormholeVocabulary
       .pass(directory: group, identifier: "a", value: nil, transiting: .file),
       .clear(directory: group, identifier: "a"), .clearAll(directory: group),
       .replayVersion(
-        directory: group, identifier: "a", serial: 1, toDirectory: group, toIdentifier: "b", transiting: .file),
+        directory: group, identifier: "a", serial: 1, toDirectory: group, toIdentifier: "b", transiting: .file
+      ),
       .replayEntry(entry: 1, toDirectory: group, toIdentifier: "b", transiting: .file),
     ]
     let others: [DashboardEffect] = [

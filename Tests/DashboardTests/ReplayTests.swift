@@ -18,7 +18,8 @@ import WormholeVocabulary
     let record = TrafficRecord(
       sequence: 1, milliseconds: harness.now, processIdentifier: 7, sender: "watch",
       transiting: "session-message", kind: .notify, identifier: "a", bytes: 0, outcome: .ok)
-    harness.send(.modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now + 1))
+    harness.send(
+      .modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now + 1))
     harness.effects = []
     harness.type("<Tab><Tab>r")
     var form = try #require(replayForm(harness))
@@ -34,7 +35,9 @@ import WormholeVocabulary
     form = try #require(replayForm(harness))
     #expect(form.transiting == .file)
     harness.type("<Enter>")
-    #expect(harness.effects.last == .replayEntry(entry: 1, toDirectory: group, toIdentifier: "a", transiting: .file))
+    #expect(
+      harness.effects.last == .replayEntry(entry: 1, toDirectory: group, toIdentifier: "a", transiting: .file)
+    )
   }
 
   @Test func anUnknownJournaledTypeIsSaidNotHidden() throws {
@@ -42,7 +45,8 @@ import WormholeVocabulary
     let record = TrafficRecord(
       sequence: 1, milliseconds: harness.now, processIdentifier: 7, sender: "x", transiting: "carrier-pigeon",
       kind: .notify, identifier: "a", bytes: 0, outcome: .ok)
-    harness.send(.modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now + 1))
+    harness.send(
+      .modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now + 1))
     harness.type("<Tab><Tab>r")
     let form = try #require(replayForm(harness))
     #expect(form.note?.contains("carrier-pigeon") == true)
@@ -56,10 +60,14 @@ import WormholeVocabulary
     configuration.historyDepth = 2
     var harness = DashboardHarness()
     harness.state = DashboardState(
-      model: ModelState(configuration: configuration), rootPaths: [home], width: 100, height: 30, now: harness.now)
+      model: ModelState(configuration: configuration), rootPaths: [home], width: 100, height: 30,
+      now: harness.now)
     harness.send(
       .modelEvents(
-        [.directoryAppeared(group), .directoryScanned(group, mailboxes: ["a": archive(.integer(1))], initial: true)],
+        [
+          .directoryAppeared(group),
+          .directoryScanned(group, mailboxes: ["a": archive(.integer(1))], initial: true),
+        ],
         at: harness.now))
     for value in 2...5 { harness.changeMailbox("a", to: .integer(Int64(value))) }
     harness.send(.clock(harness.now + 5_000))
@@ -90,11 +98,14 @@ import WormholeVocabulary
   @Test func aFailedReplayLeadsWithItsGistAndNamesTheNearestKeptVersion() throws {
     var harness = Self.evicting()
     let first = try #require(harness.state.model.traffic.first)
-    let effect = DashboardEffect.replayEntry(entry: first.id, toDirectory: group, toIdentifier: "b", transiting: .file)
-    harness.send(.effectFinished(.failed(effect, "the message of traffic entry \(first.id) is no longer kept")))
+    let effect = DashboardEffect.replayEntry(
+      entry: first.id, toDirectory: group, toIdentifier: "b", transiting: .file)
+    harness.send(
+      .effectFinished(.failed(effect, "the message of traffic entry \(first.id) is no longer kept")))
     let status = try #require(harness.state.status)
     #expect(status.isError)
-    #expect(status.text.hasPrefix("replay failed: the message of traffic entry \(first.id) is no longer kept"))
+    #expect(
+      status.text.hasPrefix("replay failed: the message of traffic entry \(first.id) is no longer kept"))
     #expect(status.text.contains("(replay of traffic entry \(first.id) to b (file))"))
     let kept = try #require(harness.state.model.mailbox("a", in: group)).history
     #expect(status.text.contains("nearest kept: version \(kept[0].serial)"))

@@ -112,7 +112,8 @@ enum OverlayView {
     let end = max(rows.count - min(max(scroll, 0), max(rows.count - visible, 0)), 0)
     let start = max(end - visible, 0)
     if rows.isEmpty {
-      screen.write("no messages yet", row: box.y + 1, column: box.x + 2, limit: box.width - 4, role: "overlay")
+      screen.write(
+        "no messages yet", row: box.y + 1, column: box.x + 2, limit: box.width - 4, role: "overlay")
     }
     for (offset, row) in rows[start..<end].enumerated() {
       screen.write(
@@ -203,8 +204,10 @@ enum OverlayView {
       form.directory.map { "◂ " + DisplayText.escaped(state.displayPath($0)) + " ▸" } ?? "(none)"
     choice("directory", directory, focused: form.focus == .directory, row: box.y + 1, box: box, into: &screen)
     textField(
-      "identifier", form.identifier, focused: form.focus == .identifier, row: box.y + 2, box: box, into: &screen)
-    textField("value (JSON)", form.value, focused: form.focus == .value, row: box.y + 3, box: box, into: &screen)
+      "identifier", form.identifier, focused: form.focus == .identifier, row: box.y + 2, box: box,
+      into: &screen)
+    textField(
+      "value (JSON)", form.value, focused: form.focus == .value, row: box.y + 3, box: box, into: &screen)
     choice(
       "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: box.y + 4, box: box,
       into: &screen)
@@ -227,7 +230,8 @@ enum OverlayView {
     if let note = form.note {
       screen.write(note, row: box.y + 2, column: box.x + 2, limit: box.width - 4, role: "overlay.disabled")
     }
-    textField("to", form.identifier, focused: form.focus == .identifier, row: box.y + 3, box: box, into: &screen)
+    textField(
+      "to", form.identifier, focused: form.focus == .identifier, row: box.y + 3, box: box, into: &screen)
     choice(
       "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: box.y + 4, box: box,
       into: &screen)
