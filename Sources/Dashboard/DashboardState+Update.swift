@@ -150,8 +150,9 @@ extension DashboardState {
   /// Shows `text` (already escaped) in the status line for a while, and keeps it in the
   /// message log.
   mutating func report(_ text: String, isError: Bool) {
-    status = StatusMessage(text, isError: isError, expires: now + Self.statusMilliseconds)
-    messageLog.append(text, isError: isError, at: now)
+    let message = StatusMessage(text, isError: isError, expires: now + Self.statusMilliseconds)
+    status = message
+    messageLog.append(message.text, isError: isError, at: now)
   }
 
   // MARK: Model events

@@ -152,4 +152,16 @@ import WormholeVocabulary
       #expect(!line.unicodeScalars.contains { $0.value < 0x20 })
     }
   }
+
+  @Test func aMessageQuotingAHugePasteIsBounded() throws {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    harness.type(":")
+    harness.send(.paste("clear " + String(repeating: "n", count: 1_000_000)))
+    harness.type("<Enter>")
+    let status = try #require(harness.state.status)
+    #expect(status.text.hasPrefix("clear refused:"))
+    #expect(status.text.unicodeScalars.count < StatusMessage.maximumLength + 40)
+    #expect(status.text.hasSuffix("more bytes)"))
+    #expect(harness.state.messageLog.entries.last?.text == status.text)
+  }
 }

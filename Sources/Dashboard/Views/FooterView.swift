@@ -44,7 +44,7 @@ enum FooterView {
     var end = area.maxX
     if let error {
       // The error takes the right of the line, and leaves the field at least a third.
-      let text = "  " + DisplayText.escaped(error)
+      let text = "  " + DisplayText.escaped(String(error.unicodeScalars.prefix(area.width)))
       let start = max(area.maxX - TerminalWidth.columns(of: text), x + max((area.maxX - x) / 3, 4))
       screen.write(text, row: area.y, column: start, limit: area.maxX - start, role: "filter.error")
       end = start
