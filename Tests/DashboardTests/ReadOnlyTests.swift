@@ -35,7 +35,8 @@ import WormholeVocabulary
     (":replay<Enter><Enter>", true), ("<Tab>:replay<Enter><Enter>", true),
     ("<Tab>:replay b<Enter><Enter>", true), ("<Tab>:replay b coordinated-file<Enter><Enter>", true),
     ("<Tab><Tab>:replay b file<Enter><Enter>", true),
-    (":clear-all x<Enter>y", false), ("<Tab><Tab>:clear-all<Enter>y", true), ("<Tab><Tab>:clear a<Enter>y", true),
+    (":clear-all x<Enter>y", false), ("<Tab><Tab>:clear-all<Enter>y", true),
+    ("<Tab><Tab>:clear a<Enter>y", true),
   ]
 
   @Test(arguments: paths.indices)
