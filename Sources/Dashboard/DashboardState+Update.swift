@@ -79,15 +79,15 @@ extension DashboardState {
       let done: String
       switch effect {
       case .pass(_, let identifier, let value, let transiting):
-        done = (value == nil ? "notified " : "passed to ") + "\(identifier.displayField) (\(transiting))"
+        done = (value == nil ? "notified " : "passed ") + "\(identifier.displayField) (\(transiting))"
       case .clear(_, let identifier): done = "cleared \(identifier.displayField)"
       case .clearAll(let directory):
         done = "cleared every mailbox of \(DisplayText.field(displayPath(directory)))"
       case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
         done =
-          "replayed to \(toIdentifier.displayField) (\(transiting)): version \(serial) of \(identifier.displayField)"
+          "replayed version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
       case .replayEntry(let entry, _, let toIdentifier, let transiting):
-        done = "replayed to \(toIdentifier.displayField) (\(transiting)): traffic entry \(entry)"
+        done = "replayed entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
       default: done = effect.operation + " done"
       }
       report(done, isError: false)

@@ -56,4 +56,36 @@ import WormholeVocabulary
     harness.type("j")
     #expect(logShows("theme t250"))
   }
+
+  @Test func resultsLeadWithWhatHappened() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    let results: [(EffectResult, String)] = [
+      (
+        .done(.pass(directory: group, identifier: "typed", value: .integer(1), transiting: .file)),
+        "passed typed (file)"
+      ),
+      (
+        .done(.pass(directory: group, identifier: "n", value: nil, transiting: .coordinatedFile)),
+        "notified n (coordinated-file)"
+      ),
+      (
+        .done(.replayEntry(entry: 3, toDirectory: group, toIdentifier: "b", transiting: .file)),
+        "replayed entry 3 to b (file)"
+      ),
+      (.done(.clearAll(directory: group)), "cleared every mailbox of AppGroup/group.example"),
+      (
+        .failed(.clear(directory: group, identifier: "a"), "Permission denied"),
+        "clear failed: Permission denied (clear of a)"
+      ),
+      (
+        .failed(.pass(directory: group, identifier: "x\u{1B}", value: nil, transiting: .file), "bad\u{7}"),
+        "pass failed: bad\\u{7} (pass to \"x\\u{1b}\" (file))"
+      ),
+    ]
+    for (result, text) in results {
+      harness.send(.effectFinished(result))
+      #expect(harness.state.status?.text == text)
+      #expect(harness.state.status?.isError == (result.failure != nil))
+    }
+  }
 }
