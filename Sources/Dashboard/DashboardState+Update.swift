@@ -383,7 +383,8 @@ extension DashboardState {
   }
 
   /// The selected mailbox's value as JSON for the clipboard, unless the dashboard did not keep
-  /// it (too large): then nothing is copied, and the size is said.
+  /// it (too large) or cannot decode it: then nothing is copied (never a `null` standing for
+  /// it), and the size or the reason is said.
   private mutating func copy() -> [DashboardEffect] {
     guard let version = selectedMailbox?.current else {
       report("copy: select a mailbox that holds a message to copy it", isError: true)
@@ -395,8 +396,14 @@ extension DashboardState {
         isError: true)
       return []
     }
+    let decoded = model.decoded(version)
+    if case .undecodable(let reason) = decoded {
+      report(
+        "copy refused: the value cannot be read as an archive: \(DisplayText.escaped(reason))", isError: true)
+      return []
+    }
     report("copied the value as JSON", isError: false)
-    return [.copyToClipboard(model.decoded(version).json)]
+    return [.copyToClipboard(decoded.json)]
   }
 
   private mutating func move(by delta: Int) {

@@ -151,4 +151,20 @@ import WormholeVocabulary
     harness.type("y")
     #expect(harness.effects == [.copyToClipboard("1")])
   }
+
+  @Test func copyRefusesAValueThatIsNotAnArchive() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    harness.send(
+      .modelEvents(
+        [
+          .mailboxChanged(
+            directory: group, identifier: "junk", .file(bytes: [1, 2, 3], size: 3, modifiedNanoseconds: 5))
+        ],
+        at: harness.now + 1))
+    harness.effects = []
+    harness.type("jjy")
+    #expect(harness.state.selection == .mailbox(directory: group, identifier: "junk"))
+    #expect(harness.effects.isEmpty)
+    #expect(harness.state.status?.text.hasPrefix("copy refused: the value cannot be read") == true)
+  }
 }
