@@ -45,50 +45,64 @@ enum OverlayView {
   }
 
   private static func drawHelp(_ state: DashboardState, scroll: Int, into screen: inout Screen, area: Rect) {
-    var rows: [(keys: String, help: String, role: StyleRole)] = []
+    typealias Entry = (keys: String, help: String, role: StyleRole)
+    var keys: [Entry] = []
     for binding in Keymap.bindings {
-      let keys = binding.keys.map(Keymap.name(of:)).joined(separator: " ")
       var help = binding.help
       if !binding.panes.isEmpty {
         help += " (" + binding.panes.map(\.rawValue).sorted().joined(separator: ", ") + ")"
       }
       let disabled = binding.writes && state.isReadOnly
       if disabled { help += " — disabled: read-only" }
-      rows.append((keys, help, disabled ? "overlay.disabled" : "overlay"))
+      keys.append(
+        (
+          binding.keys.map(Keymap.name(of:)).joined(separator: " "), help,
+          disabled ? "overlay.disabled" : "overlay"
+        ))
     }
-    rows.append(("", "", "overlay"))
-    rows.append(("Commands", "type : first, then Enter", "title"))
+    var commands: [Entry] = [("Commands", "type : first, then Enter", "title")]
     for binding in Keymap.bindings {
       guard let command = binding.command else { continue }
       var help = command.help ?? binding.help
       let disabled = binding.writes && state.isReadOnly
       if disabled { help += " — disabled: read-only" }
-      rows.append((command.synopsis, help, disabled ? "overlay.disabled" : "overlay"))
+      commands.append((command.synopsis, help, disabled ? "overlay.disabled" : "overlay"))
     }
-    rows.append(("", "", "overlay"))
     let depth = state.model.configuration.historyDepth
-    rows.append(
+    let history: [Entry] = [
       (
         "History",
         "each mailbox keeps its current version and \(depth) earlier one\(depth == 1 ? "" : "s") (v, then r replays one)",
         "overlay"
-      ))
-    let box = area.centered(width: min(area.width - 2, 96), height: min(area.height - 2, rows.count + 3))
-    frame("Keys (any other key closes)", box: box, into: &screen)
-    let visible = max(box.height - 3, 0)
+      )
+    ]
+    let box = area.centered(width: min(area.width - 2, 96), height: area.height - 2)
+    // Each section's keys take the width of its longest, and long help wraps under itself.
+    var rows: [(keys: String, keyWidth: Int, help: String, role: StyleRole)] = []
+    for (index, section) in [keys, commands, history].enumerated() {
+      if index > 0 { rows.append(("", 0, "", "overlay")) }
+      let keyWidth = min(max(section.map { TerminalWidth.columns(of: $0.keys) }.max() ?? 0, 14), 24)
+      for entry in section {
+        let lines = wrap(entry.help, width: max(box.width - 5 - keyWidth, 8))
+        for (line, text) in lines.enumerated() {
+          rows.append((line == 0 ? entry.keys : "", keyWidth, text, entry.role))
+        }
+      }
+    }
+    let shown = area.centered(width: box.width, height: min(area.height - 2, rows.count + 3))
+    frame("Keys (any other key closes)", box: shown, into: &screen)
+    let visible = max(shown.height - 3, 0)
     let start = min(scroll, max(rows.count - visible, 0))
     for (offset, row) in rows.dropFirst(start).prefix(visible).enumerated() {
-      let y = box.y + 1 + offset
-      let keyWidth = max(14, TerminalWidth.columns(of: row.keys))
+      let y = shown.y + 1 + offset
       let keyRole: StyleRole = row.role == "overlay" ? "overlay.key" : row.role
-      screen.write(
-        Formatting.padded(row.keys, keyWidth), row: y, column: box.x + 2, limit: box.width - 4, role: keyRole)
-      let x = box.x + 3 + keyWidth
-      screen.write(row.help, row: y, column: x, limit: box.maxX - 2 - x, role: row.role)
+      screen.write(row.keys, row: y, column: shown.x + 2, limit: shown.width - 4, role: keyRole)
+      let x = shown.x + 3 + row.keyWidth
+      screen.write(row.help, row: y, column: x, limit: shown.maxX - 2 - x, role: row.role)
     }
     screen.write(
-      "\(start + 1)-\(min(start + visible, rows.count)) of \(rows.count)  j/k scroll", row: box.maxY - 2,
-      column: box.x + 2, limit: box.width - 4, role: "overlay.disabled")
+      "\(start + 1)-\(min(start + visible, rows.count)) of \(rows.count)  j/k scroll", row: shown.maxY - 2,
+      column: shown.x + 2, limit: shown.width - 4, role: "overlay.disabled")
   }
 
   /// Where the message log is drawn in `area`; the reducer scrolls by the same measure.
@@ -224,24 +238,28 @@ enum OverlayView {
   private static func drawReplayForm(
     _ form: ReplayForm, state: DashboardState, into screen: inout Screen, area: Rect
   ) {
-    let box = area.centered(width: min(area.width - 2, 76), height: 9)
+    let width = min(area.width - 2, 76)
+    // The title and the note wrap, so what is replayed and why is read whole.
+    let lines =
+      wrap(form.title, width: width - 4).map { ($0, StyleRole("overlay")) }
+      + (form.note.map { wrap($0, width: width - 4) } ?? []).map { ($0, StyleRole("overlay.disabled")) }
+    let box = area.centered(width: width, height: lines.count + 7)
     frame("Replay", box: box, into: &screen)
-    screen.write(form.title, row: box.y + 1, column: box.x + 2, limit: box.width - 4, role: "overlay")
-    if let note = form.note {
-      screen.write(note, row: box.y + 2, column: box.x + 2, limit: box.width - 4, role: "overlay.disabled")
+    for (index, line) in lines.enumerated() {
+      screen.write(line.0, row: box.y + 1 + index, column: box.x + 2, limit: box.width - 4, role: line.1)
     }
-    textField(
-      "to", form.identifier, focused: form.focus == .identifier, row: box.y + 3, box: box, into: &screen)
+    let y = box.y + 1 + lines.count
+    textField("to", form.identifier, focused: form.focus == .identifier, row: y, box: box, into: &screen)
     choice(
-      "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: box.y + 4, box: box,
+      "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: y + 1, box: box,
       into: &screen)
     if let problem = form.problem {
       screen.write(
-        DisplayText.escaped(problem), row: box.y + 5, column: box.x + 2, limit: box.width - 4,
-        role: "form.error")
+        DisplayText.escaped(problem), row: y + 2, column: box.x + 2, limit: box.width - 4, role: "form.error")
     }
     screen.write(
-      "Enter replays · Tab next field · Esc cancel", row: box.y + 7, column: box.x + 2, limit: box.width - 4,
+      "Enter replays · Tab next field · Esc cancel", row: box.maxY - 2, column: box.x + 2,
+      limit: box.width - 4,
       role: "overlay.disabled")
   }
 
