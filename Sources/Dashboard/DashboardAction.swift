@@ -1,10 +1,55 @@
-/// What a key asks for. The ``Keymap`` binds keys to these; `:` commands name some of them.
-public enum DashboardAction: String, Sendable, Hashable, CaseIterable {
+import WormholeVocabulary
+
+/// What a key or a `:` command asks for. The ``Keymap`` binds keys and command names to these;
+/// a command with arguments gives the action its payload, a key the action without one.
+public enum DashboardAction: Sendable, Hashable {
   case quit, help, back
+  /// Open the message log (`L`, `:messages`).
+  case messages
+  /// Draw the screen again from nothing (Ctrl-L).
+  case repaint
   case nextPane, previousPane
   case down, up, pageDown, pageUp, halfPageDown, halfPageUp, top, bottom
   case toggle
-  case filter, command
-  case pass, clear, clearAll, replay
-  case sort, freeze, copy, cycleTheme, nextView, mark
+  /// Open the filter line for the focused pane (`nil`), or set its filter to this text (`:filter
+  /// RE`; empty clears it).
+  case filter(String?)
+  case command
+  /// Open the pass form (`nil`), or pass this identifier and JSON at once (`:pass ID JSON`).
+  case pass(PassRequest?)
+  /// Clear the selected mailbox (`nil`), or the one named (`:clear ID`); both ask first.
+  case clear(String?)
+  case clearAll
+  /// Open the replay form for the selection, with the target and type given, if any.
+  case replay(ReplayRequest)
+  /// Sort by the next order (`nil`), or by this one.
+  case sort(SortOrder?)
+  case freeze, copy
+  case theme(ThemeRequest)
+  case nextView, mark
+
+  /// `:pass ID JSON`: what to pass, as typed (checked as the pass form checks it).
+  public struct PassRequest: Sendable, Hashable {
+    public var identifier: String
+    /// The value as JSON text; empty passes a notification without a message.
+    public var value: String
+
+    public init(identifier: String, value: String) {
+      self.identifier = identifier
+      self.value = value
+    }
+  }
+
+  /// `:replay [TO-ID [TYPE]]`: the replay form's fields, filled in.
+  public struct ReplayRequest: Sendable, Hashable {
+    /// The identifier to replay to; `nil` keeps the source's.
+    public var identifier: String?
+    /// The transiting type; `nil` keeps the source's.
+    public var transiting: TransitingType?
+
+    public init(identifier: String? = nil, transiting: TransitingType? = nil) {
+      self.identifier = identifier
+      self.transiting = transiting
+    }
+  }
 }

@@ -5,7 +5,7 @@ import WormholeVocabulary
 /// every look outside the state. The loop reports results back as messages.
 public enum DashboardEffect: Sendable, Hashable {
   /// Pass `value` (or only the notification, for `nil`) to `identifier` in `directory`.
-  case pass(directory: FileName, identifier: FileName, value: ArchivedValue?, transiting: String)
+  case pass(directory: FileName, identifier: FileName, value: ArchivedValue?, transiting: TransitingType)
   /// Remove one mailbox.
   case clear(directory: FileName, identifier: FileName)
   /// Remove every mailbox of a directory.
@@ -13,17 +13,66 @@ public enum DashboardEffect: Sendable, Hashable {
   /// Pass a kept version of a mailbox again, to the same or another place.
   case replayVersion(
     directory: FileName, identifier: FileName, serial: UInt64, toDirectory: FileName, toIdentifier: FileName,
-    transiting: String)
+    transiting: TransitingType)
   /// Perform a traffic entry again, to the same or another place.
-  case replayEntry(entry: UInt64, toDirectory: FileName, toIdentifier: FileName, transiting: String)
+  case replayEntry(entry: UInt64, toDirectory: FileName, toIdentifier: FileName, transiting: TransitingType)
   /// Put `text` on the clipboard through the terminal (OSC 52).
   case copyToClipboard(String)
-  /// Load the theme with this name or path.
-  case loadTheme(String)
+  /// Load a theme: the next one, or one by name or path.
+  case loadTheme(ThemeRequest)
   /// Send ``DashboardMessage/clock(_:)`` at this time (a pairing window closes, a highlight ends).
   case wake(atMilliseconds: Int64)
   /// Read every directory again: events were dropped while the dashboard was frozen.
   case rescan
+  /// Draw the whole screen again from nothing (Ctrl-L): the terminal and the dashboard may
+  /// disagree on what is shown.
+  case repaint
   /// Leave, restoring the terminal.
   case quit
+
+  /// Whether the effect writes to a wormhole directory. ``DashboardState/update(_:)`` never
+  /// returns one of these when the dashboard is read-only, whatever asked for it.
+  public var writes: Bool {
+    switch self {
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry: return true
+    case .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
+    }
+  }
+
+  /// The operation in a few words, for messages (`pass to "button"`); identifiers escaped.
+  public var operation: String {
+    switch self {
+    case .pass(_, let identifier, _, let transiting):
+      return "pass to \(identifier.displayField) (\(transiting))"
+    case .clear(_, let identifier): return "clear of \(identifier.displayField)"
+    case .clearAll(let directory): return "clear-all of \(directory.displayField)"
+    case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
+      return
+        "replay of version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
+    case .replayEntry(let entry, _, let toIdentifier, let transiting):
+      return "replay of traffic entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
+    case .copyToClipboard: return "copy"
+    case .loadTheme(let request): return "theme \(request)"
+    case .wake: return "wake-up"
+    case .rescan: return "rescan"
+    case .repaint: return "repaint"
+    case .quit: return "quit"
+    }
+  }
+
+  /// The verb of the operation, first word of its messages (`pass`, `clear`, `replay`).
+  public var verb: String {
+    switch self {
+    case .pass: return "pass"
+    case .clear: return "clear"
+    case .clearAll: return "clear-all"
+    case .replayVersion, .replayEntry: return "replay"
+    case .copyToClipboard: return "copy"
+    case .loadTheme: return "theme"
+    case .wake: return "wake-up"
+    case .rescan: return "rescan"
+    case .repaint: return "repaint"
+    case .quit: return "quit"
+    }
+  }
 }

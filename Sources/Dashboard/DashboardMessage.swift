@@ -16,8 +16,11 @@ public enum DashboardMessage: Sendable {
   case modelEvents([ModelEvent], at: Int64)
   /// Time passed (milliseconds since 1970): ages, highlights, status messages and pairing windows.
   case clock(Int64)
-  /// An effect finished: what it did, or why it failed.
-  case effectFinished(description: String, error: String?)
+  /// Text pasted into the terminal, in one piece (bracketed paste): it goes into the text field
+  /// being edited in one step, never key by key.
+  case paste(String)
+  /// An effect finished: which one, and why it failed if it did.
+  case effectFinished(EffectResult)
   /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).
   case themeLoaded(name: String, error: String?)
 }

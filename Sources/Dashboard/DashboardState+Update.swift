@@ -10,7 +10,20 @@ extension DashboardState {
   static let statusMilliseconds: Int64 = 6_000
 
   /// The reducer: applies `message` and returns what the loop should do. Pure: no I/O, no clock.
+  ///
+  /// The read-only policy is decided here, once, for every write: when ``isReadOnly`` is set, a
+  /// writing effect (``DashboardEffect/writes``) is never returned, whatever produced it (a key, a
+  /// `:` command, a form, a confirmation); it is dropped and the refusal is reported on screen.
   public mutating func update(_ message: DashboardMessage) -> [DashboardEffect] {
+    let effects = reduce(message)
+    guard isReadOnly, effects.contains(where: \.writes) else { return effects }
+    for effect in effects where effect.writes {
+      report("read-only: \(effect.operation) refused (started with --read-only)", isError: true)
+    }
+    return effects.filter { !$0.writes }
+  }
+
+  private mutating func reduce(_ message: DashboardMessage) -> [DashboardEffect] {
     switch message {
     case .resize(let width, let height):
       self.width = max(width, 0)
@@ -33,16 +46,12 @@ extension DashboardState {
         return []
       }
       return applyModelEvents(events, at: time)
-    case .effectFinished(let description, let error):
-      if let error {
-        report(DisplayText.escaped(description) + " failed: " + DisplayText.escaped(error), isError: true)
-      } else {
-        report(DisplayText.escaped(description), isError: false)
-      }
+    case .effectFinished(let result):
+      reportResult(result)
       return []
     case .themeLoaded(let name, let error):
       if let error {
-        report(DisplayText.escaped(error), isError: true)
+        report("theme failed: " + DisplayText.escaped(error), isError: true)
       } else {
         themeName = name
         report("theme " + DisplayText.escaped(name), isError: false)
@@ -50,6 +59,8 @@ extension DashboardState {
       return []
     case .key(let key):
       return handle(key)
+    case .paste(let text):
+      return paste(text)
     case .click(let row, let column):
       guard overlay == nil else { return [] }
       click(row: row, column: column)
@@ -59,6 +70,42 @@ extension DashboardState {
       focus = pane
       return perform(up ? .up : .down) + perform(up ? .up : .down) + perform(up ? .up : .down)
     }
+  }
+
+  /// Says how an effect ended, its gist first: `replay failed: <reason> (replay of …)`.
+  mutating func reportResult(_ result: EffectResult) {
+    let effect = result.effect
+    guard let failure = result.failure else {
+      let done: String
+      switch effect {
+      case .pass(_, let identifier, let value, let transiting):
+        done = (value == nil ? "notified " : "passed ") + "\(identifier.displayField) (\(transiting))"
+      case .clear(_, let identifier): done = "cleared \(identifier.displayField)"
+      case .clearAll(let directory):
+        done = "cleared every mailbox of \(DisplayText.field(displayPath(directory)))"
+      case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
+        done =
+          "replayed version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
+      case .replayEntry(let entry, _, let toIdentifier, let transiting):
+        done = "replayed entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
+      default: done = effect.operation + " done"
+      }
+      report(done, isError: false)
+      return
+    }
+    var text = "\(effect.verb) failed: \(DisplayText.escaped(failure)) (\(effect.operation))"
+    switch effect {
+    case .replayEntry(let id, _, _, _):
+      if let entry = model.trafficEntry(id), entry.carriesMessage, model.version(of: entry) == nil {
+        text += "; " + nearestKeptVersionAdvice(for: entry.directory, entry.identifier, near: entry)
+      }
+    case .replayVersion(let directory, let identifier, let serial, _, _, _):
+      if model.mailbox(identifier, in: directory)?.version(serial: serial) == nil {
+        text += "; " + nearestKeptVersionAdvice(for: directory, identifier, serial: serial)
+      }
+    default: break
+    }
+    report(text, isError: true)
   }
 
   /// The pane under a cell, if any.
@@ -100,8 +147,12 @@ extension DashboardState {
     }
   }
 
+  /// Shows `text` (already escaped) in the status line for a while, and keeps it in the
+  /// message log.
   mutating func report(_ text: String, isError: Bool) {
-    status = StatusMessage(text, isError: isError, expires: now + Self.statusMilliseconds)
+    let message = StatusMessage(text, isError: isError, expires: now + Self.statusMilliseconds)
+    status = message
+    messageLog.append(message.text, isError: isError, at: now)
   }
 
   // MARK: Model events
@@ -181,14 +232,21 @@ extension DashboardState {
     if let overlay { return handle(key, in: overlay) }
     if DashboardLayout(width: width, height: height).isTooSmall {
       if key == .character("q") || key == .control("c") { return quit() }
+      if key == .control("l") { return [.repaint] }
       return []
     }
     guard let binding = Keymap.binding(for: key, in: focus) else { return [] }
+    return run(binding, binding.action)
+  }
+
+  /// Runs a binding's action, from its keys or its command: the one place the read-only rule
+  /// of the keymap is applied (the effects are checked again by ``update(_:)``).
+  mutating func run(_ binding: KeyBinding, _ action: DashboardAction) -> [DashboardEffect] {
     if binding.writes && isReadOnly {
       report("read-only: \(binding.help) is disabled (started with --read-only)", isError: true)
       return []
     }
-    return perform(binding.action)
+    return perform(action)
   }
 
   mutating func quit() -> [DashboardEffect] {
@@ -203,6 +261,8 @@ extension DashboardState {
     switch action {
     case .quit: return quit()
     case .help: overlay = .help(scroll: 0)
+    case .messages: overlay = .messages(scroll: 0)
+    case .repaint: return [.repaint]
     case .back:
       if focus == .mailboxes, mailboxFilter != nil {
         mailboxFilter = nil
@@ -224,28 +284,20 @@ extension DashboardState {
     case .top: move(to: 0)
     case .bottom: move(to: .max)
     case .toggle: toggle()
-    case .filter:
-      let current = focus == .traffic ? trafficFilter?.text : mailboxFilter?.text
-      overlay = .filter(TextField(current ?? ""), pane: focus == .traffic ? .traffic : .mailboxes)
-    case .command: overlay = .command(TextField())
-    case .pass:
-      overlay = .pass(
-        PassForm(
-          directories: directoryPaths, directory: selectedDirectory,
-          identifier: selection?.identifier?.lossyText ?? ""))
-    case .clear:
-      guard case .mailbox(let directory, let identifier)? = selection, selectedMailbox?.isPresent == true
-      else {
-        report("select a mailbox that holds a message to clear it", isError: true)
-        return []
+    case .filter(let text):
+      let pane: Pane = focus == .traffic ? .traffic : .mailboxes
+      if let text {
+        setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)
+      } else {
+        let current = pane == .traffic ? trafficFilter?.text : mailboxFilter?.text
+        overlay = .filter(TextField(current ?? ""), pane: pane)
       }
-      overlay = .confirm(
-        Confirmation(
-          question: "Clear \(identifier.displayField)? Its message is removed from the disk.",
-          effect: .clear(directory: directory, identifier: identifier)))
+    case .command: overlay = .command(TextField())
+    case .pass(let request): return pass(request)
+    case .clear(let named): confirmClear(named)
     case .clearAll:
       guard let directory = selectedDirectory else {
-        report("select a directory to clear its mailboxes", isError: true)
+        report("clear-all: select a directory to clear its mailboxes", isError: true)
         return []
       }
       let count = presentCounts[directory] ?? 0
@@ -253,21 +305,15 @@ extension DashboardState {
         Confirmation(
           question: "Clear all \(count) mailboxes of \(DisplayText.field(displayPath(directory)))?",
           effect: .clearAll(directory: directory)))
-    case .replay: openReplay()
-    case .sort:
-      sort = sort.next
+    case .replay(let request): openReplay(request)
+    case .sort(let order):
+      sort = order ?? sort.next
       rebuildTree()
       resyncSelection()
       report("sorted by \(sort.rawValue)", isError: false)
     case .freeze: return toggleFreeze()
-    case .copy:
-      guard let version = selectedMailbox?.current else {
-        report("select a mailbox that holds a message to copy it", isError: true)
-        return []
-      }
-      report("copied the value as JSON", isError: false)
-      return [.copyToClipboard(model.decoded(version).json)]
-    case .cycleTheme: return [.loadTheme("+next")]
+    case .copy: return copy()
+    case .theme(let request): return [.loadTheme(request)]
     case .nextView:
       contentsView = contentsView.next
       contentsCursor = contentsView == .history ? historyCursor : 0
@@ -284,6 +330,80 @@ extension DashboardState {
       }
     }
     return []
+  }
+
+  /// `p` opens the form; `:pass ID JSON` checks what it was given as the form would, and passes.
+  private mutating func pass(_ request: DashboardAction.PassRequest?) -> [DashboardEffect] {
+    guard let request else {
+      overlay = .pass(
+        PassForm(
+          directories: directoryPaths, directory: selectedDirectory,
+          identifier: selection?.identifier?.lossyText ?? ""))
+      return []
+    }
+    let form = PassForm(
+      directories: directoryPaths, directory: selectedDirectory, identifier: request.identifier,
+      value: request.value)
+    guard let effect = form.effect else {
+      report("pass refused: " + DisplayText.escaped(form.problem ?? "the form is incomplete"), isError: true)
+      return []
+    }
+    return [effect]
+  }
+
+  /// Asks before clearing the selected mailbox, or the one `named`, once the name is known to
+  /// be an identifier.
+  private mutating func confirmClear(_ named: String?) {
+    let directory: FileName
+    let identifier: FileName
+    if let named {
+      if let problem = MessageIdentifier.problem(with: named) {
+        report(
+          "clear refused: \(DisplayText.field(named)) is not an identifier: \(problem)", isError: true)
+        return
+      }
+      guard let selected = selectedDirectory else {
+        report("clear: select a directory first (the mailbox is cleared there)", isError: true)
+        return
+      }
+      directory = selected
+      identifier = FileName(named)
+    } else {
+      guard case .mailbox(let selected, let name)? = selection, selectedMailbox?.isPresent == true else {
+        report("clear: select a mailbox that holds a message to clear it", isError: true)
+        return
+      }
+      directory = selected
+      identifier = name
+    }
+    overlay = .confirm(
+      Confirmation(
+        question: "Clear \(identifier.displayField)? Its message is removed from the disk.",
+        effect: .clear(directory: directory, identifier: identifier)))
+  }
+
+  /// The selected mailbox's value as JSON for the clipboard, unless the dashboard did not keep
+  /// it (too large) or cannot decode it: then nothing is copied (never a `null` standing for
+  /// it), and the size or the reason is said.
+  private mutating func copy() -> [DashboardEffect] {
+    guard let version = selectedMailbox?.current else {
+      report("copy: select a mailbox that holds a message to copy it", isError: true)
+      return []
+    }
+    guard version.bytes != nil else {
+      report(
+        "copy refused: the value is too large to copy (\(Formatting.size(version.size)), \(version.size) bytes; the dashboard did not keep it)",
+        isError: true)
+      return []
+    }
+    let decoded = model.decoded(version)
+    if case .undecodable(let reason) = decoded {
+      report(
+        "copy refused: the value cannot be read as an archive: \(DisplayText.escaped(reason))", isError: true)
+      return []
+    }
+    report("copied the value as JSON", isError: false)
+    return [.copyToClipboard(decoded.json)]
   }
 
   private mutating func move(by delta: Int) {
@@ -366,35 +486,11 @@ extension DashboardState {
     return effects
   }
 
-  private mutating func openReplay() {
-    if focus == .traffic {
-      guard let id = trafficSelection ?? trafficIdentifiers.last, let entry = model.trafficEntry(id) else {
-        report("no traffic entry to replay", isError: true)
-        return
-      }
-      overlay = .replay(
-        ReplayForm(
-          source: .entry(entry.id),
-          title: "Replay \(entry.kind.rawValue) \(entry.identifier.displayField)",
-          directory: entry.directory, identifier: entry.identifier.lossyText, transiting: entry.transiting))
-      return
-    }
-    guard case .mailbox(let directory, let identifier)? = selection, let version = versionToReplay else {
-      report("select a mailbox version (v for history) or a traffic entry to replay", isError: true)
-      return
-    }
-    overlay = .replay(
-      ReplayForm(
-        source: .version(directory: directory, identifier: identifier, serial: version.serial),
-        title:
-          "Replay the version of \(Formatting.clock(version.observedMilliseconds)) of \(identifier.displayField)",
-        directory: directory, identifier: identifier.lossyText, transiting: nil))
-  }
-
   // MARK: Overlays
 
   private mutating func handle(_ key: Key, in overlay: Overlay) -> [DashboardEffect] {
     if key == .control("c") { return quit() }
+    if key == .control("l") { return [.repaint] }
     switch overlay {
     case .help(let scroll):
       switch key {
@@ -404,6 +500,25 @@ extension DashboardState {
       case .pageUp, .control("u"): self.overlay = .help(scroll: max(scroll - 10, 0))
       default: self.overlay = nil
       }
+    case .messages(let scroll):
+      // Scrolled up from the newest message: up moves back in time.
+      let box = OverlayView.messagesBox(in: DashboardLayout(width: width, height: height).size)
+      let rows = messageLog.rows(width: OverlayView.messagesTextWidth(of: box)).count
+      let limit = max(rows - OverlayView.messagesVisibleRows(of: box), 0)
+      let page = max(OverlayView.messagesVisibleRows(of: box) - 1, 1)
+      var target = scroll
+      switch key {
+      case .up, .character("k"): target += 1
+      case .down, .character("j"): target -= 1
+      case .pageUp, .control("u"): target += page
+      case .pageDown, .control("d"): target -= page
+      case .home, .character("g"): target = limit
+      case .end, .character("G"): target = 0
+      default:
+        self.overlay = nil
+        return []
+      }
+      self.overlay = .messages(scroll: min(max(target, 0), limit))
     case .confirm(let confirmation):
       switch key {
       case .character("y"), .character("Y"), .enter:
@@ -449,15 +564,17 @@ extension DashboardState {
       case .enter:
         self.overlay = nil
       default:
+        let before = field.text
         field.handle(key)
         self.overlay = .filter(field, pane: pane)
-        setFilter(field.text.isEmpty ? nil : PaneFilter(field.text), pane: pane)
+        if field.text != before { setFilter(field.text.isEmpty ? nil : PaneFilter(field.text), pane: pane) }
       }
     }
     return []
   }
 
   mutating func setFilter(_ filter: PaneFilter?, pane: Pane) {
+    filterApplications += 1
     if pane == .traffic {
       trafficFilter = filter
       filteredTraffic =
@@ -504,78 +621,16 @@ extension DashboardState {
 
   // MARK: Commands
 
-  /// Runs a `:` command line.
+  /// Runs a `:` command line: the keymap parses it into the binding it names and the action
+  /// it asks for, which runs as the binding's keys would (read-only rule included).
   mutating func runCommand(_ line: String) -> [DashboardEffect] {
-    let words = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true).map(String.init)
-    guard let name = words.first else { return [] }
-    switch name {
-    case "q", "quit": return quit()
-    case "help": return perform(.help)
-    case "freeze": return perform(.freeze)
-    case "pass":
-      guard words.count >= 2 else {
-        report(":pass needs an identifier (and a JSON value): :pass ID JSON", isError: true)
-        return []
-      }
-      guard !isReadOnly else {
-        report("read-only: pass is disabled (started with --read-only)", isError: true)
-        return []
-      }
-      var form = PassForm(directories: directoryPaths, directory: selectedDirectory, identifier: words[1])
-      form.value = TextField(words.count > 2 ? words[2] : "")
-      if let problem = form.problem {
-        report(":pass: " + DisplayText.escaped(problem), isError: true)
-        return []
-      }
-      guard let directory = form.directory, case .success(let value) = form.parsedValue else { return [] }
-      return [
-        .pass(directory: directory, identifier: FileName(words[1]), value: value, transiting: form.transiting)
-      ]
-    case "clear":
-      guard !isReadOnly else {
-        report("read-only: clear is disabled (started with --read-only)", isError: true)
-        return []
-      }
-      guard let directory = selectedDirectory else {
-        report(":clear needs a selected directory", isError: true)
-        return []
-      }
-      let identifier =
-        words.count >= 2 ? FileName(words.dropFirst().joined(separator: " ")) : selection?.identifier
-      guard let identifier else {
-        report(":clear needs an identifier: :clear ID", isError: true)
-        return []
-      }
-      overlay = .confirm(
-        Confirmation(
-          question: "Clear \(identifier.displayField)? Its message is removed from the disk.",
-          effect: .clear(directory: directory, identifier: identifier)))
-    case "clear-all": return perform(.clearAll)
-    case "replay":
-      guard !isReadOnly else {
-        report("read-only: replay is disabled (started with --read-only)", isError: true)
-        return []
-      }
-      openReplay()
-    case "theme":
-      guard words.count >= 2 else {
-        report(":theme needs a name or a path", isError: true)
-        return []
-      }
-      return [.loadTheme(words.dropFirst().joined(separator: " "))]
-    case "sort":
-      guard words.count >= 2, let order = SortOrder(rawValue: words[1]) else {
-        report(":sort takes name, recency or activity", isError: true)
-        return []
-      }
-      sort = order
-      rebuildTree()
-      resyncSelection()
-    case "filter":
-      setFilter(words.count >= 2 ? PaneFilter(words.dropFirst().joined(separator: " ")) : nil, pane: focus)
-    default:
-      report("unknown command :\(DisplayText.escaped(name)) (try :help)", isError: true)
+    switch Keymap.parse(commandLine: line) {
+    case nil: return []
+    case .failure(let problem)?:
+      report(problem.message, isError: true)
+      return []
+    case .success(let (binding, action))?:
+      return run(binding, action)
     }
-    return []
   }
 }

@@ -19,6 +19,9 @@ public struct DashboardState: Sendable {
   public internal(set) var themeName: String
   public internal(set) var overlay: Overlay?
   public internal(set) var status: StatusMessage?
+  /// Every status message of the session, newest last (`L`, `:messages`), so a message cut at
+  /// the terminal's width can be read in full.
+  public internal(set) var messageLog = MessageLog()
   public internal(set) var frozen: FrozenEvents?
   public internal(set) var rate = RateHistory()
 
@@ -55,6 +58,9 @@ public struct DashboardState: Sendable {
   public internal(set) var trafficFilter: PaneFilter?
   /// Entry identifiers passing ``trafficFilter``, oldest first.
   var filteredTraffic: [UInt64] = []
+  /// How many times a filter was set on a pane (compiled and matched): once per edit, never
+  /// per character of a paste.
+  package internal(set) var filterApplications = 0
 
   /// A dashboard over `model` (already holding what the watcher found at start).
   public init(

@@ -1,11 +1,15 @@
+import KeyedArchive
 import TerminalInput
+import WormholeVocabulary
 
-/// The one table of key bindings: the dispatcher, the `?` help and the footer all read it, so
-/// they cannot disagree.
+/// The one table of key bindings and `:` commands: the dispatcher, the command line, the `?`
+/// help and the footer all read it, so they cannot disagree.
 public enum Keymap {
   public static let bindings: [KeyBinding] = [
-    KeyBinding([.character("?")], .help, help: "show or hide this help", footer: "help"),
-    KeyBinding([.character("q"), .control("c")], .quit, help: "quit", footer: "quit"),
+    KeyBinding(
+      [.character("?")], .help, help: "show or hide this help", footer: "help", command: .init("help")),
+    KeyBinding(
+      [.character("q"), .control("c")], .quit, help: "quit", footer: "quit", command: .init("quit", "q")),
     KeyBinding([.escape], .back, help: "back out: close, cancel, clear the filter"),
     KeyBinding([.tab], .nextPane, help: "next pane"),
     KeyBinding([.backTab], .previousPane, help: "previous pane"),
@@ -20,38 +24,128 @@ public enum Keymap {
     KeyBinding(
       [.enter], .toggle, panes: [.mailboxes, .contents], help: "expand or collapse", footer: "open"),
     KeyBinding(
-      [.character("/")], .filter, panes: [.mailboxes, .traffic],
-      help: "filter by regular expression (!re inverts)", footer: "filter"),
+      [.character("/")], .filter(nil), panes: [.mailboxes, .traffic],
+      help: "filter by regular expression (!re inverts)", footer: "filter",
+      command: CommandSyntax(["filter"], usage: "[RE]", help: "filter the focused pane; no RE clears it") {
+        .success(.filter($0))
+      }),
+    KeyBinding([.character(":")], .command, help: "command line (the commands are listed below)"),
     KeyBinding(
-      [.character(":")], .command,
-      help: "command line (:pass ID JSON, :clear ID, :theme NAME, :sort ORDER, :q)"),
-    KeyBinding([.character("p")], .pass, help: "pass a message", footer: "pass", writes: true),
-    KeyBinding(
-      [.character("d"), .delete], .clear, panes: [.mailboxes, .contents], help: "clear the selected mailbox",
-      footer: "clear", writes: true),
-    KeyBinding(
-      [.character("D")], .clearAll, panes: [.mailboxes, .contents],
-      help: "clear every mailbox of the directory",
+      [.character("p")], .pass(nil), help: "pass a message", footer: "pass",
+      command: CommandSyntax(
+        ["pass"], usage: "[ID [JSON]]",
+        help: "pass JSON (none: a notification) to ID in the selected directory; no ID opens the form",
+        parse: parsePass),
       writes: true),
     KeyBinding(
-      [.character("r")], .replay, panes: [.contents, .traffic],
-      help: "replay the selected version or traffic entry", footer: "replay", writes: true),
+      [.character("d"), .delete], .clear(nil), panes: [.mailboxes, .contents],
+      help: "clear the selected mailbox", footer: "clear",
+      command: CommandSyntax(
+        ["clear"], usage: "[ID]", help: "clear ID (or the selected mailbox) in the selected directory"
+      ) { .success(.clear($0.isEmpty ? nil : $0)) },
+      writes: true),
     KeyBinding(
-      [.character("s")], .sort, panes: [.mailboxes], help: "sort by name, recency, activity", footer: "sort"),
+      [.character("D")], .clearAll, panes: [.mailboxes, .contents],
+      help: "clear every mailbox of the directory", command: .init("clear-all"), writes: true),
     KeyBinding(
-      [.character("f")], .freeze, help: "freeze or resume (changes wait, counted)", footer: "freeze"),
+      [.character("r")], .replay(.init()), panes: [.contents, .traffic],
+      help: "replay the selected version or traffic entry", footer: "replay",
+      command: CommandSyntax(
+        ["replay"], usage: "[TO-ID [TYPE]]",
+        help: "open the replay form with TO-ID and the transiting TYPE filled in", parse: parseReplay),
+      writes: true),
     KeyBinding(
-      [.character("y")], .copy, panes: [.mailboxes, .contents], help: "copy the value as JSON (OSC 52)"),
-    KeyBinding([.character("t")], .cycleTheme, help: "next theme"),
+      [.character("s")], .sort(nil), panes: [.mailboxes], help: "sort by name, recency, activity",
+      footer: "sort",
+      command: CommandSyntax(["sort"], usage: "ORDER", help: "sort by name, recency or activity") { text in
+        guard let order = SortOrder(rawValue: text) else {
+          return .failure(CommandProblem(":sort takes name, recency or activity"))
+        }
+        return .success(.sort(order))
+      }),
+    KeyBinding(
+      [.character("f")], .freeze, help: "freeze or resume (changes wait, counted)", footer: "freeze",
+      command: .init("freeze")),
+    KeyBinding(
+      [.character("y")], .copy, panes: [.mailboxes, .contents], help: "copy the value as JSON (OSC 52)",
+      command: .init("copy")),
+    KeyBinding(
+      [.character("t")], .theme(.next), help: "next theme",
+      command: CommandSyntax(["theme"], usage: "[NAME]", help: "load the theme NAME (a name or a path)") {
+        .success(.theme($0.isEmpty ? .next : .named($0)))
+      }),
     KeyBinding(
       [.character("v")], .nextView, panes: [.contents], help: "contents view: tree, JSON, hex, history, diff",
       footer: "view"),
     KeyBinding([.character("m")], .mark, panes: [.contents], help: "mark a history version to diff against"),
+    KeyBinding(
+      [.character("L")], .messages, help: "the message log: every recent result and error, in full",
+      command: .init("messages")),
+    KeyBinding(
+      [.control("l")], .repaint, help: "repaint the whole screen", command: .init("repaint")),
   ]
 
   /// The binding of `key` with the focus on `pane`.
   public static func binding(for key: Key, in pane: Pane) -> KeyBinding? {
     bindings.first { $0.keys.contains(key) && $0.applies(in: pane) }
+  }
+
+  /// The binding a `:` command names.
+  public static func binding(command name: String) -> KeyBinding? {
+    bindings.first { $0.command?.names.contains(name) == true }
+  }
+
+  /// A `:` command line as the binding it names and the action it asks for, or why it cannot
+  /// be run. `nil` for an empty line.
+  public static func parse(commandLine line: String) -> Result<(KeyBinding, DashboardAction), CommandProblem>?
+  {
+    let (name, arguments) = splitFirstWord(line)
+    guard !name.isEmpty else { return nil }
+    guard let binding = binding(command: name), let command = binding.command else {
+      return .failure(CommandProblem("unknown command :\(DisplayText.escaped(name)) (? lists the commands)"))
+    }
+    guard let parse = command.parse else {
+      guard arguments.isEmpty else {
+        return .failure(CommandProblem(":\(DisplayText.escaped(name)) takes no arguments"))
+      }
+      return .success((binding, binding.action))
+    }
+    return parse(arguments).map { (binding, $0) }
+  }
+
+  /// The first word of `text` and the rest, both without surrounding spaces.
+  static func splitFirstWord(_ text: String) -> (String, String) {
+    let trimmed = text.drop { $0 == " " }
+    guard let space = trimmed.firstIndex(of: " ") else { return (String(trimmed), "") }
+    let rest = trimmed[space...].drop { $0 == " " }
+    return (String(trimmed[..<space]), String(rest.reversed().drop { $0 == " " }.reversed()))
+  }
+
+  @Sendable static func parsePass(_ arguments: String) -> Result<DashboardAction, CommandProblem> {
+    guard !arguments.isEmpty else { return .success(.pass(nil)) }
+    let (identifier, value) = splitFirstWord(arguments)
+    return .success(.pass(DashboardAction.PassRequest(identifier: identifier, value: value)))
+  }
+
+  @Sendable static func parseReplay(_ arguments: String) -> Result<DashboardAction, CommandProblem> {
+    let words = arguments.split(separator: " ").map(String.init)
+    guard words.count <= 2 else {
+      return .failure(
+        CommandProblem(
+          ":replay takes at most TO-ID and TYPE; \(words.count) words given (identifiers with spaces: use the form)"
+        ))
+    }
+    var request = DashboardAction.ReplayRequest(identifier: words.first)
+    if words.count == 2 {
+      guard let type = TransitingType(rawValue: words[1]) else {
+        return .failure(
+          CommandProblem(
+            "unknown transiting type \(DisplayText.field(words[1])); one of "
+              + TransitingType.allCases.map(\.rawValue).joined(separator: ", ")))
+      }
+      request.transiting = type
+    }
+    return .success(.replay(request))
   }
 
   /// How a key is written in help and the footer.

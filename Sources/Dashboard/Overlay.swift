@@ -2,6 +2,8 @@
 public enum Overlay: Sendable {
   /// The key bindings (`?`), scrolled by this many rows.
   case help(scroll: Int)
+  /// The message log (`L`), scrolled up from the newest message by this many rows.
+  case messages(scroll: Int)
   /// A destructive action waiting for yes or no.
   case confirm(Confirmation)
   /// The pass form (`p`).

@@ -4,6 +4,9 @@ import WormholeVocabulary
 
 /// The pass form: where, which identifier, what value (JSON, checked as typed), which
 /// transiting type. An empty value passes a notification without a message.
+///
+/// The JSON is checked once per change of the value (a key or a whole paste), never per frame
+/// or per character of a paste; the result is kept with the form.
 public struct PassForm: Sendable {
   /// The form's fields in Tab order.
   public enum Field: Int, Sendable, CaseIterable {
@@ -12,37 +15,50 @@ public struct PassForm: Sendable {
 
   public var directories: [FileName]
   public var directoryIndex: Int
-  public var identifier: TextField
-  public var value: TextField
-  public var transitingTypes: [String]
+  public private(set) var identifier: TextField
+  public private(set) var value: TextField
+  /// The types the operator can choose: those this build can pass with.
+  public let transitingTypes: [TransitingType]
   public var transitingIndex = 0
   public var focus: Field
+  /// The value as parsed when it last changed, or why it is not JSON. `nil` value: a
+  /// notification only.
+  public private(set) var parsedValue: Result<ArchivedValue?, JSONParseError> = .success(nil)
+  /// How many times the value was checked: once per change, whatever its size.
+  package private(set) var valueChecks = 0
 
-  public init(directories: [FileName], directory: FileName?, identifier: String) {
+  public init(directories: [FileName], directory: FileName?, identifier: String, value: String = "") {
     self.directories = directories
     directoryIndex = directory.flatMap { directories.firstIndex(of: $0) } ?? 0
     self.identifier = TextField(identifier)
-    value = TextField()
-    transitingTypes = TransitingType.allCases.filter(\.isAvailable).map(\.rawValue)
+    self.value = TextField(value)
+    transitingTypes = TransitingType.allCases.filter(\.isAvailable)
     focus = identifier.isEmpty ? .identifier : .value
     if directory == nil && directories.count > 1 { focus = .directory }
+    identifierProblem = MessageIdentifier.problem(with: identifier)
+    if !value.isEmpty { checkValue() }
   }
 
   public var directory: FileName? {
     directories.indices.contains(directoryIndex) ? directories[directoryIndex] : nil
   }
-  public var transiting: String { transitingTypes[transitingIndex] }
+  public var transiting: TransitingType {
+    transitingTypes.indices.contains(transitingIndex) ? transitingTypes[transitingIndex] : .file
+  }
 
-  /// Why the identifier cannot be used, or `nil`.
-  public var identifierProblem: String? { MessageIdentifier.problem(with: identifier.text) }
+  /// Why the identifier cannot be used, or `nil`: checked when it changes, not per frame.
+  public private(set) var identifierProblem: String?
 
-  /// The value as parsed, or why it is not JSON. `nil` value: a notification only.
-  public var parsedValue: Result<ArchivedValue?, JSONParseError> {
-    if value.text.allSatisfy(\.isWhitespace) { return .success(nil) }
+  private mutating func checkValue() {
+    valueChecks += 1
+    if value.text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
+      parsedValue = .success(nil)
+      return
+    }
     do {
-      return .success(try JSONParser().parse(value.text))
+      parsedValue = .success(try JSONParser().parse(value.text))
     } catch {
-      return .failure(error)
+      parsedValue = .failure(error)
     }
   }
 
@@ -54,6 +70,27 @@ public struct PassForm: Sendable {
     return nil
   }
 
+  /// The effect the form asks for as it stands, or `nil` when ``problem`` stops it.
+  public var effect: DashboardEffect? {
+    guard problem == nil, let directory, case .success(let message) = parsedValue else { return nil }
+    return .pass(
+      directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting)
+  }
+
+  /// Pastes into the focused text field; returns `false` when no text field has the focus.
+  mutating func paste(_ text: String) throws(TextField.PasteError) -> Bool {
+    switch focus {
+    case .identifier:
+      try identifier.paste(text)
+      identifierProblem = MessageIdentifier.problem(with: identifier.text)
+    case .value:
+      try value.paste(text)
+      checkValue()
+    case .directory, .transiting: return false
+    }
+    return true
+  }
+
   /// Handles a key; returns the effect when Enter sends a valid form.
   mutating func handle(_ key: Key) -> (effect: DashboardEffect?, done: Bool) {
     switch key {
@@ -63,26 +100,26 @@ public struct PassForm: Sendable {
       focus =
         Field(rawValue: (focus.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .identifier
     case .enter:
-      guard problem == nil, let directory, case .success(let message) = parsedValue else {
-        return (nil, false)
-      }
-      return (
-        .pass(
-          directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting),
-        true
-      )
+      guard let effect else { return (nil, false) }
+      return (effect, true)
     case .left where focus == .directory || focus == .transiting,
       .right where focus == .directory || focus == .transiting:
       let step = key == .left ? -1 : 1
       if focus == .directory, !directories.isEmpty {
         directoryIndex = (directoryIndex + step + directories.count) % directories.count
-      } else if focus == .transiting {
+      } else if focus == .transiting, !transitingTypes.isEmpty {
         transitingIndex = (transitingIndex + step + transitingTypes.count) % transitingTypes.count
       }
     default:
       switch focus {
-      case .identifier: identifier.handle(key)
-      case .value: value.handle(key)
+      case .identifier:
+        let before = identifier.text
+        identifier.handle(key)
+        if identifier.text != before { identifierProblem = MessageIdentifier.problem(with: identifier.text) }
+      case .value:
+        let before = value.text
+        value.handle(key)
+        if value.text != before { checkValue() }
       case .directory, .transiting: break
       }
     }

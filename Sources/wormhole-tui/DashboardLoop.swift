@@ -138,9 +138,15 @@ final class DashboardLoop {
     case .quit: break  // the state says so; the loop ends
     case .rescan: watcher.rescan()
     case .copyToClipboard(let text): terminal.copyToClipboard(text)
-    case .loadTheme(let name):
+    case .repaint: terminal.redrawAll()
+    case .loadTheme(let request):
+      let name: String
+      switch request {
+      case .next: name = themes.name(after: loadedTheme.name)
+      case .named(let named): name = named
+      }
       do throws(ThemeError) {
-        let loaded = try themes.theme(name == "+next" ? themes.name(after: loadedTheme.name) : name)
+        let loaded = try themes.theme(name)
         loadedTheme = loaded
         theme = loaded.reduced(to: terminal.colorCapability)
         terminal.redrawAll()
@@ -154,8 +160,7 @@ final class DashboardLoop {
       let operations = operations
       let inbox = inbox
       effectQueue.async {
-        let (description, error) = job.run(with: operations)
-        inbox.post(.effectFinished(description: description, error: error))
+        inbox.post(.effectFinished(job.run(with: operations)))
       }
     }
   }
@@ -196,39 +201,30 @@ struct EffectJob: Sendable {
     }
   }
 
-  /// Does it; returns what was done and, when it failed, why.
-  func run(with operations: MailboxOperations) -> (String, String?) {
-    do {
+  /// Does it; returns the effect with, when it failed, why.
+  func run(with operations: MailboxOperations) -> EffectResult {
+    do throws(OperationError) {
       switch effect {
       case .pass(let directory, let identifier, let value, let transiting):
-        let type = TransitingType(rawValue: transiting) ?? .file
-        try operations.pass(value, identifier: identifier, directory: directory, transitingType: type)
-        return ("passed \(identifier.displayField) (\(transiting))", nil)
+        try operations.pass(value, identifier: identifier, directory: directory, transitingType: transiting)
       case .clear(let directory, let identifier):
         try operations.clear(identifier: identifier, directory: directory)
-        return ("cleared \(identifier.displayField)", nil)
       case .clearAll(let directory):
         try operations.clearAll(directory: directory)
-        return ("cleared every mailbox of \(directory.displayField)", nil)
-      case .replayVersion(_, let identifier, _, let toDirectory, let toIdentifier, let transiting):
-        guard let version else {
-          return ("replay of \(identifier.displayField)", "that version is no longer kept")
-        }
+      case .replayVersion(_, _, _, let toDirectory, let toIdentifier, let transiting):
+        guard let version else { return .failed(effect, "that version is no longer kept") }
         try operations.replay(
-          version, identifier: toIdentifier, directory: toDirectory,
-          transitingType: TransitingType(rawValue: transiting) ?? .file)
-        return ("replayed to \(toIdentifier.displayField)", nil)
-      case .replayEntry(let id, let toDirectory, let toIdentifier, let transiting):
-        guard let entry, let state else { return ("replay of entry \(id)", "that entry is no longer kept") }
+          version, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
+      case .replayEntry(_, let toDirectory, let toIdentifier, let transiting):
+        guard let entry, let state else { return .failed(effect, "that traffic entry is no longer kept") }
         try operations.replay(
-          entry, in: state, identifier: toIdentifier, directory: toDirectory,
-          transitingType: TransitingType(rawValue: transiting) ?? .file)
-        return ("replayed entry \(id) to \(toIdentifier.displayField)", nil)
+          entry, in: state, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
       default:
-        return ("", nil)
+        break
       }
+      return .done(effect)
     } catch {
-      return ("operation", error.description)
+      return .failed(effect, error.description)
     }
   }
 }

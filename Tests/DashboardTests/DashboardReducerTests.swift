@@ -57,7 +57,7 @@ import WormholeVocabulary
         .pass(
           directory: group, identifier: "button",
           value: .dictionary([.init(key: .string("a"), value: .integer(1))]),
-          transiting: "file")
+          transiting: .file)
       ])
     #expect(harness.state.overlay == nil)
   }
@@ -189,7 +189,7 @@ import WormholeVocabulary
       Issue.record("Enter did not replay: \(harness.effects)")
       return
     }
-    #expect(directory == group && identifier == "b" && transiting == "file")
+    #expect(directory == group && identifier == "b" && transiting == .file)
   }
 
   @Test func commandLineRunsActionsByName() {
@@ -200,7 +200,7 @@ import WormholeVocabulary
     #expect(
       harness.effects == [
         .pass(
-          directory: group, identifier: "x", value: .array([.integer(1), .integer(2)]), transiting: "file")
+          directory: group, identifier: "x", value: .array([.integer(1), .integer(2)]), transiting: .file)
       ])
     harness.type(":nonsense<Enter>")
     #expect(harness.shows("unknown command :nonsense"))

@@ -1,7 +1,9 @@
+import KeyedArchive
 import TerminalScreen
 
 /// The bottom line: the keys valid where the focus is, from the keymap; or the line being
-/// typed (`/` filter, `:` command).
+/// typed (`/` filter, `:` command). Read-only, the keys that write are left out and the line
+/// says read-only instead.
 enum FooterView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     screen.fill(area, role: "footer")
@@ -18,16 +20,19 @@ enum FooterView {
     default: break
     }
     var x = area.x + 1
+    if state.isReadOnly {
+      x += screen.write("read-only", row: area.y, column: x, limit: area.maxX - x, role: "footer.key")
+      x += screen.write(": no writes  ", row: area.y, column: x, limit: area.maxX - x, role: "footer")
+    }
     for binding in Keymap.bindings where binding.footer != nil && binding.applies(in: state.focus) {
       guard let word = binding.footer, let key = binding.keys.first else { continue }
-      let disabled = binding.writes && state.isReadOnly
+      if binding.writes && state.isReadOnly { continue }
       let keyText = Keymap.name(of: key)
       guard x + TerminalWidth.columns(of: keyText) + TerminalWidth.columns(of: word) + 3 <= area.maxX else {
         break
       }
-      x += screen.write(keyText, row: area.y, column: x, role: disabled ? "overlay.disabled" : "footer.key")
-      x += screen.write(
-        " " + word + "  ", row: area.y, column: x, role: disabled ? "overlay.disabled" : "footer")
+      x += screen.write(keyText, row: area.y, column: x, role: "footer.key")
+      x += screen.write(" " + word + "  ", row: area.y, column: x, role: "footer")
     }
   }
 
@@ -36,13 +41,14 @@ enum FooterView {
   ) {
     var x = area.x
     x += screen.write(prompt, row: area.y, column: x, role: "filter")
-    let shown = field.text
-    x += screen.write(shown, row: area.y, column: x, limit: area.maxX - x - 1, role: "filter")
-    if x < area.maxX { screen[area.y, x] = Cell("█", role: "filter") }
+    var end = area.maxX
     if let error {
-      let text = "  " + error
-      let start = max(area.maxX - TerminalWidth.columns(of: text), x + 2)
+      // The error takes the right of the line, and leaves the field at least a third.
+      let text = "  " + DisplayText.escaped(String(error.unicodeScalars.prefix(area.width)))
+      let start = max(area.maxX - TerminalWidth.columns(of: text), x + max((area.maxX - x) / 3, 4))
       screen.write(text, row: area.y, column: start, limit: area.maxX - start, role: "filter.error")
+      end = start
     }
+    OverlayView.drawField(field, focused: true, row: area.y, from: x, to: end, role: "filter", into: &screen)
   }
 }

@@ -1,11 +1,12 @@
 import KeyedArchive
 import TerminalScreen
 
-/// Boxes drawn over the panes: help, confirmations and forms.
+/// Boxes drawn over the panes: help, the message log, confirmations and forms.
 enum OverlayView {
   static func draw(_ overlay: Overlay, state: DashboardState, into screen: inout Screen, area: Rect) {
     switch overlay {
     case .help(let scroll): drawHelp(state, scroll: scroll, into: &screen, area: area)
+    case .messages(let scroll): drawMessages(state, scroll: scroll, into: &screen, area: area)
     case .confirm(let confirmation):
       let lines = wrap(confirmation.question, width: min(area.width - 6, 60))
       let box = area.centered(width: min(area.width - 2, 64), height: lines.count + 4)
@@ -44,54 +45,168 @@ enum OverlayView {
   }
 
   private static func drawHelp(_ state: DashboardState, scroll: Int, into screen: inout Screen, area: Rect) {
-    var rows: [(keys: String, help: String, disabled: Bool)] = []
+    typealias Entry = (keys: String, help: String, role: StyleRole)
+    var keys: [Entry] = []
     for binding in Keymap.bindings {
-      let keys = binding.keys.map(Keymap.name(of:)).joined(separator: " ")
       var help = binding.help
       if !binding.panes.isEmpty {
         help += " (" + binding.panes.map(\.rawValue).sorted().joined(separator: ", ") + ")"
       }
       let disabled = binding.writes && state.isReadOnly
       if disabled { help += " — disabled: read-only" }
-      rows.append((keys, help, disabled))
+      keys.append(
+        (
+          binding.keys.map(Keymap.name(of:)).joined(separator: " "), help,
+          disabled ? "overlay.disabled" : "overlay"
+        ))
     }
-    let box = area.centered(width: min(area.width - 2, 86), height: min(area.height - 2, rows.count + 3))
-    frame("Keys (any other key closes)", box: box, into: &screen)
-    let visible = max(box.height - 3, 0)
+    var commands: [Entry] = [("Commands", "type : first, then Enter", "title")]
+    for binding in Keymap.bindings {
+      guard let command = binding.command else { continue }
+      var help = command.help ?? binding.help
+      let disabled = binding.writes && state.isReadOnly
+      if disabled { help += " — disabled: read-only" }
+      commands.append((command.synopsis, help, disabled ? "overlay.disabled" : "overlay"))
+    }
+    let depth = state.model.configuration.historyDepth
+    let history: [Entry] = [
+      (
+        "History",
+        "each mailbox keeps its current version and \(depth) earlier one\(depth == 1 ? "" : "s") (v, then r replays one)",
+        "overlay"
+      )
+    ]
+    let box = area.centered(width: min(area.width - 2, 96), height: area.height - 2)
+    // Each section's keys take the width of its longest, and long help wraps under itself.
+    var rows: [(keys: String, keyWidth: Int, help: String, role: StyleRole)] = []
+    for (index, section) in [keys, commands, history].enumerated() {
+      if index > 0 { rows.append(("", 0, "", "overlay")) }
+      let keyWidth = min(max(section.map { TerminalWidth.columns(of: $0.keys) }.max() ?? 0, 14), 24)
+      for entry in section {
+        let lines = wrap(entry.help, width: max(box.width - 5 - keyWidth, 8))
+        for (line, text) in lines.enumerated() {
+          rows.append((line == 0 ? entry.keys : "", keyWidth, text, entry.role))
+        }
+      }
+    }
+    let shown = area.centered(width: box.width, height: min(area.height - 2, rows.count + 3))
+    frame("Keys (any other key closes)", box: shown, into: &screen)
+    let visible = max(shown.height - 3, 0)
     let start = min(scroll, max(rows.count - visible, 0))
     for (offset, row) in rows.dropFirst(start).prefix(visible).enumerated() {
-      let y = box.y + 1 + offset
-      screen.write(
-        Formatting.padded(row.keys, 14), row: y, column: box.x + 2,
-        role: row.disabled ? "overlay.disabled" : "overlay.key")
-      screen.write(
-        row.help, row: y, column: box.x + 17, limit: box.width - 19,
-        role: row.disabled ? "overlay.disabled" : "overlay")
+      let y = shown.y + 1 + offset
+      let keyRole: StyleRole = row.role == "overlay" ? "overlay.key" : row.role
+      screen.write(row.keys, row: y, column: shown.x + 2, limit: shown.width - 4, role: keyRole)
+      let x = shown.x + 3 + row.keyWidth
+      screen.write(row.help, row: y, column: x, limit: shown.maxX - 2 - x, role: row.role)
     }
     screen.write(
-      "\(start + 1)-\(min(start + visible, rows.count)) of \(rows.count)  j/k scroll", row: box.maxY - 2,
-      column: box.x + 2, limit: box.width - 4, role: "overlay.disabled")
+      "\(start + 1)-\(min(start + visible, rows.count)) of \(rows.count)  j/k scroll", row: shown.maxY - 2,
+      column: shown.x + 2, limit: shown.width - 4, role: "overlay.disabled")
   }
 
-  private static func field(
-    _ label: String, _ value: String, focused: Bool, cursor: Int?, row: Int, box: Rect,
-    into screen: inout Screen
+  /// Where the message log is drawn in `area`; the reducer scrolls by the same measure.
+  static func messagesBox(in area: Rect) -> Rect {
+    area.centered(width: min(area.width - 2, 110), height: max(area.height - 2, 4))
+  }
+
+  /// The columns a message row may take in the box.
+  static func messagesTextWidth(of box: Rect) -> Int { max(box.width - 4, 1) }
+
+  /// The message rows shown at once in the box.
+  static func messagesVisibleRows(of box: Rect) -> Int { max(box.height - 3, 1) }
+
+  private static func drawMessages(
+    _ state: DashboardState, scroll: Int, into screen: inout Screen, area: Rect
+  ) {
+    let box = messagesBox(in: area)
+    frame("Messages, newest last (any other key closes)", box: box, into: &screen)
+    let rows = state.messageLog.rows(width: messagesTextWidth(of: box))
+    let visible = messagesVisibleRows(of: box)
+    let end = max(rows.count - min(max(scroll, 0), max(rows.count - visible, 0)), 0)
+    let start = max(end - visible, 0)
+    if rows.isEmpty {
+      screen.write(
+        "no messages yet", row: box.y + 1, column: box.x + 2, limit: box.width - 4, role: "overlay")
+    }
+    for (offset, row) in rows[start..<end].enumerated() {
+      screen.write(
+        row.text, row: box.y + 1 + offset, column: box.x + 2, limit: messagesTextWidth(of: box),
+        role: row.isError ? "form.error" : "overlay")
+    }
+    let count = state.messageLog.entries.count
+    var footer = "\(count) message\(count == 1 ? "" : "s") (the last \(MessageLog.capacity) are kept)"
+    if !rows.isEmpty { footer += " · rows \(start + 1)-\(end) of \(rows.count) · j/k PgUp/PgDn g/G scroll" }
+    screen.write(footer, row: box.maxY - 2, column: box.x + 2, limit: box.width - 4, role: "overlay.disabled")
+  }
+
+  /// A chooser field (`◂ file ▸`).
+  private static func choice(
+    _ label: String, _ value: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
   ) {
     screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
     let area = Rect(x: box.x + 16, y: row, width: box.width - 18, height: 1)
-    screen.fill(area, role: focused ? "form.field.focused" : "form.field")
-    // Show the end of long values, where the cursor is.
-    let text = value
-    let width = area.width - 1
-    var shown = text
-    if TerminalWidth.columns(of: shown) > width {
-      shown = "…" + String(text.suffix(max(width - 1, 0)))
+    let role: StyleRole = focused ? "form.field.focused" : "form.field"
+    screen.fill(area, role: role)
+    screen.write(value, row: row, column: area.x, limit: area.width, role: role)
+  }
+
+  /// A text field: the text around the cursor, escaped, with the cursor shown when focused.
+  private static func textField(
+    _ label: String, _ field: TextField, focused: Bool, row: Int, box: Rect, into screen: inout Screen
+  ) {
+    screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
+    let area = Rect(x: box.x + 16, y: row, width: box.width - 18, height: 1)
+    let role: StyleRole = focused ? "form.field.focused" : "form.field"
+    screen.fill(area, role: role)
+    drawField(field, focused: focused, row: row, from: area.x, to: area.maxX, role: role, into: &screen)
+  }
+
+  /// Draws the part of `field` around its cursor between two columns: what is visible costs,
+  /// not the field's length. Shared with the footer's filter and command lines.
+  static func drawField(
+    _ field: TextField, focused: Bool, row: Int, from start: Int, to end: Int, role: StyleRole,
+    cursorRole: StyleRole? = nil, into screen: inout Screen
+  ) {
+    let width = end - start
+    guard width > 0 else { return }
+    let window = field.window(scalars: width * 2)
+    // The text before the cursor takes at most the width less the cursor cell (and a cell of
+    // what follows, when something does).
+    let room = max(width - 1 - (window.after.isEmpty ? 0 : min(width / 4, 8)), 1)
+    var before = DisplayText.escaped(String(window.before))
+    if window.clippedBefore || TerminalWidth.columns(of: before) > room {
+      before = "…" + suffix(of: before, columns: room - 1)
     }
-    let used = screen.write(
-      shown, row: row, column: area.x, limit: area.width, role: focused ? "form.field.focused" : "form.field")
-    if focused, cursor != nil, area.x + used < area.maxX {
-      screen[row, area.x + used] = Cell("█", role: "form.field.focused")
+    var x = start
+    x += screen.write(before, row: row, column: x, limit: end - x, role: role)
+    if focused, x < end {
+      screen[row, x] = Cell("█", role: cursorRole ?? role)
+      x += 1
     }
+    guard x < end, !window.after.isEmpty else { return }
+    let after = DisplayText.escaped(String(window.after))
+    let fits = TerminalWidth.columns(of: after) <= end - x && !window.clippedAfter
+    if fits {
+      screen.write(after, row: row, column: x, limit: end - x, role: role)
+    } else {
+      let used = screen.write(after, row: row, column: x, limit: end - x - 1, role: role)
+      screen.write("…", row: row, column: x + used, limit: end - x - used, role: role)
+    }
+  }
+
+  /// The end of `text` that fits in `columns`.
+  private static func suffix(of text: String, columns: Int) -> String {
+    var used = 0
+    var start = text.endIndex
+    while start > text.startIndex {
+      let previous = text.index(before: start)
+      let width = TerminalWidth.columns(of: text[previous])
+      guard used + width <= columns else { break }
+      used += width
+      start = previous
+    }
+    return String(text[start...])
   }
 
   private static func drawPassForm(
@@ -101,20 +216,15 @@ enum OverlayView {
     frame("Pass a message", box: box, into: &screen)
     let directory =
       form.directory.map { "◂ " + DisplayText.escaped(state.displayPath($0)) + " ▸" } ?? "(none)"
-    field(
-      "directory", directory, focused: form.focus == .directory, cursor: nil, row: box.y + 1, box: box,
+    choice("directory", directory, focused: form.focus == .directory, row: box.y + 1, box: box, into: &screen)
+    textField(
+      "identifier", form.identifier, focused: form.focus == .identifier, row: box.y + 2, box: box,
       into: &screen)
-    field(
-      "identifier", DisplayText.escaped(form.identifier.text), focused: form.focus == .identifier,
-      cursor: form.identifier.cursor,
-      row: box.y + 2, box: box, into: &screen)
-    field(
-      "value (JSON)", DisplayText.escaped(form.value.text), focused: form.focus == .value,
-      cursor: form.value.cursor,
-      row: box.y + 3, box: box, into: &screen)
-    field(
-      "transiting", "◂ " + form.transiting + " ▸", focused: form.focus == .transiting, cursor: nil,
-      row: box.y + 4, box: box, into: &screen)
+    textField(
+      "value (JSON)", form.value, focused: form.focus == .value, row: box.y + 3, box: box, into: &screen)
+    choice(
+      "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: box.y + 4, box: box,
+      into: &screen)
     let problem = form.problem.map(DisplayText.escaped)
     screen.write(
       problem ?? (form.value.text.isEmpty ? "empty value: a notification without a message" : "valid"),
@@ -128,37 +238,57 @@ enum OverlayView {
   private static func drawReplayForm(
     _ form: ReplayForm, state: DashboardState, into screen: inout Screen, area: Rect
   ) {
-    let box = area.centered(width: min(area.width - 2, 76), height: 9)
+    let width = min(area.width - 2, 76)
+    // The title and the note wrap, so what is replayed and why is read whole.
+    let lines =
+      wrap(form.title, width: width - 4).map { ($0, StyleRole("overlay")) }
+      + (form.note.map { wrap($0, width: width - 4) } ?? []).map { ($0, StyleRole("overlay.disabled")) }
+    let box = area.centered(width: width, height: lines.count + 7)
     frame("Replay", box: box, into: &screen)
-    screen.write(form.title, row: box.y + 1, column: box.x + 2, limit: box.width - 4, role: "overlay")
-    field(
-      "to", DisplayText.escaped(form.identifier.text), focused: form.focus == .identifier,
-      cursor: form.identifier.cursor,
-      row: box.y + 3, box: box, into: &screen)
-    field(
-      "transiting", "◂ " + form.transiting + " ▸", focused: form.focus == .transiting, cursor: nil,
-      row: box.y + 4, box: box, into: &screen)
+    for (index, line) in lines.enumerated() {
+      screen.write(line.0, row: box.y + 1 + index, column: box.x + 2, limit: box.width - 4, role: line.1)
+    }
+    let y = box.y + 1 + lines.count
+    textField("to", form.identifier, focused: form.focus == .identifier, row: y, box: box, into: &screen)
+    choice(
+      "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: y + 1, box: box,
+      into: &screen)
     if let problem = form.problem {
       screen.write(
-        DisplayText.escaped(problem), row: box.y + 5, column: box.x + 2, limit: box.width - 4,
-        role: "form.error")
+        DisplayText.escaped(problem), row: y + 2, column: box.x + 2, limit: box.width - 4, role: "form.error")
     }
     screen.write(
-      "Enter replays · Tab next field · Esc cancel", row: box.y + 7, column: box.x + 2, limit: box.width - 4,
+      "Enter replays · Tab next field · Esc cancel", row: box.maxY - 2, column: box.x + 2,
+      limit: box.width - 4,
       role: "overlay.disabled")
   }
 
-  /// Words of `text` on lines of at most `width` columns.
+  /// Words of `text` on lines of at most `width` columns; a word longer than a line is cut
+  /// across lines, so nothing is lost.
   static func wrap(_ text: String, width: Int) -> [String] {
+    let width = max(width, 1)
     var lines: [String] = []
     var line = ""
+    var lineColumns = 0
     for word in text.split(separator: " ") {
-      let candidate = line.isEmpty ? String(word) : line + " " + word
-      if TerminalWidth.columns(of: candidate) > width && !line.isEmpty {
-        lines.append(line)
-        line = String(word)
-      } else {
-        line = candidate
+      let columns = TerminalWidth.columns(of: word)
+      if !line.isEmpty && lineColumns + 1 + columns <= width {
+        line += " " + word
+        lineColumns += 1 + columns
+        continue
+      }
+      if !line.isEmpty { lines.append(line) }
+      line = ""
+      lineColumns = 0
+      for character in word {
+        let characterColumns = TerminalWidth.columns(of: character)
+        if lineColumns + characterColumns > width && !line.isEmpty {
+          lines.append(line)
+          line = ""
+          lineColumns = 0
+        }
+        line.append(character)
+        lineColumns += characterColumns
       }
     }
     if !line.isEmpty { lines.append(line) }

@@ -22,7 +22,17 @@ enum StatusLineView {
     if state.isReadOnly { put(" read-only ", "status.notice") }
     if let status = state.status {
       put("│ ", "status")
-      put(status.text, status.isError ? "status.error" : "status.notice")
+      let role: StyleRole = status.isError ? "status.error" : "status.notice"
+      let hint = "… L"
+      let room = area.maxX - x
+      if TerminalWidth.columns(of: status.text) > room, room > TerminalWidth.columns(of: hint) + 4 {
+        // Cut: the gist leads the message, and the log holds the rest.
+        x += screen.write(
+          status.text, row: area.y, column: x, limit: room - TerminalWidth.columns(of: hint), role: role)
+        put(hint, "status")
+      } else {
+        put(status.text, role)
+      }
     } else if let notice = state.model.notices.last {
       put("│ ", "status")
       put(DisplayText.escaped(notice), "status.notice")
