@@ -7,6 +7,8 @@
 //   `w` writes to the wake pipe the loop also waits on (the next wait returns nil: "woken"),
 //   `t` waits 30 ms for nothing ("timed out"), `q` quits normally, `x` calls exit(3) without stopping the terminal,
 //   `n` swaps the wide title for a narrow one and back.
+//   A paste shows as "paste N bytes" and its text is written to `paste` beside PID-FILE;
+//   CHECK_PASTE_LIMIT=N sets the most bytes a paste may have.
 import Glibc
 import TerminalBackend
 import TerminalInput
@@ -24,6 +26,9 @@ let theme = Theme(
   ])
 
 let terminal = Terminal()
+if let limit = getenv("CHECK_PASTE_LIMIT").flatMap({ Int(String(cString: $0)) }) {
+  terminal.maximumPasteBytes = limit
+}
 do {
   try terminal.start()
 } catch {
@@ -103,6 +108,15 @@ while true {
     lastEvent = "mouse on"
   case .key(let key):
     lastEvent = "key " + KeyNotation.text(for: key)
+  case .paste(let text):
+    if arguments.count > 1, let file = fopen(arguments[1] + ".paste", "w") {
+      let bytes = Array(text.utf8)
+      _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+      fclose(file)
+    }
+    lastEvent = "paste \(text.utf8.count) bytes"
+  case .pasteTooLarge(let byteCount):
+    lastEvent = "paste too large: \(byteCount) bytes"
   case .resize(let width, let height):
     lastEvent = "resize \(width)x\(height)"
   case .mouse(let mouse):
