@@ -304,7 +304,11 @@ public final class Terminal {
         defer { column += 1 }
         if cell.isContinuation { continue }
         let style = resolvedStyle(for: cell.role, theme: theme)
-        put(cell.text, row: run.row, column: column, style: style, window: window)
+        // Written so that the terminal advances by exactly the cell's columns (CellText).
+        let columns = column + 1 < screen.width && screen[run.row, column + 1].isContinuation ? 2 : 1
+        for (offset, text) in CellText.drawn(cell.text, columns: columns).enumerated() {
+          put(text, row: run.row, column: column + offset, style: style, window: window)
+        }
       }
     }
     wnoutrefresh(window)
