@@ -14,6 +14,9 @@ extension Theme {
   /// does not. The terminal's own background is taken as the theme's `default` background, or,
   /// when that is the terminal's, as dark unless the theme's text colours are dark.
   ///
+  /// Reduce the theme as loaded, once: the terminal's background is inferred from the
+  /// original colours.
+  ///
   /// For ``ColorCapability/none`` colours are removed with the attributes kept and a role set
   /// apart only by its background (a selection bar) drawn reversed.
   public func reduced(to capability: ColorCapability) -> Theme {
