@@ -53,12 +53,14 @@ struct EmojiInTmuxTests {
     pane.send("e")
     pane.waitFor("event: emoji 0")
     let tty = pane.format("#{pane_tty}")
-    try pane.tmux(["run-shell", "printf '\\033[8;3Hgarbage from elsewhere\\033[2;1H\\033[K' > \(tty)"])
+    try pane.tmux(["run-shell", "printf '\\033[8;3Hgarbage from elsewhere\\033[3;1H\\033[K' > \(tty)"])
     pane.waitFor("garbage from elsewhere")
+    #expect(!pane.screen().contains("size: 40x16"))
     pane.send("C-l")
     pane.waitFor("event: redrawn")
     #expect(!pane.screen().contains("garbage"))
     #expect(pane.screen().contains("漢字 wide colour"))
+    #expect(pane.screen().contains("size: 40x16"))
     #expect(Self.box(pane) == Self.expectedBox)
   }
 }
