@@ -21,6 +21,10 @@ enum CellText {
   /// The texts to write from the cell's column on, one per column that starts a character:
   /// `[text]` when the cluster is drawn whole, two when a narrow stand-in is padded.
   static func drawn(_ text: String, columns: Int, width: (UInt32) -> Int = Self.libraryWidth) -> [String] {
+    // One printable ASCII character, the common case: no lookup.
+    if columns == 1, text.utf8.count == 1, let byte = text.utf8.first, byte >= 0x20, byte < 0x7F {
+      return [text]
+    }
     let scalars = Array(text.unicodeScalars)
     guard let first = scalars.first else { return Array(repeating: " ", count: max(columns, 1)) }
     if scalars.count == 2, columns == 2, let flag = flagLetters(scalars[0], scalars[1]) { return flag }
