@@ -32,6 +32,11 @@ static inline int cnc_utf8_locale(void) {
     && (codeset[2] == 'F' || codeset[2] == 'f');
 }
 
+// The C library's column count of a character (what ncurses counts a cell by); declared here
+// because <wchar.h> hides it without _XOPEN_SOURCE.
+extern int wcwidth(wchar_t character);
+static inline int cnc_character_width(wchar_t character) { return wcwidth(character); }
+
 // The size the kernel holds for the terminal on `descriptor`; 0 or -1 with errno set.
 static inline int cnc_window_size(int descriptor, int *rows, int *columns) {
   struct winsize size;

@@ -27,6 +27,7 @@ static struct sigaction previous_continue;
 
 static const char reset_sequence[] =
   "\033[?1000l\033[?1002l\033[?1006l"  // mouse reporting off
+  "\033[?2004l"  // bracketed paste off
   "\033[0m\033[?25h\033[?1049l\033[?1l\033>"  // plain text, cursor on, main screen, keypad off
   "\r\n";
 

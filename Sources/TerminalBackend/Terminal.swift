@@ -54,6 +54,9 @@ public final class Terminal {
   public private(set) var isActive = false
   /// Whether mouse reporting is on.
   public private(set) var isMouseEnabled = false
+  /// The most bytes of one paste delivered as ``TerminalEvent/paste(_:)``; a longer one is
+  /// read, counted and dropped, and becomes ``TerminalEvent/pasteTooLarge(byteCount:)``.
+  public var maximumPasteBytes = 16 << 20
 
   private var colorMode: ColorMode = .none
   private var screen: OpaquePointer?
@@ -69,6 +72,20 @@ public final class Terminal {
   private var nextPair: Int32 = 1
   private var queued: [TerminalEvent] = []
   private var hungUp = false
+  /// The key code ncurses gives the start of a bracketed paste (`ESC [ 200 ~`), 0 when none.
+  private var pasteStartKey: UInt32 = 0
+  /// Signals taken from the handlers while a paste was read, for the next ``signalEvent()``.
+  private var deferredSignals: Int32 = 0
+  private var deferredInterrupt: Int32 = 0
+
+  /// The key code asked of ncurses for the start of a bracketed paste: far above its own
+  /// (`KEY_MAX` is 0o777) and the extended keys it numbers after them.
+  static let pasteStartCode: Int32 = 0x7F00
+  /// How long a paste may pause before what arrived is taken as the whole of it.
+  static let pastePauseMilliseconds: Int32 = 500
+  /// Bracketed paste on and off (xterm's mode 2004).
+  static let bracketedPasteOn = Array("\u{1B}[?2004h".utf8)
+  static let bracketedPasteOff = Array("\u{1B}[?2004l".utf8)
 
   private static let running = Atomic<Bool>(false)
 
@@ -163,6 +180,16 @@ public final class Terminal {
     set_escdelay(25)
     curs_set(0)
     leaveok(window, true)
+    // Bracketed paste: the terminal marks pasted text, which is read in bulk (readPaste), not
+    // key by key. A terminal without it ignores the request and sends the text as keys.
+    let pasteStart = "\u{1B}[200~"
+    let known = key_defined(pasteStart)
+    if known > 0 {
+      pasteStartKey = UInt32(known)
+    } else if define_key(pasteStart, Terminal.pasteStartCode) != ERR {
+      pasteStartKey = UInt32(Terminal.pasteStartCode)
+    }
+    if pasteStartKey != 0 { writeToTerminal(Terminal.bracketedPasteOn) }
     // cbreak leaves XON/XOFF on: Ctrl-S would freeze the screen. Turn it off and let ncurses
     // take these modes as the program's own (restored after a suspend).
     var modes = termios()
@@ -196,6 +223,7 @@ public final class Terminal {
   private func tearDown() {
     if isActive {
       if isMouseEnabled { mousemask(0, nil) }
+      if pasteStartKey != 0 { writeToTerminal(Terminal.bracketedPasteOff) }
       curs_set(1)
       endwin()
     }
@@ -220,6 +248,9 @@ public final class Terminal {
     pairs = [:]
     nextPair = 1
     queued = []
+    pasteStartKey = 0
+    deferredSignals = 0
+    deferredInterrupt = 0
   }
 
   /// Stops the terminal, then ends the process by `signal` with its default action (so the
@@ -273,7 +304,11 @@ public final class Terminal {
         defer { column += 1 }
         if cell.isContinuation { continue }
         let style = resolvedStyle(for: cell.role, theme: theme)
-        put(cell.text, row: run.row, column: column, style: style, window: window)
+        // Written so that the terminal advances by exactly the cell's columns (CellText).
+        let columns = column + 1 < screen.width && screen[run.row, column + 1].isContinuation ? 2 : 1
+        for (offset, text) in CellText.drawn(cell.text, columns: columns).enumerated() {
+          put(text, row: run.row, column: column + offset, style: style, window: window)
+        }
       }
     }
     wnoutrefresh(window)
@@ -406,8 +441,13 @@ public final class Terminal {
   private func signalEvent() -> TerminalEvent? {
     var buffer = [UInt8](repeating: 0, count: 64)
     while read(signalPipe.read, &buffer, buffer.count) > 0 {}
-    var interruptSignal: Int32 = 0
-    let pending = terminal_signals_take_pending(&interruptSignal)
+    var taken: Int32 = 0
+    let fresh = terminal_signals_take_pending(&taken)
+    var interruptSignal = deferredInterrupt
+    if fresh & Int32(TERMINAL_SIGNAL_INTERRUPT) != 0 { interruptSignal = taken }
+    let pending = fresh | deferredSignals
+    deferredSignals = 0
+    deferredInterrupt = 0
     if pending & Int32(TERMINAL_SIGNAL_SUSPEND) != 0 {
       suspend()
       queued.append(.suspendResumed)
@@ -428,10 +468,12 @@ public final class Terminal {
   private func suspend() {
     guard let window else { return }
     if isMouseEnabled { mousemask(0, nil) }
+    if pasteStartKey != 0 { writeToTerminal(Terminal.bracketedPasteOff) }
     curs_set(1)
     endwin()
     terminal_signals_suspend_self()
     // Running again: the next refresh re-enters program mode; repaint everything.
+    if pasteStartKey != 0 { writeToTerminal(Terminal.bracketedPasteOn) }
     curs_set(0)
     if isMouseEnabled { mousemask(mmask_t(truncatingIfNeeded: Terminal.mouseDecoding.mask), nil) }
     clearok(cnc_current_screen(), true)
@@ -445,6 +487,7 @@ public final class Terminal {
   private func resumeAfterForeignStop() {
     guard let window else { return }
     reset_prog_mode()
+    if pasteStartKey != 0 { writeToTerminal(Terminal.bracketedPasteOn) }
     clearok(cnc_current_screen(), true)
     wnoutrefresh(window)
     doupdate()
@@ -489,6 +532,8 @@ public final class Terminal {
           {
             return .mouse(mouse)
           }
+        } else if pasteStartKey != 0, code == pasteStartKey {
+          return readPaste()
         } else if code != KEY_RESIZE, let key = KeyDecoding.key(functionKey: code) {
           return .key(key)
         }
@@ -496,5 +541,54 @@ public final class Terminal {
         return nil
       }
     }
+  }
+
+  /// The rest of a bracketed paste, after ncurses read its start: read straight from the
+  /// terminal in large chunks (ncurses reads one byte a call) up to the end marker. A paste that
+  /// pauses longer than ``pastePauseMilliseconds``, or an interrupt, ends it with what arrived;
+  /// bytes after the end marker go back to ncurses as keys.
+  private func readPaste() -> TerminalEvent {
+    var paste = BracketedPaste(limit: maximumPasteBytes)
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    reading: while !paste.isComplete {
+      var descriptors = [
+        pollfd(fd: terminalDescriptor, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: signalPipe.read, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&descriptors, 2, Terminal.pastePauseMilliseconds)
+      if ready == 0 { break }
+      if ready < 0 {
+        if errno == EINTR { continue }
+        break
+      }
+      if descriptors[1].revents != 0 {
+        // Keep what the handlers saw for the next event; only an interrupt ends the paste.
+        var drain = [UInt8](repeating: 0, count: 64)
+        while read(signalPipe.read, &drain, drain.count) > 0 {}
+        var taken: Int32 = 0
+        let bits = terminal_signals_take_pending(&taken)
+        if bits & Int32(TERMINAL_SIGNAL_INTERRUPT) != 0 { deferredInterrupt = taken }
+        deferredSignals |= bits
+        if bits & Int32(TERMINAL_SIGNAL_INTERRUPT) != 0 { break }
+      }
+      guard descriptors[0].revents != 0 else { continue }
+      let count = read(terminalDescriptor, &buffer, buffer.count)
+      switch count {
+      case 0:
+        hungUp = true
+        break reading
+      case ..<0:
+        if errno == EINTR || errno == EAGAIN { continue }
+        hungUp = true
+        break reading
+      default:
+        paste.append(buffer[0..<count])
+      }
+    }
+    // ncurses' queue is last in, first out: push back from the end.
+    for byte in paste.leftover.reversed() {
+      if ungetch(Int32(byte)) == ERR { break }
+    }
+    return paste.finish()
   }
 }

@@ -8,6 +8,14 @@ public enum TerminalEvent: Sendable, Hashable {
   case resize(width: Int, height: Int)
   /// A click or a wheel turn (only after mouse reporting was enabled).
   case mouse(MouseEvent)
+  /// Text pasted into the terminal, whole, as one event (bracketed paste): line ends as `\n`,
+  /// bytes that are not UTF-8 as U+FFFD, control characters kept. Escape it (`DisplayText`)
+  /// before it reaches the screen. A terminal without bracketed paste sends the same text as
+  /// key presses instead.
+  case paste(String)
+  /// A paste longer than the backend takes (16 MiB unless told otherwise), `byteCount` bytes:
+  /// its text was read and dropped, never held whole.
+  case pasteTooLarge(byteCount: Int)
   /// The program was suspended (Ctrl-Z) and is running again; the next draw repaints
   /// everything.
   case suspendResumed

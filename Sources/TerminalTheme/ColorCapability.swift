@@ -2,6 +2,8 @@
 public enum ColorCapability: Int, Sendable, Hashable, Comparable {
   /// No colour (NO_COLOR, TERM=dumb, a monochrome terminal): attributes only.
   case none = 0
+  /// The 8 ANSI colours (`TERM=xterm`, `TERM=linux`): the bright ones are not there.
+  case ansi8 = 8
   /// The 16 ANSI colours.
   case ansi16 = 16
   /// 256 indexed colours.
@@ -20,7 +22,9 @@ public enum ColorCapability: Int, Sendable, Hashable, Comparable {
   /// - `COLORTERM` `truecolor` or `24bit`, or 2^24 colours (a `*-direct` terminfo entry):
   ///   ``truecolor``;
   /// - `TERM` ending in `-256color`, or 256 colours or more: ``indexed256``;
-  /// - otherwise ``ansi16``.
+  /// - `TERM` ending in `-16color`, or 16 colours or more: ``ansi16``;
+  /// - otherwise ``ansi8`` (what `xterm`, `linux` and `screen` describe; every colour terminal
+  ///   shows these).
   public static func detect(environment: [String: String], terminalColors: Int? = nil) -> ColorCapability {
     if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .none }
     let term = environment["TERM"] ?? ""
@@ -31,6 +35,7 @@ public enum ColorCapability: Int, Sendable, Hashable, Comparable {
     }
     if let terminalColors, terminalColors >= ColorCapability.truecolor.rawValue { return .truecolor }
     if term.hasSuffix("-256color") || (terminalColors ?? 0) >= 256 { return .indexed256 }
-    return .ansi16
+    if term.hasSuffix("-16color") || (terminalColors ?? 0) >= 16 { return .ansi16 }
+    return .ansi8
   }
 }

@@ -78,6 +78,15 @@ public struct ThemeCatalog: Sendable {
       String(decoding: file.bytes, as: UTF8.self), file: file.name + ".theme", defaultName: file.name)
   }
 
+  /// The theme to start with: the one `nameOrPath` names (`--theme`), the default when `nil`.
+  ///
+  /// A theme that does not load is the error to report, never replaced by the default in
+  /// silence: `snapshot` and the dashboard's start end with its message (the file, the line and
+  /// what was expected; show it through `DisplayText`) and exit 2.
+  public func startingTheme(_ nameOrPath: String?) throws(ThemeError) -> Theme {
+    try theme(nameOrPath ?? Self.defaultName)
+  }
+
   /// The theme `nameOrPath` names (the default when `nil`), or the shipped default with the
   /// problem to report when it does not load (show the message through `DisplayText`: it holds
   /// the path and text as given).

@@ -11,6 +11,14 @@ public enum ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
   case unknownColor(file: String, line: Int, text: String)
   /// A word that is not `fg:`, `bg:` or an attribute.
   case unknownAttribute(file: String, line: Int, text: String)
+  /// `fg:` or `bg:` given twice in one style.
+  case repeatedColor(file: String, line: Int, prefix: String)
+  /// `inherit` with other words: it stands for the whole style.
+  case inheritNotAlone(file: String, line: Int)
+  /// `default = inherit`: the root role has no parent.
+  case nothingToInherit(file: String, line: Int, role: String)
+  /// `name =` with nothing after it.
+  case emptyName(file: String, line: Int)
   /// A theme asked for by name that neither the user's theme directory nor the shipped themes have.
   case unknownTheme(name: String, available: [String])
   /// A theme file that could not be read.
@@ -30,6 +38,14 @@ public enum ThemeError: Error, Sendable, Hashable, CustomStringConvertible {
     case .unknownAttribute(let file, let line, let text):
       "\(file):\(line): unknown word '\(text)' (use fg:COLOUR, bg:COLOUR, bold, dim, italic, underline "
         + "or reverse)"
+    case .repeatedColor(let file, let line, let prefix):
+      "\(file):\(line): '\(prefix)' is given twice; keep one"
+    case .inheritNotAlone(let file, let line):
+      "\(file):\(line): 'inherit' stands alone (write 'role = inherit', or give the style itself)"
+    case .nothingToInherit(let file, let line, let role):
+      "\(file):\(line): '\(role)' has no parent to inherit from; give it a style such as fg:default bg:default"
+    case .emptyName(let file, let line):
+      "\(file):\(line): 'name =' needs a name (or leave the line out to use the file's name)"
     case .unknownTheme(let name, let available):
       "unknown theme '\(name)' (available: \(available.joined(separator: ", ")); or give a path to a "
         + ".theme file)"

@@ -37,7 +37,8 @@ public enum ThemeParser {
       let key = trimmed(content[..<equals])
       let value = trimmed(content[content.index(after: equals)...])
       if key.utf8.elementsEqual("name".utf8) {
-        if !value.isEmpty { name = value }
+        guard !value.isEmpty else { throw .emptyName(file: file, line: lineNumber) }
+        name = value
         continue
       }
       guard let role = Theme.knownRoles.first(where: { $0.name.utf8.elementsEqual(key.utf8) }) else {
@@ -49,6 +50,7 @@ public enum ThemeParser {
         throw .duplicateRole(file: file, line: lineNumber, role: key)
       }
       if value == "inherit" {
+        guard role.parent != nil else { throw .nothingToInherit(file: file, line: lineNumber, role: key) }
         inherited.insert(role)
       } else {
         styles[role] = try style(value, file: file, line: lineNumber)
@@ -60,14 +62,19 @@ public enum ThemeParser {
   /// One style: `fg:COLOUR bg:COLOUR` and attribute words.
   static func style(_ text: String, file: String, line: Int) throws(ThemeError) -> TextStyle {
     var style = TextStyle.plain
+    var given: Set<String> = []
     for word in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
       let word = String(word)
-      if word.hasPrefix("fg:") {
-        style.foreground = try color(String(word.dropFirst(3)), file: file, line: line)
-      } else if word.hasPrefix("bg:") {
-        style.background = try color(String(word.dropFirst(3)), file: file, line: line)
+      if word.hasPrefix("fg:") || word.hasPrefix("bg:") {
+        let prefix = String(word.prefix(3))
+        guard given.insert(prefix).inserted else {
+          throw .repeatedColor(file: file, line: line, prefix: prefix)
+        }
+        let color = try color(String(word.dropFirst(3)), file: file, line: line)
+        if prefix == "fg:" { style.foreground = color } else { style.background = color }
       } else {
         switch word {
+        case "inherit": throw .inheritNotAlone(file: file, line: line)
         case "bold": style.attributes.insert(.bold)
         case "dim": style.attributes.insert(.dim)
         case "italic": style.attributes.insert(.italic)

@@ -90,6 +90,7 @@ final class DashboardLoop {
         case .resize(let width, let height): apply(.resize(width: width, height: height))
         case .mouse(let mouse): apply(DashboardLoop.message(for: mouse, state: state))
         case .suspendResumed: terminal.redrawAll()
+        case .paste, .pasteTooLarge: break  // the lead wires these to DashboardMessage.paste
         case .interrupted(let signal):
           // The terminal first, then the clean-ups (the demo's home), then the signal's own end.
           terminal.stop()

@@ -38,11 +38,18 @@ enum DashboardVerb {
     }
     let roots = try DumpVerb.roots(arguments)
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
-    // A theme that does not load is reported on screen, and the default is used.
-    let (theme, problem) = themes.load(arguments.value("theme"))
+    // A theme that does not load ends the start with its file, line and what was expected
+    // (exit 2), before the terminal is taken; inside the dashboard `t` and `:theme` keep the
+    // current theme and say why.
+    let theme: Theme
+    do {
+      theme = try themes.startingTheme(arguments.value("theme"))
+    } catch {
+      throw .usage("--theme: " + DisplayText.escaped(error.description))
+    }
     let loop = try DashboardLoop(
       roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
-      themeProblem: problem.map { DisplayText.escaped($0.description) }, mouse: arguments.flag("mouse"))
+      themeProblem: nil, mouse: arguments.flag("mouse"))
     return try loop.run()
   }
 }

@@ -36,6 +36,14 @@ enum SnapshotVerb {
     } catch {
       throw .usage("--keys: \(error.description)")
     }
+    // The theme first: one that does not load ends the snapshot, with or without --ansi.
+    let environment = WormholeHome.currentEnvironment()
+    let theme: Theme
+    do {
+      theme = try ThemeCatalog(environment: environment).startingTheme(arguments.value("theme"))
+    } catch {
+      throw .usage("--theme: " + DisplayText.escaped(error.description))
+    }
     let roots = try DumpVerb.roots(arguments)
     let events = try initialEvents(roots)
     let now = DashboardLoop.now()
@@ -54,9 +62,6 @@ enum SnapshotVerb {
       return .success
     }
     // Colours as this terminal would show them (NO_COLOR and TERM=dumb keep attributes only).
-    let environment = WormholeHome.currentEnvironment()
-    let (theme, problem) = ThemeCatalog(environment: environment).load(arguments.value("theme"))
-    if let problem { diagnose("\(DisplayText.escaped(problem.description)); using \(theme.name)") }
     let capability = ColorCapability.detect(environment: environment)
     emitRaw(screen.ansiText(theme: theme.reduced(to: capability)))
     return .success

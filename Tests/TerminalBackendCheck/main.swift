@@ -7,6 +7,10 @@
 //   `w` writes to the wake pipe the loop also waits on (the next wait returns nil: "woken"),
 //   `t` waits 30 ms for nothing ("timed out"), `q` quits normally, `x` calls exit(3) without stopping the terminal,
 //   `n` swaps the wide title for a narrow one and back.
+//   `e` shows a box of emoji sequences below (and moves its selection down a row each time),
+//   Ctrl-L repaints everything (`Terminal.redrawAll()`).
+//   A paste shows as "paste N bytes" and its text is written to `paste` beside PID-FILE;
+//   CHECK_PASTE_LIMIT=N sets the most bytes a paste may have.
 import Glibc
 import TerminalBackend
 import TerminalInput
@@ -24,6 +28,9 @@ let theme = Theme(
   ])
 
 let terminal = Terminal()
+if let limit = getenv("CHECK_PASTE_LIMIT").flatMap({ Int(String(cString: $0)) }) {
+  terminal.maximumPasteBytes = limit
+}
 do {
   try terminal.start()
 } catch {
@@ -48,13 +55,38 @@ if pipe(&wake) != 0 {
 }
 
 var narrowTitle = false
+/// The selected row of the emoji box, nil while it is hidden.
+var emojiSelection: Int?
+
+/// Rows whose clusters terminals size differently, each `LETTER CLUSTER NAME`.
+nonisolated(unsafe) let emojiRows = [
+  ("a", "👨‍👩‍👧", "family"), ("b", "🏳️‍🌈", "rainbow"), ("c", "🇫🇷", "flag"), ("d", "1️⃣", "keycap"),
+  ("e", "❤️", "heart"), ("f", "👋🏽", "wave"), ("g", "漢", "plain wide"),
+]
+
+/// A box of `emojiRows` at `top`, 30 columns wide, row `selected` painted as selected.
+func drawEmojiBox(into screen: inout Screen, top: Int, selected: Int) {
+  let inner = 28
+  screen.write("┌" + String(repeating: "─", count: inner) + "┐", row: top, column: 0, role: .plain)
+  for (index, (letter, cluster, name)) in emojiRows.enumerated() {
+    let row = top + 1 + index
+    screen.write("│", row: row, column: 0, role: .plain)
+    let role: StyleRole = index == selected ? "accent" : .plain
+    screen.fill(Rect(x: 1, y: row, width: inner, height: 1), role: role)
+    screen.write("\(letter) \(cluster) \(name)", row: row, column: 1, limit: inner, role: role)
+    screen.write("│", row: row, column: inner + 1, role: .plain)
+  }
+  screen.write(
+    "└" + String(repeating: "─", count: inner) + "┘", row: top + 1 + emojiRows.count, column: 0, role: .plain)
+}
+
 var lastEvent = "none"
 var resumed = 0
 var interrupts = 0
 
 func frame(
   width: Int, height: Int, capability: ColorCapability, lastEvent: String, resumed: Int, interrupts: Int,
-  narrowTitle: Bool
+  narrowTitle: Bool, emojiSelection: Int?
 ) -> Screen {
   var screen = Screen(width: width, height: height)
   screen.write(narrowTitle ? "abcd narr" : "漢字 wide", row: 0, column: 0, role: "title")
@@ -65,6 +97,7 @@ func frame(
   let term = getenv("TERM").map { String(cString: $0) } ?? "unset"
   let noColor = getenv("NO_COLOR").map { String(cString: $0) } ?? "unset"
   screen.write("colours: \(capability) TERM=\(term) NO_COLOR=\(noColor)", row: 4, column: 0, role: .plain)
+  if let emojiSelection { drawEmojiBox(into: &screen, top: 5, selected: emojiSelection) }
   return screen
 }
 
@@ -72,7 +105,7 @@ while true {
   let screen = frame(
     width: terminal.width, height: terminal.height, capability: terminal.colorCapability,
     lastEvent: lastEvent,
-    resumed: resumed, interrupts: interrupts, narrowTitle: narrowTitle)
+    resumed: resumed, interrupts: interrupts, narrowTitle: narrowTitle, emojiSelection: emojiSelection)
   terminal.draw(screen, theme: theme)
   guard let event = terminal.nextEvent(timeout: -1, wakingOn: wake[0]) else {
     var byte: UInt8 = 0
@@ -98,11 +131,26 @@ while true {
     lastEvent = "wrote"
   case .key(.character("t")):
     lastEvent = terminal.nextEvent(timeout: 30) == nil ? "timed out" : "an event"
+  case .key(.character("e")):
+    emojiSelection = emojiSelection.map { ($0 + 1) % emojiRows.count } ?? 0
+    lastEvent = "emoji \(emojiSelection ?? 0)"
+  case .key(.control("l")):
+    terminal.redrawAll()
+    lastEvent = "redrawn"
   case .key(.character("m")):
     terminal.enableMouse()
     lastEvent = "mouse on"
   case .key(let key):
     lastEvent = "key " + KeyNotation.text(for: key)
+  case .paste(let text):
+    if arguments.count > 1, let file = fopen(arguments[1] + ".paste", "w") {
+      let bytes = Array(text.utf8)
+      _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+      fclose(file)
+    }
+    lastEvent = "paste \(text.utf8.count) bytes"
+  case .pasteTooLarge(let byteCount):
+    lastEvent = "paste too large: \(byteCount) bytes"
   case .resize(let width, let height):
     lastEvent = "resize \(width)x\(height)"
   case .mouse(let mouse):

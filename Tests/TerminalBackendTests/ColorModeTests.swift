@@ -11,7 +11,7 @@ import Testing
     #expect(ColorMode.detect(colors: 256, noColor: nil) == .indexed256)
     #expect(ColorMode.detect(colors: 16_777_216, noColor: nil) == .direct)
     #expect(ColorMode.detect(colors: 16_777_216, noColor: nil).capability == .truecolor)
-    #expect(ColorMode.detect(colors: 8, noColor: nil).capability == .ansi16)
+    #expect(ColorMode.detect(colors: 8, noColor: nil).capability == .ansi8)
   }
 
   @Test func noColorSetAndNotEmptyTurnsColourOff() {
@@ -36,6 +36,10 @@ import Testing
     #expect(ColorMode.ansi16.number(for: .indexed(196)) == 9)
     #expect(ColorMode.ansi16.number(for: .ansi(12)) == 12)
     #expect(ColorMode.ansi8.number(for: .ansi(9)) == 1)
+    // With 8 colours a light colour is never black: bright black and light greys become white.
+    #expect(ColorMode.ansi8.number(for: .rgb(red: 0x87, green: 0xAF, blue: 0xD7)) == 6)
+    #expect(ColorMode.ansi8.number(for: .rgb(red: 0xA8, green: 0xA8, blue: 0xA8)) == 7)
+    #expect(ColorMode.ansi8.number(for: .rgb(red: 0x26, green: 0x26, blue: 0x26)) == 0)
     #expect(ColorMode.direct.number(for: azure) == 0x0087FF)
     #expect(ColorMode.direct.number(for: .ansi(2)) == 2)
     #expect(ColorMode.direct.number(for: .indexed(16)) == 8)  // black, kept out of the ANSI numbers

@@ -66,6 +66,34 @@ import Testing
       ) == true)
   }
 
+  @Test func theStartingThemeIsTheOneNamedOrAnErrorNeverTheDefaultInSilence() throws {
+    let user = try UserThemes()
+    try user.write("broken.theme", "# mine\ntitle = bold\nthis is = not a theme [\n")
+    let catalog = ThemeCatalog(userDirectory: user.path)
+    #expect(try catalog.startingTheme(nil) == ThemeCatalog.shippedDefault)
+    #expect(try catalog.startingTheme("light").name == "light")
+    #expect(
+      throws: ThemeError.malformedLine(
+        file: user.path + "/broken.theme", line: 3, text: "this is = not a theme [")
+    ) {
+      try catalog.startingTheme("broken")
+    }
+    #expect(
+      throws: ThemeError.malformedLine(
+        file: user.path + "/broken.theme", line: 3, text: "this is = not a theme [")
+    ) {
+      try catalog.startingTheme(user.path + "/broken.theme")
+    }
+    #expect(throws: ThemeError.unknownTheme(name: "nope", available: catalog.availableNames())) {
+      try catalog.startingTheme("nope")
+    }
+    // A broken user file shadowing the default is reported too, not skipped.
+    try user.write("dark.theme", "title = fg:blu\n")
+    #expect(throws: ThemeError.unknownColor(file: user.path + "/dark.theme", line: 1, text: "blu")) {
+      try catalog.startingTheme(nil)
+    }
+  }
+
   @Test func unknownNamesAndUnreadablePathsAreReported() throws {
     let catalog = ThemeCatalog(userDirectory: nil)
     let (theme, problem) = catalog.load("nope")

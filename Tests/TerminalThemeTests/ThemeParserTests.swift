@@ -54,6 +54,21 @@ import Testing
     (
       "title = bold\ntitle = dim", "test.theme:2: role 'title' is already given above; keep one line per role"
     ),
+    (
+      "# a comment\ntitle = bold\nthis is = not a theme [",
+      "test.theme:3: expected 'role = fg:COLOUR bg:COLOUR ATTRIBUTES', found 'this is = not a theme ['"
+    ),
+    (
+      "[colours]\ntitle = bold",
+      "test.theme:1: expected 'role = fg:COLOUR bg:COLOUR ATTRIBUTES', found '[colours]'"
+    ),
+    (" = bold", "test.theme:1: expected 'role = fg:COLOUR bg:COLOUR ATTRIBUTES', found '= bold'"),
+    ("title = fg:", "test.theme:1: unknown colour ''"),
+    ("title = fg:red fg:blue", "test.theme:1: 'fg:' is given twice; keep one"),
+    ("\n\nborder = bg:red bold bg:blue", "test.theme:3: 'bg:' is given twice; keep one"),
+    ("list = inherit bold", "test.theme:1: 'inherit' stands alone"),
+    ("default = inherit", "test.theme:1: 'default' has no parent to inherit from"),
+    ("name =\ntitle = bold", "test.theme:1: 'name =' needs a name"),
   ])
   func malformedThemesSayWhereAndWhat(text: String, message: String) {
     do {

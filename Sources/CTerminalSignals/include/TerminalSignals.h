@@ -31,7 +31,7 @@ void terminal_signals_disarm(void);
 int terminal_signals_take_pending(int *interrupt_signal);
 
 /// Writes the reset sequences (leave the alternate screen, show the cursor, plain text, mouse
-/// off) and restores the original modes. Async-signal-safe.
+/// and bracketed paste off) and restores the original modes. Async-signal-safe.
 void terminal_signals_restore_now(void);
 
 /// Stops the process with the default SIGTSTP action; returns after SIGCONT with the handler
