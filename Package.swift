@@ -53,11 +53,22 @@ let package = Package(
     .target(
       name: "MailboxWatcher",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
+    // A pipe that wakes a thread blocked in poll(2): the one wake primitive of the loops.
+    .target(name: "WakeSignal"),
+    // The dashboard's loop and its effect executor, behind narrow protocols for the terminal,
+    // the event source, the executor and the clock; the real ones (ncurses, the watcher, the
+    // mailbox operations) and in-memory ones for tests.
+    .target(
+      name: "DashboardRuntime",
+      dependencies: [
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
+        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
+      ]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
-        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -81,6 +92,8 @@ let package = Package(
       name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
+    // What tests share: a hermetic temporary directory, a tmux pane to drive a real terminal.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(
@@ -99,6 +112,13 @@ let package = Package(
       name: "MailboxWatcherTests",
       dependencies: [
         "MailboxWatcher", "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify",
+      ]),
+    // The real dashboard loop with an in-memory terminal, a scripted source and a manual clock.
+    .testTarget(
+      name: "DashboardRuntimeTests",
+      dependencies: [
+        "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
+        "KeyedArchive", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "TestSupport",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),

@@ -40,9 +40,8 @@ enum DashboardVerb {
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
     // A theme that does not load is reported on screen, and the default is used.
     let (theme, problem) = themes.load(arguments.value("theme"))
-    let loop = try DashboardLoop(
+    return try DashboardLaunch.run(
       roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
       themeProblem: problem.map { DisplayText.escaped($0.description) }, mouse: arguments.flag("mouse"))
-    return try loop.run()
   }
 }

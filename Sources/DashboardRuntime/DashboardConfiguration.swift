@@ -1,0 +1,30 @@
+import TerminalTheme
+
+/// What the operator chose for a dashboard: where it looks, whether it may write, its theme.
+public struct DashboardConfiguration: Sendable {
+  /// The roots being watched, for showing directories relative to them.
+  public var rootPaths: [String]
+  /// Whether every action that writes is refused (`--read-only`). Give the executor the same.
+  public var isReadOnly: Bool
+  /// Whether clicks and the wheel are reported (`--mouse`).
+  public var mouse: Bool
+  /// Where `t` and `:theme` find themes.
+  public var themes: ThemeCatalog
+  /// The theme at start, as loaded (reduced to the terminal once it is started).
+  public var theme: Theme
+  /// Why the theme asked for could not be loaded, shown on screen at start (already escaped).
+  public var themeProblem: String?
+
+  public init(
+    rootPaths: [String], isReadOnly: Bool = false, mouse: Bool = false,
+    themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault,
+    themeProblem: String? = nil
+  ) {
+    self.rootPaths = rootPaths
+    self.isReadOnly = isReadOnly
+    self.mouse = mouse
+    self.themes = themes
+    self.theme = theme
+    self.themeProblem = themeProblem
+  }
+}
