@@ -23,6 +23,9 @@ public final class InMemoryTerminal: DashboardTerminal {
     /// The rest waits until the last drawn screen satisfies the condition (described for
     /// failure messages).
     case waitUntil(String, (Screen) -> Bool)
+    /// The rest waits until a frame is drawn after every event so far: the loop has answered
+    /// them all (and taken what finished meanwhile).
+    case waitForFrame
     /// Something happens outside, between two events (a batch from a scripted source, a write
     /// to disk); runs on the loop's thread.
     case perform(() -> Void)
@@ -68,6 +71,7 @@ public final class InMemoryTerminal: DashboardTerminal {
   private var script: [Step]
   private let clock: ManualClock
   private let isBusy: () -> Bool
+  private var framesAtLastEvent = 0
   private var waitStartedOnClock: Int64?
   private var waitStartedInRealTime: Double?
 
@@ -135,24 +139,35 @@ public final class InMemoryTerminal: DashboardTerminal {
           self.height = height
         }
         deliveredEvents.append((event, Self.realNow()))
+        framesAtLastEvent = frames.count
         return event
       case .perform(let action):
         script.removeFirst()
         action()
       case .waitUntil(let description, let condition):
         if let screen, condition(screen) {
-          script.removeFirst()
-          waitStartedOnClock = nil
-          waitStartedInRealTime = nil
+          finishWait()
           continue
         }
         return wait(milliseconds, on: descriptor, for: description)
+      case .waitForFrame:
+        if frames.count > framesAtLastEvent {
+          finishWait()
+          continue
+        }
+        return wait(milliseconds, on: descriptor, for: "a frame after the last event")
       }
     }
     // Nothing more will happen: the loop drains with 0, and waiting for more means it ran out.
     guard milliseconds != 0 else { return nil }
     ranOutOfScript = true
     return .interrupted(signal: SIGHUP)
+  }
+
+  private func finishWait() {
+    script.removeFirst()
+    waitStartedOnClock = nil
+    waitStartedInRealTime = nil
   }
 
   /// The loop waits for `milliseconds` while the script waits for `description`.
