@@ -103,3 +103,15 @@ func diskContents(_ path: String) -> [String: Data] {
   }
   return contents
 }
+
+extension InMemoryTerminal {
+  /// For each key handed to the loop and followed by a frame (the last, `q`, is not), the real
+  /// milliseconds until that frame was drawn.
+  var keyLatencies: [Double] {
+    deliveredEvents.compactMap { delivered -> Double? in
+      guard case .key = delivered.event else { return nil }
+      guard let drawn = frameTimes.first(where: { $0 >= delivered.time }) else { return nil }
+      return drawn - delivered.time
+    }
+  }
+}
