@@ -77,7 +77,9 @@ let package = Package(
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "SnapshotSupport"],
+      exclude: ["Fixtures", "Golden"]),
     .testTarget(
       name: "DashboardTests",
       dependencies: [
@@ -98,13 +100,15 @@ let package = Package(
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(
       name: "terminal-backend-check",
-      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme"],
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal"],
       path: "Tests/TerminalBackendCheck"),
     .testTarget(
       name: "TerminalBackendTests",
-      dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
+      dependencies: [
+        "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
+      ]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport"]),
     .testTarget(
       name: "MailboxModelTests",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),
@@ -112,6 +116,7 @@ let package = Package(
       name: "MailboxWatcherTests",
       dependencies: [
         "MailboxWatcher", "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify",
+        "TestSupport",
       ]),
     // The real dashboard loop with an in-memory terminal, a scripted source and a manual clock.
     .testTarget(
@@ -121,6 +126,7 @@ let package = Package(
         "KeyedArchive", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "TestSupport",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
-    .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),
   ]
 )

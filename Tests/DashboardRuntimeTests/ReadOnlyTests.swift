@@ -53,7 +53,7 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     let wormhole = try Wormhole(directory: directory.path)
     try wormhole.passMessage(.string("hello"), identifier: "greeting")
     try wormhole.passMessage(.integer(1), identifier: "other")
-    let before = diskContents(directory.path)
+    let before = directory.allFiles()
     #expect(before.keys.contains(TrafficJournal.fileName), "the journal is part of what is compared")
     let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: readOnly))
     let source = try MailboxWatcherSource(roots: [.container(directory.path)])
@@ -64,7 +64,7 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     let run = try LoopRun(
       source: source, executor: executor, rootPaths: [directory.path], readOnly: readOnly, width: 200,
       realWaits: true, script: [ready] + keys(path.keys) + [.waitForFrame] + keys("<C-c>"))
-    return Outcome(before: before, after: diskContents(directory.path), run: run, executor: executor)
+    return Outcome(before: before, after: directory.allFiles(), run: run, executor: executor)
   }
 
   @Test(arguments: WritePath.all) func everyWritePathLeavesTheDiskAndTheJournalAsTheyWere(_ path: WritePath)
@@ -115,7 +115,7 @@ struct WritePath: Sendable, CustomTestStringConvertible {
         transiting: "file"),
       .replayEntry(entry: entry, toDirectory: name, toIdentifier: "copy", transiting: "file"),
     ]
-    let before = diskContents(directory.path)
+    let before = directory.allFiles()
     let refusing = MailboxEffectExecutor(isReadOnly: true)
     let messages = Mutex<[String]>([])
     for effect in effects {
@@ -130,13 +130,13 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     refusing.waitUntilIdle()
     #expect(messages.withLock { $0.count } == effects.count)
     #expect(messages.withLock { $0 }.allSatisfy { $0.hasSuffix(MailboxEffectExecutor.readOnlyRefusal) })
-    #expect(diskContents(directory.path) == before)
+    #expect(directory.allFiles() == before)
 
     // The same jobs, not read-only, do write: the comparison above can fail.
     let writing = MailboxEffectExecutor(isReadOnly: false)
     writing.execute(EffectJob(effect: effects[0], model: model)) { _ in }
     writing.waitUntilIdle()
     #expect(try wormhole.message(withIdentifier: "new") == .integer(1))
-    #expect(diskContents(directory.path) != before)
+    #expect(directory.allFiles() != before)
   }
 }

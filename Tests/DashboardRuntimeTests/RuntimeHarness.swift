@@ -89,21 +89,6 @@ func initialScan(_ directory: FileName, _ mailboxes: [FileName: ArchivedValue]) 
   ]
 }
 
-/// Every file and directory below `path` (hidden ones included) with its bytes: what a write
-/// would change, the traffic journal among them.
-func diskContents(_ path: String) -> [String: Data] {
-  var contents: [String: Data] = [:]
-  let manager = FileManager.default
-  for name in (try? manager.subpathsOfDirectory(atPath: path)) ?? [] {
-    var isDirectory: ObjCBool = false
-    let full = path + "/" + name
-    guard manager.fileExists(atPath: full, isDirectory: &isDirectory) else { continue }
-    contents[name] =
-      isDirectory.boolValue ? Data("<directory>".utf8) : manager.contents(atPath: full) ?? Data()
-  }
-  return contents
-}
-
 extension InMemoryTerminal {
   /// For each key handed to the loop and followed by a frame (the last, `q`, is not), the real
   /// milliseconds until that frame was drawn.
