@@ -67,7 +67,7 @@ import WormholeVocabulary
     let source = try MailboxWatcherSource(roots: [.container(directory.path)])
     let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: false))
     let run = try LoopRun(
-      source: source, executor: executor, rootPaths: [directory.path], realWaits: true,
+      source: source, executor: executor, rootPaths: [directory.path], realWaits: { true },
       script: [.waitFor("greeting")]
         + [
           .perform {

@@ -5,6 +5,7 @@ import Glibc
 import KeyedArchive
 import MailboxModel
 import MailboxWatcher
+import Synchronization
 import TestSupport
 import Testing
 import Wormhole
@@ -13,8 +14,9 @@ import WormholeVocabulary
 /// Keys stay answered under hostile input: the real milliseconds from a key to the frame that
 /// shows it, measured on the in-memory terminal.
 @Suite struct KeystrokeBudgetTests {
-  /// A frame, and as much again for a debug build on a busy machine.
-  static let budget = Double(2 * DashboardLoop.frameMilliseconds) + 34
+  /// The frame interval the loop may wait before drawing, a frame of work for the key, and
+  /// as much again for a debug build on a shared machine (a decode on the loop takes seconds).
+  static let budget = Double(3 * DashboardLoop.frameMilliseconds + 1)
 
   /// Keys typed while a 50 MB mailbox appears and is selected, through the real watcher (which
   /// states such a file but keeps no bytes of it) and the real loop.
@@ -23,6 +25,8 @@ import WormholeVocabulary
     defer { directory.remove() }
     try Wormhole(directory: directory.path).passMessage(.string("hello"), identifier: "greeting")
     let source = try MailboxWatcherSource(roots: [.container(directory.path)])
+    // Waits are real only while the watcher has something to report.
+    let watching = Mutex(true)
     let huge = InMemoryTerminal.Step.perform {
       let descriptor = open(directory.path("huge.archive"), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
       _ = ftruncate(descriptor, 50_000_000)
@@ -30,11 +34,12 @@ import WormholeVocabulary
     }
     var script: [InMemoryTerminal.Step] = [.waitFor("greeting"), huge]
     for _ in 0..<10 { script += keys("j") + [.waitForFrame] + keys("k") + [.waitForFrame] }
-    script += [.waitFor("huge")] + keys("G") + [.waitFor("Contents huge")]
+    script += [.waitFor("huge"), .perform { watching.withLock { $0 = false } }]
+    script += keys("G") + [.waitFor("Contents huge")]
     for _ in 0..<10 { script += keys("<Tab>") + [.waitForFrame] + keys("<S-Tab>") + [.waitForFrame] }
     let run = try LoopRun(
       source: source, executor: RecordingExecutor(MailboxEffectExecutor(isReadOnly: false)),
-      rootPaths: [directory.path], realWaits: true, script: script + keys("q"))
+      rootPaths: [directory.path], realWaits: { watching.withLock { $0 } }, script: script + keys("q"))
     #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
     let latencies = run.terminal.keyLatencies
     #expect(latencies.count == 41)

@@ -63,7 +63,7 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     }
     let run = try LoopRun(
       source: source, executor: executor, rootPaths: [directory.path], readOnly: readOnly, width: 200,
-      realWaits: true, script: [ready] + keys(path.keys) + [.waitForFrame] + keys("<C-c>"))
+      realWaits: { true }, script: [ready] + keys(path.keys) + [.waitForFrame] + keys("<C-c>"))
     return Outcome(before: before, after: directory.allFiles(), run: run, executor: executor)
   }
 

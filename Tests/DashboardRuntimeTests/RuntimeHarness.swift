@@ -49,15 +49,17 @@ struct LoopRun {
   let loop: DashboardLoop
   let exit: DashboardExit
 
-  /// Runs the loop over `source` and `executor` until it ends, playing `script`. `realWaits`
-  /// makes every wait a real one (for a real watcher, whose events come on their own).
+  /// Runs the loop over `source` and `executor` until it ends, playing `script`. While
+  /// `realWaits` says so, every wait is a real one (for a real watcher, whose events come on
+  /// their own); otherwise only while a job runs.
   init(
     source: any DashboardEventSource, executor: RecordingExecutor, rootPaths: [String] = ["/w"],
-    readOnly: Bool = false, width: Int = 120, height: Int = 32, realWaits: Bool = false,
+    readOnly: Bool = false, width: Int = 120, height: Int = 32,
+    realWaits: @escaping @Sendable () -> Bool = { false },
     clock: ManualClock = ManualClock(), script: [InMemoryTerminal.Step]
   ) throws {
     terminal = InMemoryTerminal(
-      width: width, height: height, clock: clock, isBusy: { realWaits || executor.isBusy }, script: script)
+      width: width, height: height, clock: clock, isBusy: { realWaits() || executor.isBusy }, script: script)
     loop = try DashboardLoop(
       terminal: terminal, source: source, executor: executor, clock: clock,
       configuration: DashboardConfiguration(rootPaths: rootPaths, isReadOnly: readOnly))
