@@ -3,6 +3,7 @@ import TerminalBackend
 import TerminalInput
 import TerminalScreen
 import TerminalTheme
+import WakeSignal
 
 /// A terminal in memory, as ratatui's `TestBackend`: it records every screen the loop draws and
 /// plays a script of events, so that tests run the real ``DashboardLoop`` without a terminal,
@@ -172,14 +173,14 @@ public final class InMemoryTerminal: DashboardTerminal {
 
   /// The loop waits for `milliseconds` while the script waits for `description`.
   private func wait(_ milliseconds: Int, on descriptor: Int32?, for description: String) -> TerminalEvent? {
-    if let descriptor, Self.isReadable(descriptor, waiting: 0) { return nil }
+    if let descriptor, WakePipe.isReadable(descriptor, waiting: 0) { return nil }
     guard milliseconds != 0 else { return nil }
     let span = Int64(milliseconds < 0 ? 1000 : milliseconds)
     if isBusy() {
       let started = waitStartedInRealTime ?? Self.realNow()
       waitStartedInRealTime = started
       guard Self.realNow() - started < realTimeLimit else { return fail(description) }
-      if let descriptor, Self.isReadable(descriptor, waiting: Int32(clamping: span)) { return nil }
+      if let descriptor, WakePipe.isReadable(descriptor, waiting: Int32(clamping: span)) { return nil }
       clock.advance(by: span)
       return nil
     }
@@ -194,15 +195,6 @@ public final class InMemoryTerminal: DashboardTerminal {
     failures.append("waited in vain for \(description); the screen shows:\n\(screenText)")
     script = []
     return .interrupted(signal: SIGHUP)
-  }
-
-  private static func isReadable(_ descriptor: Int32, waiting milliseconds: Int32) -> Bool {
-    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-    while true {
-      let ready = poll(&entry, 1, milliseconds)
-      if ready < 0 && errno == EINTR { continue }
-      return ready > 0
-    }
   }
 
   /// Real monotonic milliseconds.

@@ -43,10 +43,14 @@ public final class WakePipe: Sendable {
 
   /// Whether a ``signal()`` arrived since the last ``drain()``, waiting at most `milliseconds`
   /// for one (0: only look; negative: no limit). Does not drain.
-  public func wait(milliseconds: Int32) -> Bool {
-    var descriptor = pollfd(fd: readDescriptor, events: Int16(POLLIN), revents: 0)
+  public func wait(milliseconds: Int32) -> Bool { Self.isReadable(readDescriptor, waiting: milliseconds) }
+
+  /// Whether `descriptor` is readable, waiting at most `milliseconds` for it (0: only look;
+  /// negative: no limit). A signal interrupting the wait does not end it.
+  public static func isReadable(_ descriptor: Int32, waiting milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     while true {
-      let ready = poll(&descriptor, 1, milliseconds)
+      let ready = poll(&entry, 1, milliseconds)
       if ready < 0 && errno == EINTR { continue }
       return ready > 0
     }
