@@ -61,8 +61,8 @@ let package = Package(
     .target(
       name: "DashboardRuntime",
       dependencies: [
-        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
-        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "TerminalBackend",
+        "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
       ]),
     .executableTarget(
       name: "wormhole-tui",
@@ -123,7 +123,7 @@ let package = Package(
       name: "DashboardRuntimeTests",
       dependencies: [
         "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
-        "KeyedArchive", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "TestSupport",
+        "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
