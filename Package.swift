@@ -53,11 +53,22 @@ let package = Package(
     .target(
       name: "MailboxWatcher",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
+    // A pipe that wakes a thread blocked in poll(2): the one wake primitive of the loops.
+    .target(name: "WakeSignal"),
+    // The dashboard's loop and its effect executor, behind narrow protocols for the terminal,
+    // the event source, the executor and the clock; the real ones (ncurses, the watcher, the
+    // mailbox operations) and in-memory ones for tests.
+    .target(
+      name: "DashboardRuntime",
+      dependencies: [
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "TerminalBackend",
+        "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
+      ]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
-        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -66,7 +77,9 @@ let package = Package(
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "SnapshotSupport"],
+      exclude: ["Fixtures", "Golden"]),
     .testTarget(
       name: "DashboardTests",
       dependencies: [
@@ -81,17 +94,21 @@ let package = Package(
       name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
+    // What tests share: a hermetic temporary directory, a tmux pane to drive a real terminal.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(
       name: "terminal-backend-check",
-      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme"],
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal"],
       path: "Tests/TerminalBackendCheck"),
     .testTarget(
       name: "TerminalBackendTests",
-      dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
+      dependencies: [
+        "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
+      ]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport"]),
     .testTarget(
       name: "MailboxModelTests",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),
@@ -99,8 +116,17 @@ let package = Package(
       name: "MailboxWatcherTests",
       dependencies: [
         "MailboxWatcher", "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify",
+        "TestSupport",
+      ]),
+    // The real dashboard loop with an in-memory terminal, a scripted source and a manual clock.
+    .testTarget(
+      name: "DashboardRuntimeTests",
+      dependencies: [
+        "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
+        "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
-    .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),
   ]
 )

@@ -2,22 +2,18 @@ import Foundation
 import Glibc
 import Testing
 
-/// The built `terminal-backend-check`, next to the test bundle in SwiftPM's build directory.
-let checkExecutable: String = {
-  let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-  return me.deletingLastPathComponent().appendingPathComponent("terminal-backend-check").path
-}()
-
 /// A tmux server of its own (its socket in a temporary directory) with one pane running a
 /// command: tests type into it and read its screen, waiting for what they expect to appear.
-final class TmuxPane {
-  let directory: String
+/// The one tmux harness of the tests (the terminal backend's and the dashboard's end to end).
+public final class TmuxPane {
+  /// The pane's temporary directory: its socket, its configuration, files its command writes.
+  public let directory: String
   private var socket: String { directory + "/tmux.socket" }
 
   /// Starts `command(directory)` in a `width` x `height` pane; `TERM` is `tmux-256color`, panes stay
   /// after their command ends (so the restored screen can be read), and OSC 52 fills tmux's
   /// buffer.
-  init(width: Int = 40, height: Int = 10, command: (_ directory: String) -> String) throws {
+  public init(width: Int = 40, height: Int = 10, command: (_ directory: String) -> String) throws {
     var template = Array((NSTemporaryDirectory() + "/terminal-backend-XXXXXX").utf8CString)
     directory = template.withUnsafeMutableBufferPointer { buffer in
       guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return NSTemporaryDirectory() }
@@ -44,13 +40,13 @@ final class TmuxPane {
   }
 
   /// Ends the tmux server and what runs in it.
-  func kill() {
+  public func kill() {
     _ = try? tmux(["kill-server"])
     try? FileManager.default.removeItem(atPath: directory)
   }
 
   /// The path of a file in the pane's temporary directory.
-  func path(_ name: String) -> String { directory + "/" + name }
+  public func path(_ name: String) -> String { directory + "/" + name }
 
   /// Runs tmux on this server.
   ///
@@ -58,7 +54,7 @@ final class TmuxPane {
   /// forks inherits what `Process` watches for the end of its child, so `Process` would wait
   /// for the server too. Output goes to a file for the same reason.
   @discardableResult
-  func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
+  public func tmux(_ arguments: [String]) throws -> (status: Int32, output: String) {
     let outputPath = directory + "/tmux.output"
     unlink(outputPath)
     var actions = posix_spawn_file_actions_t()
@@ -104,25 +100,25 @@ final class TmuxPane {
   }
 
   /// The pane's text; with `escapes`, with its colours and attributes as escape sequences.
-  func screen(escapes: Bool = false) -> String {
+  public func screen(escapes: Bool = false) -> String {
     let arguments = ["capture-pane", "-p", "-t", "check"] + (escapes ? ["-e"] : [])
     return (try? tmux(arguments).output) ?? ""
   }
 
   /// A tmux format for the pane, such as `#{alternate_on}`.
-  func format(_ format: String) -> String {
+  public func format(_ format: String) -> String {
     ((try? tmux(["display-message", "-p", "-t", "check", format]).output) ?? "")
       .trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
   /// Types keys (tmux key names such as `Up`, `C-d`, `Escape`), or `literal` bytes.
-  func send(_ keys: String..., literal: Bool = false) {
+  public func send(_ keys: String..., literal: Bool = false) {
     _ = try? tmux(["send-keys", "-t", "check"] + (literal ? ["-l"] : []) + keys)
   }
 
   /// Waits until `condition` holds, reading again as the pane changes; false after a generous
   /// bound that only a failing test reaches.
-  func waitUntil(_ condition: () -> Bool) -> Bool {
+  public func waitUntil(_ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(20)
     while Date() < deadline {
       if condition() { return true }
@@ -133,22 +129,26 @@ final class TmuxPane {
 
   /// Waits until the pane's text contains `text`; records the screen when it never does.
   @discardableResult
-  func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
+  public func waitFor(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
     if waitUntil({ screen().contains(text) }) { return true }
     Issue.record("the pane never showed \"\(text)\"; it shows:\n\(screen())", sourceLocation: sourceLocation)
     return false
   }
 
-  /// The pid `terminal-backend-check` wrote to `pid`, once it is running.
-  func checkProcess() -> pid_t? {
-    var pid: pid_t?
-    _ = waitUntil {
-      let text = (try? String(contentsOfFile: path("pid"), encoding: .utf8)) ?? ""
-      pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
-      return pid != nil
-    }
-    return pid
+  /// Types `text` as it is (no key names).
+  public func type(_ text: String) { send(text, literal: true) }
+
+  /// Resizes the window, as a terminal emulator's window is resized.
+  public func resize(width: Int, height: Int) {
+    _ = try? tmux(["resize-window", "-t", "check", "-x", "\(width)", "-y", "\(height)"])
   }
+
+  /// The process the pane runs (its command; `env` replaces itself with what it starts).
+  public var panePID: pid_t { pid_t(format("#{pane_pid}")) ?? 0 }
+  /// Whether the pane's command has ended.
+  public var isDead: Bool { format("#{pane_dead}") == "1" }
+  /// Whether the pane is on the alternate screen (a program that did not restore the terminal).
+  public var isOnAlternateScreen: Bool { format("#{alternate_on}") == "1" }
 }
 
 /// Calls `body` with `strings` as a NULL-terminated array of C strings.
@@ -160,7 +160,8 @@ private func withCStrings<Result>(
   return body(pointers)
 }
 
-struct TmuxError: Error, CustomStringConvertible {
-  var message: String
-  var description: String { message }
+/// tmux failed or could not be run.
+public struct TmuxError: Error, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
 }
