@@ -42,7 +42,13 @@ let package = Package(
       name: "Dashboard",
       dependencies: [
         "MailboxModel", "KeyedArchive", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
+        "PatternMatching",
       ]),
+    // PCRE2 (8-bit) from Debian (apt libpcre2-dev): regular expressions with match limits.
+    .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // Regular expressions that can never keep the loop busy: PCRE2 under match limits, and a
+    // budget per pass over many candidates. No I/O.
+    .target(name: "PatternMatching", dependencies: ["CPCRE2"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -71,7 +77,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-        "SnapshotSupport", "TerminalTheme",
+        "SnapshotSupport", "TerminalTheme", "PatternMatching",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
@@ -90,6 +96,7 @@ let package = Package(
     .testTarget(
       name: "TerminalBackendTests",
       dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
+    .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(
