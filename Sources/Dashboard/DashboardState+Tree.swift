@@ -104,6 +104,7 @@ extension DashboardState {
         refilter()
         return
       }
+      filter.continuePass()
       filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter { filter.admits($0.lossyText) }
       mailboxFilter = filter
     }

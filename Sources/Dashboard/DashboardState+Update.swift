@@ -131,6 +131,7 @@ extension DashboardState {
         case .trafficAppended(let entries):
           rate.record(entries.count, at: time)
           if var filter = trafficFilter {
+            filter.continuePass()
             let admitted = entries.filter { filter.admits(trafficText($0)) }.map(\.id)
             trafficFilter = filter
             filteredTraffic += admitted

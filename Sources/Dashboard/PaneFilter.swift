@@ -49,11 +49,16 @@ public struct PaneFilter: Sendable {
   /// could not decide, and tries the pattern again.
   public mutating func beginPass() { budget.begin() }
 
+  /// Goes on with the current pass for candidates a later message brought (rows appended, a
+  /// directory changed): the pass's time limit starts again, its counts stay.
+  public mutating func continuePass() { budget.resume() }
+
   /// Whether `candidate` passes the filter, as part of the current pass: a candidate that is cut
-  /// off, or not tried because the pass has stopped trying, does not pass and is counted.
-  public mutating func admits(_ candidate: String) -> Bool {
+  /// off, or not tried because the pass has stopped trying, does not pass and is counted. The
+  /// candidate's text is made only when it is tried.
+  public mutating func admits(_ candidate: @autoclosure () -> String) -> Bool {
     guard let pattern else { return true }
-    guard let outcome = budget.match(pattern, candidate) else { return false }
+    guard let outcome = budget.match(pattern, candidate()) else { return false }
     return passes(outcome)
   }
 

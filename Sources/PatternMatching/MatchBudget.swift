@@ -5,10 +5,10 @@
 ///   millisecond);
 /// - once ``cutOffsBeforeGivingUp`` candidates have been cut off, the pattern is shown to be too
 ///   costly and is not tried on the rest of the pass (until ``begin()``);
-/// - once a burst of matching (candidates matched with no pause of ``pause`` between them) has
-///   lasted ``timeLimit`` and tried at least ``minimumTriedPerBurst`` candidates, the rest of the
-///   burst is not tried. (The minimum keeps a small pass decided on a machine too busy to run it in
-///   time; its cost is bounded by the limits of its few candidates.)
+/// - once a burst of matching (from ``begin()`` or ``resume()``: one message of the caller's loop)
+///   has lasted ``timeLimit`` and tried at least ``minimumTriedPerBurst`` candidates, the rest of
+///   the burst is not tried. (The minimum keeps a small pass decided on a machine too busy to run
+///   it in time; its cost is bounded by the limits of its few candidates.)
 ///
 /// A candidate that was cut off or not tried is neither a match nor a non-match: ``match(_:_:)``
 /// says so, and the counts say how many there were, so a caller never gives a silent wrong answer.
@@ -17,7 +17,7 @@ public struct MatchBudget: Sendable {
   public enum Stop: Equatable, Sendable {
     /// ``MatchBudget/cutOffsBeforeGivingUp`` candidates were cut off, the last for this reason.
     case tooCostly(CutOffReason)
-    /// One burst of matching took ``MatchBudget/timeLimit``.
+    /// One burst of matching took ``MatchBudget/timeLimit``; ``MatchBudget/resume()`` tries again.
     case outOfTime
   }
 
@@ -25,8 +25,6 @@ public struct MatchBudget: Sendable {
   public var cutOffsBeforeGivingUp: Int
   /// The longest one burst of matching may take.
   public var timeLimit: Duration
-  /// The pause between two candidates that ends a burst.
-  public var pause: Duration
   /// Candidates a burst always tries, however long they take.
   public var minimumTriedPerBurst: Int
   /// Where time comes from.
@@ -43,17 +41,14 @@ public struct MatchBudget: Sendable {
   public private(set) var ranOutOfTime = false
   private var burstStart: Duration?
   private var triedInBurst = 0
-  private var lastSeen: Duration = .zero
 
   /// A budget; the defaults keep a pass well under a frame of a 30 Hz screen.
   public init(
-    cutOffsBeforeGivingUp: Int = 3, timeLimit: Duration = .milliseconds(15),
-    pause: Duration = .milliseconds(5),
-    minimumTriedPerBurst: Int = 16, clock: MatchClock = .continuous
+    cutOffsBeforeGivingUp: Int = 3, timeLimit: Duration = .milliseconds(15), minimumTriedPerBurst: Int = 16,
+    clock: MatchClock = .continuous
   ) {
     self.cutOffsBeforeGivingUp = cutOffsBeforeGivingUp
     self.timeLimit = timeLimit
-    self.pause = pause
     self.minimumTriedPerBurst = minimumTriedPerBurst
     self.clock = clock
   }
@@ -61,7 +56,7 @@ public struct MatchBudget: Sendable {
   /// Whether every candidate of the pass so far was decided.
   public var decidedAll: Bool { cutOffCount == 0 && notTriedCount == 0 }
 
-  /// Starts a new pass: forgets the counts and tries the pattern again.
+  /// Starts a new pass: forgets the counts and tries the pattern again, in a new burst.
   public mutating func begin() {
     cutOffCount = 0
     notTriedCount = 0
@@ -71,38 +66,35 @@ public struct MatchBudget: Sendable {
     burstStart = nil
   }
 
+  /// Goes on with the pass in a new burst (a later message: rows appended, a directory changed):
+  /// the time limit starts again, the counts stay, and a pattern given up as too costly stays
+  /// given up.
+  public mutating func resume() {
+    if stop == .outOfTime { stop = nil }
+    burstStart = nil
+  }
+
   /// Matches `candidate` within the budget: the outcome, or `nil` when the pass has stopped
-  /// trying the pattern (counted in ``notTriedCount``).
-  public mutating func match(_ pattern: Pattern, _ candidate: String) -> MatchOutcome? {
-    switch stop {
-    case .tooCostly?:
+  /// trying the pattern (counted in ``notTriedCount``; the candidate is then not even made).
+  public mutating func match(_ pattern: Pattern, _ candidate: @autoclosure () -> String) -> MatchOutcome? {
+    guard stop == nil else {
       notTriedCount += 1
       return nil
-    case .outOfTime?:
-      let now = clock.now()
-      defer { lastSeen = now }
-      guard now - lastSeen >= pause else {
-        notTriedCount += 1
-        return nil
-      }
-      stop = nil
-      burstStart = nil
-    case nil: break
     }
-    let start = clock.now()
-    if burstStart == nil || start - lastSeen >= pause {
-      burstStart = start
+    let outcome = pattern.match(candidate())
+    // One reading a candidate, when it ends; the burst's first candidate starts the clock.
+    let end = clock.now()
+    if burstStart == nil {
+      burstStart = end
       triedInBurst = 0
     }
     triedInBurst += 1
-    let outcome = pattern.match(candidate)
-    lastSeen = clock.now()
     if case .cutOff(let reason) = outcome {
       cutOffCount += 1
       lastCutOff = reason
       if cutOffCount >= cutOffsBeforeGivingUp { stop = .tooCostly(reason) }
     }
-    if stop == nil, triedInBurst >= minimumTriedPerBurst, let burstStart, lastSeen - burstStart >= timeLimit {
+    if stop == nil, triedInBurst >= minimumTriedPerBurst, let burstStart, end - burstStart >= timeLimit {
       stop = .outOfTime
       ranOutOfTime = true
     }

@@ -45,9 +45,11 @@ public final class Pattern: @unchecked Sendable {
         message: Self.message(for: errorCode), offset: Self.scalarOffset(ofByte: errorOffset, in: source),
         code: errorCode)
     }
-    guard let context = pcre2_match_context_create_8(nil),
-      let data = pcre2_match_data_create_8(1, nil)
-    else {
+    let context = pcre2_match_context_create_8(nil)
+    let data = pcre2_match_data_create_8(1, nil)
+    guard let context, let data else {
+      if let context { pcre2_match_context_free_8(context) }
+      if let data { pcre2_match_data_free_8(data) }
       pcre2_code_free_8(compiled)
       throw PatternError(message: "out of memory for matching", offset: 0, code: PCRE2_ERROR_NOMEMORY)
     }
