@@ -16,7 +16,7 @@ if arguments.first == "child-listener", arguments.count == 3 {
 let groups: [(String, () throws -> [BenchmarkRecord])] = [
   ("pass", passBenchmarks), ("encoding", encodingBenchmarks), ("latency", latencyBenchmarks),
   ("inspector", inspectorBenchmarks), ("model", modelBenchmarks), ("flood", floodLatencyBenchmarks),
-  ("dashboard", dashboardBenchmarks),
+  ("dashboard", dashboardBenchmarks), ("filter", filterBenchmarks),
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {
