@@ -69,7 +69,7 @@ let package = Package(
       name: "wormhole-bench",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
-        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
+        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
