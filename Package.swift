@@ -42,7 +42,13 @@ let package = Package(
       name: "Dashboard",
       dependencies: [
         "MailboxModel", "KeyedArchive", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
+        "PatternMatching",
       ]),
+    // PCRE2 (8-bit) from Debian (apt libpcre2-dev): regular expressions with match limits.
+    .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // Regular expressions that can never keep the loop busy: PCRE2 under match limits, and a
+    // budget per pass over many candidates. No I/O.
+    .target(name: "PatternMatching", dependencies: ["CPCRE2"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
@@ -74,7 +80,7 @@ let package = Package(
       name: "wormhole-bench",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
-        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
+        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(
@@ -84,7 +90,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-        "SnapshotSupport", "TerminalTheme",
+        "SnapshotSupport", "TerminalTheme", "PatternMatching",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
@@ -107,6 +113,7 @@ let package = Package(
       dependencies: [
         "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
       ]),
+    .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport"]),
     .testTarget(

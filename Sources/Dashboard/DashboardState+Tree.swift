@@ -82,12 +82,12 @@ extension DashboardState {
 
   mutating func refilter() {
     filteredIdentifiers = [:]
-    guard let mailboxFilter else { return }
+    guard var filter = mailboxFilter else { return }
+    filter.beginPass()
     for path in directoryPaths {
-      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter {
-        mailboxFilter.matches($0.lossyText)
-      }
+      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter { filter.admits($0.lossyText) }
     }
+    mailboxFilter = filter
   }
 
   /// Keeps the tree's order after mailboxes of `directory` appeared or changed.
@@ -98,10 +98,15 @@ extension DashboardState {
       return
     }
     for identifier in identifiers { orders[path]?.update(identifier, in: directory) }
-    if let mailboxFilter {
-      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter {
-        mailboxFilter.matches($0.lossyText)
+    if var filter = mailboxFilter {
+      // A filter that left names undecided filters the whole tree again, so its counts stay true.
+      guard filter.undecidedCount == 0 else {
+        refilter()
+        return
       }
+      filter.continuePass()
+      filteredIdentifiers[path] = (orders[path]?.identifiers ?? []).filter { filter.admits($0.lossyText) }
+      mailboxFilter = filter
     }
   }
 

@@ -186,8 +186,11 @@ extension DashboardState {
         case .tick(let at): effects.append(.wake(atMilliseconds: at))
         case .trafficAppended(let entries):
           rate.record(entries.count, at: time)
-          if let trafficFilter {
-            filteredTraffic += entries.filter { trafficFilter.matches(trafficText($0)) }.map(\.id)
+          if var filter = trafficFilter {
+            filter.continuePass()
+            let admitted = entries.filter { filter.admits(trafficText($0)) }.map(\.id)
+            trafficFilter = filter
+            filteredTraffic += admitted
           }
         case .noticesAdded: break
         }
@@ -582,8 +585,12 @@ extension DashboardState {
     filterApplications += 1
     if pane == .traffic {
       trafficFilter = filter
-      filteredTraffic =
-        filter.map { filter in model.traffic.filter { filter.matches(trafficText($0)) }.map(\.id) } ?? []
+      filteredTraffic = []
+      if var filter {
+        filter.beginPass()
+        filteredTraffic = model.traffic.filter { filter.admits(trafficText($0)) }.map(\.id)
+        trafficFilter = filter
+      }
       if let selected = trafficSelection, !trafficIdentifiers.contains(selected) { trafficSelection = nil }
     } else {
       mailboxFilter = filter

@@ -10,9 +10,9 @@ enum FooterView {
     switch state.overlay {
     case .filter(let field, let pane)?:
       let prompt = "/" + (pane == .traffic ? "traffic " : "")
-      drawInput(
-        prompt, field, error: pane == .traffic ? state.trafficFilter?.error : state.mailboxFilter?.error,
-        into: &screen, area: area)
+      let filter = pane == .traffic ? state.trafficFilter : state.mailboxFilter
+      let notice = filter?.error ?? filter?.notice(counting: pane == .traffic ? "rows" : "names")
+      drawInput(prompt, field, error: notice, into: &screen, area: area)
       return
     case .command(let field)?:
       drawInput(":", field, error: nil, into: &screen, area: area)
