@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 
 /// A field-level comparison of two decoded values.
 enum ValueDiff {

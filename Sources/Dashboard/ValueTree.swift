@@ -1,5 +1,4 @@
-import Foundation
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// Turns decoded values into the contents pane's lines and into flat (path, value) fields for

@@ -1,95 +1,5 @@
-import Foundation
+import ArchivedValues
 import PropertyList
-
-/// An `NSKeyedArchiver` archive resolved into values, without any class being instantiated.
-public struct ResolvedArchive: Sendable, Hashable {
-  /// The `$archiver` value exactly as found: `NSKeyedArchiver` for Foundation, other names for
-  /// other writers; `nil` when there is none (or it is not a string), which a warning names.
-  public var archiver: String?
-  /// The `$version` value (100000 from Apple's archiver); `nil` when there is none (or it is not
-  /// an integer), which a warning names.
-  public var version: Int64?
-  /// One value per `$top` key: `root` first, then the others sorted by their bytes.
-  public var topValues: [ArchivedField]
-  /// Things worth knowing that did not stop decoding, such as a known class with a layout this
-  /// decoder does not interpret (shown as a generic object instead).
-  public var warnings: [InspectionWarning]
-  /// Data values that themselves hold a property list (often another archive), in the order met.
-  public var embeddedPropertyLists: [EmbeddedPropertyList]
-
-  /// The `root` top value, or the first one when there is no `root`.
-  public var root: ArchivedValue {
-    topValues.first(where: { $0.key == "root" })?.value ?? topValues.first?.value ?? .null
-  }
-}
-
-/// A note about an archive that did not stop it from being shown.
-///
-/// Text from the file in ``message`` (class names, the archiver's name) is already escaped with
-/// ``DisplayText``, so a warning can go to a terminal as it is.
-public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
-  /// What kind of deviation from Apple's `NSKeyedArchiver` output the note is about.
-  public enum Kind: String, Sendable, Hashable {
-    /// There is no `$archiver` key.
-    case missingArchiver
-    /// `$archiver` is not a string.
-    case invalidArchiver
-    /// `$archiver` names another archiver (SceneKit's, for example).
-    case otherArchiver
-    /// There is no `$version` key.
-    case missingVersion
-    /// `$version` is not an integer.
-    case invalidVersion
-    /// `$version` is not 100000, the only version Apple's archiver writes.
-    case unknownVersion
-    /// `$top` has no `root` key.
-    case topWithoutRoot
-    /// The archive's top dictionary has a key Apple's archiver does not write.
-    case unknownHeaderKey
-    /// A class description lacks `$classes` or has a key Apple's archiver does not write (such
-    /// as `$classes` spelled otherwise).
-    case classDescription
-    /// A Foundation class with a layout the inspector does not interpret.
-    case uninterpretedLayout
-  }
-
-  public var kind: Kind
-  /// The `$objects` index the note is about, when there is one.
-  public var object: Int?
-  public var message: String
-
-  public init(_ kind: Kind, object: Int?, message: String) {
-    self.kind = kind
-    self.object = object
-    self.message = message
-  }
-
-  /// `kind: object N: message`.
-  public var description: String {
-    guard let object else { return "\(kind.rawValue): \(message)" }
-    return "\(kind.rawValue): object \(object): \(message)"
-  }
-}
-
-/// A data value whose bytes are themselves a property list (for example an archive nested inside
-/// another); inspect ``data`` to open it.
-public struct EmbeddedPropertyList: Sendable, Hashable {
-  /// The `$objects` index of the object whose field holds or refers to the data (`nil` for a
-  /// plain property list and for `$top`).
-  public var object: Int?
-  /// The field (or dictionary key, or `$top` key) that holds or refers to the data, when there
-  /// is one; an `NSData` object or a data object of its own is named by the field referring to it.
-  public var key: String?
-  public var format: PropertyListFormat
-  public var data: Data
-
-  public init(object: Int?, key: String?, format: PropertyListFormat, data: Data) {
-    self.object = object
-    self.key = key
-    self.format = format
-    self.data = data
-  }
-}
 
 /// Resolves `NSKeyedArchiver` object graphs into ``ArchivedValue`` trees, never instantiating a
 /// class.
@@ -114,14 +24,6 @@ public struct KeyedArchiveDecoder: Sendable {
 
   /// Resolves the archive held in a property list's top value.
   public func decode(_ propertyList: PropertyListValue) throws(KeyedArchiveError) -> ResolvedArchive {
-    var nesting = 0
-    return try decode(propertyList, nesting: &nesting)
-  }
-
-  /// Resolves the archive and reports how deeply its values nest.
-  func decode(_ propertyList: PropertyListValue, nesting: inout Int) throws(KeyedArchiveError)
-    -> ResolvedArchive
-  {
     guard case .dictionary(let entries) = propertyList else { throw .topIsNotDictionary }
     var objectsValue: PropertyListValue?
     var topValue: PropertyListValue?
@@ -214,7 +116,6 @@ public struct KeyedArchiveDecoder: Sendable {
       topValues.append(
         ArchivedField(key: entry.key, value: try resolver.convert(entry.value, object: nil, key: entry.key)))
     }
-    nesting = resolver.deepest
     return ResolvedArchive(
       archiver: archiver, version: version, topValues: topValues,
       warnings: headerWarnings + resolver.warnings,
@@ -306,10 +207,7 @@ struct ArchiveResolver {
   private var isShared: [Bool]
   private var classes: [ClassDescription?]
   private let maximumDepth: Int
-  private var depth = 0 {
-    didSet { if depth > deepest { deepest = depth } }
-  }
-  private(set) var deepest = 0
+  private var depth = 0
   private var copiedBytes = 0
   private let copyLimit: Int
   var warnings: [InspectionWarning] = []
@@ -433,7 +331,7 @@ struct ArchiveResolver {
     }
   }
 
-  mutating func noteEmbedded(_ data: Data, object: Int?, key: String?) {
+  mutating func noteEmbedded(_ data: [UInt8], object: Int?, key: String?) {
     guard data.count >= 8 else { return }
     if PropertyListReader.isBinary(data) {
       embedded.append(EmbeddedPropertyList(object: object, key: key, format: .binary, data: data))

@@ -1,3 +1,4 @@
+import ArchivedValues
 import Foundation
 import PropertyList
 
@@ -174,7 +175,7 @@ private struct ObjectGraph {
         sharing,
         object(
           ["NSDate", "NSObject"], keys: [key(.time)],
-          values: [builder.real(date.timeIntervalSinceReferenceDate)]))
+          values: [builder.real(date.secondsSince2001)]))
     case .array(let elements):
       return try collection(elements, chain: ["NSArray", "NSObject"], depth: depth, sharing: sharing)
     case .set(let elements):
@@ -223,7 +224,7 @@ private struct ObjectGraph {
         values: [builder.uid(base), builder.uid(relative)])
       return reference
     case .uuid(let uuid):
-      let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+      let bytes = uuid.bytes
       return remember(
         sharing,
         object(["NSUUID", "NSObject"], keys: [builder.string("NS.uuidbytes")], values: [builder.data(bytes)]))

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Writes binary property lists (`bplist00`) in one linear pass over the value tree.
 ///
 /// Equal strings, numbers, dates, data and archive references are stored once (as Apple's writer
@@ -11,11 +9,6 @@ public struct BinaryPropertyListWriter: Sendable {
 
   public init(maximumDepth: Int = 512) {
     self.maximumDepth = maximumDepth
-  }
-
-  /// The binary property list for `value`.
-  public func data(for value: PropertyListValue) throws(PropertyListWriteError) -> Data {
-    Data(try bytes(for: value))
   }
 
   /// The binary property list for `value`, as bytes.
@@ -93,7 +86,7 @@ public struct BinaryPropertyListBuilder: Sendable {
     case real(UInt64)
     case boolean(Bool)
     case date(UInt64)
-    case data(Data)
+    case data([UInt8])
   }
 
   private var objects: [Object] = []
@@ -175,8 +168,8 @@ public struct BinaryPropertyListBuilder: Sendable {
     scalar(.boolean(flag)) { $0.append(flag ? 0x09 : 0x08) }
   }
 
-  public mutating func date(_ date: Date) -> Int {
-    let seconds = date.timeIntervalSinceReferenceDate
+  public mutating func date(_ date: ArchiveDate) -> Int {
+    let seconds = date.secondsSince2001
     return scalar(.date(seconds.bitPattern)) {
       $0.append(0x33)
       Self.appendBigEndian(seconds.bitPattern, size: 8, to: &$0)
@@ -184,7 +177,7 @@ public struct BinaryPropertyListBuilder: Sendable {
   }
 
   /// Data is not uniqued: hashing large payloads costs more than the bytes it could save.
-  public mutating func data(_ bytes: Data) -> Int {
+  public mutating func data(_ bytes: [UInt8]) -> Int {
     let start = encoded.count
     Self.appendHeader(0x40, count: bytes.count, to: &encoded)
     encoded.append(contentsOf: bytes)

@@ -1,5 +1,3 @@
-import Foundation
-
 /// The two on-disk forms of a property list.
 public enum PropertyListFormat: String, Sendable, Hashable {
   /// `bplist00`, as `NSKeyedArchiver` writes by default.
@@ -58,11 +56,6 @@ public struct PropertyListReader: Sendable {
       return hex.count == 1 ? "0" + hex : hex
     }
     throw .unrecognizedFormat(prefix: prefix.joined(separator: " "))
-  }
-
-  /// Reads a property list from `data`.
-  public func read(_ data: Data) throws(PropertyListError) -> PropertyListDocument {
-    try read([UInt8](data))
   }
 
   /// Whether `bytes` start with the binary property list header `bplist00`.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 @testable import PropertyList
 
@@ -160,7 +161,7 @@ private func chain(_ count: Int) -> PropertyListValue {
     let inner = try fixtureBytes("NSKeyedUnarchiver-ComplexTest.plist")
     let inspection = try inspect(
       archive([
-        .string("$null"), .dictionary(["$class": .uid(2), "payload": .data(Data(inner))]),
+        .string("$null"), .dictionary(["$class": .uid(2), "payload": .data(inner)]),
         classDescription("Envelope", "NSObject"),
       ]))
     #expect(inspection.embeddedPropertyLists.count == 1)
@@ -195,7 +196,7 @@ private func chain(_ count: Int) -> PropertyListValue {
       archive([
         .string("$null"),
         .dictionary([
-          "$class": .uid(2), "NSRangeCount": .integer(1 << 31), "NSRangeData": .data(Data([1, 2])),
+          "$class": .uid(2), "NSRangeCount": .integer(1 << 31), "NSRangeData": .data([1, 2]),
         ]),
         classDescription("NSIndexSet"),
       ]))
@@ -205,7 +206,7 @@ private func chain(_ count: Int) -> PropertyListValue {
       archive([
         .string("$null"),
         .dictionary([
-          "$class": .uid(2), "NSIndexPathLength": .integer(Int64.max), "NSIndexPathData": .data(Data([0xFF])),
+          "$class": .uid(2), "NSIndexPathLength": .integer(Int64.max), "NSIndexPathData": .data([0xFF]),
         ]), classDescription("NSIndexPath"),
       ]))
     #expect(indexPath.isArchive)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 
 /// The test directory, located from this file so tests run from any working directory.

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// Boxes drawn over the panes: help, confirmations and forms.

@@ -1,0 +1,21 @@
+import PropertyList
+
+/// A data value whose bytes are themselves a property list (for example an archive nested inside
+/// another); inspect ``data`` to open it.
+public struct EmbeddedPropertyList: Sendable, Hashable {
+  /// The `$objects` index of the object whose field holds or refers to the data (`nil` for a
+  /// plain property list and for `$top`).
+  public var object: Int?
+  /// The field (or dictionary key, or `$top` key) that holds or refers to the data, when there
+  /// is one; an `NSData` object or a data object of its own is named by the field referring to it.
+  public var key: String?
+  public var format: PropertyListFormat
+  public var data: [UInt8]
+
+  public init(object: Int?, key: String?, format: PropertyListFormat, data: [UInt8]) {
+    self.object = object
+    self.key = key
+    self.format = format
+    self.data = data
+  }
+}
