@@ -9,8 +9,11 @@ public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
     case missingArchiver
     /// `$archiver` is not a string.
     case invalidArchiver
-    /// `$archiver` names another archiver (SceneKit's, for example).
+    /// `$archiver` names another keyed archiver (SceneKit's `SCNKeyedArchiver`, for example).
     case otherArchiver
+    /// `$archiver` names an archiver that does not write keyed archives (`NSArchiver`, whose
+    /// format is the old sequential one): the file only looks like a keyed archive.
+    case notKeyedArchiver
     /// There is no `$version` key.
     case missingVersion
     /// `$version` is not an integer.
@@ -24,6 +27,9 @@ public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
     /// A class description lacks `$classes` or has a key Apple's archiver does not write (such
     /// as `$classes` spelled otherwise).
     case classDescription
+    /// An object in `$objects` is a dictionary without `$class`, which `NSKeyedArchiver` never
+    /// writes (it archives dictionaries as `NSDictionary` objects); shown as a plain dictionary.
+    case dictionaryWithoutClass
     /// A Foundation class with a layout the inspector does not interpret.
     case uninterpretedLayout
   }

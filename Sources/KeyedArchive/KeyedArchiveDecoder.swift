@@ -63,10 +63,18 @@ public struct KeyedArchiveDecoder: Sendable {
     case .string(let name)?:
       archiver = name
       if name != "NSKeyedArchiver" {
+        // Apple's keyed archivers (SceneKit's `SCNKeyedArchiver`) say so in their name; others,
+        // such as `NSArchiver`, write the old sequential format.
+        let isKeyed = name.utf8.count > 13 && name.hasSuffix("KeyedArchiver")
         headerWarnings.insert(
-          InspectionWarning(
-            .otherArchiver, object: nil,
-            message: "written by \(DisplayText.quoted(name)), not NSKeyedArchiver; decoded the same way"),
+          isKeyed
+            ? InspectionWarning(
+              .otherArchiver, object: nil,
+              message: "written by \(DisplayText.quoted(name)), not NSKeyedArchiver; decoded the same way")
+            : InspectionWarning(
+              .notKeyedArchiver, object: nil,
+              message: "written by \(DisplayText.quoted(name)), which is not a keyed archiver; decoded as "
+                + "NSKeyedArchiver's format all the same"),
           at: 0)
       }
     case let other?:
@@ -351,6 +359,11 @@ struct ArchiveResolver {
       return .data(data)
     case .dictionary(let entries):
       guard let classEntry = entries.first(where: { $0.key == "$class" }) else {
+        warnings.append(
+          InspectionWarning(
+            .dictionaryWithoutClass, object: index,
+            message: "a dictionary without $class, which NSKeyedArchiver does not write (it archives "
+              + "dictionaries as NSDictionary objects); shown as a plain dictionary"))
         return try convert(object, object: index, key: nil)
       }
       guard case .uid(let classReference) = classEntry.value else {

@@ -321,6 +321,41 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
     expectBuiltGolden(inspection, named: "Header-\(name)")
   }
 
+  /// `NSArchiver` writes the old, non-keyed form: an archive claiming it is not well formed
+  /// (`--strict` fails), while Apple's other keyed archivers keep the milder warning and pass.
+  @Test(arguments: [
+    ("NSArchiver", InspectionWarning.Kind.notKeyedArchiver, false),
+    ("NSUnarchiver", .notKeyedArchiver, false),
+    ("SCNKeyedArchiver", .otherArchiver, true),
+    ("NSKeyedArchiver", nil, true),
+  ])
+  func archiverThatIsNotAKeyedArchiver(_ name: String, _ kind: InspectionWarning.Kind?, _ wellFormed: Bool)
+    throws
+  {
+    let inspection = try inspect(archive(oneString, archiver: name))
+    #expect(inspection.isArchive)
+    #expect(inspection.root == .string("hello"))
+    #expect(inspection.warnings.map(\.kind) == (kind.map { [$0] } ?? []))
+    #expect(inspection.isWellFormedArchive == wellFormed)
+  }
+
+  /// `NSKeyedArchiver` writes every dictionary as an `NSDictionary` object: one in `$objects`
+  /// without `$class` is shown as a plain dictionary, with a warning, and is not well formed.
+  @Test func dictionaryObjectWithoutClassIsWarnedAbout() throws {
+    let inspection = try inspect(
+      archive([
+        .string("$null"), .dictionary(["$class": .uid(3), "NS.objects": .array([.uid(2)])]),
+        .dictionary(["plain": .integer(1)]), classDescription("NSArray", "NSObject"),
+      ]))
+    #expect(inspection.isArchive)
+    #expect(
+      inspection.root == .array([.dictionary([ArchivedEntry(key: .string("plain"), value: .integer(1))])]))
+    #expect(inspection.warnings.map(\.kind) == [.dictionaryWithoutClass])
+    #expect(inspection.warnings.first?.object == 2)
+    #expect(!inspection.isWellFormedArchive)
+    #expect(inspection.textTree().contains("warning: dictionaryWithoutClass: object 2:"))
+  }
+
   @Test func classesKeySpelledOtherwise() throws {
     let inspection = try inspect(
       archive([
