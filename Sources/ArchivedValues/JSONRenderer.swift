@@ -90,40 +90,24 @@ extension ArchivedValue {
   }
 }
 
-/// Appends compact JSON without recursing: a value's own text is written at once and its
-/// children are queued, so any nesting renders on any thread's stack.
-struct JSONWriter {
+/// Appends compact JSON without recursing (see ``QueuedRenderer``).
+struct JSONWriter: QueuedRenderer {
   var output = ""
+  var pending: [RenderPiece<Child>] = []
 
-  /// What is left to write, the next piece last.
-  private enum Piece {
-    case text(String)
+  /// An archived value, or one member of a typed `NSValue`.
+  enum Child {
     case value(ArchivedValue)
     case element(TypedElement)
   }
 
-  /// The pieces the value being expanded produces, in order.
-  private var pending: [Piece] = []
-
   /// Appends `value`'s JSON to ``output``.
-  mutating func write(_ value: ArchivedValue) {
-    var stack: [Piece] = [.value(value)]
-    while let piece = stack.popLast() {
-      switch piece {
-      case .text(let text): output.append(text)
-      case .value(let value): expand(value)
-      case .element(let element): self.element(element)
-      }
-      stack.append(contentsOf: pending.reversed())
-      pending.removeAll(keepingCapacity: true)
-    }
-  }
+  mutating func write(_ value: ArchivedValue) { render(.value(value)) }
 
-  private mutating func emit(_ text: String) {
-    if case .text(let last)? = pending.last {
-      pending[pending.count - 1] = .text(last + text)
-    } else {
-      pending.append(.text(text))
+  mutating func expand(_ child: Child) {
+    switch child {
+    case .value(let value): expand(value)
+    case .element(let element): self.element(element)
     }
   }
 
@@ -153,7 +137,7 @@ struct JSONWriter {
       if index > 0 { emit(",") }
       string(field.key)
       emit(":")
-      pending.append(.value(field.value))
+      queue(.value(field.value))
     }
     emit("}")
   }
@@ -165,13 +149,13 @@ struct JSONWriter {
     case .real(let value): number(value)
     case .boolean(let flag): emit(flag ? "true" : "false")
     case .text(let text): optional(text)
-    case .object(let value): pending.append(.value(value))
+    case .object(let value): queue(.value(value))
     case .pointer(let address): emit("{\"$type\":\"pointer\",\"address\":\(address)}")
     case .array(let elements):
       emit("[")
       for (index, item) in elements.enumerated() {
         if index > 0 { emit(",") }
-        pending.append(.element(item))
+        queue(.element(item))
       }
       emit("]")
     case .structure(let name, let members, let names):
@@ -180,7 +164,7 @@ struct JSONWriter {
       emit(",\"fields\":[")
       for (index, item) in members.enumerated() {
         if index > 0 { emit(",") }
-        pending.append(.element(item))
+        queue(.element(item))
       }
       emit("],\"names\":")
       if let names {
@@ -205,7 +189,7 @@ struct JSONWriter {
     emit("[")
     for (index, value) in values.enumerated() {
       if index > 0 { emit(",") }
-      pending.append(.value(value))
+      queue(.value(value))
     }
     emit("]")
   }
@@ -242,7 +226,7 @@ struct JSONWriter {
           if index > 0 { emit(",") }
           if case .string(let key) = entry.key { string(key) }
           emit(":")
-          pending.append(.value(entry.value))
+          queue(.value(entry.value))
         }
         emit("}")
       } else {
@@ -250,9 +234,9 @@ struct JSONWriter {
         for (index, entry) in entries.enumerated() {
           if index > 0 { emit(",") }
           emit("{\"key\":")
-          pending.append(.value(entry.key))
+          queue(.value(entry.key))
           emit(",\"value\":")
-          pending.append(.value(entry.value))
+          queue(.value(entry.value))
           emit("}")
         }
         emit("]}")
@@ -270,7 +254,7 @@ struct JSONWriter {
         if index > 0 { emit(",") }
         string(field.key)
         emit(":")
-        pending.append(.value(field.value))
+        queue(.value(field.value))
       }
       emit("}}")
     case .set(let values):
@@ -286,7 +270,7 @@ struct JSONWriter {
       for (index, element) in counted.enumerated() {
         if index > 0 { emit(",") }
         emit("{\"value\":")
-        pending.append(.value(element.value))
+        queue(.value(element.value))
         emit(",\"count\":\(element.count)}")
       }
       emit("]}")
@@ -294,7 +278,7 @@ struct JSONWriter {
       emit("{\"$type\":\"url\",\"relative\":")
       string(url.relative)
       emit(",\"base\":")
-      if let base = url.base { pending.append(.value(base)) } else { emit("null") }
+      if let base = url.base { queue(.value(base)) } else { emit("null") }
       if let absolute = url.absoluteString {
         emit(",\"absolute\":")
         string(absolute)
@@ -340,7 +324,7 @@ struct JSONWriter {
       emit("{\"$type\":\"typedValue\",\"encoding\":")
       string(typed.encoding)
       emit(",\"value\":")
-      pending.append(.element(typed.value))
+      queue(.element(typed.value))
       emit("}")
     case .color(let color):
       emit("{\"$type\":\"color\",\"model\":\"\(color.model.rawValue)\",\"space\":")
@@ -382,7 +366,7 @@ struct JSONWriter {
       for (index, run) in attributed.runs.enumerated() {
         if index > 0 { emit(",") }
         emit("{\"location\":\(run.location),\"length\":\(run.length),\"attributes\":")
-        pending.append(.value(run.attributes))
+        queue(.value(run.attributes))
         emit("}")
       }
       emit("]}")
@@ -399,7 +383,7 @@ struct JSONWriter {
       emit("]}")
     case .shared(let shared):
       emit("{\"$type\":\"shared\",\"id\":\(shared.id),\"value\":")
-      pending.append(.value(shared.value))
+      queue(.value(shared.value))
       emit("}")
     case .reference(let reference):
       emit(

@@ -19,55 +19,23 @@ extension ArchivedValue {
 
 /// Writes a compact one-line form and stops once it has written more than it could show.
 ///
-/// It does not recurse: a value's own text is written at once and its children are queued, so
-/// any nesting renders on any thread's stack.
-struct SummaryWriter {
+/// It does not recurse (see ``QueuedRenderer``).
+struct SummaryWriter: QueuedRenderer {
   var output = ""
   private var budget: Int
 
-  /// What is left to write, the next piece last.
-  private enum Piece {
-    case text(String)
-    case value(ArchivedValue)
-  }
-
-  /// The pieces the value being expanded produces, in order.
-  private var pending: [Piece] = []
+  var pending: [RenderPiece<ArchivedValue>] = []
 
   init(budget: Int) { self.budget = budget }
 
-  private var isFull: Bool { output.utf8.count > budget }
+  var isFull: Bool { output.utf8.count > budget }
 
   /// How many elements of a collection can still show: each takes at least a byte, so no more
   /// than this are ever queued, however long the collection.
   private var room: Int { max(budget - output.utf8.count, 0) + 1 }
 
   /// Appends `value`'s one-line form to ``output``, stopping once it is more than fits.
-  mutating func write(_ value: ArchivedValue) {
-    var stack: [Piece] = [.value(value)]
-    while !isFull, let piece = stack.popLast() {
-      switch piece {
-      case .text(let text): output.append(text)
-      case .value(let value): expand(value)
-      }
-      stack.append(contentsOf: pending.reversed())
-      pending.removeAll(keepingCapacity: true)
-    }
-  }
-
-  private mutating func emit(_ text: String) {
-    if case .text(let last)? = pending.last {
-      pending[pending.count - 1] = .text(last + text)
-    } else {
-      pending.append(.text(text))
-    }
-  }
-
-  private mutating func quoted(_ text: String) {
-    var literal = ""
-    Format.quoted(text, into: &literal)
-    emit(literal)
-  }
+  mutating func write(_ value: ArchivedValue) { render(value) }
 
   private mutating func key(_ key: String) {
     if Format.isBare(key) { emit(key) } else { quoted(key) }
@@ -77,13 +45,13 @@ struct SummaryWriter {
     emit(open)
     for (index, value) in values.prefix(room).enumerated() {
       if index > 0 { emit(", ") }
-      pending.append(.value(value))
+      queue(value)
     }
     emit(close)
   }
 
   /// Writes `value`'s own text and queues its children.
-  private mutating func expand(_ value: ArchivedValue) {
+  mutating func expand(_ value: ArchivedValue) {
     switch value {
     case .null: emit("null")
     case .boolean(let flag): emit(flag ? "true" : "false")
@@ -102,7 +70,7 @@ struct SummaryWriter {
       emit("countedSet[")
       for (index, element) in elements.prefix(room).enumerated() {
         if index > 0 { emit(", ") }
-        pending.append(.value(element.value))
+        queue(element.value)
         emit(" ×\(element.count)")
       }
       emit("]")
@@ -110,9 +78,9 @@ struct SummaryWriter {
       emit("{")
       for (index, entry) in entries.prefix(room).enumerated() {
         if index > 0 { emit(", ") }
-        if case .string(let name) = entry.key { key(name) } else { pending.append(.value(entry.key)) }
+        if case .string(let name) = entry.key { key(name) } else { queue(entry.key) }
         emit(": ")
-        pending.append(.value(entry.value))
+        queue(entry.value)
       }
       emit("}")
     case .object(let object):
@@ -122,7 +90,7 @@ struct SummaryWriter {
         if index > 0 { emit(", ") }
         key(field.key)
         emit(": ")
-        pending.append(.value(field.value))
+        queue(field.value)
       }
       emit("}")
     case .url(let url):
@@ -143,7 +111,7 @@ struct SummaryWriter {
       emit(font.text)
     case .attributedString(let attributed):
       emit("attributed")
-      pending.append(.value(.string(attributed.text)))
+      queue(.string(attributed.text))
     case .indexSet(let ranges):
       emit("indexSet[")
       for (index, range) in ranges.prefix(room).enumerated() {
@@ -158,7 +126,7 @@ struct SummaryWriter {
         emit(String(element))
       }
       emit("]")
-    case .shared(let shared): pending.append(.value(shared.value))
+    case .shared(let shared): queue(shared.value)
     case .reference(let reference):
       emit(reference.kind == .unresolved ? "UID(\(reference.id))" : "@\(reference.id)")
     }

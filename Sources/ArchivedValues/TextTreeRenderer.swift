@@ -48,28 +48,14 @@ extension ArchivedValue {
   }
 }
 
-/// Writes one line per value without recursing: a value's own line is written at once and its
-/// children's lines are queued, so any nesting renders on any thread's stack.
-struct TextTreeRenderer {
+/// Writes one line per value without recursing (see ``QueuedRenderer``).
+struct TextTreeRenderer: QueuedRenderer {
   var output = ""
 
-  /// What is left to write, the next piece last.
-  private enum Piece {
-    case text(String)
-    /// A value's line after its label: its text, then its children.
-    case body(ArchivedValue, indent: Int)
-  }
+  var pending: [RenderPiece<Child>] = []
 
-  /// The pieces the value being expanded produces, in order.
-  private var pending: [Piece] = []
-
-  private mutating func emit(_ text: String) {
-    if case .text(let last)? = pending.last {
-      pending[pending.count - 1] = .text(last + text)
-    } else {
-      pending.append(.text(text))
-    }
-  }
+  /// A value whose line has its label written already, and the indentation of that line.
+  typealias Child = (value: ArchivedValue, indent: Int)
 
   private static let indents = (0..<32).map { String(repeating: "  ", count: $0) }
 
@@ -81,25 +67,10 @@ struct TextTreeRenderer {
     if Format.isBare(key) { emit(key) } else { quoted(key) }
   }
 
-  private mutating func quoted(_ text: String) {
-    var literal = ""
-    Format.quoted(text, into: &literal)
-    emit(literal)
-  }
-
   /// Writes `label: ` and `value`'s line at `indent`, then the lines of its children.
   mutating func line(label: String, value: ArchivedValue, indent: Int) {
     queueLine(label: label, value: value, indent: indent)
-    var stack: [Piece] = []
-    repeat {
-      stack.append(contentsOf: pending.reversed())
-      pending.removeAll(keepingCapacity: true)
-      guard let piece = stack.popLast() else { break }
-      switch piece {
-      case .text(let text): output.append(text)
-      case .body(let value, let indent): body(value, indent: indent)
-      }
-    } while true
+    drain()
   }
 
   /// Queues a child's line: its label, then its value.
@@ -107,17 +78,21 @@ struct TextTreeRenderer {
     indentation(indent)
     key(label)
     emit(": ")
-    pending.append(.body(value, indent: indent))
+    queue((value, indent: indent))
   }
 
   private mutating func queueLine(rawLabel: String, value: ArchivedValue, indent: Int) {
     indentation(indent)
     emit(rawLabel)
     emit(": ")
-    pending.append(.body(value, indent: indent))
+    queue((value, indent: indent))
   }
 
   /// Writes the rest of the line for `value` (after its label) and queues its children.
+  mutating func expand(_ child: Child) {
+    body(child.value, indent: child.indent)
+  }
+
   private mutating func body(_ value: ArchivedValue, indent: Int) {
     switch value {
     case .null: emit("null\n")
@@ -173,7 +148,7 @@ struct TextTreeRenderer {
         } else {
           indentation(indent + 1)
           emit("key: ")
-          pending.append(.body(entry.key, indent: indent + 1))
+          queue((entry.key, indent: indent + 1))
           queueLine(rawLabel: "value", value: entry.value, indent: indent + 2)
         }
       }
@@ -227,7 +202,7 @@ struct TextTreeRenderer {
       emit("index path [\(indexes.map(String.init).joined(separator: ", "))]\n")
     case .shared(let shared):
       emit("@\(shared.id) ")
-      pending.append(.body(shared.value, indent: indent))
+      queue((shared.value, indent: indent))
     case .reference(let reference):
       switch reference.kind {
       case .shared: emit("-> @\(reference.id)\n")
