@@ -19,3 +19,18 @@ public struct EmbeddedPropertyList: Sendable, Hashable {
     self.data = data
   }
 }
+
+extension EmbeddedPropertyList {
+  /// `data` as an embedded property list when its bytes start like one (binary or XML), else
+  /// `nil`; only the start is examined.
+  package init?(_ data: [UInt8], object: Int?, key: String?) {
+    guard data.count >= 8 else { return nil }
+    if PropertyListReader.isBinary(data) {
+      self.init(object: object, key: key, format: .binary, data: data)
+    } else if PropertyListReader.looksLikeXML(data) {
+      self.init(object: object, key: key, format: .xml, data: data)
+    } else {
+      return nil
+    }
+  }
+}

@@ -112,8 +112,8 @@ struct TextTreeRenderer: QueuedRenderer {
     case .data(let data):
       emit("data (\(data.count) bytes)")
       if !data.isEmpty { emit(" \(Format.hex(data, limit: 32))") }
-      if data.count >= 8, PropertyListReader.looksLikePropertyList(data) {
-        emit(PropertyListReader.isBinary(data) ? " [binary property list]" : " [XML property list]")
+      if let embedded = EmbeddedPropertyList(data, object: nil, key: nil) {
+        emit(embedded.format == .binary ? " [binary property list]" : " [XML property list]")
       }
       emit("\n")
     case .date(let date): emit("date \(date.iso8601)\n")

@@ -274,9 +274,8 @@ struct ArchiveResolver {
     case .inProgress: return .reference(ArchivedReference(id: reference, kind: .cycle))
     case .unvisited: break
     }
-    depth += 1
+    try descend()
     defer { depth -= 1 }
-    guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
     states[index] = .inProgress
     let outer = referrer
     referrer = (object, key)
@@ -307,27 +306,19 @@ struct ArchiveResolver {
   {
     switch value {
     case .uid(let reference): return try resolve(reference, from: object, key: key)
-    case .string(let text): return .string(text)
-    case .integer(let number): return .integer(number)
-    case .unsignedInteger(let number): return .unsignedInteger(number)
-    case .real(let number): return .real(number)
-    case .boolean(let flag): return .boolean(flag)
-    case .date(let date): return .date(date)
     case .data(let data):
       noteEmbedded(data, object: object, key: key)
       return .data(data)
     case .array(let elements):
-      depth += 1
+      try descend()
       defer { depth -= 1 }
-      guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
       var result = [ArchivedValue]()
       result.reserveCapacity(elements.count)
       for element in elements { result.append(try convert(element, object: object, key: key)) }
       return .array(result)
     case .dictionary(let entries):
-      depth += 1
+      try descend()
       defer { depth -= 1 }
-      guard depth <= maximumDepth else { throw .nestingTooDeep(limit: maximumDepth) }
       var result = [ArchivedEntry]()
       result.reserveCapacity(entries.count)
       for entry in entries {
@@ -336,16 +327,22 @@ struct ArchiveResolver {
             key: .string(entry.key), value: try convert(entry.value, object: object, key: entry.key)))
       }
       return .dictionary(result)
+    case .string, .integer, .unsignedInteger, .real, .boolean, .date:
+      return ArchivedValue(scalar: value) ?? .null
+    }
+  }
+
+  /// One level deeper into containers; the caller steps back out (`depth -= 1`) when done.
+  private mutating func descend() throws(KeyedArchiveError) {
+    depth += 1
+    guard depth <= maximumDepth else {
+      depth -= 1
+      throw .nestingTooDeep(limit: maximumDepth)
     }
   }
 
   mutating func noteEmbedded(_ data: [UInt8], object: Int?, key: String?) {
-    guard data.count >= 8 else { return }
-    if PropertyListReader.isBinary(data) {
-      embedded.append(EmbeddedPropertyList(object: object, key: key, format: .binary, data: data))
-    } else if PropertyListReader.looksLikeXML(data) {
-      embedded.append(EmbeddedPropertyList(object: object, key: key, format: .xml, data: data))
-    }
+    if let found = EmbeddedPropertyList(data, object: object, key: key) { embedded.append(found) }
   }
 
   /// Decodes `$objects[index]` (called once per object).

@@ -84,14 +84,6 @@ public enum KeyedArchiveEncodingError: Error, Sendable, Equatable, CustomStringC
   }
 }
 
-private enum ScalarKey: Hashable {
-  case string(String)
-  case integer(Int64)
-  case unsignedInteger(UInt64)
-  case real(UInt64)
-  case boolean(Bool)
-}
-
 /// The `$objects` table under construction, written straight into a binary property list: each
 /// archived object is one property-list object, and `archived[n]` is where the object with UID
 /// `n` lives.

@@ -82,36 +82,17 @@ public struct KeyedArchiveInspector: ArchiveInspecting {
   /// A plain property list as archived values; its nesting is bounded by the reader's limit.
   static func plain(_ value: PropertyListValue, embedded: inout [EmbeddedPropertyList]) -> ArchivedValue {
     switch value {
-    case .string(let text): return .string(text)
-    case .integer(let number): return .integer(number)
-    case .unsignedInteger(let number): return .unsignedInteger(number)
-    case .real(let number): return .real(number)
-    case .boolean(let flag): return .boolean(flag)
-    case .date(let date): return .date(date)
-    case .data(let data):
-      if data.count >= 8, PropertyListReader.looksLikePropertyList(data) {
-        let format: PropertyListFormat = PropertyListReader.isBinary(data) ? .binary : .xml
-        embedded.append(EmbeddedPropertyList(object: nil, key: nil, format: format, data: data))
-      }
-      return .data(data)
     case .uid(let reference): return .reference(ArchivedReference(id: reference, kind: .unresolved))
+    case .data(let data):
+      if let found = EmbeddedPropertyList(data, object: nil, key: nil) { embedded.append(found) }
+      return .data(data)
     case .array(let elements):
-      var result = [ArchivedValue]()
-      result.reserveCapacity(elements.count)
-      for element in elements {
-        result.append(plain(element, embedded: &embedded))
-      }
-      return .array(result)
+      return .array(elements.map { plain($0, embedded: &embedded) })
     case .dictionary(let entries):
-      var result = [ArchivedEntry]()
-      result.reserveCapacity(entries.count)
-      for entry in entries {
-        result.append(
-          ArchivedEntry(
-            key: .string(entry.key),
-            value: plain(entry.value, embedded: &embedded)))
-      }
-      return .dictionary(result)
+      return .dictionary(
+        entries.map { ArchivedEntry(key: .string($0.key), value: plain($0.value, embedded: &embedded)) })
+    case .string, .integer, .unsignedInteger, .real, .boolean, .date:
+      return ArchivedValue(scalar: value) ?? .null
     }
   }
 }

@@ -79,16 +79,6 @@ public struct BinaryPropertyListBuilder: Sendable {
     case dictionary(keys: [Int], values: [Int])
   }
 
-  private enum ScalarKey: Hashable {
-    case string(String)
-    case integer(Int64)
-    case unsignedInteger(UInt64)
-    case real(UInt64)
-    case boolean(Bool)
-    case date(UInt64)
-    case data([UInt8])
-  }
-
   private var objects: [Object] = []
   private var encoded: [UInt8] = []
   private var scalars: [ScalarKey: Int] = [:]
