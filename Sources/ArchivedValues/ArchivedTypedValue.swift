@@ -3,6 +3,7 @@
 public struct ArchivedTypedValue: Sendable, Hashable {
   /// The Objective-C type encoding as archived, such as `{CGPoint=dd}`.
   public var encoding: String
+  /// The bytes read as ``encoding`` describes.
   public var value: TypedElement
 
   public init(encoding: String, value: TypedElement) {

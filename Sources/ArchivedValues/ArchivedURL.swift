@@ -1,5 +1,6 @@
 /// An archived `NSURL`: `relative` is the string as written, `base` the URL it is relative to.
 public struct ArchivedURL: Sendable, Hashable {
+  /// The URL string as archived (`NS.relative`), relative to ``base`` when there is one.
   public var relative: String
   /// The base URL (usually a ``ArchivedValue/url(_:)``), or `nil` for an absolute URL.
   public var base: ArchivedValue?

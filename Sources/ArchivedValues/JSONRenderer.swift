@@ -131,6 +131,24 @@ struct JSONWriter: QueuedRenderer {
     if let text { string(text) } else { emit("null") }
   }
 
+  /// `{"$type": type` and the members, without the closing brace.
+  private mutating func numbers(_ type: String, _ members: KeyValuePairs<String, Double>) {
+    emit("{\"$type\":\"\(type)\"")
+    for (name, value) in members {
+      emit(",\"\(name)\":")
+      number(value)
+    }
+  }
+
+  private mutating func strings(_ texts: [String]) {
+    emit("[")
+    for (index, text) in texts.enumerated() {
+      if index > 0 { emit(",") }
+      string(text)
+    }
+    emit("]")
+  }
+
   private mutating func fields(_ fields: [ArchivedField]) {
     emit("{")
     for (index, field) in fields.enumerated() {
@@ -168,12 +186,7 @@ struct JSONWriter: QueuedRenderer {
       }
       emit("],\"names\":")
       if let names {
-        emit("[")
-        for (index, name) in names.enumerated() {
-          if index > 0 { emit(",") }
-          string(name)
-        }
-        emit("]")
+        strings(names)
       } else {
         emit("null")
       }
@@ -244,19 +257,11 @@ struct JSONWriter: QueuedRenderer {
     case .object(let object):
       emit("{\"$type\":\"object\",\"class\":")
       string(object.className)
-      emit(",\"classes\":[")
-      for (index, name) in object.classChain.enumerated() {
-        if index > 0 { emit(",") }
-        string(name)
-      }
-      emit("],\"fields\":{")
-      for (index, field) in object.fields.enumerated() {
-        if index > 0 { emit(",") }
-        string(field.key)
-        emit(":")
-        queue(.value(field.value))
-      }
-      emit("}}")
+      emit(",\"classes\":")
+      strings(object.classChain)
+      emit(",\"fields\":")
+      fields(object.fields)
+      emit("}")
     case .set(let values):
       emit("{\"$type\":\"set\",\"elements\":")
       elements(values)
@@ -288,36 +293,14 @@ struct JSONWriter: QueuedRenderer {
       emit("{\"$type\":\"uuid\",\"value\":\"\(uuid.uuidString)\"}")
     case .structure(let structure):
       switch structure {
-      case .point(let x, let y):
-        emit("{\"$type\":\"point\",\"x\":")
-        number(x)
-        emit(",\"y\":")
-        number(y)
-      case .size(let width, let height):
-        emit("{\"$type\":\"size\",\"width\":")
-        number(width)
-        emit(",\"height\":")
-        number(height)
+      case .point(let x, let y): numbers("point", ["x": x, "y": y])
+      case .size(let width, let height): numbers("size", ["width": width, "height": height])
       case .rect(let x, let y, let width, let height):
-        emit("{\"$type\":\"rect\",\"x\":")
-        number(x)
-        emit(",\"y\":")
-        number(y)
-        emit(",\"width\":")
-        number(width)
-        emit(",\"height\":")
-        number(height)
+        numbers("rect", ["x": x, "y": y, "width": width, "height": height])
       case .range(let location, let length):
         emit("{\"$type\":\"range\",\"location\":\(location),\"length\":\(length)")
       case .edgeInsets(let top, let left, let bottom, let right):
-        emit("{\"$type\":\"edgeInsets\",\"top\":")
-        number(top)
-        emit(",\"left\":")
-        number(left)
-        emit(",\"bottom\":")
-        number(bottom)
-        emit(",\"right\":")
-        number(right)
+        numbers("edgeInsets", ["top": top, "left": left, "bottom": bottom, "right": right])
       }
       emit("}")
     case .typedValue(let typed):

@@ -99,10 +99,7 @@ private struct Reader {
       var finished: ArchivedValue
       switch byte {
       case UInt8(ascii: "{"):
-        position += 1
-        skipSpace()
-        guard current != UInt8(ascii: "}") else {
-          position += 1
+        guard opensNonEmpty(closing: UInt8(ascii: "}")) else {
           finished = .dictionary([])
           break
         }
@@ -110,10 +107,7 @@ private struct Reader {
         containers.append(.object)
         continue
       case UInt8(ascii: "["):
-        position += 1
-        skipSpace()
-        guard current != UInt8(ascii: "]") else {
-          position += 1
+        guard opensNonEmpty(closing: UInt8(ascii: "]")) else {
           finished = .array([])
           break
         }
@@ -165,6 +159,16 @@ private struct Reader {
       }
       if containers.isEmpty { return finished }
     }
+  }
+
+  /// Steps over a container's opening bracket and the space after it: `false`, with the closing
+  /// bracket stepped over too, when the container is empty.
+  mutating func opensNonEmpty(closing: UInt8) -> Bool {
+    position += 1
+    skipSpace()
+    guard current == closing else { return true }
+    position += 1
+    return false
   }
 
   /// An object's next key and its `:`, leaving the position at its value.
