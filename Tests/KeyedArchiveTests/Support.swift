@@ -59,3 +59,26 @@ func lineDiff(_ expected: String, _ actual: String) -> String {
   for line in old[(old.count - suffix)...].prefix(2) { lines.append("  \"\(line)\"") }
   return lines.joined(separator: "\n")
 }
+
+/// Runs `body` on a thread with a 512 KB stack (the least a secondary thread may have) and
+/// returns what it returned; a stack overflow crashes the test run.
+func onSmallStack<Value: Sendable>(_ body: @escaping @Sendable () -> Value) -> Value? {
+  let finished = DispatchSemaphore(value: 0)
+  let result = SmallStackResult<Value>()
+  let thread = Thread {
+    result.set(body())
+    finished.signal()
+  }
+  thread.stackSize = 512 * 1024
+  thread.start()
+  finished.wait()
+  return result.get()
+}
+
+/// Carries a result from ``onSmallStack(_:)``'s thread.
+private final class SmallStackResult<Value: Sendable>: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: Value?
+  func set(_ newValue: Value) { lock.withLock { value = newValue } }
+  func get() -> Value? { lock.withLock { value } }
+}
