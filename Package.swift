@@ -50,7 +50,8 @@ let package = Package(
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
-    .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
+    .target(
+      name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
     .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "ArchivedValues", "PropertyList"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
@@ -60,7 +61,8 @@ let package = Package(
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
-        "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher", "Dashboard",
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
+        "Dashboard",
         "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
       ]),
     .executableTarget(
@@ -72,7 +74,9 @@ let package = Package(
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(
       name: "KeyedArchiveTests",
-      dependencies: ["KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary"],
+      dependencies: [
+        "KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary",
+      ],
       exclude: ["Fixtures", "Golden"]),
     // Reads the sources of the pure modules: none may import Foundation, Glibc or Dispatch.
     .testTarget(name: "ModuleGraphTests"),

@@ -53,7 +53,8 @@ final class DashboardLoop {
     self.theme = theme
     self.themeProblem = themeProblem
     state = DashboardState(
-      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: roots.map(\.path.lossyText), width: 0, height: 0,
+      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: roots.map(\.path.lossyText), width: 0,
+      height: 0,
       now: DashboardLoop.now(),
       isReadOnly: readOnly, themeName: theme.name)
     self.mouse = mouse

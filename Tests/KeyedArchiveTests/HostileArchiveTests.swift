@@ -279,4 +279,3 @@ private func chain(_ count: Int) -> PropertyListValue {
     }
   }
 }
-
