@@ -13,12 +13,6 @@ protocol QueuedRenderer {
   mutating func expand(_ child: Child)
 }
 
-/// Text to write, or a child still to expand.
-enum RenderPiece<Child> {
-  case text(String)
-  case child(Child)
-}
-
 extension QueuedRenderer {
   var isFull: Bool { false }
 

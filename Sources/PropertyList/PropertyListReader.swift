@@ -1,24 +1,3 @@
-/// The two on-disk forms of a property list.
-public enum PropertyListFormat: String, Sendable, Hashable {
-  /// `bplist00`, as `NSKeyedArchiver` writes by default.
-  case binary
-  /// `<plist version="1.0">` XML.
-  case xml
-}
-
-/// A property list read from bytes: its top value and the form it was stored in.
-public struct PropertyListDocument: Sendable, Hashable {
-  /// Whether the bytes were binary or XML.
-  public var format: PropertyListFormat
-  /// The top value: for a keyed archive, the dictionary holding `$objects` and `$top`.
-  public var root: PropertyListValue
-
-  public init(format: PropertyListFormat, root: PropertyListValue) {
-    self.format = format
-    self.root = root
-  }
-}
-
 /// Reads binary (`bplist00`) and XML property lists, keeping archive references (UIDs).
 ///
 /// The reader is written for hostile input: every offset, count and reference is checked against

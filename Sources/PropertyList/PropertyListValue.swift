@@ -21,19 +21,6 @@ public indirect enum PropertyListValue: Sendable, Hashable {
   case uid(UInt64)
 }
 
-/// One key and value of a property-list dictionary.
-public struct PropertyListEntry: Sendable, Hashable {
-  /// The key, as stored (property lists key dictionaries by strings only).
-  public var key: String
-  /// The value stored under ``key``.
-  public var value: PropertyListValue
-
-  public init(key: String, value: PropertyListValue) {
-    self.key = key
-    self.value = value
-  }
-}
-
 extension PropertyListValue {
   /// The value for `key` when this is a dictionary (the first entry with that key), else `nil`.
   public subscript(key: String) -> PropertyListValue? {
