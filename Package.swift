@@ -12,10 +12,14 @@ let package = Package(
   targets: [
     // Property lists (binary and XML) with the archive reference (UID) type kept.
     .target(name: "PropertyList"),
-    // NSKeyedArchiver object graphs: a linear encoder and a resolver that never instantiates a class.
-    .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
+    // What an archive holds, as plain values, and how it is shown (text tree, summary, JSON), with
+    // `DisplayText`. Pure: only the standard library and other pure modules; no threads.
+    .target(name: "ArchivedValues", dependencies: ["PropertyList", "TerminalScreen"]),
+    // NSKeyedArchiver object graphs: a linear encoder and a resolver that never instantiates a class;
+    // deep input is decoded on a large-stack thread of its own.
+    .target(name: "KeyedArchive", dependencies: ["ArchivedValues", "PropertyList"]),
     // The I/O-free vocabulary of the on-disk contract, shared by the library, the model and the views.
-    .target(name: "WormholeVocabulary", dependencies: ["KeyedArchive"]),
+    .target(name: "WormholeVocabulary", dependencies: ["ArchivedValues", "PropertyList"]),
     // The screen as a value: styled cells, terminal widths, frame differences. No I/O.
     .target(name: "TerminalScreen"),
     // Themes: styles by role, colours reduced to what a terminal shows. No I/O but reading theme text.
@@ -41,7 +45,7 @@ let package = Package(
     .target(
       name: "Dashboard",
       dependencies: [
-        "MailboxModel", "KeyedArchive", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
+        "MailboxModel", "ArchivedValues", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
         "PatternMatching",
       ]),
     // PCRE2 (8-bit) from Debian (apt libpcre2-dev): regular expressions with match limits.
@@ -52,9 +56,10 @@ let package = Package(
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
-    .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "Inotify"]),
+    .target(
+      name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
-    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
+    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "ArchivedValues", "PropertyList"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
     .target(
       name: "MailboxWatcher",
@@ -67,14 +72,14 @@ let package = Package(
     .target(
       name: "DashboardRuntime",
       dependencies: [
-        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "TerminalBackend",
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
       ]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
-        "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
-        "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
+        "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -84,8 +89,13 @@ let package = Package(
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(
-      name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "SnapshotSupport"],
+      name: "KeyedArchiveTests",
+      dependencies: [
+        "KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary", "SnapshotSupport",
+      ],
       exclude: ["Fixtures", "Golden"]),
+    // Reads the sources of the pure modules: none may import Foundation, Glibc or Dispatch.
+    .testTarget(name: "ModuleGraphTests"),
     .testTarget(
       name: "DashboardTests",
       dependencies: [

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import PatternMatching
 
 /// A `/` filter on a pane: a regular expression (PCRE2, Perl syntax), or its inverse when the text

@@ -1,3 +1,4 @@
+import MailboxModel
 import TerminalTheme
 
 /// What the operator chose for a dashboard: where it looks, whether it may write, its theme.
@@ -12,15 +13,19 @@ public struct DashboardConfiguration: Sendable {
   public var themes: ThemeCatalog
   /// The theme at start, as loaded (reduced to the terminal once it is started).
   public var theme: Theme
+  /// What the model keeps: versions per mailbox (`--history N`), traffic, bytes.
+  public var model: ModelConfiguration
 
   public init(
     rootPaths: [String], isReadOnly: Bool = false, mouse: Bool = false,
-    themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault
+    themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault,
+    model: ModelConfiguration = ModelConfiguration()
   ) {
     self.rootPaths = rootPaths
     self.isReadOnly = isReadOnly
     self.mouse = mouse
     self.themes = themes
     self.theme = theme
+    self.model = model
   }
 }

@@ -1,4 +1,6 @@
 import Dashboard
+import KeyedArchive
+import MailboxModel
 import TerminalBackend
 import TerminalInput
 import TerminalScreen
@@ -50,7 +52,7 @@ public final class DashboardLoop {
     loadedTheme = configuration.theme
     theme = configuration.theme
     state = DashboardState(
-      model: .init(), rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
+      model: ModelState(configuration: configuration.model, inspector: KeyedArchiveInspector()), rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
   }
 

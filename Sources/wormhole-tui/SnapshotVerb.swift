@@ -48,7 +48,8 @@ enum SnapshotVerb {
     let events = try initialEvents(roots)
     let now = DashboardLaunch.now()
     var state = DashboardState(
-      model: ModelState(), rootPaths: roots.map(\.path.lossyText), width: width, height: height, now: now,
+      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: roots.map(\.path.lossyText),
+      width: width, height: height, now: now,
       isReadOnly: arguments.flag("read-only"))
     _ = state.update(.modelEvents(events, at: now))
     for key in keys {

@@ -24,7 +24,8 @@ struct DashboardHarness {
   init(width: Int = 100, height: Int = 30, readOnly: Bool = false, mailboxes: [FileName: ArchivedValue] = [:])
   {
     state = DashboardState(
-      model: ModelState(), rootPaths: [home], width: width, height: height, now: now, isReadOnly: readOnly)
+      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: [home], width: width, height: height,
+      now: now, isReadOnly: readOnly)
     if !mailboxes.isEmpty {
       send(
         .modelEvents(

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// The bottom line: the keys valid where the focus is, from the keymap; or the line being

@@ -1,4 +1,3 @@
-import Foundation
 import PropertyList
 
 extension Inspection {
@@ -9,14 +8,6 @@ extension Inspection {
   /// later occurrences read `-> @N`; a reference back to an enclosing object reads
   /// `-> @N (cycle)`. Strings are quoted with control characters escaped.
   public func textTree() -> String {
-    if nesting > inPlaceNestingLimit {
-      let inspection = self
-      return withLargeStack { inspection.textTreeInPlace() }
-    }
-    return textTreeInPlace()
-  }
-
-  private func textTreeInPlace() -> String {
     var output = ""
     let formatName = format == .binary ? "binary" : "XML"
     if isArchive {
@@ -57,149 +48,166 @@ extension ArchivedValue {
   }
 }
 
-/// Writes one line per value and recurses into containers; the value tree's depth is bounded by
-/// the decoder's nesting limit, so the recursion is too.
-struct TextTreeRenderer {
+/// Writes one line per value without recursing (see ``QueuedRenderer``).
+struct TextTreeRenderer: QueuedRenderer {
   var output = ""
+
+  var pending: [RenderPiece<Child>] = []
+
+  /// A value whose line has its label written already, and the indentation of that line.
+  typealias Child = (value: ArchivedValue, indent: Int)
 
   private static let indents = (0..<32).map { String(repeating: "  ", count: $0) }
 
   private mutating func indentation(_ level: Int) {
-    output.append(level < Self.indents.count ? Self.indents[level] : String(repeating: "  ", count: level))
+    emit(level < Self.indents.count ? Self.indents[level] : String(repeating: "  ", count: level))
   }
 
   private mutating func key(_ key: String) {
-    if Format.isBare(key) { output.append(key) } else { Format.quoted(key, into: &output) }
+    if Format.isBare(key) { emit(key) } else { quoted(key) }
   }
 
+  /// Writes `label: ` and `value`'s line at `indent`, then the lines of its children.
   mutating func line(label: String, value: ArchivedValue, indent: Int) {
+    queueLine(label: label, value: value, indent: indent)
+    drain()
+  }
+
+  /// Queues a child's line: its label, then its value.
+  private mutating func queueLine(label: String, value: ArchivedValue, indent: Int) {
     indentation(indent)
     key(label)
-    output.append(": ")
-    body(value, indent: indent)
+    emit(": ")
+    queue((value, indent: indent))
   }
 
-  private mutating func line(rawLabel: String, value: ArchivedValue, indent: Int) {
+  private mutating func queueLine(rawLabel: String, value: ArchivedValue, indent: Int) {
     indentation(indent)
-    output.append(rawLabel)
-    output.append(": ")
-    body(value, indent: indent)
+    emit(rawLabel)
+    emit(": ")
+    queue((value, indent: indent))
   }
 
-  /// Writes the rest of the line for `value` (after its label), then its children.
+  /// Writes the rest of the line for `value` (after its label) and queues its children.
+  mutating func expand(_ child: Child) {
+    body(child.value, indent: child.indent)
+  }
+
   private mutating func body(_ value: ArchivedValue, indent: Int) {
     switch value {
-    case .null: output.append("null\n")
-    case .boolean(let flag): output.append(flag ? "true\n" : "false\n")
+    case .null: emit("null\n")
+    case .boolean(let flag): emit(flag ? "true\n" : "false\n")
     case .integer(let number):
-      output.append(String(number))
-      output.append("\n")
+      emit(String(number))
+      emit("\n")
     case .unsignedInteger(let number):
-      output.append(String(number))
-      output.append("\n")
+      emit(String(number))
+      emit("\n")
     case .real(let number):
-      output.append(Format.number(number))
-      output.append("\n")
+      emit(Format.number(number))
+      emit("\n")
     case .string(let text):
-      Format.quoted(text, into: &output)
-      output.append("\n")
+      quoted(text)
+      emit("\n")
     case .data(let data):
-      output.append("data (\(data.count) bytes)")
-      if !data.isEmpty { output.append(" \(Format.hex(data, limit: 32))") }
-      if data.count >= 8, PropertyListReader.looksLikePropertyList(data) {
-        output.append(PropertyListReader.isBinary(data) ? " [binary property list]" : " [XML property list]")
+      emit("data (\(data.count) bytes)")
+      if !data.isEmpty { emit(" \(Format.hex(data, limit: 32))") }
+      if let embedded = EmbeddedPropertyList(data, object: nil, key: nil) {
+        emit(embedded.format == .binary ? " [binary property list]" : " [XML property list]")
       }
-      output.append("\n")
-    case .date(let date): output.append("date \(Format.date(date))\n")
+      emit("\n")
+    case .date(let date): emit("date \(date.iso8601)\n")
     case .array(let elements):
-      output.append(elements.isEmpty ? "array (empty)\n" : "array (\(count(elements.count, "element")))\n")
+      emit(elements.isEmpty ? "array (empty)\n" : "array (\(count(elements.count, "element")))\n")
       for (index, element) in elements.enumerated() {
-        line(rawLabel: "[\(index)]", value: element, indent: indent + 1)
+        queueLine(rawLabel: "[\(index)]", value: element, indent: indent + 1)
       }
     case .set(let elements):
-      output.append(elements.isEmpty ? "set (empty)\n" : "set (\(count(elements.count, "element")))\n")
-      for element in elements { line(rawLabel: "-", value: element, indent: indent + 1) }
+      emit(elements.isEmpty ? "set (empty)\n" : "set (\(count(elements.count, "element")))\n")
+      for element in elements { queueLine(rawLabel: "-", value: element, indent: indent + 1) }
     case .orderedSet(let elements):
-      output.append(
+      emit(
         elements.isEmpty ? "ordered set (empty)\n" : "ordered set (\(count(elements.count, "element")))\n")
       for (index, element) in elements.enumerated() {
-        line(rawLabel: "[\(index)]", value: element, indent: indent + 1)
+        queueLine(rawLabel: "[\(index)]", value: element, indent: indent + 1)
       }
     case .countedSet(let elements):
-      output.append(
+      emit(
         elements.isEmpty
           ? "counted set (empty)\n" : "counted set (\(count(elements.count, "distinct element")))\n")
       for element in elements {
-        line(rawLabel: "- \(element.count)×", value: element.value, indent: indent + 1)
+        queueLine(rawLabel: "- \(element.count)×", value: element.value, indent: indent + 1)
       }
     case .dictionary(let entries):
-      output.append(
+      emit(
         entries.isEmpty
           ? "dictionary (empty)\n" : "dictionary (\(count(entries.count, "entry", "entries")))\n")
       for entry in entries {
         if case .string(let name) = entry.key {
-          line(label: name, value: entry.value, indent: indent + 1)
+          queueLine(label: name, value: entry.value, indent: indent + 1)
         } else {
           indentation(indent + 1)
-          output.append("key: ")
-          body(entry.key, indent: indent + 1)
-          line(rawLabel: "value", value: entry.value, indent: indent + 2)
+          emit("key: ")
+          queue((entry.key, indent: indent + 1))
+          queueLine(rawLabel: "value", value: entry.value, indent: indent + 2)
         }
       }
     case .object(let object):
-      output.append(
+      emit(
         (object.classChain.isEmpty ? [object.className] : object.classChain).map(DisplayText.field).joined(
           separator: " : "))
-      output.append(object.fields.isEmpty ? " (no fields)\n" : "\n")
-      for field in object.fields { line(label: field.key, value: field.value, indent: indent + 1) }
+      emit(object.fields.isEmpty ? " (no fields)\n" : "\n")
+      for field in object.fields { queueLine(label: field.key, value: field.value, indent: indent + 1) }
     case .url(let url):
-      output.append("URL ")
-      Format.quoted(url.relative, into: &output)
+      emit("URL ")
+      quoted(url.relative)
       if url.base != nil, let absolute = url.absoluteString {
-        output.append(" = ")
-        Format.quoted(absolute, into: &output)
+        emit(" = ")
+        quoted(absolute)
       }
-      output.append("\n")
-      if let base = url.base { line(rawLabel: "base", value: base, indent: indent + 1) }
-    case .uuid(let uuid): output.append("UUID \(uuid.uuidString)\n")
-    case .structure(let structure): output.append("\(structure.text)\n")
+      emit("\n")
+      if let base = url.base { queueLine(rawLabel: "base", value: base, indent: indent + 1) }
+    case .uuid(let uuid): emit("UUID \(uuid.uuidString)\n")
+    case .structure(let structure): emit("\(structure.text)\n")
     case .typedValue(let typed):
-      output.append("NSValue \(DisplayText.field(typed.encoding)) ")
-      typed.value.text(into: &output)
-      output.append("\n")
+      emit("NSValue \(DisplayText.field(typed.encoding)) ")
+      var typedText = ""
+      typed.value.text(into: &typedText)
+      emit(typedText)
+      emit("\n")
     case .color(let color):
-      output.append(color.text)
-      output.append("\n")
-      for field in color.otherFields { line(label: field.key, value: field.value, indent: indent + 1) }
+      emit(color.text)
+      emit("\n")
+      for field in color.otherFields { queueLine(label: field.key, value: field.value, indent: indent + 1) }
     case .font(let font):
-      output.append(font.text)
-      output.append("\n")
-      for field in font.otherFields { line(label: field.key, value: field.value, indent: indent + 1) }
+      emit(font.text)
+      emit("\n")
+      for field in font.otherFields { queueLine(label: field.key, value: field.value, indent: indent + 1) }
     case .attributedString(let string):
-      output.append("attributed string ")
-      Format.quoted(string.text, into: &output)
-      output.append(" (\(count(string.runs.count, "run")))\n")
+      emit("attributed string ")
+      quoted(string.text)
+      emit(" (\(count(string.runs.count, "run")))\n")
       for run in string.runs {
-        line(
+        queueLine(
           rawLabel: "\(run.location)..<\(run.location &+ run.length)", value: run.attributes,
           indent: indent + 1)
       }
     case .indexSet(let ranges):
-      output.append("index set ")
-      output.append(
+      emit("index set ")
+      emit(
         ranges.isEmpty
           ? "(empty)" : ranges.map { "\($0.location)..<\($0.location &+ $0.length)" }.joined(separator: ", "))
-      output.append("\n")
+      emit("\n")
     case .indexPath(let indexes):
-      output.append("index path [\(indexes.map(String.init).joined(separator: ", "))]\n")
+      emit("index path [\(indexes.map(String.init).joined(separator: ", "))]\n")
     case .shared(let shared):
-      output.append("@\(shared.id) ")
-      body(shared.value, indent: indent)
+      emit("@\(shared.id) ")
+      queue((shared.value, indent: indent))
     case .reference(let reference):
       switch reference.kind {
-      case .shared: output.append("-> @\(reference.id)\n")
-      case .cycle: output.append("-> @\(reference.id) (cycle)\n")
-      case .unresolved: output.append("UID \(reference.id)\n")
+      case .shared: emit("-> @\(reference.id)\n")
+      case .cycle: emit("-> @\(reference.id) (cycle)\n")
+      case .unresolved: emit("UID \(reference.id)\n")
       }
     }
   }

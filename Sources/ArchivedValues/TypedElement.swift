@@ -1,16 +1,3 @@
-/// An `NSValue` of an Objective-C type without a native case (an array such as `[3i]`, a struct
-/// such as `{CGPoint=dd}`, a scalar), decoded as its type encoding describes.
-public struct ArchivedTypedValue: Sendable, Hashable {
-  /// The Objective-C type encoding as archived, such as `{CGPoint=dd}`.
-  public var encoding: String
-  public var value: TypedElement
-
-  public init(encoding: String, value: TypedElement) {
-    self.encoding = encoding
-    self.value = value
-  }
-}
-
 /// One value described by an Objective-C type encoding.
 public indirect enum TypedElement: Sendable, Hashable {
   /// `c`, `s`, `i`, `l`, `q`.

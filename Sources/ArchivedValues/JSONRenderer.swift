@@ -1,4 +1,3 @@
-import Foundation
 import PropertyList
 
 extension Inspection {
@@ -11,14 +10,6 @@ extension Inspection {
   /// objects for dictionaries with string keys). Everything else is an object with a `"$type"`
   /// member; see ``ArchivedValue/json()`` for the tags.
   public func json() -> String {
-    if nesting > inPlaceNestingLimit {
-      let inspection = self
-      return withLargeStack { inspection.jsonInPlace() }
-    }
-    return jsonInPlace()
-  }
-
-  private func jsonInPlace() -> String {
     var writer = JSONWriter()
     writer.output.append("{\"format\":\"\(format.rawValue)\",\"archiver\":")
     if let archiver { Format.json(archiver, into: &writer.output) } else { writer.output.append("null") }
@@ -99,103 +90,140 @@ extension ArchivedValue {
   }
 }
 
-/// Appends compact JSON; recursion is bounded by the decoder's nesting limit.
-struct JSONWriter {
+/// Appends compact JSON without recursing (see ``QueuedRenderer``).
+struct JSONWriter: QueuedRenderer {
   var output = ""
+  var pending: [RenderPiece<Child>] = []
 
-  private mutating func string(_ text: String) { Format.json(text, into: &output) }
+  /// An archived value, or one member of a typed `NSValue`.
+  enum Child {
+    case value(ArchivedValue)
+    case element(TypedElement)
+  }
+
+  /// Appends `value`'s JSON to ``output``.
+  mutating func write(_ value: ArchivedValue) { render(.value(value)) }
+
+  mutating func expand(_ child: Child) {
+    switch child {
+    case .value(let value): expand(value)
+    case .element(let element): self.element(element)
+    }
+  }
+
+  private static func literal(_ text: String) -> String {
+    var out = ""
+    Format.json(text, into: &out)
+    return out
+  }
+
+  private mutating func string(_ text: String) { emit(Self.literal(text)) }
 
   private mutating func number(_ value: Double) {
     if value.isFinite {
-      output.append(value.description)
+      emit(value.description)
     } else {
-      output.append("{\"$type\":\"real\",\"value\":\"\(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")\"}")
+      emit("{\"$type\":\"real\",\"value\":\"\(value.isNaN ? "nan" : value > 0 ? "inf" : "-inf")\"}")
     }
   }
 
   private mutating func optional(_ text: String?) {
-    if let text { string(text) } else { output.append("null") }
+    if let text { string(text) } else { emit("null") }
+  }
+
+  /// `{"$type": type` and the members, without the closing brace.
+  private mutating func numbers(_ type: String, _ members: KeyValuePairs<String, Double>) {
+    emit("{\"$type\":\"\(type)\"")
+    for (name, value) in members {
+      emit(",\"\(name)\":")
+      number(value)
+    }
+  }
+
+  private mutating func strings(_ texts: [String]) {
+    emit("[")
+    for (index, text) in texts.enumerated() {
+      if index > 0 { emit(",") }
+      string(text)
+    }
+    emit("]")
   }
 
   private mutating func fields(_ fields: [ArchivedField]) {
-    output.append("{")
+    emit("{")
     for (index, field) in fields.enumerated() {
-      if index > 0 { output.append(",") }
+      if index > 0 { emit(",") }
       string(field.key)
-      output.append(":")
-      write(field.value)
+      emit(":")
+      queue(.value(field.value))
     }
-    output.append("}")
+    emit("}")
   }
 
   private mutating func element(_ value: TypedElement) {
     switch value {
-    case .signed(let value): output.append(String(value))
-    case .unsigned(let value): output.append(String(value))
+    case .signed(let value): emit(String(value))
+    case .unsigned(let value): emit(String(value))
     case .real(let value): number(value)
-    case .boolean(let flag): output.append(flag ? "true" : "false")
+    case .boolean(let flag): emit(flag ? "true" : "false")
     case .text(let text): optional(text)
-    case .object(let value): write(value)
-    case .pointer(let address): output.append("{\"$type\":\"pointer\",\"address\":\(address)}")
+    case .object(let value): queue(.value(value))
+    case .pointer(let address): emit("{\"$type\":\"pointer\",\"address\":\(address)}")
     case .array(let elements):
-      output.append("[")
+      emit("[")
       for (index, item) in elements.enumerated() {
-        if index > 0 { output.append(",") }
-        self.element(item)
+        if index > 0 { emit(",") }
+        queue(.element(item))
       }
-      output.append("]")
+      emit("]")
     case .structure(let name, let members, let names):
-      output.append("{\"$type\":\"struct\",\"name\":")
+      emit("{\"$type\":\"struct\",\"name\":")
       optional(name)
-      output.append(",\"fields\":[")
+      emit(",\"fields\":[")
       for (index, item) in members.enumerated() {
-        if index > 0 { output.append(",") }
-        self.element(item)
+        if index > 0 { emit(",") }
+        queue(.element(item))
       }
-      output.append("],\"names\":")
+      emit("],\"names\":")
       if let names {
-        output.append("[")
-        for (index, name) in names.enumerated() {
-          if index > 0 { output.append(",") }
-          string(name)
-        }
-        output.append("]")
+        strings(names)
       } else {
-        output.append("null")
+        emit("null")
       }
-      output.append("}")
+      emit("}")
     case .opaque(let encoding, let bytes):
-      output.append("{\"$type\":\"opaque\",\"encoding\":")
+      emit("{\"$type\":\"opaque\",\"encoding\":")
       string(encoding)
-      output.append(",\"base64\":\"\(Data(bytes).base64EncodedString())\"}")
+      emit(",\"base64\":\"\(Base64.encoded(bytes))\"}")
     }
   }
 
   private mutating func elements(_ values: [ArchivedValue]) {
-    output.append("[")
+    emit("[")
     for (index, value) in values.enumerated() {
-      if index > 0 { output.append(",") }
-      write(value)
+      if index > 0 { emit(",") }
+      queue(.value(value))
     }
-    output.append("]")
+    emit("]")
   }
 
-  mutating func write(_ value: ArchivedValue) {
+  /// Writes `value`'s own text and queues its children.
+  private mutating func expand(_ value: ArchivedValue) {
     switch value {
-    case .null: output.append("null")
-    case .boolean(let flag): output.append(flag ? "true" : "false")
-    case .integer(let number): output.append(String(number))
-    case .unsignedInteger(let number): output.append(String(number))
+    case .null: emit("null")
+    case .boolean(let flag): emit(flag ? "true" : "false")
+    case .integer(let number): emit(String(number))
+    case .unsignedInteger(let number): emit(String(number))
     case .real(let real): number(real)
     case .string(let text): string(text)
     case .data(let data):
-      output.append("{\"$type\":\"data\",\"length\":\(data.count),\"base64\":\"")
-      output.append(data.base64EncodedString())
-      output.append("\"}")
+      emit("{\"$type\":\"data\",\"length\":\(data.count),\"base64\":\"")
+      emit(Base64.encoded(data))
+      emit("\"}")
     case .date(let date):
-      output.append("{\"$type\":\"date\",\"iso8601\":\"\(Format.date(date))\",\"secondsSince2001\":")
-      number(date.timeIntervalSinceReferenceDate)
-      output.append("}")
+      emit("{\"$type\":\"date\",\"iso8601\":\"\(date.iso8601)\",\"secondsSince2001\":")
+      number(date.secondsSince2001)
+      emit("}")
     case .array(let values): elements(values)
     case .dictionary(let entries):
       var plain = true
@@ -206,172 +234,142 @@ struct JSONWriter {
         }
       }
       if plain {
-        output.append("{")
+        emit("{")
         for (index, entry) in entries.enumerated() {
-          if index > 0 { output.append(",") }
+          if index > 0 { emit(",") }
           if case .string(let key) = entry.key { string(key) }
-          output.append(":")
-          write(entry.value)
+          emit(":")
+          queue(.value(entry.value))
         }
-        output.append("}")
+        emit("}")
       } else {
-        output.append("{\"$type\":\"dictionary\",\"entries\":[")
+        emit("{\"$type\":\"dictionary\",\"entries\":[")
         for (index, entry) in entries.enumerated() {
-          if index > 0 { output.append(",") }
-          output.append("{\"key\":")
-          write(entry.key)
-          output.append(",\"value\":")
-          write(entry.value)
-          output.append("}")
+          if index > 0 { emit(",") }
+          emit("{\"key\":")
+          queue(.value(entry.key))
+          emit(",\"value\":")
+          queue(.value(entry.value))
+          emit("}")
         }
-        output.append("]}")
+        emit("]}")
       }
     case .object(let object):
-      output.append("{\"$type\":\"object\",\"class\":")
+      emit("{\"$type\":\"object\",\"class\":")
       string(object.className)
-      output.append(",\"classes\":[")
-      for (index, name) in object.classChain.enumerated() {
-        if index > 0 { output.append(",") }
-        string(name)
-      }
-      output.append("],\"fields\":{")
-      for (index, field) in object.fields.enumerated() {
-        if index > 0 { output.append(",") }
-        string(field.key)
-        output.append(":")
-        write(field.value)
-      }
-      output.append("}}")
+      emit(",\"classes\":")
+      strings(object.classChain)
+      emit(",\"fields\":")
+      fields(object.fields)
+      emit("}")
     case .set(let values):
-      output.append("{\"$type\":\"set\",\"elements\":")
+      emit("{\"$type\":\"set\",\"elements\":")
       elements(values)
-      output.append("}")
+      emit("}")
     case .orderedSet(let values):
-      output.append("{\"$type\":\"orderedSet\",\"elements\":")
+      emit("{\"$type\":\"orderedSet\",\"elements\":")
       elements(values)
-      output.append("}")
+      emit("}")
     case .countedSet(let counted):
-      output.append("{\"$type\":\"countedSet\",\"elements\":[")
+      emit("{\"$type\":\"countedSet\",\"elements\":[")
       for (index, element) in counted.enumerated() {
-        if index > 0 { output.append(",") }
-        output.append("{\"value\":")
-        write(element.value)
-        output.append(",\"count\":\(element.count)}")
+        if index > 0 { emit(",") }
+        emit("{\"value\":")
+        queue(.value(element.value))
+        emit(",\"count\":\(element.count)}")
       }
-      output.append("]}")
+      emit("]}")
     case .url(let url):
-      output.append("{\"$type\":\"url\",\"relative\":")
+      emit("{\"$type\":\"url\",\"relative\":")
       string(url.relative)
-      output.append(",\"base\":")
-      if let base = url.base { write(base) } else { output.append("null") }
+      emit(",\"base\":")
+      if let base = url.base { queue(.value(base)) } else { emit("null") }
       if let absolute = url.absoluteString {
-        output.append(",\"absolute\":")
+        emit(",\"absolute\":")
         string(absolute)
       }
-      output.append("}")
+      emit("}")
     case .uuid(let uuid):
-      output.append("{\"$type\":\"uuid\",\"value\":\"\(uuid.uuidString)\"}")
+      emit("{\"$type\":\"uuid\",\"value\":\"\(uuid.uuidString)\"}")
     case .structure(let structure):
       switch structure {
-      case .point(let x, let y):
-        output.append("{\"$type\":\"point\",\"x\":")
-        number(x)
-        output.append(",\"y\":")
-        number(y)
-      case .size(let width, let height):
-        output.append("{\"$type\":\"size\",\"width\":")
-        number(width)
-        output.append(",\"height\":")
-        number(height)
+      case .point(let x, let y): numbers("point", ["x": x, "y": y])
+      case .size(let width, let height): numbers("size", ["width": width, "height": height])
       case .rect(let x, let y, let width, let height):
-        output.append("{\"$type\":\"rect\",\"x\":")
-        number(x)
-        output.append(",\"y\":")
-        number(y)
-        output.append(",\"width\":")
-        number(width)
-        output.append(",\"height\":")
-        number(height)
+        numbers("rect", ["x": x, "y": y, "width": width, "height": height])
       case .range(let location, let length):
-        output.append("{\"$type\":\"range\",\"location\":\(location),\"length\":\(length)")
+        emit("{\"$type\":\"range\",\"location\":\(location),\"length\":\(length)")
       case .edgeInsets(let top, let left, let bottom, let right):
-        output.append("{\"$type\":\"edgeInsets\",\"top\":")
-        number(top)
-        output.append(",\"left\":")
-        number(left)
-        output.append(",\"bottom\":")
-        number(bottom)
-        output.append(",\"right\":")
-        number(right)
+        numbers("edgeInsets", ["top": top, "left": left, "bottom": bottom, "right": right])
       }
-      output.append("}")
+      emit("}")
     case .typedValue(let typed):
-      output.append("{\"$type\":\"typedValue\",\"encoding\":")
+      emit("{\"$type\":\"typedValue\",\"encoding\":")
       string(typed.encoding)
-      output.append(",\"value\":")
-      element(typed.value)
-      output.append("}")
+      emit(",\"value\":")
+      queue(.element(typed.value))
+      emit("}")
     case .color(let color):
-      output.append("{\"$type\":\"color\",\"model\":\"\(color.model.rawValue)\",\"space\":")
+      emit("{\"$type\":\"color\",\"model\":\"\(color.model.rawValue)\",\"space\":")
       optional(color.space)
-      output.append(",\"components\":[")
+      emit(",\"components\":[")
       for (index, component) in color.components.enumerated() {
-        if index > 0 { output.append(",") }
+        if index > 0 { emit(",") }
         number(component)
       }
-      output.append("],\"alpha\":")
-      if let alpha = color.alpha { number(alpha) } else { output.append("null") }
-      output.append(",\"hex\":")
+      emit("],\"alpha\":")
+      if let alpha = color.alpha { number(alpha) } else { emit("null") }
+      emit(",\"hex\":")
       optional(color.hex)
-      output.append(",\"catalog\":")
+      emit(",\"catalog\":")
       optional(color.catalog)
-      output.append(",\"name\":")
+      emit(",\"name\":")
       optional(color.name)
-      output.append(",\"fields\":")
+      emit(",\"fields\":")
       fields(color.otherFields)
-      output.append("}")
+      emit("}")
     case .font(let font):
-      output.append("{\"$type\":\"font\",\"name\":")
+      emit("{\"$type\":\"font\",\"name\":")
       optional(font.name)
-      output.append(",\"family\":")
+      emit(",\"family\":")
       optional(font.family)
-      output.append(",\"size\":")
-      if let size = font.size { number(size) } else { output.append("null") }
-      output.append(",\"traits\":")
-      output.append(font.traits.map(String.init) ?? "null")
-      output.append(",\"systemFont\":")
-      output.append(font.isSystemFont.map { $0 ? "true" : "false" } ?? "null")
-      output.append(",\"fields\":")
+      emit(",\"size\":")
+      if let size = font.size { number(size) } else { emit("null") }
+      emit(",\"traits\":")
+      emit(font.traits.map(String.init) ?? "null")
+      emit(",\"systemFont\":")
+      emit(font.isSystemFont.map { $0 ? "true" : "false" } ?? "null")
+      emit(",\"fields\":")
       fields(font.otherFields)
-      output.append("}")
+      emit("}")
     case .attributedString(let attributed):
-      output.append("{\"$type\":\"attributedString\",\"string\":")
+      emit("{\"$type\":\"attributedString\",\"string\":")
       string(attributed.text)
-      output.append(",\"runs\":[")
+      emit(",\"runs\":[")
       for (index, run) in attributed.runs.enumerated() {
-        if index > 0 { output.append(",") }
-        output.append("{\"location\":\(run.location),\"length\":\(run.length),\"attributes\":")
-        write(run.attributes)
-        output.append("}")
+        if index > 0 { emit(",") }
+        emit("{\"location\":\(run.location),\"length\":\(run.length),\"attributes\":")
+        queue(.value(run.attributes))
+        emit("}")
       }
-      output.append("]}")
+      emit("]}")
     case .indexSet(let ranges):
-      output.append("{\"$type\":\"indexSet\",\"ranges\":[")
+      emit("{\"$type\":\"indexSet\",\"ranges\":[")
       for (index, range) in ranges.enumerated() {
-        if index > 0 { output.append(",") }
-        output.append("{\"location\":\(range.location),\"length\":\(range.length)}")
+        if index > 0 { emit(",") }
+        emit("{\"location\":\(range.location),\"length\":\(range.length)}")
       }
-      output.append("]}")
+      emit("]}")
     case .indexPath(let indexes):
-      output.append("{\"$type\":\"indexPath\",\"indexes\":[")
-      output.append(indexes.map(String.init).joined(separator: ","))
-      output.append("]}")
+      emit("{\"$type\":\"indexPath\",\"indexes\":[")
+      emit(indexes.map(String.init).joined(separator: ","))
+      emit("]}")
     case .shared(let shared):
-      output.append("{\"$type\":\"shared\",\"id\":\(shared.id),\"value\":")
-      write(shared.value)
-      output.append("}")
+      emit("{\"$type\":\"shared\",\"id\":\(shared.id),\"value\":")
+      queue(.value(shared.value))
+      emit("}")
     case .reference(let reference):
-      output.append(
+      emit(
         "{\"$type\":\"reference\",\"id\":\(reference.id),\"kind\":\"\(reference.kind.rawValue)\"}")
     }
   }

@@ -1,41 +1,20 @@
-import Foundation
+import TerminalScreen
 
 /// Small formatting helpers shared by the renderers; none of them goes through `NSString` or
 /// `String(format:)`, which are slow on Linux.
 enum Format {
   /// `text` in double quotes, with quotes, backslashes, control characters and bidirectional
   /// overrides escaped so that no string from a file can move the terminal's cursor or reorder text.
-  static func quoted(_ text: String, into output: inout String) {
-    output.append("\"")
-    if isPlainASCII(text) {
-      output.append(text)
-      output.append("\"")
-      return
-    }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output.append("\\\"")
-      case "\\": output.append("\\\\")
-      case "\n": output.append("\\n")
-      case "\t": output.append("\\t")
-      case "\r": output.append("\\r")
-      default:
-        // One definition of what a terminal would act on, shared with every other display.
-        if DisplayText.needsEscape(scalar) {
-          output.append("\\u{")
-          output.append(String(scalar.value, radix: 16))
-          output.append("}")
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    output.append("\"")
-  }
+  static func quoted(_ text: String, into output: inout String) { literal(text, json: false, into: &output) }
 
   /// `text` as a JSON string literal; control characters, line separators and bidirectional
   /// overrides are escaped so that JSON piped to a terminal cannot reorder it.
-  static func json(_ text: String, into output: inout String) {
+  static func json(_ text: String, into output: inout String) { literal(text, json: true, into: &output) }
+
+  /// A quoted literal: what needs escaping is ``DisplayText``'s one definition of what a terminal
+  /// would act on, for both forms; only the spelling of the escape differs (`\u{1b}` for the
+  /// terminal, `\u001b` for JSON, which can spell all of it in four hex digits).
+  private static func literal(_ text: String, json: Bool, into output: inout String) {
     output.append("\"")
     if isPlainASCII(text) {
       output.append(text)
@@ -50,14 +29,22 @@ enum Format {
       case "\t": output.append("\\t")
       case "\r": output.append("\\r")
       default:
-        // The same set as every other display (all of it fits four hex digits).
-        if DisplayText.needsEscape(scalar) {
-          output.append("\\u")
-          let hex = String(scalar.value, radix: 16)
-          output.append(String(repeating: "0", count: 4 - hex.count))
-          output.append(hex)
-        } else {
+        guard DisplayText.needsEscape(scalar) else {
           output.unicodeScalars.append(scalar)
+          continue
+        }
+        if json {
+          // Beyond the Basic Multilingual Plane JSON spells a scalar as a UTF-16 surrogate pair.
+          for unit in String(scalar).utf16 {
+            let hex = String(unit, radix: 16)
+            output.append("\\u")
+            output.append(String(repeating: "0", count: 4 - hex.count))
+            output.append(hex)
+          }
+        } else {
+          output.append("\\u{")
+          output.append(String(scalar.value, radix: 16))
+          output.append("}")
         }
       }
     }
@@ -94,7 +81,7 @@ enum Format {
   private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
   /// Lowercase hex of up to `limit` bytes, in groups of four, with `…` when cut.
-  static func hex(_ data: Data, limit: Int) -> String {
+  static func hex(_ data: [UInt8], limit: Int) -> String {
     var bytes = [UInt8]()
     var count = 0
     for byte in data.prefix(limit) {
@@ -106,88 +93,6 @@ enum Format {
     var text = String(decoding: bytes, as: UTF8.self)
     if data.count > limit { text.append("…") }
     return text
-  }
-
-  /// RFC 3339 / ISO 8601 in UTC, with fractional seconds only when there are some.
-  static func date(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    guard seconds.isFinite, abs(seconds) < 1e14 else {
-      return "invalid date (\(date.timeIntervalSinceReferenceDate) s since 2001)"
-    }
-    let whole = seconds.rounded(.down)
-    var fraction = seconds - whole
-    var total = Int64(whole)
-    var days = total >= 0 ? total / 86_400 : (total - 86_399) / 86_400
-    var secondOfDay = total - days * 86_400
-    // Round the fraction to milliseconds, carrying into the second if needed.
-    var millis = Int64((fraction * 1000).rounded())
-    if millis == 1000 {
-      millis = 0
-      secondOfDay += 1
-      if secondOfDay == 86_400 {
-        secondOfDay = 0
-        days += 1
-      }
-    }
-    fraction = 0
-    total = 0
-    // Civil date from days since 1970-01-01 (proleptic Gregorian).
-    let shifted = days + 719_468
-    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    var text = year < 0 ? "-" : ""
-    text += padded(abs(year), 4) + "-" + padded(month, 2) + "-" + padded(day, 2)
-    text += "T" + padded(secondOfDay / 3600, 2) + ":" + padded(secondOfDay / 60 % 60, 2) + ":"
-    text += padded(secondOfDay % 60, 2)
-    if millis > 0 { text += "." + padded(millis, 3) }
-    return text + "Z"
-  }
-
-  private static func padded(_ value: Int64, _ width: Int) -> String {
-    let digits = String(value)
-    return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
-  }
-
-  /// Terminal columns a scalar takes: 2 for East Asian wide and most emoji, 0 for combining marks
-  /// and joiners, 1 otherwise. Independent of the process locale.
-  static func columns(_ scalar: Unicode.Scalar) -> Int {
-    let value = scalar.value
-    switch value {
-    case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F, 0x20D0...0x20FF: return 0
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-      0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x1F300...0x1F64F,
-      0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-      return 2
-    default: return 1
-    }
-  }
-
-  /// Total terminal columns of `text`.
-  static func columns(of text: String) -> Int {
-    var total = 0
-    for scalar in text.unicodeScalars { total += columns(scalar) }
-    return total
-  }
-
-  /// `text` cut to at most `width` columns, ending in `…` when cut.
-  static func truncated(_ text: String, toColumns width: Int) -> String {
-    guard width > 0 else { return "" }
-    if columns(of: text) <= width { return text }
-    var result = String.UnicodeScalarView()
-    var used = 0
-    for scalar in text.unicodeScalars {
-      let needed = columns(scalar)
-      if used + needed > width - 1 { break }
-      result.append(scalar)
-      used += needed
-    }
-    return String(result) + "…"
   }
 }
 
@@ -213,19 +118,6 @@ extension ArchivedStructure {
   }
 }
 
-extension ArchivedURL {
-  /// The absolute URL when the base is a plain chain of URLs, else `nil`.
-  var absoluteString: String? {
-    guard let base else { return relative }
-    var baseValue = base
-    if case .shared(let shared) = base { baseValue = shared.value }
-    guard case .url(let baseURL) = baseValue, let baseString = baseURL.absoluteString,
-      let resolvedBase = URL(string: baseString), let url = URL(string: relative, relativeTo: resolvedBase)
-    else { return nil }
-    return url.absoluteString
-  }
-}
-
 extension TypedElement {
   /// `[1, 2, 3]`, `CGPoint {x 1.5, y 2}`, `{1, 2}` and the like, on one line; once `output`
   /// holds more than `limit` bytes the rest is left out (a summary shows only a line's worth).
@@ -241,7 +133,7 @@ extension TypedElement {
     case .object(let value):
       var writer = SummaryWriter(budget: 256)
       writer.write(value)
-      output.append(Format.truncated(writer.output, toColumns: 80))
+      output.append(TerminalWidth.truncated(writer.output, toColumns: 80))
     case .pointer(let address): output.append("pointer 0x\(String(address, radix: 16))")
     case .array(let elements):
       output.append("[")
