@@ -47,6 +47,8 @@ let package = Package(
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "Inotify"]),
+    // CoreSimulator device sets read as values: devices, pairs, application groups, notes.
+    .target(name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "KeyedArchive"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
     .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
@@ -100,6 +102,10 @@ let package = Package(
       dependencies: [
         "MailboxWatcher", "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify",
       ]),
+    .testTarget(
+      name: "SimulatorDeviceSetTests",
+      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "KeyedArchive"],
+      exclude: ["Fixtures"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
   ]
