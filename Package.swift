@@ -104,8 +104,8 @@ let package = Package(
       ]),
     .testTarget(
       name: "SimulatorDeviceSetTests",
-      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "KeyedArchive"],
-      exclude: ["Fixtures"]),
+      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport"],
+      exclude: ["Fixtures", "Snapshots"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
   ]

@@ -23,7 +23,7 @@ import WormholeVocabulary
 public struct DeviceSet: Sendable, Hashable {
   /// The set's directory, as given.
   public var path: FileName
-  /// The devices, sorted by name, then UDID.
+  /// The devices: those with a name sorted by it (without regard to case), then the others by UDID.
   public var devices: [SimulatedDevice]
   /// The pairs, sorted by id, each with its devices when the set holds them.
   public var pairs: [DevicePair]

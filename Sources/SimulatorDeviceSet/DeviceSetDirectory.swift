@@ -118,7 +118,9 @@ final class DeviceSetDirectory {
     var status = stat()
     guard fstat(opened, &status) == 0 else { return .failure(.system(code: errno)) }
     guard status.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegularFile) }
-    guard Int64(status.st_size) <= Int64(limit) else { return .failure(.tooLarge(size: Int64(status.st_size))) }
+    guard Int64(status.st_size) <= Int64(limit) else {
+      return .failure(.tooLarge(size: Int64(status.st_size)))
+    }
     // Read up to one byte past the limit, so that a file that grew since `fstat` is still refused.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Int(status.st_size))
@@ -175,7 +177,9 @@ final class DeviceSetDirectory {
   }
 
   /// Runs `body` with `name` as a NUL-terminated C string of its exact bytes.
-  private static func withCString<Result>(_ name: FileName, _ body: (UnsafePointer<CChar>) -> Result) -> Result {
+  private static func withCString<Result>(_ name: FileName, _ body: (UnsafePointer<CChar>) -> Result)
+    -> Result
+  {
     if let text = name.string { return text.withCString(body) }
     let bytes = name.bytes.map { CChar(bitPattern: $0) } + [0]
     return bytes.withUnsafeBufferPointer { buffer in

@@ -25,12 +25,15 @@ extension DeviceSet {
   /// - Parameter groupMembers: more members for each group object, as names and JSON values
   ///   (for example `("mailboxes", "[…]")`), appended after `path_bytes`.
   public func json(
-    groupMembers: (SimulatedDevice, ApplicationGroupContainer) -> [(name: String, json: String)] = { _, _ in [] }
+    groupMembers: (SimulatedDevice, ApplicationGroupContainer) -> [(name: String, json: String)] = { _, _ in
+      []
+    }
   ) -> String {
     var out = "{\"path\":\(jsonName(path)),\"path_bytes\":\(jsonNameBytes(path)),\"devices\":["
     out += devices.map { device in
       var text = "{\"udid\":\(JSONText.string(device.udid))"
-      text += ",\"directory\":\(jsonName(device.directory)),\"directory_bytes\":\(jsonNameBytes(device.directory))"
+      text +=
+        ",\"directory\":\(jsonName(device.directory)),\"directory_bytes\":\(jsonNameBytes(device.directory))"
       text += ",\"name\":\(jsonString(device.name))"
       text += ",\"runtime\":\(jsonString(device.runtime?.identifier))"
       text += ",\"runtime_name\":\(jsonString(device.runtime?.displayName))"

@@ -88,7 +88,8 @@ public struct DeviceSetNote: Sendable, Hashable, CustomStringConvertible {
       case .unexpectedPairedPlatform(let pair, let role, let runtime):
         return "pair \(pair) has as its \(role) a device running \(runtime)"
       case .mismatchedIdentifier(let recorded):
-        return "device.plist gives the UDID \(recorded), not the directory's name; the directory's name is used"
+        return
+          "device.plist gives the UDID \(recorded), not the directory's name; the directory's name is used"
       case .unreadable(let reason):
         return "could not be read: \(reason)"
       case .symbolicLink:

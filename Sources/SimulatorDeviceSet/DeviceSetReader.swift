@@ -23,7 +23,9 @@ struct DeviceSetReader {
       set.notes = notes
       return set
     }
-    if let properties = propertyList(in: directory, DeviceSet.pairsFileName, at: root, missing: .missingDeviceSetPlist) {
+    if let properties = propertyList(
+      in: directory, DeviceSet.pairsFileName, at: root, missing: .missingDeviceSetPlist)
+    {
       readPairs(properties, into: &set)
     }
     for entry in entries(of: directory, at: root) {
@@ -36,7 +38,12 @@ struct DeviceSetReader {
       case .regularFile, .other: continue
       }
     }
-    set.devices.sort { ($0.displayName, $0.directory) < ($1.displayName, $1.directory) }
+    // Named devices first, by name as people sort it (without regard to case), then the rest by UDID.
+    set.devices.sort { first, second in
+      let one = (first.name == nil ? 1 : 0, (first.name ?? "").lowercased(), first.directory)
+      let other = (second.name == nil ? 1 : 0, (second.name ?? "").lowercased(), second.directory)
+      return one < other
+    }
     resolvePairs(&set)
     set.notes = notes
     return set
@@ -120,7 +127,9 @@ struct DeviceSetReader {
       note(path, .unreadable(reason: failure.reason))
       return device
     }
-    if let root = propertyList(in: directory, SimulatedDevice.descriptionFileName, at: path, missing: .missingDevicePlist) {
+    if let root = propertyList(
+      in: directory, SimulatedDevice.descriptionFileName, at: path, missing: .missingDevicePlist)
+    {
       let descriptionPath = path.appending(SimulatedDevice.descriptionFileName)
       for problem in device.describe(with: root) { note(descriptionPath, problem) }
     }
@@ -175,7 +184,9 @@ struct DeviceSetReader {
   // MARK: files
 
   /// The entries of `directory`, sorted by name; listing failures and truncation are notes.
-  private mutating func entries(of directory: DeviceSetDirectory, at path: FileName) -> [DeviceSetDirectory.Entry] {
+  private mutating func entries(of directory: DeviceSetDirectory, at path: FileName) -> [DeviceSetDirectory
+    .Entry]
+  {
     switch directory.entries(limit: limits.maximumEntries) {
     case .success(let listing):
       if listing.truncated { note(path, .tooManyEntries(limit: limits.maximumEntries)) }

@@ -21,8 +21,10 @@ extension DeviceSet {
   public func text(groupLines: (SimulatedDevice, ApplicationGroupContainer) -> [String] = { _, _ in [] })
     -> String
   {
-    var lines = ["Device set \(path.displayField): \(count(devices.count, "device")), "
-      + "\(count(pairs.count, "pair")), \(count(notes.count, "note"))"]
+    var lines = [
+      "Device set \(path.displayField): \(count(devices.count, "device")), "
+        + "\(count(pairs.count, "pair")), \(count(notes.count, "note"))"
+    ]
     if !devices.isEmpty { lines.append("Devices:") }
     for device in devices {
       lines.append("  " + DeviceSet.line(device))
@@ -46,17 +48,18 @@ extension DeviceSet {
     let type = device.deviceType.map { DisplayText.escaped($0.displayName) } ?? "unknown type"
     let runtime = device.runtime.map { DisplayText.escaped($0.displayName) } ?? "unknown runtime"
     let state = device.state.map(\.name) ?? "unknown state"
-    return "\(DisplayText.field(device.name ?? "(no name)"))  \(type), \(runtime), \(state)  "
+    return "\(device.name.map(DisplayText.field) ?? "(no name)")  \(type), \(runtime), \(state)  "
       + DisplayText.field(device.udid)
   }
 
-  /// One pair on one line: id, whether active, and each side's UDID and name (or `absent`).
+  /// One pair on one line: id, whether active, and each side's UDID and name (`(absent)` when the
+  /// set holds no such device, `(no name)` when its `device.plist` gives none).
   public static func line(_ pair: DevicePair) -> String {
     func side(_ role: String, _ udid: String?, _ device: SimulatedDevice?) -> String {
       guard let udid else { return "\(role) unknown" }
       let shown = DisplayText.field(udid)
       guard let device else { return "\(role) \(shown) (absent)" }
-      return "\(role) \(shown) \(DisplayText.field(device.displayName))"
+      return "\(role) \(shown) " + (device.name.map(DisplayText.field) ?? "(no name)")
     }
     let marker: String
     switch pair.isActive {
