@@ -46,6 +46,10 @@ public struct DeviceSetNote: Sendable, Hashable, CustomStringConvertible {
     case fileTooLarge(size: Int64, limit: Int)
     /// A directory with more than `limit` entries; only the first `limit` were read.
     case tooManyEntries(limit: Int)
+    /// The whole set holds more than `limit` directory entries; what was not yet listed is not read.
+    case tooManyEntriesInAll(limit: Int)
+    /// The set's property lists hold more than `limit` bytes in all; the files not yet read are not.
+    case tooManyBytesInAll(limit: Int)
     /// A name that is not valid UTF-8, where a UDID is expected; the device is still read.
     case nameNotText
 
@@ -64,6 +68,8 @@ public struct DeviceSetNote: Sendable, Hashable, CustomStringConvertible {
       case .symbolicLink: return "symbolic_link"
       case .fileTooLarge: return "file_too_large"
       case .tooManyEntries: return "too_many_entries"
+      case .tooManyEntriesInAll: return "too_many_entries_in_all"
+      case .tooManyBytesInAll: return "too_many_bytes_in_all"
       case .nameNotText: return "name_not_text"
       }
     }
@@ -98,6 +104,11 @@ public struct DeviceSetNote: Sendable, Hashable, CustomStringConvertible {
         return "\(size) bytes, more than the \(limit) read from one file; left unread"
       case .tooManyEntries(let limit):
         return "more than \(limit) entries; only the first \(limit) were read"
+      case .tooManyEntriesInAll(let limit):
+        return "the set holds more than \(limit) entries in all; from here on, nothing more was read"
+      case .tooManyBytesInAll(let limit):
+        return "the set's property lists hold more than \(limit) bytes in all; "
+          + "from here on, no more files were read"
       case .nameNotText:
         return "the name is not valid UTF-8, so it is no UDID; the device is read under its escaped name"
       }

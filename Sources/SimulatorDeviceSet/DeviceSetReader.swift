@@ -7,10 +7,17 @@ struct DeviceSetReader {
   let root: FileName
   let limits: DeviceSetLimits
   private var notes: [DeviceSetNote] = []
+  /// What is left of the set-wide budgets, and whether running out of each was noted.
+  private var remainingEntries: Int
+  private var remainingBytes: Int
+  private var notedEntryBudget = false
+  private var notedByteBudget = false
 
   init(root: FileName, limits: DeviceSetLimits) {
     self.root = root
     self.limits = limits
+    remainingEntries = limits.maximumTotalEntries
+    remainingBytes = limits.maximumTotalBytes
   }
 
   mutating func read() -> DeviceSet {
@@ -187,9 +194,18 @@ struct DeviceSetReader {
   private mutating func entries(of directory: DeviceSetDirectory, at path: FileName) -> [DeviceSetDirectory
     .Entry]
   {
-    switch directory.entries(limit: limits.maximumEntries) {
+    let allowed = min(limits.maximumEntries, remainingEntries)
+    switch directory.entries(limit: allowed) {
     case .success(let listing):
-      if listing.truncated { note(path, .tooManyEntries(limit: limits.maximumEntries)) }
+      remainingEntries -= listing.entries.count
+      if listing.truncated {
+        if allowed < limits.maximumEntries {
+          if !notedEntryBudget { note(path, .tooManyEntriesInAll(limit: limits.maximumTotalEntries)) }
+          notedEntryBudget = true
+        } else {
+          note(path, .tooManyEntries(limit: limits.maximumEntries))
+        }
+      }
       return listing.entries.sorted { $0.name < $1.name }
     case .failure(let failure):
       note(path, .unreadable(reason: failure.reason))
@@ -203,8 +219,10 @@ struct DeviceSetReader {
     in directory: DeviceSetDirectory, _ name: FileName, at path: FileName, missing: DeviceSetNote.Kind
   ) -> PropertyListValue? {
     let filePath = path.appending(name)
-    switch directory.readFile(name, limit: limits.maximumFileSize) {
+    let allowed = min(limits.maximumFileSize, remainingBytes)
+    switch directory.readFile(name, limit: allowed) {
     case .success(let bytes):
+      remainingBytes -= bytes.count
       do {
         return try PropertyListReader().read(bytes).root
       } catch {
@@ -213,6 +231,11 @@ struct DeviceSetReader {
       }
     case .failure(.missing):
       note(filePath, missing)
+      return nil
+    case .failure(.tooLarge(let size))
+    where allowed < limits.maximumFileSize && size <= limits.maximumFileSize:
+      if !notedByteBudget { note(filePath, .tooManyBytesInAll(limit: limits.maximumTotalBytes)) }
+      notedByteBudget = true
       return nil
     case .failure(let failure):
       note(filePath, failureNote(failure))

@@ -224,6 +224,42 @@ import WormholeVocabulary
       ])
   }
 
+  @Test func theWholeSetHasAnEntryBudget() {
+    // The set lists device_set.plist and the phone (2); the phone's AppGroup holds 3 more.
+    let builder = phoneSet()
+    for container in ["C1", "C2", "C3"] {
+      builder.plist(
+        DeviceSetBuilder.metadataPath(Self.phone, FileName(container)), DeviceSetBuilder.metadata(container),
+        binary: true)
+    }
+    let limits = DeviceSetLimits(maximumFileSize: 4096, maximumEntries: 10, maximumTotalEntries: 4)
+    let set = DeviceSet.read(at: builder.root, limits: limits)
+    #expect(set.device(udid: Self.phone)?.groups.count == 2)
+    #expect(
+      codes(set, relativeTo: builder.root) == [
+        Self.phone + "/data/Containers/Shared/AppGroup too_many_entries_in_all"
+      ])
+    let enough = DeviceSetLimits(maximumFileSize: 4096, maximumEntries: 10, maximumTotalEntries: 5)
+    #expect(DeviceSet.read(at: builder.root, limits: enough).notes == [])
+  }
+
+  @Test func theWholeSetHasAByteBudgetNotedOnce() throws {
+    let builder = phoneSet()
+    let other = "AAAAAAAA-0000-4000-8000-000000000002"
+    builder.plist(
+      FileName(other + "/device.plist"), DeviceSetBuilder.device(udid: other, name: "Q"), binary: true)
+    let setBytes = try BinaryPropertyListWriter().bytes(for: .dictionary([:])).count
+    let deviceBytes = try BinaryPropertyListWriter().bytes(
+      for: DeviceSetBuilder.device(udid: Self.phone, name: "P")
+    ).count
+    // Enough for device_set.plist and one device.plist, not for the second.
+    let limits = DeviceSetLimits(
+      maximumFileSize: 4096, maximumEntries: 10, maximumTotalBytes: setBytes + deviceBytes + 5)
+    let set = DeviceSet.read(at: builder.root, limits: limits)
+    #expect(codes(set, relativeTo: builder.root) == [other + "/device.plist too_many_bytes_in_all"])
+    #expect(set.devices.map(\.name) == ["P", nil])
+  }
+
   @Test func aLargeFileIsLeftUnread() {
     let builder = phoneSet()
     builder.file("device_set.plist", Array(repeating: UInt8(ascii: " "), count: 5000))

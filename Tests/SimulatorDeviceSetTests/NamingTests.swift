@@ -63,6 +63,7 @@ import Testing
       .unexpectedPairedPlatform(pair: "p", role: "watch", runtime: "iOS 17.2"),
       .mismatchedIdentifier(recorded: "r"),
       .unreadable(reason: "r"), .symbolicLink, .fileTooLarge(size: 2, limit: 1), .tooManyEntries(limit: 1),
+      .tooManyEntriesInAll(limit: 1), .tooManyBytesInAll(limit: 1),
       .nameNotText,
     ]
     #expect(Set(kinds.map(\.code)).count == kinds.count)
