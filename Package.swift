@@ -48,7 +48,8 @@ let package = Package(
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "Inotify"]),
     // CoreSimulator device sets read as values: devices, pairs, application groups, notes.
-    .target(name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "KeyedArchive"]),
+    .target(
+      name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "KeyedArchive"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
     .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
