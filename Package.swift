@@ -58,6 +58,9 @@ let package = Package(
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(
       name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
+    // CoreSimulator device sets read as values: devices, pairs, application groups, notes.
+    .target(
+      name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "ArchivedValues"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
     .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "ArchivedValues", "PropertyList"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
@@ -142,6 +145,10 @@ let package = Package(
         "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
         "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport",
       ]),
+    .testTarget(
+      name: "SimulatorDeviceSetTests",
+      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport"],
+      exclude: ["Fixtures", "Snapshots"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),
