@@ -19,6 +19,8 @@ public final class TrafficJournalReader {
   private var identity = FileIdentity(device: 0, inode: 0)
   private var offset = 0
   private var pending: [UInt8] = []
+  /// Where in its file `pending` starts.
+  private var pendingStart = 0
   /// Set after an over-long line was dropped: bytes are skipped up to the next newline.
   private var skippingLine = false
   /// The file read last before the current one (the current file before a rotation, or the
@@ -44,6 +46,16 @@ public final class TrafficJournalReader {
   /// Why the journal could not be read at the last attempt (a link, FIFO, device, directory or
   /// a file without permission in its place), or `nil` when it could (or is simply absent).
   public private(set) var problem: WormholeError?
+  /// What the last ``readAvailable()`` found besides records, in the order found: lines skipped,
+  /// numbering that jumped, records rotated away unread.
+  public private(set) var irregularities: [TrafficJournalIrregularity] = []
+  /// The sequence number of the last record returned from any file: a jump is measured from it.
+  private var lastReturned: UInt64?
+  /// Lines skipped since the last record returned: a gap they explain is not a jump.
+  private var skippedSinceLastRecord = 0
+  /// Set when the rotated file about to be read is not the one this reader finished: whole
+  /// generations may have been rotated away in between.
+  private var mayHaveMissedGeneration = false
 
   struct FileIdentity: Equatable {
     var device: UInt64
@@ -76,6 +88,7 @@ public final class TrafficJournalReader {
         lastSequence = TrafficJournal.lastSequence(descriptor: descriptor, size: offset) ?? lastSequence
       }
     }
+    lastReturned = lastSequence
   }
 
   deinit {
@@ -89,6 +102,7 @@ public final class TrafficJournalReader {
   /// (only one rotated file is kept); the gap shows in the sequence numbers.
   public func readAvailable() -> [TrafficRecord] {
     var records: [TrafficRecord] = []
+    irregularities.removeAll()
     for _ in 0..<8 {
       if descriptor < 0 {
         // Before opening the current file, take what the rotated one holds that was not read:
@@ -138,12 +152,16 @@ public final class TrafficJournalReader {
     defer { _ = close(rotated) }
     let file = FileIdentity(status)
     let size = Int(status.st_size)
+    // A rotated file other than the one last finished, after reading another: the generations
+    // between may be lost (or there were none; the numbers tell).
+    mayHaveMissedGeneration = finished != nil && finished?.identity != file
+    defer { mayHaveMissedGeneration = false }
     var start = finished.flatMap { $0.identity == file ? $0.offset : nil } ?? 0
     if start > size { start = 0 }  // truncated since
     guard start < size else { return }
     // Its own lines only: a partial line of the current file does not continue into it, and an
     // unterminated last line of its own is a torn write.
-    let saved = (pending, skippingLine)
+    let saved = (pending, skippingLine, pendingStart)
     pending = []
     skippingLine = false
     if size - start > Self.maximumBacklog {
@@ -157,20 +175,49 @@ public final class TrafficJournalReader {
       }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
+      consume(chunk[0..<count], at: position, of: rotatedPath, into: &records)
       position += count
-      consume(chunk[0..<count], into: &records)
     }
     remember(file, position)
-    (pending, skippingLine) = saved
+    (pending, skippingLine, pendingStart) = saved
   }
 
-  /// Parses the complete lines in `bytes`.
-  private func append(lines bytes: ArraySlice<UInt8>, to records: inout [TrafficRecord]) {
+  /// Parses the complete lines in `bytes`, which start at byte `start` of the file at `path`.
+  private func append(
+    lines bytes: ArraySlice<UInt8>, at start: Int, of path: String, to records: inout [TrafficRecord]
+  ) {
     for line in bytes.split(separator: UInt8(ascii: "\n")) {
-      guard let record = TrafficRecord(jsonLineBytes: line) else { continue }
+      guard let record = TrafficRecord(jsonLineBytes: line) else {
+        skipped(at: start + line.startIndex - bytes.startIndex, of: path)
+        continue
+      }
       if let lastSequence, record.sequence <= lastSequence { restartCount += 1 }
+      noteJump(to: record.sequence, in: path)
       lastSequence = record.sequence
+      lastReturned = record.sequence
+      skippedSinceLastRecord = 0
       records.append(record)
+    }
+  }
+
+  /// Counts a skipped line, merged with the previous skip of the same read and file.
+  private func skipped(at position: Int, of path: String) {
+    skippedSinceLastRecord += 1
+    if case .skippedLines(path, let first, let count)? = irregularities.last {
+      irregularities[irregularities.count - 1] = .skippedLines(path: path, offset: first, count: count + 1)
+    } else {
+      irregularities.append(.skippedLines(path: path, offset: position, count: 1))
+    }
+  }
+
+  /// Says how numbering went forward by more than one, when nothing skipped explains it.
+  private func noteJump(to sequence: UInt64, in path: String) {
+    guard let last = lastReturned, sequence > last + 1 else { return }
+    let gap = sequence - last - 1
+    if mayHaveMissedGeneration && gap <= TrafficJournalIrregularity.plausibleLoss {
+      irregularities.append(.rotatedAway(path: path, after: last, before: sequence))
+    } else if UInt64(skippedSinceLastRecord) < gap {
+      irregularities.append(.sequenceJump(path: path, from: last, to: sequence))
     }
   }
 
@@ -213,26 +260,32 @@ public final class TrafficJournalReader {
       let count = chunk.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(offset)) }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { return }
+      consume(chunk[0..<count], at: offset, of: path, into: &records)
       offset += count
-      consume(chunk[0..<count], into: &records)
     }
   }
 
   /// Adds bytes to the partial line and returns the complete records, dropping any line longer
   /// than ``maximumLineLength`` (up to its newline, however far that is).
-  private func consume(_ bytes: ArraySlice<UInt8>, into records: inout [TrafficRecord]) {
+  /// `bytes` start at byte `position` of the file at `path`.
+  private func consume(
+    _ bytes: ArraySlice<UInt8>, at position: Int, of path: String, into records: inout [TrafficRecord]
+  ) {
     var bytes = bytes
     if skippingLine {
       guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return }
       bytes = bytes[(newline + 1)...]
       skippingLine = false
     }
+    if pending.isEmpty { pendingStart = position + (bytes.startIndex - 0) }
     pending.append(contentsOf: bytes)
     if let lastNewline = pending.lastIndex(of: UInt8(ascii: "\n")) {
-      append(lines: pending[..<lastNewline], to: &records)
+      append(lines: pending[..<lastNewline], at: pendingStart, of: path, to: &records)
       pending.removeSubrange(...lastNewline)
+      pendingStart += lastNewline + 1
     }
     if pending.count > Self.maximumLineLength {
+      skipped(at: pendingStart, of: path)
       pending.removeAll()
       skippingLine = true
     }
