@@ -90,7 +90,7 @@ let package = Package(
     .testTarget(
       name: "TerminalBackendTests",
       dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
-    .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
+    .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
     .testTarget(
       name: "MailboxModelTests",

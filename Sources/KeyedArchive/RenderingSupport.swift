@@ -3,65 +3,23 @@ import Foundation
 /// Small formatting helpers shared by the renderers; none of them goes through `NSString` or
 /// `String(format:)`, which are slow on Linux.
 enum Format {
-  /// `text` in double quotes, with quotes, backslashes, control characters and bidirectional
-  /// overrides escaped so that no string from a file can move the terminal's cursor or reorder text.
+  /// `text` in double quotes, escaped by ``DisplayText`` (text strength): no string from a file
+  /// can move the terminal's cursor, reorder text or hide a character.
   static func quoted(_ text: String, into output: inout String) {
     output.append("\"")
-    if isPlainASCII(text) {
-      output.append(text)
-      output.append("\"")
-      return
-    }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output.append("\\\"")
-      case "\\": output.append("\\\\")
-      case "\n": output.append("\\n")
-      case "\t": output.append("\\t")
-      case "\r": output.append("\\r")
-      default:
-        // One definition of what a terminal would act on, shared with every other display.
-        if DisplayText.needsEscape(scalar) {
-          output.append("\\u{")
-          output.append(String(scalar.value, radix: 16))
-          output.append("}")
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
+    DisplayText.append(text, to: &output, quotes: true, strict: false)
     output.append("\"")
   }
 
-  /// `text` as a JSON string literal; control characters, line separators and bidirectional
-  /// overrides are escaped so that JSON piped to a terminal cannot reorder it.
+  /// `text` as a JSON string literal, escaped by ``DisplayText`` as every JSON output is.
   static func json(_ text: String, into output: inout String) {
-    output.append("\"")
     if isPlainASCII(text) {
+      output.append("\"")
       output.append(text)
       output.append("\"")
       return
     }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output.append("\\\"")
-      case "\\": output.append("\\\\")
-      case "\n": output.append("\\n")
-      case "\t": output.append("\\t")
-      case "\r": output.append("\\r")
-      default:
-        // The same set as every other display (all of it fits four hex digits).
-        if DisplayText.needsEscape(scalar) {
-          output.append("\\u")
-          let hex = String(scalar.value, radix: 16)
-          output.append(String(repeating: "0", count: 4 - hex.count))
-          output.append(hex)
-        } else {
-          output.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    output.append("\"")
+    output.append(DisplayText.jsonString(text))
   }
 
   /// Whether `text` is printable ASCII without quotes or backslashes, so it needs no escaping.

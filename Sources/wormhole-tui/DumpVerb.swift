@@ -129,7 +129,8 @@ enum DumpVerb {
   /// One traffic entry: time, kind, directory, identifier, bytes, sender, then seq, replay and error.
   static func textLine(_ entry: TrafficEntry) -> String {
     var columns = [
-      TrafficRecord.timestamp(entry.milliseconds), entry.kind.rawValue, entry.directory.displayField,
+      TrafficRecord.timestamp(entry.milliseconds), TailVerb.field(entry.kind.rawValue),
+      entry.directory.displayField,
       entry.identifier.byteCount == 0 ? "-" : entry.identifier.displayField, String(entry.size),
       TailVerb.field(entry.sender ?? "-"),
     ]

@@ -112,8 +112,9 @@ enum TailVerb {
       'following traffic in …' goes to standard error once it follows, and an unused group's
       directory is created to wait for its first post.
       Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome,
-      each escaped for the terminal; kinds from newer writers are shown as stored.
-      JSON lines are the journal's lines exactly as stored (see the README's "Traffic journal").
+      each escaped for the terminal (kinds from newer writers too, as they are stored).
+      JSON lines are the journal's lines as stored (see the README's "Traffic journal"), with
+      what a terminal would act on or not draw written as \\uXXXX escapes: they mean the same.
       Exit 3 when the journal cannot be read (a link, FIFO, device, directory or unreadable file
       in its place). While following, a journal truncated or replaced is read from its start and
       a directory removed and created again is followed again, each said on standard error.
@@ -137,7 +138,8 @@ enum TailVerb {
       _ = try Location.wormhole(arguments, creating: true)
     }
     let show: @Sendable (TrafficRecord) -> Void = { record in
-      emit(json ? record.jsonLine : textLine(record))
+      // As stored, with what a terminal would act on (or not draw) escaped: it means the same.
+      emit(json ? DisplayText.jsonLine(record.jsonLine) : textLine(record))
     }
     // One reader for the retained records and what follows them, so that nothing appended in
     // between is missed or printed twice, whatever the sequence numbers say.

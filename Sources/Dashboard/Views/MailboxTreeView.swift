@@ -59,7 +59,7 @@ enum MailboxTreeView {
     var x = area.x
     x += screen.write(collapsed ? "▸ " : "▾ ", row: row, column: x, role: "list.branch")
     screen.write(
-      DisplayText.escaped(state.displayPath(path)), row: row, column: x,
+      DisplayText.name(state.displayPath(path)), row: row, column: x,
       limit: max(area.maxX - x - rightWidth, 0),
       role: "list.branch")
     let role: StyleRole =

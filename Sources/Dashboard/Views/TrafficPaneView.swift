@@ -61,9 +61,9 @@ enum TrafficPaneView {
       if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
       columns.draw(
         [
-          .time: Formatting.clock(entry.milliseconds), .kind: kindName(entry.kind),
+          .time: Formatting.clock(entry.milliseconds), .kind: DisplayText.field(kindName(entry.kind)),
           .identifier: identifier,
-          .type: entry.transiting.map(DisplayText.escaped) ?? "-",
+          .type: entry.transiting.map(DisplayText.field) ?? "-",
           .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
