@@ -46,7 +46,8 @@ let package = Package(
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
-    .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "Inotify"]),
+    .target(
+      name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
     .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
@@ -56,8 +57,8 @@ let package = Package(
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
-        "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
-        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
+        "Dashboard", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -66,7 +67,9 @@ let package = Package(
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"],
+      exclude: ["Fixtures", "Golden"]),
     .testTarget(
       name: "DashboardTests",
       dependencies: [
@@ -91,7 +94,7 @@ let package = Package(
       name: "TerminalBackendTests",
       dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive"]),
     .testTarget(
       name: "MailboxModelTests",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),

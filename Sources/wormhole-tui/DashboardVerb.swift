@@ -8,9 +8,9 @@ import Wormhole
 /// `wormhole-tui [ROOT...]` with no verb (or `wormhole-tui dashboard`): the ncurses dashboard.
 enum DashboardVerb {
   static let options = [
-    OptionSpec(name: "theme", value: "NAME|PATH", help: "colour theme (t cycles; default dark)"),
-    OptionSpec(name: "read-only", value: nil, help: "disable every action that writes"),
-    OptionSpec(name: "mouse", value: nil, help: "click to select, wheel to scroll"),
+    OptionSpec(.theme, help: "colour theme (t cycles; default dark)"),
+    OptionSpec(.readOnly, help: "disable every action that writes"),
+    OptionSpec(.mouse, help: "click to select, wheel to scroll"),
   ]
 
   static let verb = Verb(
@@ -39,10 +39,10 @@ enum DashboardVerb {
     let roots = try DumpVerb.roots(arguments)
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
     // A theme that does not load is reported on screen, and the default is used.
-    let (theme, problem) = themes.load(arguments.value("theme"))
+    let (theme, problem) = themes.load(arguments.value(.theme))
     let loop = try DashboardLoop(
-      roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
-      themeProblem: problem.map { DisplayText.escaped($0.description) }, mouse: arguments.flag("mouse"))
+      roots: roots, readOnly: arguments.flag(.readOnly), themes: themes, theme: theme,
+      themeProblem: problem.map { DisplayText.escaped($0.description) }, mouse: arguments.flag(.mouse))
     return try loop.run()
   }
 }

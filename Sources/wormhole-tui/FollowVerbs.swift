@@ -19,9 +19,9 @@ enum ListenVerb {
       followed again, with a line on standard error.
       """,
     options: [
-      OptionSpec(name: "count", value: "N", help: "exit after N messages"),
-      OptionSpec(name: "timeout", value: "SECONDS", help: "exit 1 if the count is not reached in time"),
-      OptionSpec(name: "json", value: nil, help: "print one JSON object per message"),
+      OptionSpec(.count, help: "exit after N messages"),
+      OptionSpec(.timeout, help: "exit 1 if the count is not reached in time"),
+      OptionSpec(.json, help: "print one JSON object per message"),
     ],
     run: run)
 
@@ -30,9 +30,9 @@ enum ListenVerb {
       throw .usage("listen needs at least one IDENTIFIER (see --help)")
     }
     for identifier in arguments.positional { try validate(identifier) }
-    let count = try arguments.integer("count", minimum: 1)
-    let timeout = try arguments.seconds("timeout")
-    let json = arguments.flag("json")
+    let count = try arguments.integer(.count, minimum: 1)
+    let timeout = try arguments.seconds(.timeout)
+    let json = arguments.flag(.json)
     let wormhole = try Location.wormhole(arguments, creating: true)
     // Reading the journal is all listening needs: one that cannot be read is reported now.
     if let problem = TrafficJournalReader(directory: wormhole.directory, startingAtEnd: true).problem {
@@ -120,21 +120,21 @@ enum TailVerb {
       a directory removed and created again is followed again, each said on standard error.
       """,
     options: [
-      OptionSpec(name: "follow", value: nil, help: "keep printing new records"),
-      OptionSpec(name: "count", value: "N", help: "print only the last N retained records"),
-      OptionSpec(name: "json", value: nil, help: "print one JSON object per record"),
+      OptionSpec(.follow, help: "keep printing new records"),
+      OptionSpec(.count, help: "print only the last N retained records"),
+      OptionSpec(.json, help: "print one JSON object per record"),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     guard arguments.positional.isEmpty else { throw .usage("tail takes no arguments (see --help)") }
-    let count = try arguments.integer("count")
-    let json = arguments.flag("json")
+    let count = try arguments.integer(.count)
+    let json = arguments.flag(.json)
     let directory = try Location.directory(arguments)
     // A group nothing was passed in has no traffic yet: listing it prints nothing, and following
     // it creates its directory (as `listen` does) to wait for the first post.
     if try Location.unusedGroupDirectory(arguments) != nil {
-      guard arguments.flag("follow") else { return .success }
+      guard arguments.flag(.follow) else { return .success }
       _ = try Location.wormhole(arguments, creating: true)
     }
     let show: @Sendable (TrafficRecord) -> Void = { record in
@@ -153,7 +153,7 @@ enum TailVerb {
     if let problem = reader.problem { throw CommandError(problem) }
     if let count { records = Array(records.suffix(count)) }
     records.forEach(show)
-    guard arguments.flag("follow") else { return .success }
+    guard arguments.flag(.follow) else { return .success }
     let follower: TrafficJournalFollower
     do {
       follower = try TrafficJournalFollower(

@@ -19,8 +19,8 @@ enum InspectVerb {
       still wins.
       """,
     options: [
-      OptionSpec(name: "json", value: nil, help: "print one JSON document per file"),
-      OptionSpec(name: "strict", value: nil, help: "exit 1 when a FILE is not a well-formed keyed archive"),
+      OptionSpec(.json, help: "print one JSON document per file"),
+      OptionSpec(.strict, help: "exit 1 when a FILE is not a well-formed keyed archive"),
     ],
     usesLocation: false,
     run: run)
@@ -48,7 +48,7 @@ enum InspectVerb {
           diagnose("\(shown): not an archive: \(reason)")
         }
         if !inspection.isWellFormedArchive { notWellFormed = true }
-        if arguments.flag("json") {
+        if arguments.flag(.json) {
           emit(inspection.json())
         } else {
           if arguments.positional.count > 1 { emit((index > 0 ? "\n" : "") + "==> \(shown) <==") }
@@ -60,7 +60,7 @@ enum InspectVerb {
       }
     }
     if unreadable { return .failure }
-    return arguments.flag("strict") && notWellFormed ? .nothing : .success
+    return arguments.flag(.strict) && notWellFormed ? .nothing : .success
   }
 
   /// Why a file could not be read, for one line on standard error.
