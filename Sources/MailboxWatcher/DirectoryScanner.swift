@@ -11,7 +11,7 @@ struct FileStamp: Hashable, Sendable {
 
   init(_ status: stat) {
     // FNV-1a over the four fields.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var hash = FNV1a()
     for field in [
       UInt64(status.st_ino), UInt64(bitPattern: Int64(status.st_size)),
       UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000
@@ -19,13 +19,9 @@ struct FileStamp: Hashable, Sendable {
       UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000
         &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec)),
     ] {
-      var value = field
-      for _ in 0..<8 {
-        hash = (hash ^ (value & 0xff)) &* 0x0000_0100_0000_01b3
-        value >>= 8
-      }
+      hash.add(littleEndian: field)
     }
-    fingerprint = hash
+    fingerprint = hash.value
   }
 }
 
