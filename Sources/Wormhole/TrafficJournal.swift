@@ -90,31 +90,6 @@ public enum TrafficJournal {
     }
   }
 
-  /// The last `maximum` bytes of the file at `path` (all of it when smaller), and whether it was
-  /// cut; `nil` when there is no file.
-  static func readTail(_ path: String, maximum: Int) throws(WormholeError) -> (
-    bytes: [UInt8], truncated: Bool
-  )? {
-    guard let (descriptor, status) = try openJournal(path, writable: false) else { return nil }
-    defer { _ = close(descriptor) }
-    let size = Int(status.st_size)
-    let start = max(0, size - maximum)
-    var result = [UInt8](repeating: 0, count: size - start)
-    var filled = 0
-    while filled < result.count {
-      let count = result.withUnsafeMutableBytes { buffer in
-        pread(
-          descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(start + filled))
-      }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { throw .fileSystem(operation: "read", path: path, code: errno) }
-      if count == 0 { break }
-      filled += count
-    }
-    result.removeSubrange(filled...)
-    return (result, start > 0)
-  }
-
   /// The sequence number of the last record in the file open at `descriptor`, of `size` bytes,
   /// or `nil` when no line of it is a record.
   ///

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KeyedArchive
+import Wormhole
 
 enum InspectVerb {
   static let verb = Verb(
@@ -87,18 +88,10 @@ enum InspectVerb {
     case S_IFCHR, S_IFBLK: return .failure(ReadProblem(message: "it is a device, not a regular file"))
     default: return .failure(ReadProblem(message: "it is not a regular file"))
     }
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(max(0, Int(status.st_size)))
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(ReadProblem(message: String(cString: strerror(errno))))
-      }
-      if count == 0 { break }
-      bytes.append(contentsOf: chunk[0..<count])
+    switch FileSystem.readToEnd(descriptor, expectedSize: Int(status.st_size), limit: Int.max - 1) {
+    case .bytes(let bytes): return .success(Data(bytes))
+    case .tooLarge: return .failure(ReadProblem(message: "it is too large to read"))
+    case .failed(let code): return .failure(ReadProblem(message: String(cString: strerror(code))))
     }
-    return .success(Data(bytes))
   }
 }

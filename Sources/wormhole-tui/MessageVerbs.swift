@@ -126,19 +126,11 @@ enum PassVerb {
       throw .usage("\(shown) is not a regular file: give an archive file to --archive")
     }
     let limit = Wormhole.Options().maximumMessageBytes
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))")
-      }
-      if count == 0 { break }
-      data.append(contentsOf: chunk[..<count])
-      guard data.count <= limit else {
-        throw .usage("\(shown) is larger than the \(limit)-byte limit for one message")
-      }
+    let data: Data
+    switch FileSystem.readToEnd(descriptor, expectedSize: Int(status.st_size), limit: limit) {
+    case .bytes(let bytes): data = Data(bytes)
+    case .tooLarge: throw .usage("\(shown) is larger than the \(limit)-byte limit for one message")
+    case .failed(let code): throw .failure("cannot read \(shown): \(String(cString: strerror(code)))")
     }
     do {
       _ = try PropertyListReader().read(data)
