@@ -70,20 +70,14 @@ public enum UTCTimestamp {
         divisor /= 10
       }
     }
-    digits(parts.year, 4)
-    out.append(UInt8(ascii: "-"))
-    digits(parts.month, 2)
-    out.append(UInt8(ascii: "-"))
-    digits(parts.day, 2)
-    out.append(UInt8(ascii: "T"))
-    digits(parts.hour, 2)
-    out.append(UInt8(ascii: ":"))
-    digits(parts.minute, 2)
-    out.append(UInt8(ascii: ":"))
-    digits(parts.second, 2)
-    out.append(UInt8(ascii: "."))
-    digits(parts.millisecond, 3)
-    out.append(UInt8(ascii: "Z"))
+    let fields: [(value: Int64, width: Int, then: Unicode.Scalar)] = [
+      (parts.year, 4, "-"), (parts.month, 2, "-"), (parts.day, 2, "T"), (parts.hour, 2, ":"),
+      (parts.minute, 2, ":"), (parts.second, 2, "."), (parts.millisecond, 3, "Z"),
+    ]
+    for field in fields {
+      digits(field.value, field.width)
+      out.append(UInt8(ascii: field.then))
+    }
     return String(decoding: out, as: UTF8.self)
   }
 
