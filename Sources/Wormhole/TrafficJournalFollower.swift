@@ -322,6 +322,7 @@ public final class TrafficJournalFollower: @unchecked Sendable {
       reportedRestarts = reader.restartCount
       notify(.restarted(path: journalPath))
     }
+    for irregularity in reader.irregularities { notify(.irregular(irregularity)) }
     guard !records.isEmpty else { return }
     if let queue {
       queue.async { [self] in

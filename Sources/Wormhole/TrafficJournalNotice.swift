@@ -13,6 +13,9 @@ public enum TrafficJournalNotice: Sendable, Equatable, CustomStringConvertible {
   case directoryRecreated(path: String)
   /// Following ended: the directory is gone and cannot be waited for.
   case stopped(path: String, reason: String)
+  /// What the reader found besides records: lines skipped, numbering that jumped, records
+  /// rotated away unread.
+  case irregular(TrafficJournalIrregularity)
 
   public var description: String {
     switch self {
@@ -27,6 +30,7 @@ public enum TrafficJournalNotice: Sendable, Equatable, CustomStringConvertible {
       return "the wormhole directory \(quoted(path)) was created again; following it"
     case .stopped(let path, let reason):
       return "stopped following \(quoted(path)): \(reason)"
+    case .irregular(let irregularity): return irregularity.description
     }
   }
 }

@@ -108,4 +108,26 @@ import WormholeVocabulary
       #expect(reader.irregularities.isEmpty)
     }
   }
+
+  @Test(.timeLimit(.minutes(1))) func aFollowerSaysWhatItSkipped() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(nil, identifier: "a")
+    let notices = Collector<TrafficJournalNotice>()
+    let heard = Collector<UInt64>()
+    let follower = try TrafficJournalFollower(
+      directory: temporary.path, notices: { notices.append($0) },
+      handler: { records in for record in records { heard.append(record.sequence) } })
+    defer { follower.cancel() }
+    let offset = size(temporary.path + "/.wormhole-journal")
+    try append("not a record\n", to: temporary)
+    try wormhole.passMessage(nil, identifier: "b")
+    #expect(heard.wait(for: 1) == [2])
+    let said = notices.wait(for: 1)
+    #expect(
+      said.contains(
+        .irregular(.skippedLines(path: temporary.path + "/.wormhole-journal", offset: offset, count: 1))),
+      "\(said)")
+  }
 }
