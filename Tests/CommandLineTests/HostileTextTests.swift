@@ -164,4 +164,23 @@ import Testing
       expectClean(result, what)
     }
   }
+
+  @Test func namesThatDifferByAnInvisibleCharacterLookDifferent() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    for name in ["zwj", "zw\u{200B}j", "zw\u{2060}j", "zw\u{FEFF}j", "zw\u{AD}j", "zw\u{E0041}j"] {
+      #expect(try run(["pass", name, "1"] + location).status == 0)
+    }
+    let tail = try run(["tail"] + location)
+    let identifiers = tail.lines.compactMap { $0.split(separator: " ").dropFirst(6).first.map(String.init) }
+    #expect(
+      identifiers == [
+        "zwj", #""zw\u{200b}j""#, #""zw\u{2060}j""#, #""zw\u{feff}j""#, #""zw\u{ad}j""#, #""zw\u{e0041}j""#,
+      ], "\(tail.output)")
+    let snapshot = try run(["snapshot", "--size", "120x30"] + location)
+    for shown in [#""zw\u{200b}j""#, #""zw\u{2060}j""#, #""zw\u{feff}j""#, #""zw\u{ad}j""#] {
+      #expect(snapshot.output.contains(shown), "\(snapshot.output)")
+    }
+  }
 }
