@@ -183,9 +183,15 @@ public enum DisplayText {
   /// selectors, tag characters, Hangul fillers…) and the interlinear annotation characters
   /// U+FFF9…U+FFFB.
   public static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-    if scalar.value < 0xA0 { return false }
-    if (0xFFF9...0xFFFB).contains(scalar.value) { return true }
-    return scalar.properties.isDefaultIgnorableCodePoint
+    // Unicode 15's Default_Ignorable_Code_Point, spelt out (faster than the property lookup, and
+    // the same whatever Unicode version the standard library carries), plus U+FFF9…U+FFFB.
+    switch scalar.value {
+    case 0xAD, 0x34F, 0x61C, 0x115F...0x1160, 0x17B4...0x17B5, 0x180B...0x180F, 0x200B...0x200F,
+      0x202A...0x202E, 0x2060...0x206F, 0x3164, 0xFE00...0xFE0F, 0xFEFF, 0xFFA0, 0xFFF0...0xFFFB,
+      0x1BCA0...0x1BCA3, 0x1D173...0x1D17A, 0xE0000...0xE0FFF:
+      return true
+    default: return false
+    }
   }
 
   /// Joiners, variation selectors and tag characters: invisible, but shaping the visible

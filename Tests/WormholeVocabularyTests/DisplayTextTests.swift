@@ -102,4 +102,12 @@ import WormholeVocabulary
     #expect(Array(read.sender.utf8) == Array(hostile.utf8))
     #expect(read.kind.rawValue.utf8.elementsEqual(hostile.utf8))
   }
+
+  @Test func theInvisibleSetIsUnicodesDefaultIgnorables() {
+    for value in UInt32(0xA0)...0xE0FFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let expected = scalar.properties.isDefaultIgnorableCodePoint || (0xFFF9...0xFFFB).contains(value)
+      #expect(DisplayText.isInvisible(scalar) == expected, "U+\(String(value, radix: 16))")
+    }
+  }
 }
