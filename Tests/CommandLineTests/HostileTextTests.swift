@@ -29,9 +29,22 @@ import Testing
     #expect(raw.isEmpty, "\(what) printed raw \(raw)", sourceLocation: sourceLocation)
   }
 
+  /// Every `]2;TITLE` of the escape sequence follows a written-out ESC: no path dropped the ESC.
+  private func expectNothingDropped(
+    _ text: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    for piece in text.components(separatedBy: "]2;TITLE").dropLast() {
+      #expect(
+        piece.hasSuffix("\\u{1b}") || piece.hasSuffix("\\u001b"),
+        "\(what) dropped an ESC: …\(piece.suffix(20))", sourceLocation: sourceLocation)
+    }
+  }
+
   private func expectClean(
     _ result: CommandResult, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
   ) {
+    expectNothingDropped(result.output, what, sourceLocation: sourceLocation)
+    expectNothingDropped(result.errors, what, sourceLocation: sourceLocation)
     expectClean(result.output, what + " (standard output)", sourceLocation: sourceLocation)
     expectClean(result.errors, what + " (standard error)", sourceLocation: sourceLocation)
   }
