@@ -48,14 +48,9 @@ public enum DisplayText {
   /// characters that need escaping as a name), else ``quoted(_:)``: one column of a line,
   /// whatever it holds.
   public static func field(_ text: String) -> String {
-    var previous: Unicode.Scalar?
-    var plain = !text.isEmpty
-    for scalar in text.unicodeScalars where plain {
-      plain =
-        scalar != " " && scalar != "\"" && scalar != "\\"
-        && !needsEscape(scalar, after: previous, strict: true)
-      previous = scalar
-    }
+    let plain =
+      !text.isEmpty
+      && text.unicodeScalars.allSatisfy { $0 != " " && $0 != "\"" && $0 != "\\" && !needsEscape($0) }
     return plain ? text : quoted(text)
   }
 
