@@ -58,9 +58,9 @@ enum DemoVerb {
     if arguments.flag(.noUI) {
       return try printTraffic(home: home, seconds: seconds)
     }
-    var dashboard = arguments
-    dashboard.positional = [home]
-    return try DashboardVerb.run(dashboard)
+    // The dashboard's own command line, over the demo's home: its options are the dashboard's.
+    let theme = arguments.value(.theme).map { ["--theme", $0] } ?? []
+    return try DashboardVerb.run(ParsedArguments([home] + theme, options: DashboardVerb.verb.allOptions))
   }
 
   /// `demo --no-ui`: each traffic entry as the model recognizes it, until the time is up or a

@@ -32,4 +32,18 @@ import Testing
       #expect(result.status != 2, "\(arguments): \(result.errors)")
     }
   }
+
+  /// `demo` opens the dashboard with the dashboard's options, not its own (it once handed its own
+  /// to the dashboard, which looked up --container, --read-only and --mouse there).
+  @Test func theDemoOpensItsDashboardWithoutAnUndeclaredLookup() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    // `script` gives the dashboard a terminal; the `q` waits in it until the dashboard reads keys.
+    let command = try RunningCommand(
+      ["-qec", "'\(executablePath)' demo", "/dev/null"],
+      environment: ["TERM": "xterm", "TMPDIR": temporary.path], executable: "/usr/bin/script")
+    command.write("q")
+    let result = command.finish()
+    #expect(result.reason == .exit && result.status == 0, "\(result.status) \(result.errors)")
+  }
 }
