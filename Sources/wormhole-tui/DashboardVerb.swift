@@ -8,9 +8,9 @@ import Wormhole
 /// `wormhole-tui [ROOT...]` with no verb (or `wormhole-tui dashboard`): the ncurses dashboard.
 enum DashboardVerb {
   static let options = [
-    OptionSpec(name: "theme", value: "NAME|PATH", help: "colour theme (t cycles; default dark)"),
-    OptionSpec(name: "read-only", value: nil, help: "disable every action that writes"),
-    OptionSpec(name: "mouse", value: nil, help: "click to select, wheel to scroll"),
+    OptionSpec(.theme, help: "colour theme (t cycles; default dark)"),
+    OptionSpec(.readOnly, help: "disable every action that writes"),
+    OptionSpec(.mouse, help: "click to select, wheel to scroll"),
   ]
 
   static let verb = Verb(
@@ -43,12 +43,12 @@ enum DashboardVerb {
     // current theme and say why.
     let theme: Theme
     do {
-      theme = try themes.startingTheme(arguments.value("theme"))
+      theme = try themes.startingTheme(arguments.value(.theme))
     } catch {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
     return try DashboardLaunch.run(
-      roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
-      mouse: arguments.flag("mouse"))
+      roots: roots, readOnly: arguments.flag(.readOnly), themes: themes, theme: theme,
+      mouse: arguments.flag(.mouse))
   }
 }
