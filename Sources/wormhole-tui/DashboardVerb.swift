@@ -1,6 +1,7 @@
 import Dashboard
 import Glibc
 import KeyedArchive
+import MailboxModel
 import MailboxWatcher
 import TerminalTheme
 import Wormhole
@@ -11,10 +12,11 @@ enum DashboardVerb {
     OptionSpec(.theme, help: "colour theme (t cycles; default dark)"),
     OptionSpec(.readOnly, help: "disable every action that writes"),
     OptionSpec(.mouse, help: "click to select, wheel to scroll"),
+    OptionSpec(.history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
   ]
 
   static let verb = Verb(
-    name: "dashboard", synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [OPTIONS]",
+    name: "dashboard", synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
     summary: "Open the live dashboard (also what 'wormhole-tui [ROOT...]' does).",
     details: """
       Mailboxes of every wormhole directory below the roots (the wormhole home by default), their
@@ -25,6 +27,7 @@ enum DashboardVerb {
     options: options, run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let history = try arguments.integer(.history, minimum: 1)
     let terminalName = WormholeHome.currentEnvironment()["TERM"] ?? ""
     guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
       throw .usage(
@@ -49,6 +52,16 @@ enum DashboardVerb {
     }
     return try DashboardLaunch.run(
       roots: roots, readOnly: arguments.flag(.readOnly), themes: themes, theme: theme,
-      mouse: arguments.flag(.mouse))
+      mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history))
+  }
+
+  /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by
+  /// default), and the watcher's stored-bytes limit, so that a version too large to keep says so
+  /// with the limit that applied.
+  static func modelConfiguration(historyDepth: Int? = nil) -> ModelConfiguration {
+    var configuration = ModelConfiguration()
+    if let historyDepth { configuration.historyDepth = historyDepth }
+    configuration.storedByteLimit = MailboxWatcher.Configuration().maximumStoredBytes
+    return configuration
   }
 }

@@ -42,6 +42,7 @@ struct Option: Hashable, Sendable {
   static let theme = Option("theme", "NAME|PATH")
   static let readOnly = Option("read-only")
   static let mouse = Option("mouse")
+  static let history = Option("history", "N")
   static let size = Option("size", "COLSxROWS")
   static let keys = Option("keys", "KEYS")
   static let ansi = Option("ansi")
