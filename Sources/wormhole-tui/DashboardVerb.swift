@@ -12,11 +12,13 @@ enum DashboardVerb {
     OptionSpec(.theme, help: "colour theme (t cycles; default dark)"),
     OptionSpec(.readOnly, help: "disable every action that writes"),
     OptionSpec(.mouse, help: "click to select, wheel to scroll"),
-    OptionSpec(.history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
+    OptionSpec(
+      .history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
   ]
 
   static let verb = Verb(
-    name: "dashboard", synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
+    name: "dashboard",
+    synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
     summary: "Open the live dashboard (also what 'wormhole-tui [ROOT...]' does).",
     details: """
       Mailboxes of every wormhole directory below the roots (the wormhole home by default), their

@@ -48,7 +48,8 @@ enum SnapshotVerb {
     let events = try initialEvents(roots)
     let now = DashboardLaunch.now()
     var state = DashboardState(
-      model: ModelState(configuration: DashboardVerb.modelConfiguration(), inspector: KeyedArchiveInspector()),
+      model: ModelState(
+        configuration: DashboardVerb.modelConfiguration(), inspector: KeyedArchiveInspector()),
       rootPaths: roots.map(\.path.lossyText),
       width: width, height: height, now: now,
       isReadOnly: arguments.flag(.readOnly))

@@ -48,7 +48,9 @@ import WormholeVocabulary
     let changes: [InMemoryTerminal.Step] = (1...5).flatMap { value -> [InMemoryTerminal.Step] in
       [
         .perform {
-          source.deliver([.mailboxChanged(directory: "/w/group", identifier: "alpha", observation(.integer(value)))])
+          source.deliver([
+            .mailboxChanged(directory: "/w/group", identifier: "alpha", observation(.integer(value)))
+          ])
         },
         .waitFor("alpha: \(value)"),
       ]
