@@ -28,7 +28,7 @@ extension DashboardState {
     case .resize(let width, let height):
       self.width = max(width, 0)
       self.height = max(height, 0)
-      scrollTreeToSelection()
+      updateTree(.scrollToSelection)
       clampContents()
       return []
     case .clock(let time):
@@ -128,7 +128,7 @@ extension DashboardState {
     switch pane {
     case .mailboxes:
       let offset = row - layout.tree.y - 1
-      if offset >= 0 { selectRow(treeScroll + offset) }
+      if offset >= 0 { updateTree(.select(row: treePane.scroll + offset)) }
     case .contents:
       let offset = row - layout.contents.y - 2
       if offset >= 0 { setContentsCursor(contentsScroll + offset) }
@@ -173,7 +173,9 @@ extension DashboardState {
       defer {
         if let presence {
           let after = model.mailbox(presence.identifier, in: presence.directory)?.countsAsPresent ?? false
-          if after != presence.before { presentCounts[presence.directory, default: 0] += after ? 1 : -1 }
+          if after != presence.before {
+            updateTree(.presenceChanged(directory: presence.directory, by: after ? 1 : -1))
+          }
         }
       }
       for effect in model.apply(event, at: time) {
@@ -197,9 +199,11 @@ extension DashboardState {
       }
     }
     if structural {
-      rebuildTree()
+      updateTree(.rebuild)
     } else {
-      for (directory, identifiers) in changed { treeChanged(directory: directory, identifiers: identifiers) }
+      for (directory, identifiers) in changed {
+        updateTree(.mailboxesChanged(directory: directory, identifiers: identifiers))
+      }
     }
     if trafficFilter != nil, let first = model.traffic.first?.id {
       // Entries dropped from the model's front are gone from the filtered list too.
@@ -207,12 +211,12 @@ extension DashboardState {
         filteredTraffic.removeFirst(index)
       }
     }
-    if !hasMoved, selection == nil || selection == directoryPaths.first.map(TreeNodeID.directory),
+    if !hasMoved, selection == nil || selection == treePane.directoryPaths.first.map(TreeNodeID.directory),
       treeRowCount > 1
     {
-      selectRow(1)
+      updateTree(.select(row: 1))
     } else {
-      resyncSelection()
+      updateTree(.resync)
     }
     // The contents' lines are built only when what they show may have changed, not for every
     // change of another mailbox.
@@ -265,9 +269,7 @@ extension DashboardState {
     case .repaint: return [.repaint]
     case .back:
       if focus == .mailboxes, mailboxFilter != nil {
-        mailboxFilter = nil
-        refilter()
-        resyncSelection()
+        updateTree(.filter(nil))
       } else if focus == .traffic, trafficFilter != nil || trafficSelection != nil {
         if trafficFilter != nil { trafficFilter = nil } else { trafficSelection = nil }
       } else if focus != .mailboxes {
@@ -307,9 +309,7 @@ extension DashboardState {
           effect: .clearAll(directory: directory)))
     case .replay(let request): openReplay(request)
     case .sort(let order):
-      sort = order ?? sort.next
-      rebuildTree()
-      resyncSelection()
+      updateTree(.sort(order ?? sort.next))
       report("sorted by \(sort.rawValue)", isError: false)
     case .freeze: return toggleFreeze()
     case .copy: return copy()
@@ -337,12 +337,12 @@ extension DashboardState {
     guard let request else {
       overlay = .pass(
         PassForm(
-          directories: directoryPaths, directory: selectedDirectory,
+          directories: treePane.directoryPaths, directory: selectedDirectory,
           identifier: selection?.identifier?.lossyText ?? ""))
       return []
     }
     let form = PassForm(
-      directories: directoryPaths, directory: selectedDirectory, identifier: request.identifier,
+      directories: treePane.directoryPaths, directory: selectedDirectory, identifier: request.identifier,
       value: request.value)
     guard let effect = form.effect else {
       report("pass refused: " + DisplayText.escaped(form.problem ?? "the form is incomplete"), isError: true)
@@ -408,7 +408,7 @@ extension DashboardState {
 
   private mutating func move(by delta: Int) {
     switch focus {
-    case .mailboxes: selectRow(selectedRow + delta)
+    case .mailboxes: updateTree(.move(by: delta))
     case .contents:
       setContentsCursor(contentsCursor + delta)
     case .traffic: moveTraffic(by: delta)
@@ -417,7 +417,7 @@ extension DashboardState {
 
   private mutating func move(to row: Int) {
     switch focus {
-    case .mailboxes: selectRow(row == .max ? treeRowCount - 1 : row)
+    case .mailboxes: updateTree(row == .max ? .selectLast : .select(row: row))
     case .contents: setContentsCursor(row == .max ? Int.max / 2 : row)
     case .traffic:
       if row == .max {
@@ -426,6 +426,14 @@ extension DashboardState {
         trafficSelection = trafficIdentifiers.first
       }
     }
+  }
+
+  mutating func resetContents() {
+    contentsCursor = 0
+    contentsScroll = 0
+    historyCursor = 0
+    collapsedPaths = []
+    markedSerial = nil
   }
 
   mutating func setContentsCursor(_ row: Int) {
@@ -448,12 +456,7 @@ extension DashboardState {
     switch focus {
     case .mailboxes:
       if case .directory(let path)? = selection {
-        if collapsedDirectories.contains(path) {
-          collapsedDirectories.remove(path)
-        } else {
-          collapsedDirectories.insert(path)
-        }
-        resyncSelection()
+        updateTree(.toggle(path))
       } else {
         focus = .contents
       }
@@ -581,9 +584,7 @@ extension DashboardState {
         filter.map { filter in model.traffic.filter { filter.matches(trafficText($0)) }.map(\.id) } ?? []
       if let selected = trafficSelection, !trafficIdentifiers.contains(selected) { trafficSelection = nil }
     } else {
-      mailboxFilter = filter
-      refilter()
-      resyncSelection()
+      updateTree(.filter(filter))
     }
   }
 

@@ -25,22 +25,8 @@ public struct DashboardState: Sendable {
   public internal(set) var frozen: FrozenEvents?
   public internal(set) var rate = RateHistory()
 
-  // The tree.
-  public internal(set) var sort: SortOrder = .name
-  public internal(set) var collapsedDirectories: Set<FileName> = []
-  /// Directory paths, sorted: the branches.
-  public internal(set) var directoryPaths: [FileName] = []
-  var orders: [FileName: MailboxOrder] = [:]
-  /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
-  public internal(set) var presentCounts: [FileName: Int] = [:]
-  /// Mailboxes holding a message in every directory.
-  public var presentCount: Int { presentCounts.values.reduce(0, +) }
-  public internal(set) var mailboxFilter: PaneFilter?
-  /// Per directory, the identifiers passing ``mailboxFilter`` in tree order.
-  var filteredIdentifiers: [FileName: [FileName]] = [:]
-  public internal(set) var selection: TreeNodeID?
-  public internal(set) var selectedRow = 0
-  public internal(set) var treeScroll = 0
+  /// The mailbox tree: order, folds, filter, selection, scroll.
+  public internal(set) var treePane = TreePaneState()
 
   // The contents pane.
   public internal(set) var contentsView: ContentsView = .tree
@@ -74,8 +60,8 @@ public struct DashboardState: Sendable {
     self.now = now
     self.isReadOnly = isReadOnly
     self.themeName = themeName
-    rebuildTree()
-    selectRow(0)
+    updateTree(.rebuild)
+    updateTree(.select(row: 0))
   }
 
   /// Whether the operator moved the selection yet; until then the first mailbox is selected as
