@@ -134,16 +134,7 @@ extension DashboardState {
       if offset >= 0 { setContentsCursor(contentsScroll + offset) }
     case .traffic:
       let offset = row - layout.traffic.y - 2
-      let visible = layout.bodyHeight(of: .traffic)
-      let identifiers = trafficIdentifiers
-      guard offset >= 0, !identifiers.isEmpty else { return }
-      // The rows shown end at the selection (or the newest): the same window the view draws.
-      let last =
-        trafficSelection.flatMap { identifiers.lastIndex(of: $0) }.map {
-          max($0, min(identifiers.count - 1, $0 + visible / 2))
-        } ?? identifiers.count - 1
-      let first = max(last - visible + 1, 0)
-      if first + offset <= last { trafficSelection = identifiers[first + offset] }
+      updateTraffic(.selectShown(offset: offset, visibleRows: layout.bodyHeight(of: .traffic)))
     }
   }
 
@@ -183,9 +174,7 @@ extension DashboardState {
         case .tick(let at): effects.append(.wake(atMilliseconds: at))
         case .trafficAppended(let entries):
           rate.record(entries.count, at: time)
-          if let trafficFilter {
-            filteredTraffic += entries.filter { trafficFilter.matches(trafficText($0)) }.map(\.id)
-          }
+          updateTraffic(.appended(entries))
         case .noticesAdded: break
         }
       }
@@ -205,12 +194,7 @@ extension DashboardState {
         updateTree(.mailboxesChanged(directory: directory, identifiers: identifiers))
       }
     }
-    if trafficFilter != nil, let first = model.traffic.first?.id {
-      // Entries dropped from the model's front are gone from the filtered list too.
-      if let index = filteredTraffic.firstIndex(where: { $0 >= first }), index > 0 {
-        filteredTraffic.removeFirst(index)
-      }
-    }
+    updateTraffic(.droppedFromFront)
     if !hasMoved, selection == nil || selection == treePane.directoryPaths.first.map(TreeNodeID.directory),
       treeRowCount > 1
     {
@@ -270,8 +254,8 @@ extension DashboardState {
     case .back:
       if focus == .mailboxes, mailboxFilter != nil {
         updateTree(.filter(nil))
-      } else if focus == .traffic, trafficFilter != nil || trafficSelection != nil {
-        if trafficFilter != nil { trafficFilter = nil } else { trafficSelection = nil }
+      } else if focus == .traffic, trafficPane.filter != nil || trafficPane.selection != nil {
+        updateTraffic(.back)
       } else if focus != .mailboxes {
         focus = .mailboxes
       }
@@ -291,7 +275,7 @@ extension DashboardState {
       if let text {
         setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)
       } else {
-        let current = pane == .traffic ? trafficFilter?.text : mailboxFilter?.text
+        let current = pane == .traffic ? trafficPane.filter?.text : mailboxFilter?.text
         overlay = .filter(TextField(current ?? ""), pane: pane)
       }
     case .command: overlay = .command(TextField())
@@ -411,7 +395,7 @@ extension DashboardState {
     case .mailboxes: updateTree(.move(by: delta))
     case .contents:
       setContentsCursor(contentsCursor + delta)
-    case .traffic: moveTraffic(by: delta)
+    case .traffic: updateTraffic(.move(by: delta))
     }
   }
 
@@ -419,12 +403,7 @@ extension DashboardState {
     switch focus {
     case .mailboxes: updateTree(row == .max ? .selectLast : .select(row: row))
     case .contents: setContentsCursor(row == .max ? Int.max / 2 : row)
-    case .traffic:
-      if row == .max {
-        trafficSelection = nil
-      } else {
-        trafficSelection = trafficIdentifiers.first
-      }
+    case .traffic: updateTraffic(row == .max ? .follow : .selectFirst)
     }
   }
 
@@ -579,35 +558,10 @@ extension DashboardState {
   mutating func setFilter(_ filter: PaneFilter?, pane: Pane) {
     filterApplications += 1
     if pane == .traffic {
-      trafficFilter = filter
-      filteredTraffic =
-        filter.map { filter in model.traffic.filter { filter.matches(trafficText($0)) }.map(\.id) } ?? []
-      if let selected = trafficSelection, !trafficIdentifiers.contains(selected) { trafficSelection = nil }
+      updateTraffic(.filter(filter))
     } else {
       updateTree(.filter(filter))
     }
-  }
-
-  /// The identifiers of the traffic rows shown, oldest first.
-  public var trafficIdentifiers: [UInt64] {
-    trafficFilter != nil ? filteredTraffic : model.traffic.map(\.id)
-  }
-
-  private mutating func moveTraffic(by delta: Int) {
-    let identifiers = trafficIdentifiers
-    guard !identifiers.isEmpty else { return }
-    let current = trafficSelection.flatMap { identifiers.firstIndex(of: $0) } ?? identifiers.count
-    let target = min(max(current + delta, 0), identifiers.count)
-    trafficSelection = target >= identifiers.count ? nil : identifiers[target]
-  }
-
-  /// The text a traffic filter is matched against: what the row shows.
-  func trafficText(_ entry: TrafficEntry) -> String {
-    [
-      entry.kind.rawValue, entry.identifier.lossyText, entry.transiting ?? "", entry.sender ?? "",
-      entry.error ?? "",
-    ]
-    .joined(separator: " ")
   }
 
   /// A directory as the tree shows it: relative to the root it is under (not yet escaped).

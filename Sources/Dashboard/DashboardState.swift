@@ -38,12 +38,8 @@ public struct DashboardState: Sendable {
   /// The history version marked for a diff (`m`).
   public internal(set) var markedSerial: UInt64?
 
-  // The traffic pane.
-  /// The selected entry; `nil` follows the newest.
-  public internal(set) var trafficSelection: UInt64?
-  public internal(set) var trafficFilter: PaneFilter?
-  /// Entry identifiers passing ``trafficFilter``, oldest first.
-  var filteredTraffic: [UInt64] = []
+  /// The traffic pane: selection (or following the newest) and filter.
+  public internal(set) var trafficPane = TrafficPaneState()
   /// How many times a filter was set on a pane (compiled and matched): once per edit, never
   /// per character of a paste.
   package internal(set) var filterApplications = 0

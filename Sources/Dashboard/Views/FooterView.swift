@@ -11,7 +11,8 @@ enum FooterView {
     case .filter(let field, let pane)?:
       let prompt = "/" + (pane == .traffic ? "traffic " : "")
       drawInput(
-        prompt, field, error: pane == .traffic ? state.trafficFilter?.error : state.mailboxFilter?.error,
+        prompt, field,
+        error: pane == .traffic ? state.trafficPane.filter?.error : state.treePane.filter?.error,
         into: &screen, area: area)
       return
     case .command(let field)?:
