@@ -13,7 +13,7 @@ extension DashboardState {
   /// else the newest one kept.
   public var versionToReplay: MailboxVersion? {
     let versions = selectedVersions
-    let index = contentsView == .history || contentsView == .diff ? historyCursor : 0
+    let index = contentsView == .history || contentsView == .diff ? contentsPane.historyCursor : 0
     return versions.indices.contains(index) ? versions[index] : nil
   }
 
@@ -107,7 +107,7 @@ extension DashboardState {
         lines.append(.text("warning: " + DisplayText.escaped(String(describing: warning)), "status.notice"))
       }
       lines += ValueTree.lines(
-        of: inspection.root, label: label, collapsed: collapsedPaths)
+        of: inspection.root, label: label, collapsed: contentsPane.collapsedPaths)
       return lines
     case .undecodable(let reason):
       return [
@@ -158,7 +158,7 @@ extension DashboardState {
         .init(Formatting.padded(version.sender.map(DisplayText.field) ?? "-", 12) + " ", "contents"),
         .init(Formatting.padded(Formatting.size(version.size), 7) + " ", "contents.number"),
       ]
-      if version.serial == markedSerial { pieces.insert(.init("* ", "contents.changed"), at: 0) }
+      if version.serial == contentsPane.markedSerial { pieces.insert(.init("* ", "contents.changed"), at: 0) }
       pieces.append(.init(model.summary(of: version, width: 80), "contents.string"))
       return ContentLine(pieces)
     }
@@ -166,10 +166,11 @@ extension DashboardState {
 
   private func diffLines() -> [ContentLine] {
     let versions = selectedVersions
+    let historyCursor = contentsPane.historyCursor
     guard versions.indices.contains(historyCursor) else { return [.text("no versions kept", "list.dim")] }
     let newer = versions[historyCursor]
     let older: MailboxVersion?
-    if let markedSerial, markedSerial != newer.serial,
+    if let markedSerial = contentsPane.markedSerial, markedSerial != newer.serial,
       let marked = versions.first(where: { $0.serial == markedSerial })
     {
       older = marked

@@ -12,7 +12,7 @@ extension DashboardState {
   mutating func updateTree(_ message: TreePaneState.Message) {
     let before = treePane.selection
     treePane.update(message, directories: model.directories, visibleRows: treeVisibleRows)
-    if treePane.selection != before { resetContents() }
+    if treePane.selection != before { updateContents(.reset) }
   }
 
   public var sort: SortOrder { treePane.sort }

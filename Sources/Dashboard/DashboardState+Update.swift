@@ -299,17 +299,15 @@ extension DashboardState {
     case .copy: return copy()
     case .theme(let request): return [.loadTheme(request)]
     case .nextView:
-      contentsView = contentsView.next
-      contentsCursor = contentsView == .history ? historyCursor : 0
-      contentsScroll = 0
+      updateContents(.nextView)
       clampContents()
     case .mark:
       let versions = selectedVersions
-      if versions.indices.contains(historyCursor) {
-        let serial = versions[historyCursor].serial
-        markedSerial = markedSerial == serial ? nil : serial
+      if versions.indices.contains(contentsPane.historyCursor) {
+        updateContents(.toggleMark(serial: versions[contentsPane.historyCursor].serial))
         report(
-          markedSerial == nil ? "mark removed" : "marked: the diff view compares against this version",
+          contentsPane.markedSerial == nil
+            ? "mark removed" : "marked: the diff view compares against this version",
           isError: false)
       }
     }
@@ -407,30 +405,6 @@ extension DashboardState {
     }
   }
 
-  mutating func resetContents() {
-    contentsCursor = 0
-    contentsScroll = 0
-    historyCursor = 0
-    collapsedPaths = []
-    markedSerial = nil
-  }
-
-  mutating func setContentsCursor(_ row: Int) {
-    contentsCursor = row
-    clampContents()
-    if contentsView == .history { historyCursor = contentsCursor }
-  }
-
-  mutating func clampContents() {
-    let count = contentsLines().count
-    contentsCursor = min(max(contentsCursor, 0), max(count - 1, 0))
-    let visible = max(DashboardLayout(width: width, height: height).bodyHeight(of: .contents), 1)
-    if contentsCursor < contentsScroll { contentsScroll = contentsCursor }
-    if contentsCursor >= contentsScroll + visible { contentsScroll = contentsCursor - visible + 1 }
-    contentsScroll = max(min(contentsScroll, max(count - visible, 0)), 0)
-    if contentsView == .history { historyCursor = contentsCursor }
-  }
-
   private mutating func toggle() {
     switch focus {
     case .mailboxes:
@@ -440,11 +414,7 @@ extension DashboardState {
         focus = .contents
       }
     case .contents:
-      let lines = contentsLines()
-      guard lines.indices.contains(contentsCursor), lines[contentsCursor].isBranch,
-        let path = lines[contentsCursor].path
-      else { return }
-      if collapsedPaths.contains(path) { collapsedPaths.remove(path) } else { collapsedPaths.insert(path) }
+      updateContents(.toggleBranch(lines: contentsLines()))
       clampContents()
     case .traffic: break
     }

@@ -28,16 +28,8 @@ public struct DashboardState: Sendable {
   /// The mailbox tree: order, folds, filter, selection, scroll.
   public internal(set) var treePane = TreePaneState()
 
-  // The contents pane.
-  public internal(set) var contentsView: ContentsView = .tree
-  public internal(set) var contentsCursor = 0
-  public internal(set) var contentsScroll = 0
-  public internal(set) var collapsedPaths: Set<String> = []
-  /// The version the history and diff views are on (0 is the newest).
-  public internal(set) var historyCursor = 0
-  /// The history version marked for a diff (`m`).
-  public internal(set) var markedSerial: UInt64?
-
+  /// The contents pane: view, cursor, scroll, folds, history cursor, mark.
+  public internal(set) var contentsPane = ContentsPaneState()
   /// The traffic pane: selection (or following the newest) and filter.
   public internal(set) var trafficPane = TrafficPaneState()
   /// How many times a filter was set on a pane (compiled and matched): once per edit, never

@@ -7,7 +7,7 @@ import WormholeVocabulary
 enum ContentsPaneView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     let focused = state.focus == .contents
-    let views = ContentsView.allCases.map { $0 == state.contentsView ? "[\($0.rawValue)]" : $0.rawValue }
+    let views = ContentsView.allCases.map { $0 == state.contentsPane.view ? "[\($0.rawValue)]" : $0.rawValue }
       .joined(separator: " ")
     var title = "Contents"
     if let identifier = state.selection?.identifier {
@@ -24,7 +24,7 @@ enum ContentsPaneView {
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
     screen.fill(body, role: "contents")
     for offset in 0..<body.height {
-      let index = state.contentsScroll + offset
+      let index = state.contentsPane.scroll + offset
       guard lines.indices.contains(index) else { break }
       let line = lines[index]
       let y = body.y + offset
@@ -38,7 +38,7 @@ enum ContentsPaneView {
       for piece in line.pieces where x < body.maxX {
         x += screen.write(piece.text, row: y, column: x, limit: body.maxX - x, role: piece.role)
       }
-      if focused && index == state.contentsCursor {
+      if focused && index == state.contentsPane.cursor {
         screen.paint(Rect(x: body.x, y: y, width: body.width, height: 1), role: "list.selected")
       }
     }
