@@ -443,84 +443,19 @@ extension DashboardState {
   private mutating func handle(_ key: Key, in overlay: Overlay) -> [DashboardEffect] {
     if key == .control("c") { return quit() }
     if key == .control("l") { return [.repaint] }
-    switch overlay {
-    case .help(let scroll):
-      switch key {
-      case .down, .character("j"): self.overlay = .help(scroll: scroll + 1)
-      case .up, .character("k"): self.overlay = .help(scroll: max(scroll - 1, 0))
-      case .pageDown, .control("d"): self.overlay = .help(scroll: scroll + 10)
-      case .pageUp, .control("u"): self.overlay = .help(scroll: max(scroll - 10, 0))
-      default: self.overlay = nil
-      }
-    case .messages(let scroll):
-      // Scrolled up from the newest message: up moves back in time.
-      let box = OverlayView.messagesBox(in: DashboardLayout(width: width, height: height).size)
-      let rows = messageLog.rows(width: OverlayView.messagesTextWidth(of: box)).count
-      let limit = max(rows - OverlayView.messagesVisibleRows(of: box), 0)
-      let page = max(OverlayView.messagesVisibleRows(of: box) - 1, 1)
-      var target = scroll
-      switch key {
-      case .up, .character("k"): target += 1
-      case .down, .character("j"): target -= 1
-      case .pageUp, .control("u"): target += page
-      case .pageDown, .control("d"): target -= page
-      case .home, .character("g"): target = limit
-      case .end, .character("G"): target = 0
-      default:
-        self.overlay = nil
-        return []
-      }
-      self.overlay = .messages(scroll: min(max(target, 0), limit))
-    case .confirm(let confirmation):
-      switch key {
-      case .character("y"), .character("Y"), .enter:
-        self.overlay = nil
-        return [confirmation.effect]
-      case .character("n"), .character("N"), .escape, .character("q"):
-        self.overlay = nil
-        report("cancelled", isError: false)
-      default: break
-      }
-    case .pass(var form):
-      if key == .escape {
-        self.overlay = nil
-        return []
-      }
-      let (effect, done) = form.handle(key)
-      self.overlay = done ? nil : .pass(form)
-      if let effect { return [effect] }
-    case .replay(var form):
-      if key == .escape {
-        self.overlay = nil
-        report("replay cancelled", isError: false)
-        return []
-      }
-      let (effect, done) = form.handle(key)
-      self.overlay = done ? nil : .replay(form)
-      if let effect { return [effect] }
-    case .command(var field):
-      switch key {
-      case .escape: self.overlay = nil
-      case .enter:
-        self.overlay = nil
-        return runCommand(field.text)
-      default:
-        field.handle(key)
-        self.overlay = .command(field)
-      }
-    case .filter(var field, let pane):
-      switch key {
-      case .escape:
-        self.overlay = nil
-        setFilter(nil, pane: pane)
-      case .enter:
-        self.overlay = nil
-      default:
-        let before = field.text
-        field.handle(key)
-        self.overlay = .filter(field, pane: pane)
-        if field.text != before { setFilter(field.text.isEmpty ? nil : PaneFilter(field.text), pane: pane) }
-      }
+    return apply(
+      overlay.update(key, messageLog: messageLog, size: DashboardLayout(width: width, height: height).size))
+  }
+
+  /// Keeps the overlay a step leaves, and does what it asks.
+  mutating func apply(_ step: OverlayStep) -> [DashboardEffect] {
+    overlay = step.overlay
+    switch step.request {
+    case nil: return []
+    case .effect(let effect)?: return [effect]
+    case .report(let text, let isError)?: report(text, isError: isError)
+    case .command(let line)?: return runCommand(line)
+    case .filter(let text, let pane)?: setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)
     }
     return []
   }
