@@ -3,11 +3,24 @@ import WormholeVocabulary
 
 /// Everything the dashboard shows and remembers, as a value. It changes only through
 /// ``update(_:)``; views read it and never change it.
+///
+/// Two parts, kept apart: the model (what the watcher saw, the input) and the state of the
+/// interface over it. Each pane has its own state and update (``TreePaneState``,
+/// ``ContentsPaneState``, ``TrafficPaneState``), as each overlay does (``Overlay``); their
+/// updates are pure and take what they need from the model as input, so they hold no copy of
+/// it. This type composes them: it routes each message to the part it concerns, and keeps the
+/// size, the clock, the focus, the status line, the theme and the read-only policy, decided
+/// once for every effect.
 public struct DashboardState: Sendable {
+  // The input.
+
   /// The live model: directories, mailboxes, history, traffic.
   public internal(set) var model: ModelState
   /// The roots being watched, for showing directories relative to them.
   public var rootPaths: [String]
+
+  // The interface around the panes.
+
   public internal(set) var width: Int
   public internal(set) var height: Int
   /// Now, in milliseconds since 1970: the last time a message brought.
@@ -25,9 +38,10 @@ public struct DashboardState: Sendable {
   public internal(set) var frozen: FrozenEvents?
   public internal(set) var rate = RateHistory()
 
+  // The panes.
+
   /// The mailbox tree: order, folds, filter, selection, scroll.
   public internal(set) var treePane = TreePaneState()
-
   /// The contents pane: view, cursor, scroll, folds, history cursor, mark.
   public internal(set) var contentsPane = ContentsPaneState()
   /// The traffic pane: selection (or following the newest) and filter.
