@@ -7,6 +7,10 @@ extension DashboardState {
     trafficPane.update(message, traffic: model.traffic)
   }
 
+  /// The selected traffic entry; `nil` follows the newest.
+  public var trafficSelection: UInt64? { trafficPane.selection }
+  public var trafficFilter: PaneFilter? { trafficPane.filter }
+
   /// The identifiers of the traffic rows shown, oldest first.
   public var trafficIdentifiers: [UInt64] { trafficPane.identifiers(in: model.traffic) }
 }
