@@ -12,10 +12,14 @@ let package = Package(
   targets: [
     // Property lists (binary and XML) with the archive reference (UID) type kept.
     .target(name: "PropertyList"),
-    // NSKeyedArchiver object graphs: a linear encoder and a resolver that never instantiates a class.
-    .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
+    // What an archive holds, as plain values, and how it is shown (text tree, summary, JSON), with
+    // `DisplayText`. Pure: only the standard library and other pure modules; no threads.
+    .target(name: "ArchivedValues", dependencies: ["PropertyList", "TerminalScreen"]),
+    // NSKeyedArchiver object graphs: a linear encoder and a resolver that never instantiates a class;
+    // deep input is decoded on a large-stack thread of its own.
+    .target(name: "KeyedArchive", dependencies: ["ArchivedValues", "PropertyList"]),
     // The I/O-free vocabulary of the on-disk contract, shared by the library, the model and the views.
-    .target(name: "WormholeVocabulary", dependencies: ["KeyedArchive"]),
+    .target(name: "WormholeVocabulary", dependencies: ["ArchivedValues", "PropertyList"]),
     // The screen as a value: styled cells, terminal widths, frame differences. No I/O.
     .target(name: "TerminalScreen"),
     // Themes: styles by role, colours reduced to what a terminal shows. No I/O but reading theme text.
@@ -41,37 +45,65 @@ let package = Package(
     .target(
       name: "Dashboard",
       dependencies: [
-        "MailboxModel", "KeyedArchive", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
+        "MailboxModel", "ArchivedValues", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
+        "PatternMatching",
       ]),
+    // PCRE2 (8-bit) from Debian (apt libpcre2-dev): regular expressions with match limits.
+    .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // Regular expressions that can never keep the loop busy: PCRE2 under match limits, and a
+    // budget per pass over many candidates. No I/O.
+    .target(name: "PatternMatching", dependencies: ["CPCRE2"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
-    .target(name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "Inotify"]),
+    .target(
+      name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
+    // CoreSimulator device sets read as values: devices, pairs, application groups, notes.
+    .target(
+      name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "ArchivedValues"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
-    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
+    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "ArchivedValues", "PropertyList"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
     .target(
       name: "MailboxWatcher",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
+    // A pipe that wakes a thread blocked in poll(2): the one wake primitive of the loops.
+    .target(name: "WakeSignal"),
+    // The dashboard's loop and its effect executor, behind narrow protocols for the terminal,
+    // the event source, the executor and the clock; the real ones (ncurses, the watcher, the
+    // mailbox operations) and in-memory ones for tests.
+    .target(
+      name: "DashboardRuntime",
+      dependencies: [
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalBackend",
+        "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
+      ]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
-        "Wormhole", "WormholeVocabulary", "KeyedArchive", "MailboxModel", "MailboxWatcher", "Dashboard",
-        "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
+        "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
       ]),
     .executableTarget(
       name: "wormhole-bench",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
-        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend",
+        "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
-    .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive"], exclude: ["Fixtures", "Golden"]),
+    .testTarget(
+      name: "KeyedArchiveTests",
+      dependencies: [
+        "KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary", "SnapshotSupport",
+      ],
+      exclude: ["Fixtures", "Golden"]),
+    // Reads the sources of the pure modules: none may import Foundation, Glibc or Dispatch.
+    .testTarget(name: "ModuleGraphTests"),
     .testTarget(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-        "SnapshotSupport", "TerminalTheme",
+        "SnapshotSupport", "TerminalTheme", "PatternMatching",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
@@ -81,17 +113,22 @@ let package = Package(
       name: "TerminalThemeTests", dependencies: ["TerminalTheme", "TerminalScreen", "ShippedThemes"]),
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
+    // What tests share: a hermetic temporary directory, a tmux pane to drive a real terminal.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(
       name: "terminal-backend-check",
-      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme"],
+      dependencies: ["TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal"],
       path: "Tests/TerminalBackendCheck"),
     .testTarget(
       name: "TerminalBackendTests",
-      dependencies: ["TerminalBackend", "TerminalInput", "TerminalTheme", "terminal-backend-check"]),
+      dependencies: [
+        "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
+      ]),
+    .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport"]),
     .testTarget(
       name: "MailboxModelTests",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),
@@ -99,8 +136,21 @@ let package = Package(
       name: "MailboxWatcherTests",
       dependencies: [
         "MailboxWatcher", "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify",
+        "TestSupport",
       ]),
+    // The real dashboard loop with an in-memory terminal, a scripted source and a manual clock.
+    .testTarget(
+      name: "DashboardRuntimeTests",
+      dependencies: [
+        "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
+        "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport",
+      ]),
+    .testTarget(
+      name: "SimulatorDeviceSetTests",
+      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport"],
+      exclude: ["Fixtures", "Snapshots"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
-    .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
+    .testTarget(
+      name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),
   ]
 )

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import WormholeVocabulary
 
 /// What the loop around ``DashboardState/update(_:)`` should do: every write, every wait and

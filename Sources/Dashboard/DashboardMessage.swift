@@ -19,6 +19,9 @@ public enum DashboardMessage: Sendable {
   /// Text pasted into the terminal, in one piece (bracketed paste): it goes into the text field
   /// being edited in one step, never key by key.
   case paste(String)
+  /// A paste larger than the terminal reads whole: only its size arrived, and nothing is
+  /// inserted.
+  case pasteTooLarge(byteCount: Int)
   /// An effect finished: which one, and why it failed if it did.
   case effectFinished(EffectResult)
   /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).

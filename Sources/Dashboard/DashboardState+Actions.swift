@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import MailboxModel
 import WormholeVocabulary
 

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 
 /// Pastes: text pasted into the terminal reaches the field being edited in one step.
 extension DashboardState {

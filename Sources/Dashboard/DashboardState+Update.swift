@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import MailboxModel
 import TerminalInput
 import WormholeVocabulary
@@ -61,6 +61,11 @@ extension DashboardState {
       return handle(key)
     case .paste(let text):
       return paste(text)
+    case .pasteTooLarge(let byteCount):
+      report(
+        "paste refused: \(Formatting.size(byteCount)) is more than the terminal reads in one paste; nothing was inserted",
+        isError: true)
+      return []
     case .click(let row, let column):
       guard overlay == nil else { return [] }
       click(row: row, column: column)

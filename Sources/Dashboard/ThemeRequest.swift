@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 
 /// Which theme ``DashboardEffect/loadTheme(_:)`` asks for.
 public enum ThemeRequest: Sendable, Hashable, CustomStringConvertible {

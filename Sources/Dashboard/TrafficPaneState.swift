@@ -47,7 +47,9 @@ public struct TrafficPaneState: Sendable {
   public mutating func update(_ message: Message, traffic: [TrafficEntry]) {
     switch message {
     case .appended(let entries):
-      if filter != nil { filteredIdentifiers += passing(entries) }
+      guard filter != nil else { return }
+      filter?.continuePass()
+      filteredIdentifiers += passing(entries)
     case .droppedFromFront:
       guard filter != nil, let first = traffic.first?.id else { return }
       if let index = filteredIdentifiers.firstIndex(where: { $0 >= first }), index > 0 {
@@ -55,7 +57,11 @@ public struct TrafficPaneState: Sendable {
       }
     case .filter(let filter):
       self.filter = filter
-      filteredIdentifiers = filter == nil ? [] : passing(traffic)
+      filteredIdentifiers = []
+      if filter != nil {
+        self.filter?.beginPass()
+        filteredIdentifiers = passing(traffic)
+      }
       if let selection, !identifiers(in: traffic).contains(selection) { self.selection = nil }
     case .move(let delta):
       let identifiers = identifiers(in: traffic)
@@ -85,11 +91,13 @@ public struct TrafficPaneState: Sendable {
     }
   }
 
-  /// The identifiers of the entries passing ``filter``, in order: the one place the pane
-  /// matches it.
-  private func passing(_ entries: [TrafficEntry]) -> [UInt64] {
-    guard let filter else { return entries.map(\.id) }
-    return entries.filter { filter.matches(Self.text(of: $0)) }.map(\.id)
+  /// The identifiers of the entries passing ``filter``, in order, as part of its current pass
+  /// (begun or continued by the caller): the one place the pane matches it.
+  private mutating func passing(_ entries: [TrafficEntry]) -> [UInt64] {
+    guard var filter else { return entries.map(\.id) }
+    let passed = entries.filter { filter.admits(Self.text(of: $0)) }.map(\.id)
+    self.filter = filter
+    return passed
   }
 
   /// The text a traffic filter is matched against: what the row shows.

@@ -71,7 +71,15 @@ public struct TreePaneState: Sendable {
         return
       }
       for identifier in identifiers { orders[path]?.update(identifier, in: directory) }
-      if filter != nil { filteredIdentifiers[path] = passing(orders[path]?.identifiers ?? []) }
+      if let filter {
+        // A filter that left names undecided filters the whole tree again, so its counts stay true.
+        guard filter.undecidedCount == 0 else {
+          refilter()
+          return
+        }
+        self.filter?.continuePass()
+        filteredIdentifiers[path] = passing(orders[path]?.identifiers ?? [])
+      }
     case .presenceChanged(let path, let delta): presentCounts[path, default: 0] += delta
     case .select(let row): select(row, visibleRows: visibleRows)
     case .move(let delta): select(selectedRow + delta, visibleRows: visibleRows)
@@ -172,15 +180,19 @@ public struct TreePaneState: Sendable {
   private mutating func refilter() {
     filteredIdentifiers = [:]
     guard filter != nil else { return }
+    filter?.beginPass()
     for path in directoryPaths {
       filteredIdentifiers[path] = passing(orders[path]?.identifiers ?? [])
     }
   }
 
-  /// The identifiers passing ``filter``, in their order: the one place the tree matches it.
-  private func passing(_ identifiers: [FileName]) -> [FileName] {
-    guard let filter else { return identifiers }
-    return identifiers.filter { filter.matches($0.lossyText) }
+  /// The identifiers passing ``filter``, in their order, as part of its current pass (begun or
+  /// continued by the caller): the one place the tree matches it.
+  private mutating func passing(_ identifiers: [FileName]) -> [FileName] {
+    guard var filter else { return identifiers }
+    let passed = identifiers.filter { filter.admits($0.lossyText) }
+    self.filter = filter
+    return passed
   }
 
   private mutating func select(_ row: Int, visibleRows: Int) {

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 
 /// A field-level comparison of two decoded values, made on the values themselves (not on their
 /// rendered rows), so that it is whole however large they are; only what it reports is limited.

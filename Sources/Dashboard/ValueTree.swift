@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// Turns decoded values into the contents pane's lines and into flat (path, value) fields for

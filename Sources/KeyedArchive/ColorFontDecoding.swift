@@ -1,3 +1,4 @@
+import ArchivedValues
 import PropertyList
 
 /// `NSColor`/`UIColor` and `NSFont`/`UIFont` (and their subclasses), from the keys AppKit and

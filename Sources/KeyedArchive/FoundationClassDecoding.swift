@@ -1,3 +1,4 @@
+import ArchivedValues
 import Foundation
 import PropertyList
 
@@ -146,11 +147,11 @@ extension ArchiveResolver {
 
   private func decodeDate(_ fields: Fields) -> ArchivedValue? {
     guard fields.hasOnly(["NS.time"]), let seconds = fields["NS.time"].flatMap(Self.real) else { return nil }
-    return .date(Date(timeIntervalSinceReferenceDate: seconds))
+    return .date(ArchiveDate(secondsSince2001: seconds))
   }
 
   private mutating func decodeData(_ fields: Fields, object: Int) -> ArchivedValue? {
-    let data: Data
+    let data: [UInt8]
     if fields.hasOnly(["NS.data"]), case .data(let bytes)? = fields["NS.data"] {
       data = bytes
     } else if fields.hasOnly(["NS.bytes"]), case .data(let bytes)? = fields["NS.bytes"] {
@@ -172,18 +173,25 @@ extension ArchiveResolver {
       let resolved = try convert(baseValue, object: object, key: "NS.base")
       if resolved != .null { base = resolved }
     }
-    return .url(ArchivedURL(relative: relative, base: base))
+    return .url(
+      ArchivedURL(
+        relative: relative, base: base, resolved: base.flatMap { Self.resolve(relative, against: $0) }))
   }
 
   private func decodeUUID(_ fields: Fields) -> ArchivedValue? {
     guard fields.hasOnly(["NS.uuidbytes"]), case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16
     else { return nil }
-    let b = [UInt8](bytes)
-    return .uuid(
-      UUID(
-        uuid: (
-          b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
-        )))
+    return ArchiveUUID(bytes: bytes).map { .uuid($0) }
+  }
+
+  /// `relative` resolved against `base` when the base is a plain chain of URLs, else `nil`.
+  static func resolve(_ relative: String, against base: ArchivedValue) -> String? {
+    var baseValue = base
+    if case .shared(let shared) = base { baseValue = shared.value }
+    guard case .url(let baseURL) = baseValue, let baseString = baseURL.absoluteString,
+      let resolvedBase = URL(string: baseString), let url = URL(string: relative, relativeTo: resolvedBase)
+    else { return nil }
+    return url.absoluteString
   }
 
   /// `NSValue` with `NS.special`: 1 point, 2 size, 3 rectangle, 4 range, 12 edge insets.
@@ -338,7 +346,7 @@ extension ArchiveResolver {
   }
 
   /// Bytes stored directly or in an `NSData`/`NSMutableData` object.
-  func peekData(_ value: PropertyListValue) -> Data? {
+  func peekData(_ value: PropertyListValue) -> [UInt8]? {
     switch peek(value) {
     case .data(let data)?: return data
     case .dictionary(let entries)? where ["NSData", "NSMutableData"].contains(peekClassName(value) ?? ""):
@@ -399,7 +407,7 @@ extension ArchiveResolver {
   }
 
   /// Unsigned LEB128 integers, as Foundation packs index sets, index paths and attribute runs.
-  static func varints(_ data: Data) -> [UInt64]? {
+  static func varints(_ data: [UInt8]) -> [UInt64]? {
     var result = [UInt64]()
     var current: UInt64 = 0
     var shift: UInt64 = 0

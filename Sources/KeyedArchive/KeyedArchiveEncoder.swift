@@ -1,3 +1,4 @@
+import ArchivedValues
 import Foundation
 import PropertyList
 
@@ -64,31 +65,6 @@ public struct KeyedArchiveEncoder: Sendable {
     builder.setDictionary(top, keys: keys, values: values)
     return builder.bytes(top: top)
   }
-}
-
-/// Why a value could not be archived.
-public enum KeyedArchiveEncodingError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The value nests deeper than the encoder's limit.
-  case nestingTooDeep(limit: Int)
-  /// The value holds a kind of object this encoder cannot write.
-  case unsupported(String)
-
-  public var description: String {
-    switch self {
-    case .nestingTooDeep(let limit):
-      return "the message nests more than \(limit) levels deep; flatten it before passing it"
-    case .unsupported(let what):
-      return "cannot archive \(what); pass the archive's bytes instead"
-    }
-  }
-}
-
-private enum ScalarKey: Hashable {
-  case string(String)
-  case integer(Int64)
-  case unsignedInteger(UInt64)
-  case real(UInt64)
-  case boolean(Bool)
 }
 
 /// The `$objects` table under construction, written straight into a binary property list: each
@@ -174,7 +150,7 @@ private struct ObjectGraph {
         sharing,
         object(
           ["NSDate", "NSObject"], keys: [key(.time)],
-          values: [builder.real(date.timeIntervalSinceReferenceDate)]))
+          values: [builder.real(date.secondsSince2001)]))
     case .array(let elements):
       return try collection(elements, chain: ["NSArray", "NSObject"], depth: depth, sharing: sharing)
     case .set(let elements):
@@ -223,7 +199,7 @@ private struct ObjectGraph {
         values: [builder.uid(base), builder.uid(relative)])
       return reference
     case .uuid(let uuid):
-      let bytes = withUnsafeBytes(of: uuid.uuid) { Data($0) }
+      let bytes = uuid.bytes
       return remember(
         sharing,
         object(["NSUUID", "NSObject"], keys: [builder.string("NS.uuidbytes")], values: [builder.data(bytes)]))

@@ -1,3 +1,4 @@
+import ArchivedValues
 import PropertyList
 
 /// `NSValue`s of types without a native case, decoded from their Objective-C type encoding.
@@ -42,7 +43,7 @@ extension ArchiveResolver {
   /// A type encoding archived as a string (or string object) or as C-string bytes.
   private func peekEncoding(_ value: PropertyListValue) -> String? {
     if let text = peekString(value) { return text }
-    guard var bytes = peekData(value).map({ [UInt8]($0) }) else { return nil }
+    guard var bytes = peekData(value) else { return nil }
     if bytes.last == 0 { bytes.removeLast() }
     return String(validating: bytes, as: UTF8.self)
   }

@@ -1,7 +1,7 @@
-import KeyedArchive
+import ArchivedValues
 import Synchronization
 
-/// A mailbox version's message, decoded on demand by the archive inspector.
+/// A mailbox version's message, decoded on demand by the model's ``ModelState/inspector``.
 public enum DecodedMessage: Sendable {
   /// The inspector's view of the archive.
   case message(Inspection)
@@ -63,13 +63,13 @@ final class DecodedMessageCache: Sendable {
 }
 
 extension ModelState {
-  /// The message of `version`, decoded through the archive inspector the first time it is asked
-  /// for and cached after that.
+  /// The message of `version`, decoded through ``inspector`` the first time it is asked for and
+  /// cached after that.
   public func decoded(_ version: MailboxVersion) -> DecodedMessage {
     decodedCache.value(for: version.serial) {
       guard let bytes = version.bytes else { return .notStored(size: version.size) }
       do {
-        return .message(try KeyedArchiveInspector().inspect(bytes))
+        return .message(try inspector.inspect(bytes))
       } catch {
         return .undecodable(String(describing: error))
       }

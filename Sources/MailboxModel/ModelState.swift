@@ -1,3 +1,4 @@
+import ArchivedValues
 import WormholeVocabulary
 
 /// What the model keeps, and how much of it.
@@ -56,9 +57,13 @@ public struct ModelState: Sendable {
   var pendingRecords = PendingQueue<PendingRecord>()
   /// Decoded messages, shared by every copy of the state (versions never change once made).
   let decodedCache: DecodedMessageCache
+  /// What opens a version's bytes for ``decoded(_:)``: the decoder's `KeyedArchiveInspector`,
+  /// supplied by whoever owns the model, so that the model links no decoder of its own.
+  public let inspector: any ArchiveInspecting
 
-  public init(configuration: ModelConfiguration = ModelConfiguration()) {
+  public init(configuration: ModelConfiguration = ModelConfiguration(), inspector: any ArchiveInspecting) {
     self.configuration = configuration
+    self.inspector = inspector
     self.decodedCache = DecodedMessageCache(capacity: 4_096)
   }
 

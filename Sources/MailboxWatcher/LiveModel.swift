@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Inotify
+import KeyedArchive
 import MailboxModel
 import Synchronization
 import Wormhole
@@ -45,7 +46,7 @@ public final class LiveModel: Sendable {
     onUpdate: (@Sendable (ModelUpdate) -> Void)? = nil
   ) throws(WatcherError) {
     let queue = DispatchQueue(label: "wormhole.live-model")
-    let state = Mutex(ModelState(configuration: configuration))
+    let state = Mutex(ModelState(configuration: configuration, inspector: KeyedArchiveInspector()))
     self.queue = queue
     self.state = state
     self.onUpdate = onUpdate

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Reads `bplist00` property lists over a byte array, checking every offset, count and reference
 /// against the file before using it.
 ///
@@ -172,11 +170,11 @@ struct BinaryPropertyListReader {
       guard marker == 0x33 else { throw .unknownMarker(object: index, marker: marker) }
       try require(9, at: offset, object: index)
       let seconds = Double(bitPattern: Self.bigEndian(bytes, at: offset + 1, width: 8))
-      value = .date(Date(timeIntervalSinceReferenceDate: seconds))
+      value = .date(ArchiveDate(secondsSince2001: seconds))
     case 0x4:
       let (length, start) = try count(nibble: nibble, after: offset, object: index)
       try require(length, at: start, object: index)
-      value = .data(Data(bytes[start..<(start + Int(length))]))
+      value = .data(Array(bytes[start..<(start + Int(length))]))
     case 0x5:
       let (length, start) = try count(nibble: nibble, after: offset, object: index)
       try require(length, at: start, object: index)

@@ -1,24 +1,3 @@
-import Foundation
-
-/// The two on-disk forms of a property list.
-public enum PropertyListFormat: String, Sendable, Hashable {
-  /// `bplist00`, as `NSKeyedArchiver` writes by default.
-  case binary
-  /// `<plist version="1.0">` XML.
-  case xml
-}
-
-/// A property list read from bytes: its top value and the form it was stored in.
-public struct PropertyListDocument: Sendable, Hashable {
-  public var format: PropertyListFormat
-  public var root: PropertyListValue
-
-  public init(format: PropertyListFormat, root: PropertyListValue) {
-    self.format = format
-    self.root = root
-  }
-}
-
 /// Reads binary (`bplist00`) and XML property lists, keeping archive references (UIDs).
 ///
 /// The reader is written for hostile input: every offset, count and reference is checked against
@@ -58,11 +37,6 @@ public struct PropertyListReader: Sendable {
       return hex.count == 1 ? "0" + hex : hex
     }
     throw .unrecognizedFormat(prefix: prefix.joined(separator: " "))
-  }
-
-  /// Reads a property list from `data`.
-  public func read(_ data: Data) throws(PropertyListError) -> PropertyListDocument {
-    try read([UInt8](data))
   }
 
   /// Whether `bytes` start with the binary property list header `bplist00`.

@@ -1,5 +1,3 @@
-import Foundation
-
 /// One value of a property list, binary (`bplist00`) or XML, as it is stored.
 ///
 /// Unlike Foundation's `PropertyListSerialization`, this keeps the archive reference type
@@ -13,24 +11,14 @@ public indirect enum PropertyListValue: Sendable, Hashable {
   case unsignedInteger(UInt64)
   case real(Double)
   case boolean(Bool)
-  case date(Date)
-  case data(Data)
+  /// A moment, in seconds since 2001 as stored.
+  case date(ArchiveDate)
+  case data([UInt8])
   case array([PropertyListValue])
   /// Entries in file order; keys are strings in every well-formed property list.
   case dictionary([PropertyListEntry])
   /// An archive reference: an index into a keyed archive's `$objects`.
   case uid(UInt64)
-}
-
-/// One key and value of a property-list dictionary.
-public struct PropertyListEntry: Sendable, Hashable {
-  public var key: String
-  public var value: PropertyListValue
-
-  public init(key: String, value: PropertyListValue) {
-    self.key = key
-    self.value = value
-  }
 }
 
 extension PropertyListValue {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A small dedicated reader for XML property lists (`<plist version="1.0">`).
 ///
 /// It understands exactly the property-list vocabulary, the five predefined entities and numeric
@@ -94,8 +92,7 @@ struct XMLPropertyListReader {
       let content = tag.isEmpty ? "" : try text(closing: "integer")
       return try integer(content)
     case "real":
-      let content = (tag.isEmpty ? "" : try text(closing: "real")).trimmingCharacters(
-        in: .whitespacesAndNewlines)
+      let content = Self.trimmed(tag.isEmpty ? "" : try text(closing: "real"))
       if let number = Double(content) { return .real(number) }
       switch content.lowercased() {
       case "nan": return .real(.nan)
@@ -105,14 +102,14 @@ struct XMLPropertyListReader {
       }
     case "date":
       let content = tag.isEmpty ? "" : try text(closing: "date")
-      guard let date = Self.date(content.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+      guard let date = Self.date(Self.trimmed(content)) else {
         throw failure("\"\(content.prefix(40))\" is not a date of the form 2001-01-01T00:00:00Z")
       }
       return .date(date)
     case "data":
       let content = tag.isEmpty ? "" : try text(closing: "data")
       let compact = content.filter { !$0.isWhitespace }
-      guard let data = Data(base64Encoded: compact) else { throw failure("<data> is not valid base64") }
+      guard let data = Base64.decoded(compact) else { throw failure("<data> is not valid base64") }
       return .data(data)
     default:
       throw failure("unknown element <\(tag.name)>")
@@ -120,7 +117,7 @@ struct XMLPropertyListReader {
   }
 
   private func integer(_ content: String) throws(PropertyListError) -> PropertyListValue {
-    let trimmed = content.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = Self.trimmed(content)
     var digits = Substring(trimmed)
     var negative = false
     if digits.first == "-" || digits.first == "+" {
@@ -145,27 +142,29 @@ struct XMLPropertyListReader {
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SSZ` (the only form property lists write) into a date.
-  static func date(_ text: String) -> Date? {
+  static func date(_ text: String) -> ArchiveDate? {
     let fields = text.split(whereSeparator: { "-T:Z".contains($0) })
     guard text.hasSuffix("Z"), fields.count == 6 else { return nil }
-    var numbers = [Int]()
+    var numbers = [Int64]()
     for field in fields {
-      guard let number = Int(field) else { return nil }
+      guard let number = Int64(field) else { return nil }
       numbers.append(number)
     }
     let (year, month, day) = (numbers[0], numbers[1], numbers[2])
     guard (1...12).contains(month), (1...31).contains(day), (0...23).contains(numbers[3]),
       (0...59).contains(numbers[4]), (0...60).contains(numbers[5]), abs(year) < 1_000_000
     else { return nil }
-    // Days from 1970-01-01 in the proleptic Gregorian calendar.
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
+    let days = CivilTime(year: year, month: month, day: day).daysSince1970
     let seconds = Double(days) * 86_400 + Double(numbers[3] * 3600 + numbers[4] * 60 + numbers[5])
-    return Date(timeIntervalSince1970: seconds)
+    return ArchiveDate(secondsSince1970: seconds)
+  }
+
+  /// `text` without leading and trailing whitespace and line breaks.
+  static func trimmed(_ text: String) -> String {
+    guard let first = text.firstIndex(where: { !$0.isWhitespace }),
+      let last = text.lastIndex(where: { !$0.isWhitespace })
+    else { return "" }
+    return String(text[first...last])
   }
 
   // MARK: - Lexing

@@ -40,7 +40,7 @@ enum MessageCoding {
       throw .decodingFailed(path: path, reason: "the message holds objects that are not property-list values")
     }
     do {
-      let data = try BinaryPropertyListWriter().data(for: plist)
+      let data = Data(try BinaryPropertyListWriter().bytes(for: plist))
       return try PropertyListDecoder().decode(type, from: data)
     } catch {
       throw .decodingFailed(path: path, reason: String(describing: error))

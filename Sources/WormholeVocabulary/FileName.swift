@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 
 /// A name as the file system holds it: bytes, not text.
 ///

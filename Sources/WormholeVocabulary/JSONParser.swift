@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 
 /// A strict JSON reader (RFC 8259) into ``ArchivedValue``, used for messages typed on the command
 /// line and for traffic-journal lines.
@@ -26,23 +26,10 @@ public struct JSONParser {
 
   /// The value of the JSON text in `bytes` (UTF-8).
   ///
-  /// Parsing recurses once per nesting level: shallow text is parsed in place, and text nesting
-  /// deeper than a few dozen levels is parsed again on a thread with a large stack, so that the
-  /// caller's thread (as little as 512 KB) never overflows.
+  /// Parsing recurses once per nesting level on the caller's stack, up to ``maximumDepth``; the
+  /// default, 512, is safe on a main thread's 8 MB even in debug builds (a test measures it).
   public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> ArchivedValue {
-    guard maximumDepth > inPlaceNestingLimit else { return try parse(bytes, limit: maximumDepth) }
-    do {
-      return try parse(bytes, limit: inPlaceNestingLimit)
-    } catch  where error.isNestingLimit {
-      let copy = Array(bytes)
-      let limit = maximumDepth
-      return try withLargeStack {
-        copy.withUnsafeBufferPointer { buffer in
-          Result { () throws(JSONParseError) -> ArchivedValue in try JSONParser().parse(buffer, limit: limit)
-          }
-        }
-      }.get()
-    }
+    try parse(bytes, limit: maximumDepth)
   }
 
   private func parse(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONParseError) -> ArchivedValue
@@ -60,8 +47,6 @@ public struct JSONParser {
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
   public var reason: String
   public var offset: Int
-
-  var isNestingLimit: Bool { reason.hasPrefix("nested more than") }
 
   public var description: String { "not valid JSON at byte \(offset): \(reason)" }
 }
@@ -96,70 +81,106 @@ private struct Reader {
     return value
   }
 
+  /// The containers being read, innermost last: their kinds, and the elements and entries read
+  /// so far (kept in arrays of their own so that appending never copies).
+  private enum Container { case array, object }
+
+  /// Reads one value without recursing: containers being read are kept on explicit stacks, so any
+  /// nesting up to ``maximumDepth`` parses on any thread's stack.
   mutating func value(depth: Int) throws(JSONParseError) -> ArchivedValue {
-    guard depth <= maximumDepth else { throw error("nested more than \(maximumDepth) levels deep") }
-    guard let byte = current else { throw error("unexpected end of text") }
-    switch byte {
-    case UInt8(ascii: "{"): return try object(depth: depth)
-    case UInt8(ascii: "["): return try array(depth: depth)
-    case UInt8(ascii: "\""): return .string(try string())
-    case UInt8(ascii: "t"): return try expect("true", .boolean(true))
-    case UInt8(ascii: "f"): return try expect("false", .boolean(false))
-    case UInt8(ascii: "n"): return try expect("null", .null)
-    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
-    default: throw error("unexpected character")
-    }
-  }
-
-  mutating func object(depth: Int) throws(JSONParseError) -> ArchivedValue {
-    position += 1
-    var entries: [ArchivedEntry] = []
-    var positions: [String: Int] = [:]
-    skipSpace()
-    if current == UInt8(ascii: "}") {
-      position += 1
-      return .dictionary(entries)
-    }
+    var containers: [Container] = []
+    var arrays: [[ArchivedValue]] = []
+    var objects: [(entries: [ArchivedEntry], positions: [String: Int], key: String)] = []
     while true {
-      skipSpace()
-      guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
-      let key = try string()
-      skipSpace()
-      guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
-      position += 1
-      skipSpace()
-      let element = try value(depth: depth + 1)
-      if let existing = positions[key] {
-        entries[existing].value = element
-      } else {
-        positions[key] = entries.count
-        entries.append(ArchivedEntry(key: .string(key), value: element))
+      guard depth + containers.count <= maximumDepth else {
+        throw error("nested more than \(maximumDepth) levels deep")
       }
-      skipSpace()
-      guard let separator = current else { throw error("unexpected end of text in an object") }
-      position += 1
-      if separator == UInt8(ascii: "}") { return .dictionary(entries) }
-      guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
+      guard let byte = current else { throw error("unexpected end of text") }
+      var finished: ArchivedValue
+      switch byte {
+      case UInt8(ascii: "{"):
+        guard opensNonEmpty(closing: UInt8(ascii: "}")) else {
+          finished = .dictionary([])
+          break
+        }
+        objects.append((entries: [], positions: [:], key: try key()))
+        containers.append(.object)
+        continue
+      case UInt8(ascii: "["):
+        guard opensNonEmpty(closing: UInt8(ascii: "]")) else {
+          finished = .array([])
+          break
+        }
+        arrays.append([])
+        containers.append(.array)
+        continue
+      case UInt8(ascii: "\""): finished = .string(try string())
+      case UInt8(ascii: "t"): finished = try expect("true", .boolean(true))
+      case UInt8(ascii: "f"): finished = try expect("false", .boolean(false))
+      case UInt8(ascii: "n"): finished = try expect("null", .null)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): finished = try number()
+      default: throw error("unexpected character")
+      }
+      // Hand the value to the containers around it, closing each one that ends here.
+      closing: while let container = containers.last {
+        skipSpace()
+        switch container {
+        case .array:
+          arrays[arrays.count - 1].append(finished)
+          guard let separator = current else { throw error("unexpected end of text in an array") }
+          position += 1
+          if separator == UInt8(ascii: "]") {
+            finished = .array(arrays.removeLast())
+            containers.removeLast()
+            continue closing
+          }
+          guard separator == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
+          skipSpace()
+        case .object:
+          let last = objects.count - 1
+          let name = objects[last].key
+          if let existing = objects[last].positions[name] {
+            objects[last].entries[existing].value = finished
+          } else {
+            objects[last].positions[name] = objects[last].entries.count
+            objects[last].entries.append(ArchivedEntry(key: .string(name), value: finished))
+          }
+          guard let separator = current else { throw error("unexpected end of text in an object") }
+          position += 1
+          if separator == UInt8(ascii: "}") {
+            finished = .dictionary(objects.removeLast().entries)
+            containers.removeLast()
+            continue closing
+          }
+          guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
+          objects[last].key = try key()
+        }
+        break closing
+      }
+      if containers.isEmpty { return finished }
     }
   }
 
-  mutating func array(depth: Int) throws(JSONParseError) -> ArchivedValue {
+  /// Steps over a container's opening bracket and the space after it: `false`, with the closing
+  /// bracket stepped over too, when the container is empty.
+  mutating func opensNonEmpty(closing: UInt8) -> Bool {
     position += 1
-    var elements: [ArchivedValue] = []
     skipSpace()
-    if current == UInt8(ascii: "]") {
-      position += 1
-      return .array(elements)
-    }
-    while true {
-      skipSpace()
-      elements.append(try value(depth: depth + 1))
-      skipSpace()
-      guard let separator = current else { throw error("unexpected end of text in an array") }
-      position += 1
-      if separator == UInt8(ascii: "]") { return .array(elements) }
-      guard separator == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
-    }
+    guard current == closing else { return true }
+    position += 1
+    return false
+  }
+
+  /// An object's next key and its `:`, leaving the position at its value.
+  mutating func key() throws(JSONParseError) -> String {
+    skipSpace()
+    guard current == UInt8(ascii: "\"") else { throw error("expected a string key") }
+    let key = try string()
+    skipSpace()
+    guard current == UInt8(ascii: ":") else { throw error("expected ':'") }
+    position += 1
+    skipSpace()
+    return key
   }
 
   mutating func string() throws(JSONParseError) -> String {

@@ -1,5 +1,5 @@
-import Glibc
-import KeyedArchive
+import ArchivedValues
+import PropertyList
 
 /// One post in a wormhole directory's traffic journal.
 ///
@@ -172,38 +172,7 @@ public struct TrafficRecord: Sendable, Hashable {
 
   /// `2026-11-29T12:41:09.123Z` for a time in milliseconds since 1970.
   public static func timestamp(_ milliseconds: Int64) -> String {
-    var seconds = time_t(milliseconds.dividedRoundingDown(by: 1000))
-    let millis = Int(milliseconds - Int64(seconds) * 1000)
-    var parts = tm()
-    gmtime_r(&seconds, &parts)
-    var out: [UInt8] = []
-    out.reserveCapacity(24)
-    func digits(_ value: Int, _ width: Int) {
-      var divisor = 1
-      for _ in 1..<width { divisor *= 10 }
-      var value = max(value, 0)
-      if value >= divisor * 10 { value %= divisor * 10 }
-      while divisor > 0 {
-        out.append(UInt8(ascii: "0") + UInt8(value / divisor))
-        value %= divisor
-        divisor /= 10
-      }
-    }
-    digits(Int(parts.tm_year) + 1900, 4)
-    out.append(UInt8(ascii: "-"))
-    digits(Int(parts.tm_mon) + 1, 2)
-    out.append(UInt8(ascii: "-"))
-    digits(Int(parts.tm_mday), 2)
-    out.append(UInt8(ascii: "T"))
-    digits(Int(parts.tm_hour), 2)
-    out.append(UInt8(ascii: ":"))
-    digits(Int(parts.tm_min), 2)
-    out.append(UInt8(ascii: ":"))
-    digits(Int(parts.tm_sec), 2)
-    out.append(UInt8(ascii: "."))
-    digits(millis, 3)
-    out.append(UInt8(ascii: "Z"))
-    return String(decoding: out, as: UTF8.self)
+    CivilTime(millisecondsSince1970: milliseconds).iso8601(alwaysMilliseconds: true)
   }
 
   /// The milliseconds since 1970 of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp, or `nil` unless it

@@ -39,7 +39,8 @@ private func syntheticState(count: Int, width: Int, height: Int) throws -> Dashb
       bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
   }
   var state = DashboardState(
-    model: ModelState(), rootPaths: ["/bench"], width: width, height: height, now: 2_000_000)
+    model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: ["/bench"], width: width,
+    height: height, now: 2_000_000)
   _ = state.update(
     .modelEvents(
       [.directoryAppeared(directory), .directoryScanned(directory, mailboxes: observations, initial: true)],
@@ -109,7 +110,9 @@ private func runDashboardMemoryChild(directory: String) throws -> Never {
     collected.withLock { $0 += events }
   }
   queue.sync { watcher.start() }
-  var state = DashboardState(model: ModelState(), rootPaths: [directory], width: 200, height: 60, now: 1)
+  var state = DashboardState(
+    model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: [directory], width: 200, height: 60,
+    now: 1)
   _ = state.update(
     .modelEvents(
       collected.withLock { events in

@@ -186,7 +186,9 @@ private func benchmarkFrameState(width: Int, height: Int) throws -> DashboardSta
       .dictionary([.init(key: .string("index"), value: .integer(Int64(index)))]))
     observations[FileName("m\(index)")] = .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1)
   }
-  var state = DashboardState(model: ModelState(), rootPaths: ["/b"], width: width, height: height, now: 1)
+  var state = DashboardState(
+    model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: ["/b"], width: width, height: height,
+    now: 1)
   let directory: FileName = "/b/g"
   _ = state.update(
     .modelEvents(

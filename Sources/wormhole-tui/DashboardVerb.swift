@@ -47,9 +47,8 @@ enum DashboardVerb {
     } catch {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
-    let loop = try DashboardLoop(
+    return try DashboardLaunch.run(
       roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
-      themeProblem: nil, mouse: arguments.flag("mouse"))
-    return try loop.run()
+      mouse: arguments.flag("mouse"))
   }
 }

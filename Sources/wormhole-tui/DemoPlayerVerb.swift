@@ -84,7 +84,7 @@ enum DemoPlayerVerb {
       .dictionary([
         .init(key: .string("title"), value: .string("Now playing")),
         .init(key: .string("progress"), value: .real(Double(step % 20) / 20)),
-        .init(key: .string("updated"), value: .date(Date())),
+        .init(key: .string("updated"), value: .date(ArchiveDate(Date()))),
       ]), identifier: "widget")
     if step % 3 == 0 { _ = try? plain.passMessage(.boolean(true), identifier: "ack") }
     if step % 9 == 0 { _ = try? plain.passMessage(nil, identifier: "ping") }

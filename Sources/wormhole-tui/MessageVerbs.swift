@@ -144,7 +144,7 @@ enum PassVerb {
       }
     }
     do {
-      _ = try PropertyListReader().read(data)
+      _ = try PropertyListReader().read([UInt8](data))
     } catch {
       throw .usage("\(shown) is not an archive or property list: \(error.description)")
     }

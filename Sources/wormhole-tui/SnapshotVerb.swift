@@ -46,9 +46,10 @@ enum SnapshotVerb {
     }
     let roots = try DumpVerb.roots(arguments)
     let events = try initialEvents(roots)
-    let now = DashboardLoop.now()
+    let now = DashboardLaunch.now()
     var state = DashboardState(
-      model: ModelState(), rootPaths: roots.map(\.path.lossyText), width: width, height: height, now: now,
+      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: roots.map(\.path.lossyText),
+      width: width, height: height, now: now,
       isReadOnly: arguments.flag("read-only"))
     _ = state.update(.modelEvents(events, at: now))
     for key in keys {

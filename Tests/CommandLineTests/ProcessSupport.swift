@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 
 /// The built `wormhole-tui`, next to the test bundle in SwiftPM's build directory.
 let executablePath: String = {
@@ -159,21 +160,5 @@ func runProgram(_ executable: String, _ arguments: [String]) throws -> CommandRe
   return command.finish()
 }
 
-/// A fresh directory, removed by `remove()`.
-struct TemporaryDirectory {
-  let path: String
-
-  init() {
-    var template = Array((NSTemporaryDirectory() + "/wormhole-cli-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-      return String(cString: base)
-    }
-    path = made ?? NSTemporaryDirectory() + "/wormhole-cli-\(UUID())"
-    if made == nil {
-      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-  }
-
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
+/// The shared hermetic directory of every test target.
+typealias TemporaryDirectory = TestSupport.TemporaryDirectory

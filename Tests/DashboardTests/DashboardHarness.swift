@@ -3,6 +3,7 @@ import KeyedArchive
 import MailboxModel
 import TerminalInput
 import TerminalScreen
+import Testing
 import WormholeVocabulary
 
 let home = "/w"
@@ -23,7 +24,8 @@ struct DashboardHarness {
   init(width: Int = 100, height: Int = 30, readOnly: Bool = false, mailboxes: [FileName: ArchivedValue] = [:])
   {
     state = DashboardState(
-      model: ModelState(), rootPaths: [home], width: width, height: height, now: now, isReadOnly: readOnly)
+      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: [home], width: width, height: height,
+      now: now, isReadOnly: readOnly)
     if !mailboxes.isEmpty {
       send(
         .modelEvents(
@@ -38,30 +40,13 @@ struct DashboardHarness {
     effects += state.update(message)
   }
 
-  /// Types keys written as plain characters, with `<Enter>`, `<Esc>`, `<Tab>` and `<Down>`.
-  mutating func type(_ keys: String) {
-    var rest = Substring(keys)
-    while let first = rest.first {
-      if first == "<", let close = rest.firstIndex(of: ">") {
-        let name = rest[rest.index(after: rest.startIndex)..<close]
-        rest = rest[rest.index(after: close)...]
-        let key: Key
-        switch name {
-        case "Enter": key = .enter
-        case "Esc": key = .escape
-        case "Tab": key = .tab
-        case "S-Tab": key = .backTab
-        case "Down": key = .down
-        case "Up": key = .up
-        case "BS": key = .backspace
-        case "Del": key = .delete
-        default: key = .control(name.last ?? "c")
-        }
-        send(.key(key))
-      } else {
-        send(.key(.character(first)))
-        rest = rest.dropFirst()
-      }
+  /// Types keys in ``TerminalInput/KeyNotation`` (`jj<Enter><C-u>`), as `snapshot --keys` does;
+  /// notation that does not read is recorded as an issue and types nothing.
+  mutating func type(_ keys: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    do {
+      for key in try KeyNotation.keys(from: keys) { send(.key(key)) }
+    } catch {
+      Issue.record("cannot type \(keys): \(error)", sourceLocation: sourceLocation)
     }
   }
 

@@ -1,4 +1,5 @@
 import Dashboard
+import KeyedArchive
 import MailboxModel
 import Testing
 import WormholeVocabulary
@@ -7,7 +8,7 @@ import WormholeVocabulary
 @Suite struct TreePaneStateTests {
   /// A model holding `identifiers` (each an integer archive) in ``group``.
   static func model(_ identifiers: [FileName]) -> ModelState {
-    var model = ModelState()
+    var model = ModelState(inspector: KeyedArchiveInspector())
     let observations = Dictionary(uniqueKeysWithValues: identifiers.map { ($0, archive(.integer(1))) })
     _ = model.apply(.directoryAppeared(group), at: 1)
     _ = model.apply(.directoryScanned(group, mailboxes: observations, initial: true), at: 1)
@@ -104,7 +105,7 @@ import WormholeVocabulary
   }
 
   @Test func anEmptyModelHasNoRowsAndNoSelection() {
-    let tree = Self.tree(ModelState())
+    let tree = Self.tree(ModelState(inspector: KeyedArchiveInspector()))
     #expect(tree.rowCount == 0)
     #expect(tree.selection == nil)
     #expect(tree.directoryPaths.isEmpty)

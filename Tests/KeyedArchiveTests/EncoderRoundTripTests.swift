@@ -2,6 +2,7 @@ import Foundation
 import PropertyList
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 
 /// What the inspector reads, the encoder writes back: Apple's own archives round-trip.
@@ -115,7 +116,7 @@ import Testing
     let value = ArchivedValue.array([
       .set([.integer(1), .integer(2)]),
       .url(ArchivedURL(relative: "page.html", base: .url(ArchivedURL(relative: "https://example.com/dir/")))),
-      .uuid(uuid),
+      .uuid(ArchiveUUID(uuid)),
     ])
     let data = try KeyedArchiveEncoder().encode(value)
     let root = try #require(try NSKeyedUnarchiver.unarchiveTopLevelObjectWithData(data) as? [Any])

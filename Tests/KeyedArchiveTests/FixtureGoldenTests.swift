@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 
 @Suite struct FixtureGoldenTests {

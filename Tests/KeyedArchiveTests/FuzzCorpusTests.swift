@@ -1,6 +1,8 @@
 import Foundation
+import TerminalScreen
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 
 /// The fuzzer's seed corpus (and its findings, named `finding-…`) goes through every rendering as
@@ -22,7 +24,7 @@ import Testing
     let inspection = try KeyedArchiveInspector().inspect(bytes)
     #expect(!inspection.textTree().isEmpty)
     #expect(try JSONSerialization.jsonObject(with: Data(inspection.json().utf8)) is [String: Any])
-    #expect(Format.columns(of: inspection.summary(width: 30)) <= 30)
+    #expect(TerminalWidth.columns(of: inspection.summary(width: 30)) <= 30)
     // Fuzzer findings (`finding-…`) only need to be shown without crashing or leaking.
     if name.hasPrefix("finding-") { return }
     if name.hasPrefix("plain") || name.hasPrefix("unicode") {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 @testable import PropertyList
 
@@ -48,8 +49,8 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
             "NS.object.1": .integer(2),
           ]),
           classDescription("NSMutableDictionary", "NSDictionary", "NSObject"),
-          .dictionary(["$class": .uid(12), "NS.bytes": .data(Data([1, 2, 3]))]),
-          .dictionary(["$class": .uid(12), "NS.bytes": .data(Data(inner))]),
+          .dictionary(["$class": .uid(12), "NS.bytes": .data([1, 2, 3])]),
+          .dictionary(["$class": .uid(12), "NS.bytes": .data(inner)]),
           classDescription("NSMutableData", "NSData", "NSObject"),
         ], archiver: "SCNKeyedArchiver"))
     #expect(inspection.isArchive)
@@ -98,7 +99,7 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
           "NS.type": .integer(115),
         ]),
         // Packed bytes with alignment: char at 0, int at 4, double at 8.
-        .dictionary(["$class": .uid(3), "NS.objctype": .string("{?=cid}"), "NS.bytes": .data(Data(packed))]),
+        .dictionary(["$class": .uid(3), "NS.objctype": .string("{?=cid}"), "NS.bytes": .data(packed)]),
         classDescription("_NSKeyedCoderOldStyleArray", "NSObject"),
         // A bit field: not decodable, shown with its encoding.
         .dictionary(["$class": .uid(3), "$0": .string("{Flags=b3}"), "$1": .integer(5)]),
@@ -130,7 +131,8 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
       archive([
         .string("$null"),
         .dictionary([
-          "$class": .uid(2), "NS.objctype": .string("[4000i]"), "NS.bytes": .data(Data(count: 16_000)),
+          "$class": .uid(2), "NS.objctype": .string("[4000i]"),
+          "NS.bytes": .data([UInt8](repeating: 0, count: 16_000)),
         ]),
         classDescription("NSValue", "NSObject"),
       ]))
@@ -163,13 +165,14 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
       archive([
         .string("$null"),
         .array([.uid(2), .uid(4), .uid(5), .uid(6), .uid(9), .uid(10), .uid(11)]),
-        .dictionary(["$class": .uid(3), "NSColorSpace": .integer(1), "NSRGB": .data(Data("1 0.5 0\0".utf8))]),
+        .dictionary(["$class": .uid(3), "NSColorSpace": .integer(1), "NSRGB": .data(Array("1 0.5 0\0".utf8))]
+        ),
         classDescription("NSColor", "NSObject"),
         .dictionary([
-          "$class": .uid(3), "NSColorSpace": .integer(3), "NSWhite": .data(Data("0.5 0.25\0".utf8)),
+          "$class": .uid(3), "NSColorSpace": .integer(3), "NSWhite": .data(Array("0.5 0.25\0".utf8)),
         ]),
         .dictionary([
-          "$class": .uid(3), "NSColorSpace": .integer(5), "NSCMYK": .data(Data("0 1 1 0 1\0".utf8)),
+          "$class": .uid(3), "NSColorSpace": .integer(5), "NSCMYK": .data(Array("0 1 1 0 1\0".utf8)),
         ]),
         .dictionary([
           "$class": .uid(3), "NSColorSpace": .integer(6), "NSCatalogName": .uid(7), "NSColorName": .uid(8),
@@ -222,7 +225,7 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
   // MARK: - Embedded property lists
 
   @Test func nestedPropertyListAsItsOwnObjectIsNamedByItsField() throws {
-    let nested = Data(binaryPropertyList(archive(oneString)))
+    let nested = binaryPropertyList(archive(oneString))
     let inspection = try inspect(
       archive([
         .string("$null"),
@@ -316,6 +319,41 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
       #expect(!inspection.textTree().contains("by NSKeyedArchiver"))
     }
     expectBuiltGolden(inspection, named: "Header-\(name)")
+  }
+
+  /// `NSArchiver` writes the old, non-keyed form: an archive claiming it is not well formed
+  /// (`--strict` fails), while Apple's other keyed archivers keep the milder warning and pass.
+  @Test(arguments: [
+    ("NSArchiver", InspectionWarning.Kind.notKeyedArchiver, false),
+    ("NSUnarchiver", .notKeyedArchiver, false),
+    ("SCNKeyedArchiver", .otherArchiver, true),
+    ("NSKeyedArchiver", nil, true),
+  ])
+  func archiverThatIsNotAKeyedArchiver(_ name: String, _ kind: InspectionWarning.Kind?, _ wellFormed: Bool)
+    throws
+  {
+    let inspection = try inspect(archive(oneString, archiver: name))
+    #expect(inspection.isArchive)
+    #expect(inspection.root == .string("hello"))
+    #expect(inspection.warnings.map(\.kind) == (kind.map { [$0] } ?? []))
+    #expect(inspection.isWellFormedArchive == wellFormed)
+  }
+
+  /// `NSKeyedArchiver` writes every dictionary as an `NSDictionary` object: one in `$objects`
+  /// without `$class` is shown as a plain dictionary, with a warning, and is not well formed.
+  @Test func dictionaryObjectWithoutClassIsWarnedAbout() throws {
+    let inspection = try inspect(
+      archive([
+        .string("$null"), .dictionary(["$class": .uid(3), "NS.objects": .array([.uid(2)])]),
+        .dictionary(["plain": .integer(1)]), classDescription("NSArray", "NSObject"),
+      ]))
+    #expect(inspection.isArchive)
+    #expect(
+      inspection.root == .array([.dictionary([ArchivedEntry(key: .string("plain"), value: .integer(1))])]))
+    #expect(inspection.warnings.map(\.kind) == [.dictionaryWithoutClass])
+    #expect(inspection.warnings.first?.object == 2)
+    #expect(!inspection.isWellFormedArchive)
+    #expect(inspection.textTree().contains("warning: dictionaryWithoutClass: object 2:"))
   }
 
   @Test func classesKeySpelledOtherwise() throws {

@@ -2,6 +2,7 @@ import Foundation
 import PropertyList
 import Testing
 
+@testable import ArchivedValues
 @testable import KeyedArchive
 
 /// The archives we write must read back exactly with Apple's format readers: Foundation's
@@ -12,8 +13,8 @@ import Testing
     ArchivedEntry(key: .string("title"), value: .string("héllo 😀")),
     ArchivedEntry(
       key: .string("flags"), value: .array([.boolean(true), .boolean(false), .real(2.5), .null])),
-    ArchivedEntry(key: .string("when"), value: .date(Date(timeIntervalSinceReferenceDate: 1000.25))),
-    ArchivedEntry(key: .string("bytes"), value: .data(Data([0xDE, 0xAD]))),
+    ArchivedEntry(key: .string("when"), value: .date(ArchiveDate(secondsSince2001: 1000.25))),
+    ArchivedEntry(key: .string("bytes"), value: .data([0xDE, 0xAD])),
     ArchivedEntry(
       key: .string("nested"),
       value: .dictionary([ArchivedEntry(key: .string("$null"), value: .string("$null"))])),

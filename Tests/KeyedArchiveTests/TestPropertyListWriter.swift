@@ -54,7 +54,7 @@ func binaryPropertyList(_ root: PropertyListValue) -> [UInt8] {
       bytes += bigEndian(number.bitPattern, width: 8)
     case .date(let date):
       bytes.append(0x33)
-      bytes += bigEndian(date.timeIntervalSinceReferenceDate.bitPattern, width: 8)
+      bytes += bigEndian(date.secondsSince2001.bitPattern, width: 8)
     case .data(let data):
       header(0x4, data.count)
       bytes += data

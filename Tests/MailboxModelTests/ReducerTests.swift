@@ -29,7 +29,7 @@ private struct Harness {
   var effects: [ModelEffect] = []
 
   init(configuration: ModelConfiguration = ModelConfiguration()) {
-    state = ModelState(configuration: configuration)
+    state = ModelState(configuration: configuration, inspector: KeyedArchiveInspector())
     _ = state.apply(.directoryAppeared(directory), at: 0)
   }
 

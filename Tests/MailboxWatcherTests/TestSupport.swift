@@ -3,30 +3,17 @@ import Foundation
 import Glibc
 import MailboxModel
 import Synchronization
+import TestSupport
 import WormholeVocabulary
 
 @testable import MailboxWatcher
 
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-  let path: String
+/// The shared hermetic directory of every test target.
+typealias TemporaryDirectory = TestSupport.TemporaryDirectory
 
-  init() {
-    var template = Array((NSTemporaryDirectory() + "/wormhole-watch-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-      return String(cString: base)
-    }
-    path = made ?? NSTemporaryDirectory() + "/wormhole-watch-\(UUID())"
-    if made == nil {
-      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-  }
-
+extension TemporaryDirectory {
   /// The path as the model names directories.
   var name: FileName { FileName(path) }
-
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
 }
 
 extension ModelState {

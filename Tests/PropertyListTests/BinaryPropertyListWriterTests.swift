@@ -6,7 +6,7 @@ import Testing
 @Suite struct BinaryPropertyListWriterTests {
   /// Foundation's reader is the reference for everything but UIDs, which it cannot return.
   private func foundationRoundTrip(_ value: PropertyListValue) throws -> Any {
-    let data = try BinaryPropertyListWriter().data(for: value)
+    let data = Data(try BinaryPropertyListWriter().bytes(for: value))
     #expect(data.starts(with: Array("bplist00".utf8)))
     return try PropertyListSerialization.propertyList(from: data, format: nil)
   }
@@ -15,7 +15,7 @@ import Testing
     let value = PropertyListValue.array([
       .string("ascii"), .string("héllo → 😀"), .integer(0), .integer(255), .integer(256), .integer(-1),
       .integer(Int64.max), .integer(Int64.min), .real(2.5), .boolean(true), .boolean(false),
-      .data(Data([0, 1, 2])), .date(Date(timeIntervalSinceReferenceDate: 12.5)),
+      .data([0, 1, 2]), .date(ArchiveDate(secondsSince2001: 12.5)),
     ])
     let array = try #require(try foundationRoundTrip(value) as? [Any])
     #expect(array[0] as? String == "ascii")

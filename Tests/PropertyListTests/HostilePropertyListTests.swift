@@ -252,8 +252,8 @@ func expectError(
       value
         == .dictionary([
           "s": .string("a <b> & ☺ A<raw>"), "i": .integer(-42), "u": .unsignedInteger(.max), "r": .real(2.5),
-          "t": .boolean(true), "f": .boolean(false), "d": .date(Date(timeIntervalSinceReferenceDate: 60)),
-          "b": .data(Data([0, 1, 2, 255])), "a": .array([.string(""), .array([]), .dictionary([])]),
+          "t": .boolean(true), "f": .boolean(false), "d": .date(ArchiveDate(secondsSince2001: 60)),
+          "b": .data([0, 1, 2, 255]), "a": .array([.string(""), .array([]), .dictionary([])]),
           "ref": .uid(7),
         ]))
   }

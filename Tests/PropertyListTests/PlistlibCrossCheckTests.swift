@@ -21,7 +21,7 @@ func canonicalJSON(_ value: PropertyListValue) -> String {
   case .unsignedInteger(let number): return "{\"i\":\(number)}"
   case .real(let number): return "{\"r\":\(number.isFinite ? "\(number)" : "null")}"
   case .boolean(let flag): return "{\"b\":\(flag)}"
-  case .date(let date): return "{\"date\":\(date.timeIntervalSinceReferenceDate)}"
+  case .date(let date): return "{\"date\":\(date.secondsSince2001)}"
   case .data(let data): return "{\"data\":\"\(data.map { String(format: "%02x", $0) }.joined())\"}"
   case .uid(let number): return "{\"uid\":\(number)}"
   case .array(let elements): return "{\"a\":[\(elements.map(canonicalJSON).joined(separator: ","))]}"

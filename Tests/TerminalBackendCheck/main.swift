@@ -16,6 +16,7 @@ import TerminalBackend
 import TerminalInput
 import TerminalScreen
 import TerminalTheme
+import WakeSignal
 
 let arguments = CommandLine.arguments
 let stubborn = arguments.count > 2 && arguments[2] == "stubborn"
@@ -47,10 +48,12 @@ if arguments.count > 1 {
   }
 }
 
-var wake: [Int32] = [-1, -1]
-if pipe(&wake) != 0 {
+let wake: WakePipe
+do {
+  wake = try WakePipe()
+} catch {
   terminal.stop()
-  print("terminal-backend-check: no pipe")
+  print("terminal-backend-check: \(error)")
   exit(1)
 }
 
@@ -107,9 +110,11 @@ while true {
     lastEvent: lastEvent,
     resumed: resumed, interrupts: interrupts, narrowTitle: narrowTitle, emojiSelection: emojiSelection)
   terminal.draw(screen, theme: theme)
-  guard let event = terminal.nextEvent(timeout: -1, wakingOn: wake[0]) else {
-    var byte: UInt8 = 0
-    if read(wake[0], &byte, 1) == 1 { lastEvent = "woken" }
+  guard let event = terminal.nextEvent(timeout: -1, wakingOn: wake.readDescriptor) else {
+    if wake.wait(milliseconds: 0) {
+      wake.drain()
+      lastEvent = "woken"
+    }
     continue
   }
   switch event {
@@ -126,8 +131,7 @@ while true {
   case .key(.character("x")):
     exit(3)
   case .key(.character("w")):
-    var byte: UInt8 = 1
-    _ = write(wake[1], &byte, 1)
+    wake.signal()
     lastEvent = "wrote"
   case .key(.character("t")):
     lastEvent = terminal.nextEvent(timeout: 30) == nil ? "timed out" : "an event"

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Clusters whose width terminals disagree on, drawn by the real backend in tmux 3.3a: every

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Bracketed paste in a real terminal: tmux's `paste-buffer -p` marks the text as a paste when

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// The real backend in a real terminal: `terminal-backend-check` runs in a tmux pane.

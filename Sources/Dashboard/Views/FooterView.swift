@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// The bottom line: the keys valid where the focus is, from the keymap; or the line being
@@ -10,10 +10,9 @@ enum FooterView {
     switch state.overlay {
     case .filter(let field, let pane)?:
       let prompt = "/" + (pane == .traffic ? "traffic " : "")
-      drawInput(
-        prompt, field,
-        error: pane == .traffic ? state.trafficPane.filter?.error : state.treePane.filter?.error,
-        into: &screen, area: area)
+      let filter = pane == .traffic ? state.trafficPane.filter : state.treePane.filter
+      let notice = filter?.error ?? filter?.notice(counting: pane == .traffic ? "rows" : "names")
+      drawInput(prompt, field, error: notice, into: &screen, area: area)
       return
     case .command(let field)?:
       drawInput(":", field, error: nil, into: &screen, area: area)

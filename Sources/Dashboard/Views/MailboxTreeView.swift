@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import MailboxModel
 import TerminalScreen
 import WormholeVocabulary
@@ -8,7 +8,10 @@ enum MailboxTreeView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     let focused = state.focus == .mailboxes
     var details = "by \(state.treePane.sort.rawValue)"
-    if let filter = state.treePane.filter { details += "  /" + DisplayText.escaped(filter.text) }
+    if let filter = state.treePane.filter {
+      details += "  /" + DisplayText.escaped(filter.text)
+      if filter.undecidedCount > 0 { details += " (\(filter.undecidedCount) hidden)" }
+    }
     DashboardView.title("Mailboxes", details: details, focused: focused, into: &screen, area: area)
     let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
     screen.fill(body, role: "list")

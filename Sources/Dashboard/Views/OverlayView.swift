@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// Boxes drawn over the panes: help, the message log, confirmations and forms.

@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import TerminalScreen
 
 /// The top line: what is watched, how much, how fast, and the last result or notice.

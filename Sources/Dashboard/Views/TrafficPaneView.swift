@@ -1,4 +1,4 @@
-import KeyedArchive
+import ArchivedValues
 import MailboxModel
 import TerminalScreen
 import WormholeVocabulary
@@ -8,7 +8,10 @@ enum TrafficPaneView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     let focused = state.focus == .traffic
     var details = "\(state.rate.perSecond)/s " + Sparkline.text(state.rate.counts.map(Double.init), width: 20)
-    if let filter = state.trafficPane.filter { details += "  /" + DisplayText.escaped(filter.text) }
+    if let filter = state.trafficPane.filter {
+      details += "  /" + DisplayText.escaped(filter.text)
+      if filter.undecidedCount > 0 { details += " (\(filter.undecidedCount) hidden)" }
+    }
     if state.trafficPane.selection != nil { details += "  (G follows)" }
     DashboardView.title("Traffic", details: details, focused: focused, into: &screen, area: area)
     if let frozen = state.frozen {

@@ -1,0 +1,5 @@
+/// Text to write, or a child still to expand.
+enum RenderPiece<Child> {
+  case text(String)
+  case child(Child)
+}

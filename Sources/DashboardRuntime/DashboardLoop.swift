@@ -1,0 +1,183 @@
+import Dashboard
+import KeyedArchive
+import MailboxModel
+import TerminalBackend
+import TerminalInput
+import TerminalScreen
+import TerminalTheme
+import WakeSignal
+
+/// The dashboard's one loop: it owns the state. Keys, resizes, signals, timers, the source's
+/// model events and the results of effects all arrive here as messages and go through
+/// ``Dashboard/DashboardState/update(_:)``; the effects it returns run here (timers, the
+/// clipboard, themes, a rescan) or on the executor, which reports back through the inbox.
+/// Frames are drawn at most every ``frameMilliseconds``.
+///
+/// Everything outside is behind a narrow protocol: the terminal (``DashboardTerminal``), the
+/// source of model events (``DashboardEventSource``), the executor (``DashboardEffectExecutor``)
+/// and the clock (``DashboardClock``). The program gives it ncurses, the watcher and the
+/// mailbox operations; tests give it ``InMemoryTerminal``, ``ScriptedEventSource`` and a
+/// ``ManualClock`` and run this same loop.
+public final class DashboardLoop {
+  /// Redraws are coalesced to this interval under floods.
+  public static let frameMilliseconds: Int64 = 33
+
+  /// The state as of the last message (after ``run()``, as it ended).
+  public private(set) var state: DashboardState
+  private let terminal: any DashboardTerminal
+  private let source: any DashboardEventSource
+  private let executor: any DashboardEffectExecutor
+  private let clock: any DashboardClock
+  private let inbox: DashboardInbox
+  private let configuration: DashboardConfiguration
+  /// The theme as loaded (its colours as written) and as drawn (reduced to the terminal).
+  private var loadedTheme: Theme
+  private var theme: Theme
+  private var wakeTimes: [Int64] = []
+  private var lastFrame: Int64 = 0
+  private var needsFrame = true
+
+  /// A loop over these parts; nothing starts until ``run()``. Give `executor` the same
+  /// read-only setting as `configuration`.
+  public init(
+    terminal: any DashboardTerminal, source: any DashboardEventSource, executor: any DashboardEffectExecutor,
+    clock: any DashboardClock = SystemClock(), configuration: DashboardConfiguration
+  ) throws(WakePipeError) {
+    inbox = try DashboardInbox()
+    self.terminal = terminal
+    self.source = source
+    self.executor = executor
+    self.clock = clock
+    self.configuration = configuration
+    loadedTheme = configuration.theme
+    theme = configuration.theme
+    state = DashboardState(
+      model: ModelState(configuration: configuration.model, inspector: KeyedArchiveInspector()), rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
+      isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
+  }
+
+  /// Runs until the operator quits or a signal ends it; the terminal is restored on every path.
+  /// After a quit, it returns once every effect started has finished.
+  public func run() throws(TerminalError) -> DashboardExit {
+    try terminal.start()
+    defer { terminal.stop() }
+    if configuration.mouse { terminal.enableMouse(true) }
+    theme = loadedTheme.reduced(to: terminal.colorCapability)
+    let inbox = inbox
+    let clock = clock
+    source.start { events in inbox.post(.modelEvents(events, at: clock.now())) }
+    apply(.resize(width: terminal.width, height: terminal.height))
+    for message in inbox.take() { apply(message) }
+    draw()
+    while !state.isQuitting {
+      let now = clock.now()
+      var timeout = Int64(1000 - now % 1000)  // ages and the rate move once a second
+      if let wake = wakeTimes.first { timeout = min(timeout, max(wake - now, 0)) }
+      if needsFrame { timeout = min(timeout, max(lastFrame + Self.frameMilliseconds - now, 0)) }
+      if let event = terminal.nextEvent(timeout: Int(timeout), wakingOn: inbox.wakeDescriptor) {
+        if let signal = handle(event) { return interrupted(by: signal) }
+        // Take every event already there before drawing, so keys stay responsive under floods.
+        while let more = terminal.nextEvent(timeout: 0, wakingOn: nil) {
+          if let signal = handle(more) { return interrupted(by: signal) }
+        }
+      }
+      for message in inbox.take() { apply(message) }
+      let after = clock.now()
+      if let wake = wakeTimes.first, wake <= after {
+        wakeTimes.removeAll { $0 <= after }
+        apply(.clock(after))
+      } else if after / 1000 != now / 1000 {
+        apply(.clock(after))
+      }
+      if needsFrame && after - lastFrame >= Self.frameMilliseconds { draw() }
+    }
+    source.cancel()
+    executor.waitUntilIdle()
+    return .quit
+  }
+
+  /// One event from the terminal; the signal when it says the loop must end.
+  private func handle(_ event: TerminalEvent) -> Int32? {
+    switch event {
+    case .key(let key): apply(.key(key))
+    case .resize(let width, let height): apply(.resize(width: width, height: height))
+    case .mouse(let mouse): apply(Self.message(for: mouse))
+    case .paste(let text): apply(.paste(text))
+    case .pasteTooLarge(let byteCount): apply(.pasteTooLarge(byteCount: byteCount))
+    case .suspendResumed:
+      terminal.redrawAll()
+      needsFrame = true
+    case .interrupted(let signal): return signal
+    }
+    return nil
+  }
+
+  /// The terminal first, then the source; the caller ends the process by the signal.
+  private func interrupted(by signal: Int32) -> DashboardExit {
+    terminal.stop()
+    source.cancel()
+    return .interrupted(signal: signal)
+  }
+
+  private func draw() {
+    terminal.draw(DashboardView.render(state), theme: theme)
+    lastFrame = clock.now()
+    needsFrame = false
+  }
+
+  private func apply(_ message: DashboardMessage) {
+    for effect in state.update(message) { perform(effect) }
+    needsFrame = true
+  }
+
+  private func perform(_ effect: DashboardEffect) {
+    switch effect {
+    case .wake(let at):
+      // Rounded up to the next 50 ms, so that a flood of changes (each ending a highlight
+      // later) keeps a handful of wake-ups, not one per change.
+      let rounded = (at + 49) / 50 * 50
+      if !wakeTimes.contains(rounded) {
+        wakeTimes.append(rounded)
+        wakeTimes.sort()
+      }
+    case .quit: break  // the state says so; the loop ends
+    case .rescan: source.rescan()
+    case .copyToClipboard(let text): terminal.copyToClipboard(text)
+    case .repaint:
+      terminal.redrawAll()
+      needsFrame = true
+    case .loadTheme(let request): loadTheme(request)
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry:
+      // Writes may wait on locks: off the loop, reported back through the inbox.
+      let inbox = inbox
+      executor.execute(EffectJob(effect: effect, model: state.model)) { inbox.post($0) }
+    }
+  }
+
+  private func loadTheme(_ request: ThemeRequest) {
+    let themes = configuration.themes
+    let name: String
+    switch request {
+    case .next: name = themes.name(after: loadedTheme.name)
+    case .named(let named): name = named
+    }
+    do throws(ThemeError) {
+      let loaded = try themes.theme(name)
+      loadedTheme = loaded
+      theme = loaded.reduced(to: terminal.colorCapability)
+      terminal.redrawAll()
+      apply(.themeLoaded(name: loaded.name, error: nil))
+    } catch {
+      apply(.themeLoaded(name: name, error: error.description))
+    }
+  }
+
+  /// A press selects what is under it; the wheel scrolls the pane under it.
+  static func message(for mouse: MouseEvent) -> DashboardMessage {
+    switch mouse.kind {
+    case .wheelUp: return .wheel(up: true, row: mouse.row, column: mouse.column)
+    case .wheelDown: return .wheel(up: false, row: mouse.row, column: mouse.column)
+    case .press: return .click(row: mouse.row, column: mouse.column)
+    }
+  }
+}

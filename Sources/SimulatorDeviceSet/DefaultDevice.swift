@@ -1,0 +1,13 @@
+/// One of the devices CoreSimulator created by default for a runtime, as `device_set.plist`'s
+/// `DefaultDevices` records them (runtime identifier to device-type identifier to UDID).
+public struct DefaultDevice: Sendable, Hashable {
+  public var runtime: SimulatorRuntime
+  public var deviceType: SimulatorDeviceType
+  public var udid: String
+
+  public init(runtime: SimulatorRuntime, deviceType: SimulatorDeviceType, udid: String) {
+    self.runtime = runtime
+    self.deviceType = deviceType
+    self.udid = udid
+  }
+}

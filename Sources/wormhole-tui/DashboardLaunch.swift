@@ -1,0 +1,47 @@
+import DashboardRuntime
+import KeyedArchive
+import MailboxWatcher
+import TerminalBackend
+import TerminalTheme
+
+/// Builds the dashboard's real parts (ncurses, the watcher, the mailbox operations) and runs
+/// the loop of ``DashboardRuntime`` over them. Nothing else of the dashboard lives in the
+/// executable.
+enum DashboardLaunch {
+  /// Runs the dashboard on `roots` until the operator quits (`.success`) or a signal ends it
+  /// (the process ends by that signal, after the clean-ups).
+  static func run(
+    roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool
+  ) throws(CommandError) -> ExitCode {
+    let source: MailboxWatcherSource
+    do {
+      source = try MailboxWatcherSource(roots: roots)
+    } catch {
+      throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
+    }
+    let configuration = DashboardConfiguration(
+      rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
+      theme: theme)
+    let loop: DashboardLoop
+    do {
+      loop = try DashboardLoop(
+        terminal: Terminal(), source: source, executor: MailboxEffectExecutor(isReadOnly: readOnly),
+        configuration: configuration)
+    } catch {
+      throw .failure(error.description)
+    }
+    let exit: DashboardExit
+    do {
+      exit = try loop.run()
+    } catch {
+      throw .failure(error.description)
+    }
+    switch exit {
+    case .quit: return .success
+    case .interrupted(let signal): Termination.end(bySignal: signal)
+    }
+  }
+
+  /// Now, in milliseconds since 1970, as the dashboard reads it.
+  static func now() -> Int64 { SystemClock().now() }
+}

@@ -1,0 +1,168 @@
+import Dashboard
+import DashboardRuntime
+import Foundation
+import Glibc
+import KeyedArchive
+import MailboxModel
+import MailboxWatcher
+import Synchronization
+import TerminalInput
+import TestSupport
+import Testing
+import Wormhole
+import WormholeVocabulary
+
+/// The real loop, with an in-memory terminal, a scripted source and a manual clock: no tmux,
+/// no sleeps; each test waits on what the loop draws.
+@Suite struct DashboardLoopTests {
+  let group: FileName = "/w/group"
+
+  @Test func modelEventsAppearKeysMoveTheSelectionAndQuitEndsTheLoop() throws {
+    let source = ScriptedEventSource(
+      initial: initialScan(group, ["alpha": .string("first value"), "beta": .string("second value")]))
+    let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: false))
+    let run = try LoopRun(
+      source: source, executor: executor,
+      script: [.waitFor("first value")] + keys("j") + [.waitFor("second value")]
+        + [
+          .perform {
+            source.deliver([
+              .mailboxChanged(directory: "/w/group", identifier: "gamma", observation(.integer(3)))
+            ])
+          }
+        ]
+        + [.waitFor("gamma")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(run.exit == .quit)
+    #expect(run.loop.state.selection == .mailbox(directory: group, identifier: "beta"))
+    #expect(run.terminal.starts == 1 && run.terminal.stops == 1 && !run.terminal.isActive)
+    #expect(source.isCancelled)
+    #expect(!run.terminal.ranOutOfScript)
+  }
+
+  @Test func aPassGoesThroughTheExecutorToTheDiskAndItsResultArrives() throws {
+    let directory = TemporaryDirectory(prefix: "wormhole-runtime")
+    defer { directory.remove() }
+    let wormhole = try Wormhole(directory: directory.path)
+    try wormhole.passMessage(.string("hello"), identifier: "greeting")
+    let source = ScriptedEventSource(
+      initial: initialScan(FileName(directory.path), ["greeting": .string("hello")]))
+    let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: false))
+    let run = try LoopRun(
+      source: source, executor: executor, rootPaths: [directory.path],
+      script: [.waitFor("\"hello\"")] + keys("p") + [.waitFor("Pass a message")]
+        + keys("<S-Tab><C-u>typed<Tab>[1, 2, 3]<Enter>") + [.waitFor("passed typed")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(run.exit == .quit)
+    #expect(try wormhole.message(withIdentifier: "typed") == .array([.integer(1), .integer(2), .integer(3)]))
+    #expect(try wormhole.trafficRecords().contains { $0.identifier == "typed" })
+    #expect(executor.outcomes == ["pass to typed (file)"])
+  }
+
+  @Test func theRealWatcherAndExecutorShowAPassFromOutsideAndClear() throws {
+    let directory = TemporaryDirectory(prefix: "wormhole-runtime")
+    defer { directory.remove() }
+    let wormhole = try Wormhole(directory: directory.path)
+    try wormhole.passMessage(.string("hello"), identifier: "greeting")
+    let source = try MailboxWatcherSource(roots: [.container(directory.path)])
+    let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: false))
+    let run = try LoopRun(
+      source: source, executor: executor, rootPaths: [directory.path], realWaits: { true },
+      script: [.waitFor("greeting")]
+        + [
+          .perform {
+            _ = try? Wormhole(directory: directory.path).passMessage(.integer(7), identifier: "outside")
+          }
+        ]
+        + [.waitFor("outside")] + keys("gj") + [.waitFor("Contents greeting")] + keys("d") + [
+          .waitFor("Clear greeting?")
+        ]
+        + keys("y") + [.waitFor("cleared greeting")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(run.exit == .quit)
+    #expect(try wormhole.message(withIdentifier: "greeting") == nil)
+    #expect(try wormhole.message(withIdentifier: "outside") == .integer(7))
+  }
+
+  /// The loop takes every event already there before drawing; it used to take only keys, and
+  /// a resize, click or signal right after a key was dropped.
+  @Test func aResizeRightAfterAKeyIsNotLost() throws {
+    let source = ScriptedEventSource(initial: initialScan(group, ["alpha": .string("first value")]))
+    let run = try LoopRun(
+      source: source, executor: RecordingExecutor(MailboxEffectExecutor(isReadOnly: false)),
+      script: [.waitFor("first value")] + keys("j") + [.event(.resize(width: 30, height: 10))]
+        + [.waitFor("terminal too small")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(run.exit == .quit)
+  }
+
+  @Test func aSignalRightAfterAKeyEndsTheLoopWithThatSignal() throws {
+    let source = ScriptedEventSource(initial: initialScan(group, ["alpha": .string("first value")]))
+    let run = try LoopRun(
+      source: source, executor: RecordingExecutor(MailboxEffectExecutor(isReadOnly: false)),
+      script: [.waitFor("first value")] + keys("j") + [.event(.interrupted(signal: SIGTERM))])
+    #expect(run.exit == .interrupted(signal: SIGTERM))
+    #expect(!run.terminal.isActive)
+    #expect(source.isCancelled)
+  }
+
+  /// A write that waits on a lock does not hold the loop: keys are answered meanwhile, and the
+  /// result arrives when the write ends.
+  @Test func keysAreAnsweredWhileAWriteIsStillRunning() throws {
+    let gate = GatedExecutor()
+    let executor = RecordingExecutor(gate)
+    let source = ScriptedEventSource(
+      initial: initialScan(group, ["alpha": .string("first value"), "beta": .string("second value")]))
+    let run = try LoopRun(
+      source: source, executor: executor,
+      script: keys(":pass alpha 5<Enter>") + [.waitUntil("the pass to be running") { _ in executor.isBusy }]
+        + keys("j") + [.waitFor("second value")] + keys("k") + [.waitFor("first value")]
+        + [.perform { gate.open() }] + [.waitFor("passed alpha")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(run.exit == .quit)
+    #expect(executor.jobs.count == 1)
+  }
+
+  @Test func timePassesOnTheInjectedClock() throws {
+    let clock = ManualClock()
+    let source = ScriptedEventSource(initial: initialScan(group, ["alpha": .string("first value")]))
+    let start = clock.now()
+    let run = try LoopRun(
+      source: source, executor: RecordingExecutor(MailboxEffectExecutor(isReadOnly: false)), clock: clock,
+      script: [.waitFor("first value")] + [
+        .waitUntil("a minute to pass") { _ in clock.now() - start >= 60_000 }
+      ]
+        + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(run.loop.state.now >= start + 60_000)
+  }
+}
+
+/// An executor whose jobs all wait until the test opens it, then succeed without writing.
+final class GatedExecutor: DashboardEffectExecutor {
+  private let waiting = Mutex<(isOpen: Bool, jobs: [(EffectJob, @Sendable (DashboardMessage) -> Void)])>(
+    (false, []))
+
+  func execute(_ job: EffectJob, report: @escaping @Sendable (DashboardMessage) -> Void) {
+    let runNow = waiting.withLock { state -> Bool in
+      if !state.isOpen { state.jobs.append((job, report)) }
+      return state.isOpen
+    }
+    if runNow { report(.effectFinished(.done(job.effect))) }
+  }
+
+  /// Lets every waiting job finish, from another thread, as a write that got its lock.
+  func open() {
+    let jobs = waiting.withLock { state in
+      state.isOpen = true
+      defer { state.jobs = [] }
+      return state.jobs
+    }
+    Thread.detachNewThread {
+      for (job, report) in jobs { report(.effectFinished(.done(job.effect))) }
+    }
+  }
+
+  func waitUntilIdle() {}
+
+}
