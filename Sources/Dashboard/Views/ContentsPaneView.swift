@@ -19,8 +19,9 @@ enum ContentsPaneView {
     guard area.height > 1 else { return }
     let header = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
     screen.fill(header, role: "contents")
-    let lines = state.contentsLines()
-    drawHeader(state, lines: lines, into: &screen, area: header)
+    let contents = state.contents
+    let lines = contents.lines()
+    drawHeader(state, contents: contents, lines: lines, into: &screen, area: header)
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
     screen.fill(body, role: "contents")
     for offset in 0..<body.height {
@@ -45,7 +46,8 @@ enum ContentsPaneView {
   }
 
   private static func drawHeader(
-    _ state: DashboardState, lines: [ContentLine], into screen: inout Screen, area: Rect
+    _ state: DashboardState, contents: ContentsLines, lines: [ContentLine], into screen: inout Screen,
+    area: Rect
   ) {
     guard let mailbox = state.selectedMailbox else { return }
     var parts: [String] = []
@@ -65,7 +67,7 @@ enum ContentsPaneView {
     parts.append("\(mailbox.versionCount) version\(mailbox.versionCount == 1 ? "" : "s")")
     // The sparkline, when there is one, keeps the right end of the line.
     var right = area.maxX
-    if let series = state.sparklineSeries(lines: lines) {
+    if let series = contents.sparklineSeries(lines: lines) {
       let blocks = Sparkline.text(series.values, width: min(24, max(area.width / 3, 4)))
       let label = DisplayText.escaped(series.label)
       let text = " " + TerminalWidth.truncated(label, toColumns: 16) + " "
