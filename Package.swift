@@ -127,8 +127,8 @@ let package = Package(
         "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
       ]),
     .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
-    .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport"]),
+    .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
+    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "TestSupport"]),
     .testTarget(
       name: "MailboxModelTests",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),

@@ -3,52 +3,23 @@ import TerminalScreen
 /// Small formatting helpers shared by the renderers; none of them goes through `NSString` or
 /// `String(format:)`, which are slow on Linux.
 enum Format {
-  /// `text` in double quotes, with quotes, backslashes, control characters and bidirectional
-  /// overrides escaped so that no string from a file can move the terminal's cursor or reorder text.
-  static func quoted(_ text: String, into output: inout String) { literal(text, json: false, into: &output) }
-
-  /// `text` as a JSON string literal; control characters, line separators and bidirectional
-  /// overrides are escaped so that JSON piped to a terminal cannot reorder it.
-  static func json(_ text: String, into output: inout String) { literal(text, json: true, into: &output) }
-
-  /// A quoted literal: what needs escaping is ``DisplayText``'s one definition of what a terminal
-  /// would act on, for both forms; only the spelling of the escape differs (`\u{1b}` for the
-  /// terminal, `\u001b` for JSON, which can spell all of it in four hex digits).
-  private static func literal(_ text: String, json: Bool, into output: inout String) {
+  /// `text` in double quotes, escaped by ``DisplayText`` (text strength): no string from a file
+  /// can move the terminal's cursor, reorder text or hide a character.
+  static func quoted(_ text: String, into output: inout String) {
     output.append("\"")
+    DisplayText.append(text, to: &output, quotes: true, strict: false)
+    output.append("\"")
+  }
+
+  /// `text` as a JSON string literal, escaped by ``DisplayText`` as every JSON output is.
+  static func json(_ text: String, into output: inout String) {
     if isPlainASCII(text) {
+      output.append("\"")
       output.append(text)
       output.append("\"")
       return
     }
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output.append("\\\"")
-      case "\\": output.append("\\\\")
-      case "\n": output.append("\\n")
-      case "\t": output.append("\\t")
-      case "\r": output.append("\\r")
-      default:
-        guard DisplayText.needsEscape(scalar) else {
-          output.unicodeScalars.append(scalar)
-          continue
-        }
-        if json {
-          // Beyond the Basic Multilingual Plane JSON spells a scalar as a UTF-16 surrogate pair.
-          for unit in String(scalar).utf16 {
-            let hex = String(unit, radix: 16)
-            output.append("\\u")
-            output.append(String(repeating: "0", count: 4 - hex.count))
-            output.append(hex)
-          }
-        } else {
-          output.append("\\u{")
-          output.append(String(scalar.value, radix: 16))
-          output.append("}")
-        }
-      }
-    }
-    output.append("\"")
+    output.append(DisplayText.jsonString(text))
   }
 
   /// Whether `text` is printable ASCII without quotes or backslashes, so it needs no escaping.

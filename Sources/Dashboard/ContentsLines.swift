@@ -147,7 +147,7 @@ struct ContentsLines {
     guard let directory = model.directories[path] else { return [] }
     var lines: [ContentLine] = [
       ContentLine([
-        .init("directory  ", "contents.key"), .init(DisplayText.escaped(path.lossyText), "contents"),
+        .init("directory  ", "contents.key"), .init(DisplayText.name(path.lossyText), "contents"),
       ]),
       ContentLine([
         .init("mailboxes  ", "contents.key"),

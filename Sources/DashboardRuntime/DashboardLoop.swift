@@ -52,7 +52,8 @@ public final class DashboardLoop {
     loadedTheme = configuration.theme
     theme = configuration.theme
     state = DashboardState(
-      model: ModelState(configuration: configuration.model, inspector: KeyedArchiveInspector()), rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
+      model: ModelState(configuration: configuration.model, inspector: KeyedArchiveInspector()),
+      rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
   }
 

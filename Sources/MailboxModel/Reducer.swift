@@ -98,15 +98,11 @@ extension ModelState {
     pendingRecords.removeAll(directory: path)
   }
 
-  /// Says so when journal records were lost between two reads: the reader fell more than one
-  /// rotation behind. The mailboxes stay right (they are read from the disk); only traffic
-  /// entries are missing.
+  /// Keeps the directory's last journal sequence number. A gap in the numbers is not guessed at
+  /// here: only the journal's reader knows whether it skipped lines, missed a rotation or saw a
+  /// writer jump, and the watcher says which in a ``ModelEvent/notice(_:)``.
   private mutating func noticeGap(before record: TrafficRecord, directory: FileName) {
-    defer { directories[directory]?.lastJournalSequence = record.sequence }
-    guard let last = directories[directory]?.lastJournalSequence, record.sequence > last + 1 else { return }
-    addNotice(
-      "\(directory.lossyText): journal records \(last + 1)–\(record.sequence - 1) were rotated away before they were read; their traffic is missing (the mailboxes are current)"
-    )
+    directories[directory]?.lastJournalSequence = record.sequence
   }
 
   private mutating func addNotice(_ message: String) {

@@ -11,7 +11,7 @@ struct FileStamp: Hashable, Sendable {
 
   init(_ status: stat) {
     // FNV-1a over the four fields.
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var hash = FNV1a()
     for field in [
       UInt64(status.st_ino), UInt64(bitPattern: Int64(status.st_size)),
       UInt64(bitPattern: Int64(status.st_mtim.tv_sec)) &* 1_000_000_000
@@ -19,13 +19,9 @@ struct FileStamp: Hashable, Sendable {
       UInt64(bitPattern: Int64(status.st_ctim.tv_sec)) &* 1_000_000_000
         &+ UInt64(bitPattern: Int64(status.st_ctim.tv_nsec)),
     ] {
-      var value = field
-      for _ in 0..<8 {
-        hash = (hash ^ (value & 0xff)) &* 0x0000_0100_0000_01b3
-        value >>= 8
-      }
+      hash.add(littleEndian: field)
     }
-    fingerprint = hash
+    fingerprint = hash.value
   }
 }
 
@@ -47,32 +43,17 @@ enum DirectoryScanner {
 
   /// The entries of `path`, or the `errno` that stopped listing it.
   static func list(_ path: FileName) -> Result<DirectoryListing, ScanError> {
-    guard let stream = withCString(path, { opendir($0) }) else { return .failure(ScanError(code: errno)) }
-    defer { closedir(stream) }
-    let descriptor = dirfd(stream)
     var listing = DirectoryListing()
-    while let entry = readdir(stream) {
-      let (name, type) = withUnsafeBytes(of: &entry.pointee.d_name) { raw -> (FileName, UInt8) in
-        let bytes = raw.prefix(while: { $0 != 0 })
-        var type = entry.pointee.d_type
-        if type == UInt8(DT_UNKNOWN), let base = raw.baseAddress {
-          var status = stat()
-          if fstatat(descriptor, base.assumingMemoryBound(to: CChar.self), &status, AT_SYMLINK_NOFOLLOW) == 0
-          {
-            type = status.st_mode & S_IFMT == S_IFDIR ? UInt8(DT_DIR) : UInt8(DT_REG)
-          }
-        }
-        return (FileName(bytes: bytes), type)
-      }
-      if name == "." || name == ".." { continue }
-      if type == UInt8(DT_DIR) {
-        listing.subdirectories.append(name)
-      } else if journalNames.contains(name) {
+    let failure = FileSystem.forEachEntry(of: path) { entry in
+      if entry.isDirectory {
+        listing.subdirectories.append(entry.name)
+      } else if journalNames.contains(entry.name) {
         listing.hasJournal = true
-      } else if let identifier = identifier(ofFileName: name) {
+      } else if let identifier = identifier(ofFileName: entry.name) {
         listing.mailboxes.append(identifier)
       }
     }
+    if let failure { return .failure(ScanError(code: failure)) }
     return .success(listing)
   }
 
@@ -101,13 +82,7 @@ enum DirectoryScanner {
   static func withCString<Result>(_ name: FileName, _ body: (UnsafePointer<CChar>) throws -> Result) rethrows
     -> Result
   {
-    if let text = name.string { return try text.withCString(body) }
-    let bytes = name.bytes.map { CChar(bitPattern: $0) } + [0]
-    return try bytes.withUnsafeBufferPointer { buffer in
-      // A buffer of at least one element always has a base address.
-      guard let base = buffer.baseAddress else { return try "".withCString(body) }
-      return try body(base)
-    }
+    try FileSystem.withCString(name, body)
   }
 
   /// Reads one mailbox: its observation and stamp, or `nil` when the file is gone.
@@ -139,32 +114,13 @@ enum DirectoryScanner {
     guard size <= limit else {
       return (.file(bytes: nil, size: size, modifiedNanoseconds: modified), stamp)
     }
-    // Read to the end: an in-place writer may have grown it since the fstat. One spare byte, so
-    // that a file of the size stated is read whole by the first read and the second sees its end.
-    var bytes = [UInt8](repeating: 0, count: size + 1)
-    var count = 0
-    while true {
-      if count == bytes.count {
-        guard count <= limit else {
-          return (.file(bytes: nil, size: count, modifiedNanoseconds: modified), stamp)
-        }
-        bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096)))
-      }
-      let got = bytes.withUnsafeMutableBytes { raw -> Int in
-        guard let base = raw.baseAddress else { return 0 }
-        return read(descriptor, base + count, raw.count - count)
-      }
-      if got < 0 {
-        if errno == EINTR { continue }
-        return (.unreadable("cannot read it: \(String(cString: strerror(errno)))"), stamp)
-      }
-      if got == 0 { break }
-      count += got
+    // Read to the end: an in-place writer may have grown it since the fstat.
+    switch FileSystem.readToEnd(descriptor, expectedSize: size, limit: limit) {
+    case .bytes(let bytes):
+      return (.file(bytes: bytes, size: bytes.count, modifiedNanoseconds: modified), stamp)
+    case .tooLarge(let count): return (.file(bytes: nil, size: count, modifiedNanoseconds: modified), stamp)
+    case .failed(let code): return (.unreadable("cannot read it: \(String(cString: strerror(code)))"), stamp)
     }
-    // A copy of exactly the bytes read: the buffer's spare capacity would be held as long as
-    // the version is (100,000 mailboxes, each with a grown buffer, would be hundreds of MB).
-    let exact = count == bytes.count ? bytes : Array(bytes[..<count])
-    return (.file(bytes: exact, size: count, modifiedNanoseconds: modified), stamp)
   }
 
   /// The stamp of a mailbox without reading it, or `nil` when it is gone.

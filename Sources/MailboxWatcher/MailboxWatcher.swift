@@ -476,19 +476,30 @@ public final class MailboxWatcher: @unchecked Sendable {
     }
   }
 
-  /// A journal replaced by a FIFO, a device, a link or an unreadable file is said in a notice
-  /// once, and again only when what is wrong changes.
+  /// What the last read of a journal found besides records, as notices: lines skipped, numbering
+  /// that jumped, records rotated away unread (each said as what happened, by the reader that saw
+  /// it); and a journal replaced by a FIFO, a device, a link or an unreadable file, said once, again
+  /// only when what is wrong changes, and ended by a notice when it can be read again.
   private func reportJournalProblem(
     _ path: FileName, _ reader: TrafficJournalReader, into events: inout [ModelEvent]
   ) {
+    for irregularity in reader.irregularities { events.append(.notice(irregularity.description)) }
     let problem = reader.problem?.description
     guard problem != directories[path]?.journalProblem else { return }
+    let hadProblem = directories[path]?.journalProblem != nil
     directories[path]?.journalProblem = problem
     if let problem {
       events.append(
         .notice("the traffic journal of \(path.displayField) cannot be read: \(DisplayText.escaped(problem))")
       )
+    } else if hadProblem {
+      events.append(.notice(Self.journalReadableAgain(path)))
     }
+  }
+
+  /// The notice that ends "the traffic journal of … cannot be read".
+  static func journalReadableAgain(_ path: FileName) -> String {
+    "the traffic journal of \(path.displayField) can be read again"
   }
 
   /// Reads a journal that is not kept open, when its files changed since the last read: opened,
@@ -501,12 +512,21 @@ public final class MailboxWatcher: @unchecked Sendable {
     guard stamps != directory.journalStamps else { return }
     directories[path]?.journalStamps = stamps
     let last = directory.journalSequence
-    let records = TrafficJournalReader(directory: text, startingAtEnd: false).readAvailable().filter {
-      last == nil || $0.sequence > last ?? 0
-    }
+    let reader = TrafficJournalReader(directory: text, startingAtEnd: false)
+    let records = reader.readAvailable().filter { last == nil || $0.sequence > last ?? 0 }
     guard let newest = records.last else { return }
     directories[path]?.journalSequence = newest.sequence
     events.append(.journalRecords(directory: path, records, initial: initial))
+    // Read from its start every time: only what lies among the new records is new. (Skipped lines
+    // carry no number to tell, and are said only for journals kept open.)
+    for irregularity in reader.irregularities {
+      switch irregularity {
+      case .sequenceJump(_, _, let to) where last.map({ to > $0 }) ?? true,
+        .rotatedAway(_, _, let to) where last.map({ to > $0 }) ?? true:
+        events.append(.notice(irregularity.description))
+      default: break
+      }
+    }
   }
 
   /// After an overflow: every directory is listed again and compared with what was known, so

@@ -3,7 +3,7 @@ import Synchronization
 import WormholeVocabulary
 
 /// The POSIX calls the library makes, each failure turned into a ``WormholeError``.
-enum FileSystem {
+package enum FileSystem {
   /// Makes `path` and any missing parents, each new directory with mode 0700.
   static func makeDirectories(_ path: String) throws(WormholeError) {
     var status = stat()
@@ -165,29 +165,11 @@ enum FileSystem {
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw .notAMailbox(path: path, reason: "it is not a regular file")
     }
-    let size = Int(status.st_size)
-    guard size <= limit else { throw .messageTooLarge(path: path, bytes: size, limit: limit) }
-    // Read to end of file: an in-place writer may still be growing it.
-    var bytes = [UInt8](repeating: 0, count: max(size, 4096))
-    var count = 0
-    while true {
-      if count == bytes.count {
-        guard bytes.count <= limit else { throw .messageTooLarge(path: path, bytes: count, limit: limit) }
-        bytes.append(contentsOf: repeatElement(0, count: bytes.count))
-      }
-      let got = bytes.withUnsafeMutableBytes { buffer in
-        read(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
-      }
-      if got < 0 {
-        if errno == EINTR { continue }
-        throw .fileSystem(operation: "read", path: path, code: errno)
-      }
-      if got == 0 { break }
-      count += got
+    switch readToEnd(descriptor, expectedSize: Int(status.st_size), limit: limit) {
+    case .bytes(let bytes): return bytes
+    case .tooLarge(let count): throw .messageTooLarge(path: path, bytes: count, limit: limit)
+    case .failed(let code): throw .fileSystem(operation: "read", path: path, code: code)
     }
-    guard count <= limit else { throw .messageTooLarge(path: path, bytes: count, limit: limit) }
-    bytes.removeSubrange(count...)
-    return bytes
   }
 
   /// Removes the mailbox `name` in `directory` if there is one: a regular file, or a symbolic
@@ -220,16 +202,9 @@ enum FileSystem {
   /// The names of the entries in `directory` (not `.` and `..`), as the file system holds them:
   /// names that are not valid UTF-8 included.
   static func entries(of directory: String) throws(WormholeError) -> [FileName] {
-    guard let stream = opendir(directory) else {
-      throw .fileSystem(operation: "list", path: directory, code: errno)
-    }
-    defer { closedir(stream) }
     var names: [FileName] = []
-    while let entry = readdir(stream) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        FileName(bytes: raw.prefix(while: { $0 != 0 }))
-      }
-      if name != "." && name != ".." { names.append(name) }
+    if let code = forEachEntry(of: FileName(directory), { names.append($0.name) }) {
+      throw .fileSystem(operation: "list", path: directory, code: code)
     }
     return names
   }

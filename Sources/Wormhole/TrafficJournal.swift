@@ -90,76 +90,61 @@ public enum TrafficJournal {
     }
   }
 
-  /// The last `maximum` bytes of the file at `path` (all of it when smaller), and whether it was
-  /// cut; `nil` when there is no file.
-  static func readTail(_ path: String, maximum: Int) throws(WormholeError) -> (
-    bytes: [UInt8], truncated: Bool
-  )? {
-    guard let (descriptor, status) = try openJournal(path, writable: false) else { return nil }
-    defer { _ = close(descriptor) }
-    let size = Int(status.st_size)
-    let start = max(0, size - maximum)
-    var result = [UInt8](repeating: 0, count: size - start)
-    var filled = 0
-    while filled < result.count {
-      let count = result.withUnsafeMutableBytes { buffer in
-        pread(
-          descriptor, buffer.baseAddress.map { $0 + filled }, buffer.count - filled, off_t(start + filled))
-      }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { throw .fileSystem(operation: "read", path: path, code: errno) }
-      if count == 0 { break }
-      filled += count
-    }
-    result.removeSubrange(filled...)
-    return (result, start > 0)
-  }
-
-  /// The sequence number of the last complete record in the file open at `descriptor`, of
-  /// `size` bytes, or `nil` when none is found within its last 4 MiB.
+  /// The sequence number of the last record in the file open at `descriptor`, of `size` bytes,
+  /// or `nil` when no line of it is a record.
   ///
-  /// Usually the last line is a record and a 4 KiB read finds it. After damage (a foreign
-  /// writer's long lines) the file is read backwards in 128 KiB windows that overlap by 64 KiB,
-  /// so that any line shorter than ``TrafficJournalReader/maximumLineLength`` lies whole in one.
+  /// A line counts as readers see lines: at most ``TrafficJournalReader/maximumLineLength``
+  /// bytes, ended by a newline, and parsed by ``TrafficRecord``. The unterminated tail counts
+  /// too: an appender ends a torn line before its own record, and readers then see it whole.
+  /// Usually the last line is a record and one 4 KiB read finds it. After damage (a foreign
+  /// writer's long lines, garbage without newlines) the file is scanned backwards, window by
+  /// window, to its start if need be: a longer line is passed over by finding its newlines, never
+  /// read whole, so the cost is one read of the damaged part, once (a writer remembers where its
+  /// own record ended and needs no read next time).
   static func lastSequence(descriptor: Int32, size: Int) -> UInt64? {
     guard size > 0 else { return nil }
-    let floor = max(0, size - (4 << 20))
-    let window = 2 * TrafficJournalReader.maximumLineLength
-    var buffer = [UInt8](repeating: 0, count: window)
-    var end = size
-    var length = min(4096, size - floor)
-    while true {
-      let start = max(floor, end - length)
-      let count = buffer.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress, end - start, off_t(start))
+    let newline = UInt8(ascii: "\n")
+    let limit = TrafficJournalReader.maximumLineLength
+    var window = min(4096, size)
+    var buffer = [UInt8](repeating: 0, count: 128 * 1024)
+    // The bytes in `scanned..<size` are scanned; the line being looked at ends at `lineEnd`.
+    var scanned = size
+    var lineEnd = size
+    // What the last window read holds, to parse a line within it without another read.
+    var held = (start: 0, count: 0)
+    func sequence(ofLineFrom start: Int) -> UInt64? {
+      let length = lineEnd - start
+      guard length > 0, length <= limit else { return nil }
+      if start >= held.start && lineEnd <= held.start + held.count {
+        let from = start - held.start
+        return TrafficRecord(jsonLineBytes: buffer[from..<(from + length)])?.sequence
       }
-      guard count > 0 else { return nil }
-      if let found = lastRecordSequence(in: buffer[0..<count], isFileStart: start == 0) { return found }
-      if start == floor { return nil }
-      // Widen to a full window ending where this one ended, then step back half a window.
-      end = length < window ? end : start + window / 2
-      length = window
+      var line = [UInt8](repeating: 0, count: length)
+      let count = line.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, length, off_t(start)) }
+      guard count == length else { return nil }
+      return TrafficRecord(jsonLineBytes: line[...])?.sequence
     }
+    while scanned > 0 {
+      let start = max(0, scanned - window)
+      let count = buffer.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, scanned - start, off_t(start))
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count == scanned - start else { return nil }
+      held = (start, count)
+      var index = count
+      while index > 0 {
+        index -= 1
+        guard buffer[index] == newline else { continue }
+        if let found = sequence(ofLineFrom: start + index + 1) { return found }
+        lineEnd = start + index
+      }
+      scanned = start
+      window = buffer.count
+    }
+    return sequence(ofLineFrom: 0)
   }
 
-  /// The sequence number of the last complete line in `bytes` that is a record. A line is
-  /// complete when a newline ends it and one starts it (or the file starts there).
-  private static func lastRecordSequence(in bytes: ArraySlice<UInt8>, isFileStart: Bool) -> UInt64? {
-    let newline = UInt8(ascii: "\n")
-    guard var lineEnd = bytes.lastIndex(of: newline) else { return nil }
-    while true {
-      var scan = lineEnd
-      while scan > bytes.startIndex && bytes[scan - 1] != newline { scan -= 1 }
-      let lineStart = scan
-      let startsLine = lineStart > bytes.startIndex || isFileStart
-      guard startsLine else { return nil }
-      if let record = TrafficRecord(jsonLineBytes: bytes[lineStart..<lineEnd]) {
-        return record.sequence
-      }
-      guard lineStart > bytes.startIndex else { return nil }
-      lineEnd = lineStart - 1
-    }
-  }
 }
 
 extension TrafficJournal {
@@ -233,7 +218,7 @@ final class TrafficJournalWriter: Sendable {
       let sequence: UInt64
       var line: [UInt8] = []
       if state.inode == UInt64(status.st_ino) && state.end == size {
-        sequence = state.sequence >= TrafficRecord.maximumSequence ? 1 : state.sequence + 1
+        sequence = state.sequence + 1
       } else {
         // Someone else wrote last. If that was a torn line (a writer that died mid-write), end
         // it, so that this record is not glued to it and lost.
@@ -245,10 +230,17 @@ final class TrafficJournalWriter: Sendable {
         // the journal's tail is damaged.
         let found =
           TrafficJournal.lastSequence(descriptor: descriptor, size: size) ?? rotatedLastSequence() ?? 0
-        let newest = max(found, state.sequence)
-        // Past the bound (only a journal written by something else gets there): start again at
-        // 1, which readers take for a restart.
-        sequence = newest >= TrafficRecord.maximumSequence ? 1 : newest + 1
+        sequence = max(found, state.sequence) + 1
+      }
+      // Past the bound (only a journal written by something else gets there) no number is left
+      // that readers have not seen: starting again at 1 would repeat one.
+      guard sequence <= TrafficRecord.maximumSequence else {
+        _ = flock(descriptor, LOCK_UN)
+        throw .journalUnusable(
+          path: path,
+          reason:
+            "its last record is numbered \(TrafficRecord.maximumSequence), the largest a record may have, so a new record would repeat a number; move it aside (rename it) and the next post starts a new journal at 1"
+        )
       }
       let record = make(sequence, currentMilliseconds())
       line.append(contentsOf: record.jsonLineBytes)

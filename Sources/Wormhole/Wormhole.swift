@@ -515,12 +515,9 @@ final class Coordination: Sendable {
   /// A lock offset for `identifier` (FNV-1a, 40 bits): distinct identifiers rarely share one, and
   /// when they do they only serialize more than they must.
   static func offset(for identifier: String) -> Int64 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in identifier.utf8 {
-      hash ^= UInt64(byte)
-      hash = hash &* 0x100_0000_01b3
-    }
-    return Int64(hash & 0xFF_FFFF_FFFF) + 1
+    var hash = FNV1a()
+    hash.add(identifier.utf8)
+    return Int64(hash.value & 0xFF_FFFF_FFFF) + 1
   }
 
   func withLock<T>(offset: Int64, length: Int64, kind: RangeLock.Kind, _ body: () throws(WormholeError) -> T)

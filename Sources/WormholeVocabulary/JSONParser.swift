@@ -316,35 +316,15 @@ private struct Reader {
   }
 }
 
-/// Writes JSON text: strings escaped as RFC 8259 requires, numbers in their shortest round-trip form.
+/// Writes JSON text: strings escaped as RFC 8259 requires and as ``DisplayText`` escapes every
+/// JSON output (what a terminal would act on, and invisible characters that shape nothing, as
+/// `\uXXXX`), so that JSON piped to a terminal is as safe as text; it reads back the same.
 public enum JSONText {
   /// `text` as a JSON string literal.
-  public static func string(_ text: String) -> String {
-    var out: [UInt8] = []
-    appendString(text, to: &out)
-    return String(decoding: out, as: UTF8.self)
-  }
+  public static func string(_ text: String) -> String { DisplayText.jsonString(text) }
 
-  /// Appends `text` as a JSON string literal in UTF-8: quotes, backslashes and control
-  /// characters escaped, everything else copied as it is.
+  /// Appends `text` as a JSON string literal in UTF-8.
   public static func appendString(_ text: String, to out: inout [UInt8]) {
-    out.reserveCapacity(out.count + text.utf8.count + 2)
-    out.append(UInt8(ascii: "\""))
-    let hex: [UInt8] = Array("0123456789abcdef".utf8)
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-      case UInt8(ascii: "\\"): out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-      case 0x0A: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-      case 0x0D: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-      case 0x09: out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-      case 0..<0x20:
-        out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0xF)])
-      default: out.append(byte)
-      }
-    }
-    out.append(UInt8(ascii: "\""))
+    DisplayText.appendJSONString(text, to: &out)
   }
 }

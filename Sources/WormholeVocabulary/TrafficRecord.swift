@@ -1,5 +1,4 @@
 import ArchivedValues
-import PropertyList
 
 /// One post in a wormhole directory's traffic journal.
 ///
@@ -170,52 +169,17 @@ public struct TrafficRecord: Sendable, Hashable {
     bytes.withUnsafeBufferPointer { try? JSONParser(maximumDepth: 4).parse($0) }
   }
 
-  /// `2026-11-29T12:41:09.123Z` for a time in milliseconds since 1970.
+  /// `2026-11-29T12:41:09.123Z` for a time in milliseconds since 1970 (``UTCTimestamp``).
   public static func timestamp(_ milliseconds: Int64) -> String {
-    CivilTime(millisecondsSince1970: milliseconds).iso8601(alwaysMilliseconds: true)
+    UTCTimestamp.text(ofMilliseconds: milliseconds)
   }
 
   /// The milliseconds since 1970 of a `YYYY-MM-DDTHH:MM:SS.mmmZ` timestamp, or `nil` unless it
   /// names a real time: a day that exists in its month (`2026-02-31` does not), hours to 23,
   /// minutes and seconds to 59 (a leap second `:60` is refused, as ``timestamp(_:)`` never
-  /// writes one and it would not read back the same). Years 0000 to 9999.
+  /// writes one and it would not read back the same). Years 0000 to 9999 (``UTCTimestamp``).
   public static func milliseconds(fromTimestamp text: String) -> Int64? {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 24, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
-      bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
-      bytes[19] == UInt8(ascii: "."), bytes[23] == UInt8(ascii: "Z")
-    else { return nil }
-    func number(_ range: Range<Int>) -> Int64? {
-      var value: Int64 = 0
-      for index in range {
-        let byte = bytes[index]
-        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-        value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-      }
-      return value
-    }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-      let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-      let millis = number(20..<23), (1...12).contains(month), hour < 24, minute < 60, second < 60
-    else { return nil }
-    let isLeapYear = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    let monthLengths: [Int64] = [31, isLeapYear ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    guard (1...monthLengths[Int(month) - 1]).contains(day) else { return nil }
-    // Days from civil date (proleptic Gregorian), after Howard Hinnant's public-domain algorithm.
-    let shiftedYear = month <= 2 ? year - 1 : year
-    let era = shiftedYear.dividedRoundingDown(by: 400)
-    let yearOfEra = shiftedYear - era * 400
-    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    let days = era * 146_097 + dayOfEra - 719_468
-    return ((days * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis
-  }
-}
-
-extension Int64 {
-  fileprivate func dividedRoundingDown(by divisor: Int64) -> Int64 {
-    let quotient = self / divisor
-    return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
+    UTCTimestamp.milliseconds(fromText: text)
   }
 }
 

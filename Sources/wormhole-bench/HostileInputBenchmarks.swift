@@ -92,7 +92,8 @@ private func bigMailboxLatencies() throws -> [Double] {
   // 50 MB: far past what the watcher keeps; 1 MB less a little: kept, so decoded and shown.
   let chunk = String(repeating: "x", count: 1_000)
   let huge = ArchivedValue.array(Array(repeating: .string(chunk), count: 50_000))
-  let kept = ArchivedValue.array((0..<9_000).map { .string("value \($0) " + String(repeating: "y", count: 90)) })
+  let kept = ArchivedValue.array(
+    (0..<9_000).map { .string("value \($0) " + String(repeating: "y", count: 90)) })
   return try hostileLatencies(
     prepare: { _, wormhole in
       try wormhole.passMessage(huge, identifier: "a-huge")

@@ -36,23 +36,35 @@ struct CommandError: Error {
   }
 }
 
-/// One option a verb accepts.
+/// One option a verb accepts, with the verb's help for it.
 struct OptionSpec: Sendable {
-  var name: String
-  /// The value's placeholder in help, or `nil` for a flag.
-  var value: String?
+  var option: Option
   var help: String
+
+  init(_ option: Option, help: String) {
+    self.option = option
+    self.help = help
+  }
+
+  var name: String { option.name }
+  /// The value's placeholder in help, or `nil` for a flag.
+  var value: String? { option.placeholder }
 }
 
 /// The command line of one verb, parsed against its options: `--name value`, `--name=value`,
 /// flags, `--` to end options (everything after it is positional, so `clear -- --all` names the
 /// mailbox `--all`), and positional arguments anywhere. A single `-` or anything not starting
 /// with `--` is positional. Names are matched by their exact bytes.
+///
+/// Options are looked up by ``Option``, never by a string; looking up one the verb did not
+/// declare is a programming error, caught by an assertion.
 struct ParsedArguments: Sendable {
   var positional: [String] = []
-  private var values: [String: [String]] = [:]
+  private var values: [Option: [String]] = [:]
+  private let declared: Set<Option>
 
   init(_ arguments: [String], options: [OptionSpec]) throws(CommandError) {
+    declared = Set(options.map(\.option))
     var index = 0
     var optionsEnded = false
     while index < arguments.count {
@@ -77,34 +89,51 @@ struct ParsedArguments: Sendable {
       }
       if spec.value == nil {
         guard inline == nil else { throw .usage("--\(spec.name) takes no value") }
-        values[spec.name, default: []].append("")
+        values[spec.option, default: []].append("")
       } else if let inline {
-        values[spec.name, default: []].append(inline)
+        values[spec.option, default: []].append(inline)
       } else {
         guard index < arguments.count else {
           throw .usage("--\(spec.name) needs a value (\(spec.value ?? ""))")
         }
-        values[spec.name, default: []].append(arguments[index])
+        values[spec.option, default: []].append(arguments[index])
         index += 1
       }
     }
   }
 
-  func flag(_ name: String) -> Bool { values[name] != nil }
-  func value(_ name: String) -> String? { values[name]?.last }
+  /// Whether the verb declared `option` (an option shared by several verbs, read where some
+  /// do not take it).
+  func declares(_ option: Option) -> Bool { declared.contains(option) }
 
-  func integer(_ name: String, minimum: Int = 0) throws(CommandError) -> Int? {
-    guard let text = value(name) else { return nil }
+  private func checked(_ option: Option) -> [String]? {
+    assert(declared.contains(option), "--\(option.name) is looked up but not declared by this verb")
+    return values[option]
+  }
+
+  func flag(_ option: Option) -> Bool {
+    assert(option.placeholder == nil, "--\(option.name) takes a value; it is not a flag")
+    return checked(option) != nil
+  }
+
+  func value(_ option: Option) -> String? {
+    assert(option.placeholder != nil, "--\(option.name) is a flag; it has no value")
+    return checked(option)?.last
+  }
+
+  func integer(_ option: Option, minimum: Int = 0) throws(CommandError) -> Int? {
+    guard let text = value(option) else { return nil }
     guard let number = Int(text), number >= minimum else {
-      throw .usage("--\(name) takes a whole number of at least \(minimum), not \(DisplayText.field(text))")
+      throw .usage(
+        "--\(option.name) takes a whole number of at least \(minimum), not \(DisplayText.field(text))")
     }
     return number
   }
 
-  func seconds(_ name: String) throws(CommandError) -> Double? {
-    guard let text = value(name) else { return nil }
+  func seconds(_ option: Option) throws(CommandError) -> Double? {
+    guard let text = value(option) else { return nil }
     guard let number = Double(text), number >= 0, number.isFinite else {
-      throw .usage("--\(name) takes a number of seconds, not \(DisplayText.field(text))")
+      throw .usage("--\(option.name) takes a number of seconds, not \(DisplayText.field(text))")
     }
     return number
   }
@@ -114,19 +143,17 @@ struct ParsedArguments: Sendable {
 enum Location {
   static let options = [
     OptionSpec(
-      name: "home", value: "DIR", help: "wormhole home (default $WORMHOLE_HOME, else $XDG_DATA_HOME/wormhole)"
+      .home, help: "wormhole home (default $WORMHOLE_HOME, else $XDG_DATA_HOME/wormhole)"
     ),
-    OptionSpec(
-      name: "group", value: "G", help: "application group (default $WORMHOLE_GROUP, else \"default\")"),
-    OptionSpec(name: "directory", value: "D", help: "optional directory below the group or container"),
-    OptionSpec(
-      name: "container", value: "DIR", help: "use this existing directory as the wormhole directory"),
+    OptionSpec(.group, help: "application group (default $WORMHOLE_GROUP, else \"default\")"),
+    OptionSpec(.directory, help: "optional directory below the group or container"),
+    OptionSpec(.container, help: "use this existing directory as the wormhole directory"),
   ]
 
   /// The wormhole directory the arguments name.
   static func directory(_ arguments: ParsedArguments) throws(CommandError) -> String {
-    if let container = arguments.value("container") {
-      if arguments.value("group") != nil {
+    if let container = arguments.value(.container) {
+      if arguments.value(.group) != nil {
         throw .usage("--container replaces --group: give one or the other (--directory goes below either)")
       }
       var status = stat()
@@ -137,18 +164,18 @@ enum Location {
       }
       do {
         return try WormholeHome.directoryPath(
-          container: container, optionalDirectory: arguments.value("directory"))
+          container: container, optionalDirectory: arguments.value(.directory))
       } catch {
         throw CommandError(error)
       }
     }
     let environment = WormholeHome.currentEnvironment()
-    let home = arguments.value("home") ?? WormholeHome.defaultPath(environment: environment)
+    let home = arguments.value(.home) ?? WormholeHome.defaultPath(environment: environment)
     let group =
-      arguments.value("group") ?? environment["WORMHOLE_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
+      arguments.value(.group) ?? environment["WORMHOLE_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     do {
       return try WormholeHome.directoryPath(
-        applicationGroupIdentifier: group, optionalDirectory: arguments.value("directory"), home: home)
+        applicationGroupIdentifier: group, optionalDirectory: arguments.value(.directory), home: home)
     } catch {
       throw CommandError(error)
     }
@@ -158,7 +185,7 @@ enum Location {
   /// container, that does not exist yet: nothing has been passed there, which is not an error.
   static func unusedGroupDirectory(_ arguments: ParsedArguments) throws(CommandError) -> String? {
     // A container is never unused: it must exist. Its optional directory may not, yet.
-    guard arguments.value("container") == nil || arguments.value("directory") != nil else { return nil }
+    guard arguments.value(.container) == nil || arguments.value(.directory) != nil else { return nil }
     let path = try directory(arguments)
     var status = stat()
     return stat(path, &status) != 0 && errno == ENOENT ? path : nil
@@ -171,7 +198,11 @@ enum Location {
     configure: (inout Wormhole.Options) -> Void = { _ in }
   ) throws(CommandError) -> Wormhole {
     var options = Wormhole.Options()
-    options.sender = arguments.value("sender") ?? "wormhole-tui"
+    if arguments.declares(.sender), let sender = arguments.value(.sender) {
+      options.sender = sender
+    } else {
+      options.sender = "wormhole-tui"
+    }
     // The container itself is never created (it was checked to exist); a group's directories
     // and an optional directory below a container are, when passing.
     options.createsDirectory = creating

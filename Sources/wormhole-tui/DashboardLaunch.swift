@@ -1,5 +1,6 @@
 import DashboardRuntime
 import KeyedArchive
+import MailboxModel
 import MailboxWatcher
 import TerminalBackend
 import TerminalTheme
@@ -11,7 +12,8 @@ enum DashboardLaunch {
   /// Runs the dashboard on `roots` until the operator quits (`.success`) or a signal ends it
   /// (the process ends by that signal, after the clean-ups).
   static func run(
-    roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool
+    roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
+    model: ModelConfiguration
   ) throws(CommandError) -> ExitCode {
     let source: MailboxWatcherSource
     do {
@@ -21,7 +23,7 @@ enum DashboardLaunch {
     }
     let configuration = DashboardConfiguration(
       rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
-      theme: theme)
+      theme: theme, model: model)
     let loop: DashboardLoop
     do {
       loop = try DashboardLoop(

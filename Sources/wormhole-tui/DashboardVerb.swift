@@ -1,6 +1,7 @@
 import Dashboard
 import Glibc
 import KeyedArchive
+import MailboxModel
 import MailboxWatcher
 import TerminalTheme
 import Wormhole
@@ -8,13 +9,16 @@ import Wormhole
 /// `wormhole-tui [ROOT...]` with no verb (or `wormhole-tui dashboard`): the ncurses dashboard.
 enum DashboardVerb {
   static let options = [
-    OptionSpec(name: "theme", value: "NAME|PATH", help: "colour theme (t cycles; default dark)"),
-    OptionSpec(name: "read-only", value: nil, help: "disable every action that writes"),
-    OptionSpec(name: "mouse", value: nil, help: "click to select, wheel to scroll"),
+    OptionSpec(.theme, help: "colour theme (t cycles; default dark)"),
+    OptionSpec(.readOnly, help: "disable every action that writes"),
+    OptionSpec(.mouse, help: "click to select, wheel to scroll"),
+    OptionSpec(
+      .history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
   ]
 
   static let verb = Verb(
-    name: "dashboard", synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [OPTIONS]",
+    name: "dashboard",
+    synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
     summary: "Open the live dashboard (also what 'wormhole-tui [ROOT...]' does).",
     details: """
       Mailboxes of every wormhole directory below the roots (the wormhole home by default), their
@@ -25,6 +29,7 @@ enum DashboardVerb {
     options: options, run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let history = try arguments.integer(.history, minimum: 1)
     let terminalName = WormholeHome.currentEnvironment()["TERM"] ?? ""
     guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
       throw .usage(
@@ -43,12 +48,22 @@ enum DashboardVerb {
     // current theme and say why.
     let theme: Theme
     do {
-      theme = try themes.startingTheme(arguments.value("theme"))
+      theme = try themes.startingTheme(arguments.value(.theme))
     } catch {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
     return try DashboardLaunch.run(
-      roots: roots, readOnly: arguments.flag("read-only"), themes: themes, theme: theme,
-      mouse: arguments.flag("mouse"))
+      roots: roots, readOnly: arguments.flag(.readOnly), themes: themes, theme: theme,
+      mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history))
+  }
+
+  /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by
+  /// default), and the watcher's stored-bytes limit, so that a version too large to keep says so
+  /// with the limit that applied.
+  static func modelConfiguration(historyDepth: Int? = nil) -> ModelConfiguration {
+    var configuration = ModelConfiguration()
+    if let historyDepth { configuration.historyDepth = historyDepth }
+    configuration.storedByteLimit = MailboxWatcher.Configuration().maximumStoredBytes
+    return configuration
   }
 }

@@ -10,8 +10,8 @@ enum DemoPlayerVerb {
     name: "demo-player", synopsis: "--home DIR --role app|extension",
     summary: "(internal) one simulated process of the demo",
     options: [
-      OptionSpec(name: "home", value: "DIR", help: "the demo's home"),
-      OptionSpec(name: "role", value: "ROLE", help: "app or extension"),
+      OptionSpec(.home, help: "the demo's home"),
+      OptionSpec(.role, help: "app or extension"),
     ],
     usesLocation: false, isHidden: true,
     run: run)
@@ -19,7 +19,7 @@ enum DemoPlayerVerb {
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     // End with the demo, whatever ends it: the parent changes when it is gone.
     let parent = getppid()
-    guard let home = arguments.value("home"), let role = arguments.value("role") else {
+    guard let home = arguments.value(.home), let role = arguments.value(.role) else {
       throw .usage("demo-player needs --home and --role")
     }
     let directory = home + "/AppGroup/" + DemoVerb.group

@@ -24,18 +24,18 @@ enum DemoVerb {
       one line each, for --seconds N (default: until interrupted).
       """,
     options: [
-      OptionSpec(name: "no-ui", value: nil, help: "print the traffic instead of opening the dashboard"),
-      OptionSpec(name: "seconds", value: "N", help: "stop after N seconds"),
-      OptionSpec(name: "keep", value: nil, help: "keep the temporary home and print its path"),
-      OptionSpec(name: "theme", value: "NAME|PATH", help: "colour theme for the dashboard"),
+      OptionSpec(.noUI, help: "print the traffic instead of opening the dashboard"),
+      OptionSpec(.seconds, help: "stop after N seconds"),
+      OptionSpec(.keep, help: "keep the temporary home and print its path"),
+      OptionSpec(.theme, help: "colour theme for the dashboard"),
     ],
     usesLocation: false,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    let seconds = try arguments.seconds("seconds")
+    let seconds = try arguments.seconds(.seconds)
     let home = try makeTemporaryHome()
-    let keep = arguments.flag("keep")
+    let keep = arguments.flag(.keep)
     let groupDirectory = home + "/AppGroup/" + group
     // A directory where a mailbox would go: every pass to "blocked" fails, and is journaled so.
     guard mkdir(home + "/AppGroup", 0o700) == 0, mkdir(groupDirectory, 0o700) == 0,
@@ -55,12 +55,12 @@ enum DemoVerb {
       }
     }
     try players.start()
-    if arguments.flag("no-ui") {
+    if arguments.flag(.noUI) {
       return try printTraffic(home: home, seconds: seconds)
     }
-    var dashboard = arguments
-    dashboard.positional = [home]
-    return try DashboardVerb.run(dashboard)
+    // The dashboard's own command line, over the demo's home: its options are the dashboard's.
+    let theme = arguments.value(.theme).map { ["--theme", $0] } ?? []
+    return try DashboardVerb.run(ParsedArguments([home] + theme, options: DashboardVerb.verb.allOptions))
   }
 
   /// `demo --no-ui`: each traffic entry as the model recognizes it, until the time is up or a

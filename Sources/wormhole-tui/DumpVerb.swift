@@ -25,16 +25,16 @@ enum DumpVerb {
       MailboxModel README section for both layouts).
       """,
     options: [
-      OptionSpec(name: "json", value: nil, help: "print JSON"),
-      OptionSpec(name: "follow", value: nil, help: "keep running and print each new traffic entry"),
-      OptionSpec(name: "traffic", value: "N", help: "recent traffic entries in the dump (default 20)"),
+      OptionSpec(.json, help: "print JSON"),
+      OptionSpec(.follow, help: "keep running and print each new traffic entry"),
+      OptionSpec(.traffic, help: "recent traffic entries in the dump (default 20)"),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    let json = arguments.flag("json")
-    let follow = arguments.flag("follow")
-    let trafficLimit = try arguments.integer("traffic") ?? 20
+    let json = arguments.flag(.json)
+    let follow = arguments.flag(.follow)
+    let trafficLimit = try arguments.integer(.traffic) ?? 20
     let roots = try roots(arguments)
     var printer: (@Sendable (ModelUpdate) -> Void)?
     if follow {
@@ -77,17 +77,17 @@ enum DumpVerb {
   /// The roots the arguments name: positional ROOTs and --container, else the group, else the home.
   static func roots(_ arguments: ParsedArguments) throws(CommandError) -> [WatchRoot] {
     var roots = arguments.positional.map { WatchRoot(path: $0, kind: .tree) }
-    if let container = arguments.value("container") {
-      if arguments.value("group") != nil || arguments.value("directory") != nil {
+    if let container = arguments.value(.container) {
+      if arguments.value(.group) != nil || arguments.value(.directory) != nil {
         throw .usage(
           "--container names the wormhole directory itself; it does not combine with --group or --directory")
       }
       roots.append(.container(container))
-    } else if arguments.value("group") != nil || arguments.value("directory") != nil {
+    } else if arguments.value(.group) != nil || arguments.value(.directory) != nil {
       roots.append(.group(try Location.directory(arguments)))
     }
     if roots.isEmpty {
-      roots.append(.home(arguments.value("home") ?? WormholeHome.defaultPath()))
+      roots.append(.home(arguments.value(.home) ?? WormholeHome.defaultPath()))
     }
     return roots
   }
@@ -130,7 +130,8 @@ enum DumpVerb {
   /// One traffic entry: time, kind, directory, identifier, bytes, sender, then seq, replay and error.
   static func textLine(_ entry: TrafficEntry) -> String {
     var columns = [
-      TrafficRecord.timestamp(entry.milliseconds), entry.kind.rawValue, entry.directory.displayField,
+      TrafficRecord.timestamp(entry.milliseconds), TailVerb.field(entry.kind.rawValue),
+      entry.directory.displayField,
       entry.identifier.byteCount == 0 ? "-" : entry.identifier.displayField, String(entry.size),
       TailVerb.field(entry.sender ?? "-"),
     ]

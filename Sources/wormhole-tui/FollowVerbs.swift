@@ -19,9 +19,9 @@ enum ListenVerb {
       followed again, with a line on standard error.
       """,
     options: [
-      OptionSpec(name: "count", value: "N", help: "exit after N messages"),
-      OptionSpec(name: "timeout", value: "SECONDS", help: "exit 1 if the count is not reached in time"),
-      OptionSpec(name: "json", value: nil, help: "print one JSON object per message"),
+      OptionSpec(.count, help: "exit after N messages"),
+      OptionSpec(.timeout, help: "exit 1 if the count is not reached in time"),
+      OptionSpec(.json, help: "print one JSON object per message"),
     ],
     run: run)
 
@@ -30,9 +30,9 @@ enum ListenVerb {
       throw .usage("listen needs at least one IDENTIFIER (see --help)")
     }
     for identifier in arguments.positional { try validate(identifier) }
-    let count = try arguments.integer("count", minimum: 1)
-    let timeout = try arguments.seconds("timeout")
-    let json = arguments.flag("json")
+    let count = try arguments.integer(.count, minimum: 1)
+    let timeout = try arguments.seconds(.timeout)
+    let json = arguments.flag(.json)
     let wormhole = try Location.wormhole(arguments, creating: true)
     // Reading the journal is all listening needs: one that cannot be read is reported now.
     if let problem = TrafficJournalReader(directory: wormhole.directory, startingAtEnd: true).problem {
@@ -112,32 +112,34 @@ enum TailVerb {
       'following traffic in …' goes to standard error once it follows, and an unused group's
       directory is created to wait for its first post.
       Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome,
-      each escaped for the terminal; kinds from newer writers are shown as stored.
-      JSON lines are the journal's lines exactly as stored (see the README's "Traffic journal").
+      each escaped for the terminal (kinds from newer writers too, as they are stored).
+      JSON lines are the journal's lines as stored (see the README's "Traffic journal"), with
+      what a terminal would act on or not draw written as \\uXXXX escapes: they mean the same.
       Exit 3 when the journal cannot be read (a link, FIFO, device, directory or unreadable file
       in its place). While following, a journal truncated or replaced is read from its start and
       a directory removed and created again is followed again, each said on standard error.
       """,
     options: [
-      OptionSpec(name: "follow", value: nil, help: "keep printing new records"),
-      OptionSpec(name: "count", value: "N", help: "print only the last N retained records"),
-      OptionSpec(name: "json", value: nil, help: "print one JSON object per record"),
+      OptionSpec(.follow, help: "keep printing new records"),
+      OptionSpec(.count, help: "print only the last N retained records"),
+      OptionSpec(.json, help: "print one JSON object per record"),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     guard arguments.positional.isEmpty else { throw .usage("tail takes no arguments (see --help)") }
-    let count = try arguments.integer("count")
-    let json = arguments.flag("json")
+    let count = try arguments.integer(.count)
+    let json = arguments.flag(.json)
     let directory = try Location.directory(arguments)
     // A group nothing was passed in has no traffic yet: listing it prints nothing, and following
     // it creates its directory (as `listen` does) to wait for the first post.
     if try Location.unusedGroupDirectory(arguments) != nil {
-      guard arguments.flag("follow") else { return .success }
+      guard arguments.flag(.follow) else { return .success }
       _ = try Location.wormhole(arguments, creating: true)
     }
     let show: @Sendable (TrafficRecord) -> Void = { record in
-      emit(json ? record.jsonLine : textLine(record))
+      // As stored, with what a terminal would act on (or not draw) escaped: it means the same.
+      emit(json ? DisplayText.jsonLine(record.jsonLine) : textLine(record))
     }
     // One reader for the retained records and what follows them, so that nothing appended in
     // between is missed or printed twice, whatever the sequence numbers say.
@@ -151,7 +153,7 @@ enum TailVerb {
     if let problem = reader.problem { throw CommandError(problem) }
     if let count { records = Array(records.suffix(count)) }
     records.forEach(show)
-    guard arguments.flag("follow") else { return .success }
+    guard arguments.flag(.follow) else { return .success }
     let follower: TrafficJournalFollower
     do {
       follower = try TrafficJournalFollower(

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KeyedArchive
+import Wormhole
 
 enum InspectVerb {
   static let verb = Verb(
@@ -19,8 +20,8 @@ enum InspectVerb {
       still wins.
       """,
     options: [
-      OptionSpec(name: "json", value: nil, help: "print one JSON document per file"),
-      OptionSpec(name: "strict", value: nil, help: "exit 1 when a FILE is not a well-formed keyed archive"),
+      OptionSpec(.json, help: "print one JSON document per file"),
+      OptionSpec(.strict, help: "exit 1 when a FILE is not a well-formed keyed archive"),
     ],
     usesLocation: false,
     run: run)
@@ -48,7 +49,7 @@ enum InspectVerb {
           diagnose("\(shown): not an archive: \(reason)")
         }
         if !inspection.isWellFormedArchive { notWellFormed = true }
-        if arguments.flag("json") {
+        if arguments.flag(.json) {
           emit(inspection.json())
         } else {
           if arguments.positional.count > 1 { emit((index > 0 ? "\n" : "") + "==> \(shown) <==") }
@@ -60,7 +61,7 @@ enum InspectVerb {
       }
     }
     if unreadable { return .failure }
-    return arguments.flag("strict") && notWellFormed ? .nothing : .success
+    return arguments.flag(.strict) && notWellFormed ? .nothing : .success
   }
 
   /// Why a file could not be read, for one line on standard error.
@@ -87,18 +88,10 @@ enum InspectVerb {
     case S_IFCHR, S_IFBLK: return .failure(ReadProblem(message: "it is a device, not a regular file"))
     default: return .failure(ReadProblem(message: "it is not a regular file"))
     }
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(max(0, Int(status.st_size)))
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        return .failure(ReadProblem(message: String(cString: strerror(errno))))
-      }
-      if count == 0 { break }
-      bytes.append(contentsOf: chunk[0..<count])
+    switch FileSystem.readToEnd(descriptor, expectedSize: Int(status.st_size), limit: Int.max - 1) {
+    case .bytes(let bytes): return .success(Data(bytes))
+    case .tooLarge: return .failure(ReadProblem(message: "it is too large to read"))
+    case .failed(let code): return .failure(ReadProblem(message: String(cString: strerror(code))))
     }
-    return .success(Data(bytes))
   }
 }

@@ -17,15 +17,12 @@ enum PassVerb {
       says how many were, and nothing from that line on is. Exit 2 then.
       """,
     options: [
-      OptionSpec(name: "string", value: "TEXT", help: "pass TEXT as a string instead of JSON"),
-      OptionSpec(
-        name: "archive", value: "FILE", help: "pass the bytes of an existing archive (or property list)"),
-      OptionSpec(
-        name: "lines", value: nil, help: "pass each line of standard input as one JSON message, in order"),
-      OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file"),
-      OptionSpec(
-        name: "sender", value: "LABEL", help: "sender label in the traffic journal (default wormhole-tui)"),
-      OptionSpec(name: "durable", value: nil, help: "flush the mailbox to disk before notifying"),
+      OptionSpec(.string, help: "pass TEXT as a string instead of JSON"),
+      OptionSpec(.archive, help: "pass the bytes of an existing archive (or property list)"),
+      OptionSpec(.lines, help: "pass each line of standard input as one JSON message, in order"),
+      OptionSpec(.transiting, help: "file (default) or coordinated-file"),
+      OptionSpec(.sender, help: "sender label in the traffic journal (default wormhole-tui)"),
+      OptionSpec(.durable, help: "flush the mailbox to disk before notifying"),
     ],
     run: run)
 
@@ -38,8 +35,8 @@ enum PassVerb {
     }
     try validate(identifier)
     let sources = [
-      arguments.positional.count == 2, arguments.value("string") != nil,
-      arguments.value("archive") != nil, arguments.flag("lines"),
+      arguments.positional.count == 2, arguments.value(.string) != nil,
+      arguments.value(.archive) != nil, arguments.flag(.lines),
     ].filter { $0 }.count
     guard sources <= 1 else { throw .usage("give only one of VALUE, --string, --archive and --lines") }
     // Read and check the input before touching the wormhole, so that bad input changes nothing.
@@ -47,15 +44,15 @@ enum PassVerb {
     var archive: Data?
     if arguments.positional.count == 2 {
       message = try parseJSON(arguments.positional[1], what: "VALUE")
-    } else if let text = arguments.value("string") {
+    } else if let text = arguments.value(.string) {
       message = .string(text)
-    } else if let file = arguments.value("archive") {
+    } else if let file = arguments.value(.archive) {
       archive = try readArchive(file)
     }
     let wormhole = try Location.wormhole(
       arguments, transitingType: try transitingType(arguments), creating: true
-    ) { $0.isDurable = arguments.flag("durable") }
-    if arguments.flag("lines") {
+    ) { $0.isDurable = arguments.flag(.durable) }
+    if arguments.flag(.lines) {
       try passLines(to: wormhole, identifier: identifier)
       return .success
     }
@@ -129,19 +126,11 @@ enum PassVerb {
       throw .usage("\(shown) is not a regular file: give an archive file to --archive")
     }
     let limit = Wormhole.Options().maximumMessageBytes
-    var data = Data()
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .failure("cannot read \(shown): \(String(cString: strerror(errno)))")
-      }
-      if count == 0 { break }
-      data.append(contentsOf: chunk[..<count])
-      guard data.count <= limit else {
-        throw .usage("\(shown) is larger than the \(limit)-byte limit for one message")
-      }
+    let data: Data
+    switch FileSystem.readToEnd(descriptor, expectedSize: Int(status.st_size), limit: limit) {
+    case .bytes(let bytes): data = Data(bytes)
+    case .tooLarge: throw .usage("\(shown) is larger than the \(limit)-byte limit for one message")
+    case .failed(let code): throw .failure("cannot read \(shown): \(String(cString: strerror(code)))")
     }
     do {
       _ = try PropertyListReader().read([UInt8](data))
@@ -152,7 +141,7 @@ enum PassVerb {
   }
 
   static func transitingType(_ arguments: ParsedArguments) throws(CommandError) -> TransitingType {
-    guard let name = arguments.value("transiting") else { return .file }
+    guard let name = arguments.value(.transiting) else { return .file }
     guard let type = TransitingType(rawValue: name) else {
       throw .usage(
         "unknown transiting type \(DisplayText.field(name)); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
@@ -193,10 +182,9 @@ enum ReadVerb {
       (plain JSON where the message is JSON-like); --raw copies the archive's bytes.
       """,
     options: [
-      OptionSpec(name: "json", value: nil, help: "print the message as JSON"),
-      OptionSpec(name: "raw", value: nil, help: "write the archive's bytes to standard output"),
-      OptionSpec(
-        name: "transiting", value: "TYPE", help: "file (default) or coordinated-file (reads under the lock)"),
+      OptionSpec(.json, help: "print the message as JSON"),
+      OptionSpec(.raw, help: "write the archive's bytes to standard output"),
+      OptionSpec(.transiting, help: "file (default) or coordinated-file (reads under the lock)"),
     ],
     run: run)
 
@@ -205,7 +193,7 @@ enum ReadVerb {
       throw .usage("read takes one IDENTIFIER (see --help)")
     }
     try validate(identifier)
-    guard !(arguments.flag("json") && arguments.flag("raw")) else {
+    guard !(arguments.flag(.json) && arguments.flag(.raw)) else {
       throw .usage("give --json or --raw, not both")
     }
     if let unused = try Location.unusedGroupDirectory(arguments) {
@@ -226,7 +214,7 @@ enum ReadVerb {
       diagnose("no message for \(DisplayText.field(identifier)) in \(DisplayText.field(wormhole.directory))")
       return .nothing
     }
-    if arguments.flag("raw") {
+    if arguments.flag(.raw) {
       emitRaw(archive)
       return .success
     }
@@ -237,7 +225,7 @@ enum ReadVerb {
     if let reason = inspection.notArchiveReason {
       diagnose("\(shown): shown as a property list: \(reason)")
     }
-    emit(arguments.flag("json") ? inspection.root.json() : inspection.root.textTree(label: identifier))
+    emit(arguments.flag(.json) ? inspection.root.json() : inspection.root.textTree(label: identifier))
     return .success
   }
 }
@@ -247,14 +235,14 @@ enum ClearVerb {
     name: "clear", synopsis: "IDENTIFIER... | --all [OPTIONS]",
     summary: "Remove mailboxes; with --all, every mailbox of the directory and nothing else.",
     options: [
-      OptionSpec(name: "all", value: nil, help: "remove every *.archive mailbox in the directory"),
-      OptionSpec(name: "transiting", value: "TYPE", help: "file (default) or coordinated-file"),
-      OptionSpec(name: "sender", value: "LABEL", help: "sender label in the traffic journal"),
+      OptionSpec(.all, help: "remove every *.archive mailbox in the directory"),
+      OptionSpec(.transiting, help: "file (default) or coordinated-file"),
+      OptionSpec(.sender, help: "sender label in the traffic journal"),
     ],
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    let all = arguments.flag("all")
+    let all = arguments.flag(.all)
     guard all != !arguments.positional.isEmpty else {
       throw .usage(
         all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")

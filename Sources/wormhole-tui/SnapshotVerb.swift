@@ -22,17 +22,17 @@ enum SnapshotVerb {
       Actions that write are not performed: a snapshot never changes the disk.
       """,
     options: [
-      OptionSpec(name: "size", value: "COLSxROWS", help: "frame size (default 100x30)"),
-      OptionSpec(name: "keys", value: "KEYS", help: "keystrokes to replay first"),
-      OptionSpec(name: "ansi", value: nil, help: "keep colours and attributes as escape sequences"),
-    ] + DashboardVerb.options.filter { $0.name == "theme" || $0.name == "read-only" },
+      OptionSpec(.size, help: "frame size (default 100x30)"),
+      OptionSpec(.keys, help: "keystrokes to replay first"),
+      OptionSpec(.ansi, help: "keep colours and attributes as escape sequences"),
+    ] + DashboardVerb.options.filter { $0.option == .theme || $0.option == .readOnly },
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    let (width, height) = try size(arguments.value("size") ?? "100x30")
+    let (width, height) = try size(arguments.value(.size) ?? "100x30")
     let keys: [Key]
     do {
-      keys = try KeyNotation.keys(from: arguments.value("keys") ?? "")
+      keys = try KeyNotation.keys(from: arguments.value(.keys) ?? "")
     } catch {
       throw .usage("--keys: \(error.description)")
     }
@@ -40,7 +40,7 @@ enum SnapshotVerb {
     let environment = WormholeHome.currentEnvironment()
     let theme: Theme
     do {
-      theme = try ThemeCatalog(environment: environment).startingTheme(arguments.value("theme"))
+      theme = try ThemeCatalog(environment: environment).startingTheme(arguments.value(.theme))
     } catch {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
@@ -48,9 +48,11 @@ enum SnapshotVerb {
     let events = try initialEvents(roots)
     let now = DashboardLaunch.now()
     var state = DashboardState(
-      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: roots.map(\.path.lossyText),
+      model: ModelState(
+        configuration: DashboardVerb.modelConfiguration(), inspector: KeyedArchiveInspector()),
+      rootPaths: roots.map(\.path.lossyText),
       width: width, height: height, now: now,
-      isReadOnly: arguments.flag("read-only"))
+      isReadOnly: arguments.flag(.readOnly))
     _ = state.update(.modelEvents(events, at: now))
     for key in keys {
       // Effects are not performed: a snapshot never writes.
@@ -58,7 +60,7 @@ enum SnapshotVerb {
       if state.isQuitting { break }
     }
     let screen = DashboardView.render(state)
-    guard arguments.flag("ansi") else {
+    guard arguments.flag(.ansi) else {
       emitRaw(screen.lines.map { $0.trimmingTrailingSpaces() }.joined(separator: "\n") + "\n")
       return .success
     }

@@ -13,7 +13,7 @@ struct Verb: Sendable {
 
   var allOptions: [OptionSpec] {
     options + (usesLocation ? Location.options : []) + [
-      OptionSpec(name: "help", value: nil, help: "show this help")
+      OptionSpec(.help, help: "show this help")
     ]
   }
 

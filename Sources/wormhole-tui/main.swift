@@ -56,7 +56,7 @@ guard let verb = Verbs.named(name) else {
 }
 do {
   let parsed = try ParsedArguments(Array(arguments.dropFirst()), options: verb.allOptions)
-  if parsed.flag("help") {
+  if parsed.flag(.help) {
     emitRaw(verb.help)
     Termination.exit(.success)
   }

@@ -48,6 +48,15 @@ import Wormhole
     #expect(result.errors.contains(#"\u{1b}"#) || resolved.contains { $0.hasSuffix("hostile-junk") })
   }
 
+  /// `--history N` is checked before anything else, terminal or not: a bad depth is a usage error.
+  @Test(arguments: ["0", "-3", "many", ""]) func aHistoryDepthThatIsNotAPositiveNumberIsRefused(
+    _ depth: String
+  ) throws {
+    let result = try run(["dashboard", "--history", depth])
+    #expect(result.status == 2)
+    #expect(result.errors.contains("--history takes a whole number of at least 1"), "\(result.errors)")
+  }
+
   @Test func doubleDashEndsOptionsSoAnyIdentifierCanBeNamed() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

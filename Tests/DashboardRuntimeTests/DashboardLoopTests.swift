@@ -40,6 +40,30 @@ import WormholeVocabulary
     #expect(!run.terminal.ranOutOfScript)
   }
 
+  /// `--history N` reaches the model the loop builds: versions past it are evicted.
+  @Test func theModelKeepsTheHistoryDepthItWasGiven() throws {
+    let source = ScriptedEventSource(initial: initialScan(group, ["alpha": .integer(0)]))
+    var model = ModelConfiguration()
+    model.historyDepth = 2
+    let changes: [InMemoryTerminal.Step] = (1...5).flatMap { value -> [InMemoryTerminal.Step] in
+      [
+        .perform {
+          source.deliver([
+            .mailboxChanged(directory: "/w/group", identifier: "alpha", observation(.integer(value)))
+          ])
+        },
+        .waitFor("alpha: \(value)"),
+      ]
+    }
+    let run = try LoopRun(
+      source: source, executor: RecordingExecutor(MailboxEffectExecutor(isReadOnly: false)), model: model,
+      script: [.waitFor("alpha")] + changes + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    let mailbox = try #require(run.loop.state.model.mailbox("alpha", in: group))
+    #expect(mailbox.history.count == 2)
+    #expect(mailbox.current.map { run.loop.state.model.decoded($0).json } == "5")
+  }
+
   @Test func aPassGoesThroughTheExecutorToTheDiskAndItsResultArrives() throws {
     let directory = TemporaryDirectory(prefix: "wormhole-runtime")
     defer { directory.remove() }

@@ -56,15 +56,15 @@ struct LoopRun {
   /// their own); otherwise only while a job runs.
   init(
     source: any DashboardEventSource, executor: RecordingExecutor, rootPaths: [String] = ["/w"],
-    readOnly: Bool = false, width: Int = 120, height: Int = 32,
-    realWaits: @escaping @Sendable () -> Bool = { false },
+    readOnly: Bool = false, model: ModelConfiguration = ModelConfiguration(), width: Int = 120,
+    height: Int = 32, realWaits: @escaping @Sendable () -> Bool = { false },
     clock: ManualClock = ManualClock(), script: [InMemoryTerminal.Step]
   ) throws {
     terminal = InMemoryTerminal(
       width: width, height: height, clock: clock, isBusy: { realWaits() || executor.isBusy }, script: script)
     loop = try DashboardLoop(
       terminal: terminal, source: source, executor: executor, clock: clock,
-      configuration: DashboardConfiguration(rootPaths: rootPaths, isReadOnly: readOnly))
+      configuration: DashboardConfiguration(rootPaths: rootPaths, isReadOnly: readOnly, model: model))
     exit = try loop.run()
   }
 }

@@ -48,15 +48,15 @@ import WormholeVocabulary
     #expect(reader.readAvailable().map(\.sequence) == [5, 6])
   }
 
-  @Test func anAppenderAtTheMaximumStartsAgainAtOne() throws {
+  @Test func anAppenderAtTheMaximumRefusesRatherThanStartingAgainAtOne() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
     temporary.write(".wormhole-journal", foreignRecord(String(TrafficRecord.maximumSequence)) + "\n")
     let reader = TrafficJournalReader(directory: temporary.path, startingAtEnd: true)
     let wormhole = try Wormhole(directory: temporary.path)
-    #expect(try wormhole.passMessage(nil, identifier: "a").sequence == 1)
-    #expect(reader.readAvailable().map(\.sequence) == [1])
-    #expect(reader.restartCount == 1)
+    #expect(throws: WormholeError.self) { try wormhole.passMessage(nil, identifier: "a") }
+    #expect(reader.readAvailable().isEmpty)
+    #expect(reader.restartCount == 0)
   }
 
   @Test func aTruncatedJournalIsReadAgainFromItsStart() throws {

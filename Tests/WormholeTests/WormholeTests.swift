@@ -381,6 +381,14 @@ import Testing
     #expect(temporary.exists(".wormhole-lock"))
   }
 
+  /// The lock offset is a contract between processes: FNV-1a of the identifier's bytes, 40 bits.
+  @Test func lockOffsetsAreTheDocumentedFNV1a() {
+    let a: UInt64 = 0xaf63_dc4c_8601_ec8c
+    let empty: UInt64 = 0xcbf2_9ce4_8422_2325
+    #expect(Coordination.offset(for: "a") == Int64(a & 0xFF_FFFF_FFFF) + 1)
+    #expect(Coordination.offset(for: "") == Int64(empty & 0xFF_FFFF_FFFF) + 1)
+  }
+
   @Test func distinctIdentifiersUseDistinctLockRanges() {
     let offsets = Set((0..<1000).map { Coordination.offset(for: "identifier-\($0)") })
     #expect(offsets.count == 1000)

@@ -67,7 +67,7 @@ enum MailboxTreeView {
     // Cut in the middle: directories of one app group often differ only at their end.
     let room = max(area.maxX - x - rightWidth, 0)
     screen.write(
-      Formatting.middleTruncated(DisplayText.escaped(state.displayPath(path)), toColumns: room), row: row,
+      Formatting.middleTruncated(DisplayText.name(state.displayPath(path)), toColumns: room), row: row,
       column: x, limit: room, role: "list.branch")
     let role: StyleRole =
       directory?.error != nil ? "list.error" : directory?.isPolled == true ? "list.polled" : "list.branch"

@@ -215,7 +215,7 @@ enum OverlayView {
     let box = area.centered(width: min(area.width - 2, 76), height: 10)
     frame("Pass a message", box: box, into: &screen)
     let directory =
-      form.directory.map { "◂ " + DisplayText.escaped(state.displayPath($0)) + " ▸" } ?? "(none)"
+      form.directory.map { "◂ " + DisplayText.name(state.displayPath($0)) + " ▸" } ?? "(none)"
     choice("directory", directory, focused: form.focus == .directory, row: box.y + 1, box: box, into: &screen)
     textField(
       "identifier", form.identifier, focused: form.focus == .identifier, row: box.y + 2, box: box,

@@ -69,9 +69,9 @@ enum TrafficPaneView {
       if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
       columns.draw(
         [
-          .time: timeText(of: entry, now: state.now), .kind: kindName(entry.kind),
+          .time: timeText(of: entry, now: state.now), .kind: DisplayText.field(kindName(entry.kind)),
           .identifier: identifier,
-          .type: entry.transiting.map { columns.showsFullTypes ? DisplayText.escaped($0) : shortName(of: $0) }
+          .type: entry.transiting.map { columns.showsFullTypes ? DisplayText.field($0) : shortName(of: $0) }
             ?? "-",
           .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
           .outcome: outcome,
@@ -93,7 +93,7 @@ enum TrafficPaneView {
     case .sessionContext: return "ctx"
     case .sessionMessage: return "msg"
     case .sessionFile: return "xfer"
-    case nil: return TerminalWidth.truncated(DisplayText.escaped(type), toColumns: 5)
+    case nil: return TerminalWidth.truncated(DisplayText.field(type), toColumns: 5)
     }
   }
 
