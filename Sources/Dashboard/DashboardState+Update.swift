@@ -202,6 +202,8 @@ extension DashboardState {
     return []
   }
 
+  /// Sets a pane's filter (typed, pasted or cleared), counted in ``filterApplications``; each
+  /// pane matches it in its own update.
   mutating func setFilter(_ filter: PaneFilter?, pane: Pane) {
     filterApplications += 1
     if pane == .traffic {
