@@ -9,7 +9,8 @@ extension DashboardState {
   /// in from `request` where it says.
   mutating func openReplay(_ request: DashboardAction.ReplayRequest) {
     if focus == .traffic {
-      guard let id = trafficSelection ?? trafficIdentifiers.last, let entry = model.trafficEntry(id) else {
+      guard let id = trafficPane.selection ?? trafficIdentifiers.last, let entry = model.trafficEntry(id)
+      else {
         report("replay: no traffic entry to replay", isError: true)
         return
       }

@@ -28,7 +28,7 @@ extension DashboardState {
     case .resize(let width, let height):
       self.width = max(width, 0)
       self.height = max(height, 0)
-      scrollTreeToSelection()
+      updateTree(.scrollToSelection)
       clampContents()
       return []
     case .clock(let time):
@@ -133,22 +133,13 @@ extension DashboardState {
     switch pane {
     case .mailboxes:
       let offset = row - layout.tree.y - 1
-      if offset >= 0 { selectRow(treeScroll + offset) }
+      if offset >= 0 { updateTree(.select(row: treePane.scroll + offset)) }
     case .contents:
       let offset = row - layout.contents.y - 2
       if offset >= 0 { setContentsCursor(contentsScroll + offset) }
     case .traffic:
       let offset = row - layout.traffic.y - 2
-      let visible = layout.bodyHeight(of: .traffic)
-      let identifiers = trafficIdentifiers
-      guard offset >= 0, !identifiers.isEmpty else { return }
-      // The rows shown end at the selection (or the newest): the same window the view draws.
-      let last =
-        trafficSelection.flatMap { identifiers.lastIndex(of: $0) }.map {
-          max($0, min(identifiers.count - 1, $0 + visible / 2))
-        } ?? identifiers.count - 1
-      let first = max(last - visible + 1, 0)
-      if first + offset <= last { trafficSelection = identifiers[first + offset] }
+      updateTraffic(.selectShown(offset: offset, visibleRows: layout.bodyHeight(of: .traffic)))
     }
   }
 
@@ -158,79 +149,6 @@ extension DashboardState {
     let message = StatusMessage(text, isError: isError, expires: now + Self.statusMilliseconds)
     status = message
     messageLog.append(message.text, isError: isError, at: now)
-  }
-
-  // MARK: Model events
-
-  mutating func applyModelEvents(_ events: [ModelEvent], at time: Int64) -> [DashboardEffect] {
-    var effects: [DashboardEffect] = []
-    var changed: [FileName: [FileName]] = [:]
-    var structural = false
-    let selectionBefore = selection
-    for event in events {
-      // Present counts move by what this event changed, never by a count of the directory.
-      var presence: (directory: FileName, identifier: FileName, before: Bool)?
-      switch event {
-      case .mailboxChanged(let directory, let identifier, _), .mailboxRemoved(let directory, let identifier):
-        presence = (directory, identifier, model.mailbox(identifier, in: directory)?.countsAsPresent ?? false)
-      default: break
-      }
-      defer {
-        if let presence {
-          let after = model.mailbox(presence.identifier, in: presence.directory)?.countsAsPresent ?? false
-          if after != presence.before { presentCounts[presence.directory, default: 0] += after ? 1 : -1 }
-        }
-      }
-      for effect in model.apply(event, at: time) {
-        switch effect {
-        case .tick(let at): effects.append(.wake(atMilliseconds: at))
-        case .trafficAppended(let entries):
-          rate.record(entries.count, at: time)
-          if var filter = trafficFilter {
-            filter.continuePass()
-            let admitted = entries.filter { filter.admits(trafficText($0)) }.map(\.id)
-            trafficFilter = filter
-            filteredTraffic += admitted
-          }
-        case .noticesAdded: break
-        }
-      }
-      switch event {
-      case .mailboxChanged(let directory, let identifier, _), .mailboxRemoved(let directory, let identifier):
-        changed[directory, default: []].append(identifier)
-      case .directoryAppeared, .directoryVanished, .directoryScanned:
-        structural = true
-      case .journalRecords, .directoryError, .watchLimitReached, .notice, .tick:
-        break
-      }
-    }
-    if structural {
-      rebuildTree()
-    } else {
-      for (directory, identifiers) in changed { treeChanged(directory: directory, identifiers: identifiers) }
-    }
-    if trafficFilter != nil, let first = model.traffic.first?.id {
-      // Entries dropped from the model's front are gone from the filtered list too.
-      if let index = filteredTraffic.firstIndex(where: { $0 >= first }), index > 0 {
-        filteredTraffic.removeFirst(index)
-      }
-    }
-    if !hasMoved, selection == nil || selection == directoryPaths.first.map(TreeNodeID.directory),
-      treeRowCount > 1
-    {
-      selectRow(1)
-    } else {
-      resyncSelection()
-    }
-    // The contents' lines are built only when what they show may have changed, not for every
-    // change of another mailbox.
-    var selectedChanged = false
-    if let node = selection, let names = changed[node.directory] {
-      selectedChanged = node.identifier.map { names.contains($0) } ?? true
-    }
-    if structural || selectedChanged || selection != selectionBefore { clampContents() }
-    if !changed.isEmpty { effects.append(.wake(atMilliseconds: time + Self.highlightMilliseconds)) }
-    return effects
   }
 
   // MARK: Keys
@@ -262,363 +180,37 @@ extension DashboardState {
     return [.quit]
   }
 
-  /// Does what `action` asks, from a key or a `:` command.
-  mutating func perform(_ action: DashboardAction) -> [DashboardEffect] {
-    let layout = DashboardLayout(width: width, height: height)
-    let page = max(layout.bodyHeight(of: focus), 1)
-    switch action {
-    case .quit: return quit()
-    case .help: overlay = .help(scroll: 0)
-    case .messages: overlay = .messages(scroll: 0)
-    case .repaint: return [.repaint]
-    case .back:
-      if focus == .mailboxes, mailboxFilter != nil {
-        mailboxFilter = nil
-        refilter()
-        resyncSelection()
-      } else if focus == .traffic, trafficFilter != nil || trafficSelection != nil {
-        if trafficFilter != nil { trafficFilter = nil } else { trafficSelection = nil }
-      } else if focus != .mailboxes {
-        focus = .mailboxes
-      }
-    case .nextPane: focus = focus.next
-    case .previousPane: focus = focus.previous
-    case .down: move(by: 1)
-    case .up: move(by: -1)
-    case .pageDown: move(by: page)
-    case .pageUp: move(by: -page)
-    case .halfPageDown: move(by: max(page / 2, 1))
-    case .halfPageUp: move(by: -max(page / 2, 1))
-    case .top: move(to: 0)
-    case .bottom: move(to: .max)
-    case .toggle: toggle()
-    case .filter(let text):
-      let pane: Pane = focus == .traffic ? .traffic : .mailboxes
-      if let text {
-        setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)
-      } else {
-        let current = pane == .traffic ? trafficFilter?.text : mailboxFilter?.text
-        overlay = .filter(TextField(current ?? ""), pane: pane)
-      }
-    case .command: overlay = .command(TextField())
-    case .pass(let request): return pass(request)
-    case .clear(let named): confirmClear(named)
-    case .clearAll:
-      guard let directory = selectedDirectory else {
-        report("clear-all: select a directory to clear its mailboxes", isError: true)
-        return []
-      }
-      let count = presentCounts[directory] ?? 0
-      overlay = .confirm(
-        Confirmation(
-          question: "Clear all \(count) mailboxes of \(DisplayText.field(displayPath(directory)))?",
-          effect: .clearAll(directory: directory)))
-    case .replay(let request): openReplay(request)
-    case .sort(let order):
-      sort = order ?? sort.next
-      rebuildTree()
-      resyncSelection()
-      report("sorted by \(sort.rawValue)", isError: false)
-    case .freeze: return toggleFreeze()
-    case .copy: return copy()
-    case .theme(let request): return [.loadTheme(request)]
-    case .nextView:
-      contentsView = contentsView.next
-      contentsCursor = contentsView == .history ? historyCursor : 0
-      contentsScroll = 0
-      clampContents()
-    case .mark:
-      let versions = selectedVersions
-      if versions.indices.contains(historyCursor) {
-        let serial = versions[historyCursor].serial
-        markedSerial = markedSerial == serial ? nil : serial
-        report(
-          markedSerial == nil ? "mark removed" : "marked: the diff view compares against this version",
-          isError: false)
-      }
-    }
-    return []
-  }
-
-  /// `p` opens the form; `:pass ID JSON` checks what it was given as the form would, and passes.
-  private mutating func pass(_ request: DashboardAction.PassRequest?) -> [DashboardEffect] {
-    guard let request else {
-      overlay = .pass(
-        PassForm(
-          directories: directoryPaths, directory: selectedDirectory,
-          identifier: selection?.identifier?.lossyText ?? ""))
-      return []
-    }
-    let form = PassForm(
-      directories: directoryPaths, directory: selectedDirectory, identifier: request.identifier,
-      value: request.value)
-    guard let effect = form.effect else {
-      report("pass refused: " + DisplayText.escaped(form.problem ?? "the form is incomplete"), isError: true)
-      return []
-    }
-    return [effect]
-  }
-
-  /// Asks before clearing the selected mailbox, or the one `named`, once the name is known to
-  /// be an identifier.
-  private mutating func confirmClear(_ named: String?) {
-    let directory: FileName
-    let identifier: FileName
-    if let named {
-      if let problem = MessageIdentifier.problem(with: named) {
-        report(
-          "clear refused: \(DisplayText.field(named)) is not an identifier: \(problem)", isError: true)
-        return
-      }
-      guard let selected = selectedDirectory else {
-        report("clear: select a directory first (the mailbox is cleared there)", isError: true)
-        return
-      }
-      directory = selected
-      identifier = FileName(named)
-    } else {
-      guard case .mailbox(let selected, let name)? = selection, selectedMailbox?.isPresent == true else {
-        report("clear: select a mailbox that holds a message to clear it", isError: true)
-        return
-      }
-      directory = selected
-      identifier = name
-    }
-    overlay = .confirm(
-      Confirmation(
-        question: "Clear \(identifier.displayField)? Its message is removed from the disk.",
-        effect: .clear(directory: directory, identifier: identifier)))
-  }
-
-  /// The selected mailbox's value as JSON for the clipboard, unless the dashboard did not keep
-  /// it (too large) or cannot decode it: then nothing is copied (never a `null` standing for
-  /// it), and the size or the reason is said.
-  private mutating func copy() -> [DashboardEffect] {
-    guard let version = selectedMailbox?.current else {
-      report("copy: select a mailbox that holds a message to copy it", isError: true)
-      return []
-    }
-    guard version.bytes != nil else {
-      report(
-        "copy refused: the value is too large to copy (\(Formatting.size(version.size)), \(version.size) bytes; the dashboard did not keep it)",
-        isError: true)
-      return []
-    }
-    let decoded = model.decoded(version)
-    if case .undecodable(let reason) = decoded {
-      report(
-        "copy refused: the value cannot be read as an archive: \(DisplayText.escaped(reason))", isError: true)
-      return []
-    }
-    report("copied the value as JSON", isError: false)
-    return [.copyToClipboard(decoded.json)]
-  }
-
-  private mutating func move(by delta: Int) {
-    switch focus {
-    case .mailboxes: selectRow(selectedRow + delta)
-    case .contents:
-      setContentsCursor(contentsCursor + delta)
-    case .traffic: moveTraffic(by: delta)
-    }
-  }
-
-  private mutating func move(to row: Int) {
-    switch focus {
-    case .mailboxes: selectRow(row == .max ? treeRowCount - 1 : row)
-    case .contents: setContentsCursor(row == .max ? Int.max / 2 : row)
-    case .traffic:
-      if row == .max {
-        trafficSelection = nil
-      } else {
-        trafficSelection = trafficIdentifiers.first
-      }
-    }
-  }
-
-  mutating func setContentsCursor(_ row: Int) {
-    contentsCursor = row
-    clampContents()
-    if contentsView == .history { historyCursor = contentsCursor }
-  }
-
-  mutating func clampContents() {
-    let count = contentsLines().count
-    contentsCursor = min(max(contentsCursor, 0), max(count - 1, 0))
-    let visible = max(DashboardLayout(width: width, height: height).bodyHeight(of: .contents), 1)
-    if contentsCursor < contentsScroll { contentsScroll = contentsCursor }
-    if contentsCursor >= contentsScroll + visible { contentsScroll = contentsCursor - visible + 1 }
-    contentsScroll = max(min(contentsScroll, max(count - visible, 0)), 0)
-    if contentsView == .history { historyCursor = contentsCursor }
-  }
-
-  private mutating func toggle() {
-    switch focus {
-    case .mailboxes:
-      if case .directory(let path)? = selection {
-        if collapsedDirectories.contains(path) {
-          collapsedDirectories.remove(path)
-        } else {
-          collapsedDirectories.insert(path)
-        }
-        resyncSelection()
-      } else {
-        focus = .contents
-      }
-    case .contents:
-      let lines = contentsLines()
-      guard lines.indices.contains(contentsCursor), lines[contentsCursor].isBranch,
-        let path = lines[contentsCursor].path
-      else { return }
-      if collapsedPaths.contains(path) { collapsedPaths.remove(path) } else { collapsedPaths.insert(path) }
-      clampContents()
-    case .traffic: break
-    }
-  }
-
-  private mutating func toggleFreeze() -> [DashboardEffect] {
-    guard let held = frozen else {
-      frozen = FrozenEvents()
-      report("frozen: changes wait until f is pressed again", isError: false)
-      return []
-    }
-    frozen = nil
-    var effects: [DashboardEffect] = []
-    for batch in held.batches { effects += applyModelEvents(batch.events, at: batch.at) }
-    if held.overflowed {
-      effects.append(.rescan)
-      report("resumed: more changed than could be held; reading every directory again", isError: false)
-    } else {
-      report("resumed: \(held.newCount) change\(held.newCount == 1 ? "" : "s") applied", isError: false)
-    }
-    return effects
-  }
-
   // MARK: Overlays
 
   private mutating func handle(_ key: Key, in overlay: Overlay) -> [DashboardEffect] {
     if key == .control("c") { return quit() }
     if key == .control("l") { return [.repaint] }
-    switch overlay {
-    case .help(let scroll):
-      switch key {
-      case .down, .character("j"): self.overlay = .help(scroll: scroll + 1)
-      case .up, .character("k"): self.overlay = .help(scroll: max(scroll - 1, 0))
-      case .pageDown, .control("d"): self.overlay = .help(scroll: scroll + 10)
-      case .pageUp, .control("u"): self.overlay = .help(scroll: max(scroll - 10, 0))
-      default: self.overlay = nil
-      }
-    case .messages(let scroll):
-      // Scrolled up from the newest message: up moves back in time.
-      let box = OverlayView.messagesBox(in: DashboardLayout(width: width, height: height).size)
-      let rows = messageLog.rows(width: OverlayView.messagesTextWidth(of: box)).count
-      let limit = max(rows - OverlayView.messagesVisibleRows(of: box), 0)
-      let page = max(OverlayView.messagesVisibleRows(of: box) - 1, 1)
-      var target = scroll
-      switch key {
-      case .up, .character("k"): target += 1
-      case .down, .character("j"): target -= 1
-      case .pageUp, .control("u"): target += page
-      case .pageDown, .control("d"): target -= page
-      case .home, .character("g"): target = limit
-      case .end, .character("G"): target = 0
-      default:
-        self.overlay = nil
-        return []
-      }
-      self.overlay = .messages(scroll: min(max(target, 0), limit))
-    case .confirm(let confirmation):
-      switch key {
-      case .character("y"), .character("Y"), .enter:
-        self.overlay = nil
-        return [confirmation.effect]
-      case .character("n"), .character("N"), .escape, .character("q"):
-        self.overlay = nil
-        report("cancelled", isError: false)
-      default: break
-      }
-    case .pass(var form):
-      if key == .escape {
-        self.overlay = nil
-        return []
-      }
-      let (effect, done) = form.handle(key)
-      self.overlay = done ? nil : .pass(form)
-      if let effect { return [effect] }
-    case .replay(var form):
-      if key == .escape {
-        self.overlay = nil
-        report("replay cancelled", isError: false)
-        return []
-      }
-      let (effect, done) = form.handle(key)
-      self.overlay = done ? nil : .replay(form)
-      if let effect { return [effect] }
-    case .command(var field):
-      switch key {
-      case .escape: self.overlay = nil
-      case .enter:
-        self.overlay = nil
-        return runCommand(field.text)
-      default:
-        field.handle(key)
-        self.overlay = .command(field)
-      }
-    case .filter(var field, let pane):
-      switch key {
-      case .escape:
-        self.overlay = nil
-        setFilter(nil, pane: pane)
-      case .enter:
-        self.overlay = nil
-      default:
-        let before = field.text
-        field.handle(key)
-        self.overlay = .filter(field, pane: pane)
-        if field.text != before { setFilter(field.text.isEmpty ? nil : PaneFilter(field.text), pane: pane) }
-      }
+    return apply(
+      overlay.update(key, messageLog: messageLog, size: DashboardLayout(width: width, height: height).size))
+  }
+
+  /// Keeps the overlay a step leaves, and does what it asks.
+  mutating func apply(_ step: OverlayStep) -> [DashboardEffect] {
+    overlay = step.overlay
+    switch step.request {
+    case nil: return []
+    case .effect(let effect)?: return [effect]
+    case .report(let text, let isError)?: report(text, isError: isError)
+    case .command(let line)?: return runCommand(line)
+    case .filter(let text, let pane)?: setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)
     }
     return []
   }
 
+  /// Sets a pane's filter (typed, pasted or cleared), counted in ``filterApplications``; each
+  /// pane matches it in its own update.
   mutating func setFilter(_ filter: PaneFilter?, pane: Pane) {
     filterApplications += 1
     if pane == .traffic {
-      trafficFilter = filter
-      filteredTraffic = []
-      if var filter {
-        filter.beginPass()
-        filteredTraffic = model.traffic.filter { filter.admits(trafficText($0)) }.map(\.id)
-        trafficFilter = filter
-      }
-      if let selected = trafficSelection, !trafficIdentifiers.contains(selected) { trafficSelection = nil }
+      updateTraffic(.filter(filter))
     } else {
-      mailboxFilter = filter
-      refilter()
-      resyncSelection()
+      updateTree(.filter(filter))
     }
-  }
-
-  /// The identifiers of the traffic rows shown, oldest first.
-  public var trafficIdentifiers: [UInt64] {
-    trafficFilter != nil ? filteredTraffic : model.traffic.map(\.id)
-  }
-
-  private mutating func moveTraffic(by delta: Int) {
-    let identifiers = trafficIdentifiers
-    guard !identifiers.isEmpty else { return }
-    let current = trafficSelection.flatMap { identifiers.firstIndex(of: $0) } ?? identifiers.count
-    let target = min(max(current + delta, 0), identifiers.count)
-    trafficSelection = target >= identifiers.count ? nil : identifiers[target]
-  }
-
-  /// The text a traffic filter is matched against: what the row shows.
-  func trafficText(_ entry: TrafficEntry) -> String {
-    [
-      entry.kind.rawValue, entry.identifier.lossyText, entry.transiting ?? "", entry.sender ?? "",
-      entry.error ?? "",
-    ]
-    .joined(separator: " ")
   }
 
   /// A directory as the tree shows it: relative to the root it is under (not yet escaped).

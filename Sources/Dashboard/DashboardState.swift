@@ -3,11 +3,24 @@ import WormholeVocabulary
 
 /// Everything the dashboard shows and remembers, as a value. It changes only through
 /// ``update(_:)``; views read it and never change it.
+///
+/// Two parts, kept apart: the model (what the watcher saw, the input) and the state of the
+/// interface over it. Each pane has its own state and update (``TreePaneState``,
+/// ``ContentsPaneState``, ``TrafficPaneState``), as each overlay does (``Overlay``); their
+/// updates are pure and take what they need from the model as input, so they hold no copy of
+/// it. This type composes them: it routes each message to the part it concerns, and keeps the
+/// size, the clock, the focus, the status line, the theme and the read-only policy, decided
+/// once for every effect.
 public struct DashboardState: Sendable {
+  // The input.
+
   /// The live model: directories, mailboxes, history, traffic.
   public internal(set) var model: ModelState
   /// The roots being watched, for showing directories relative to them.
   public var rootPaths: [String]
+
+  // The interface around the panes.
+
   public internal(set) var width: Int
   public internal(set) var height: Int
   /// Now, in milliseconds since 1970: the last time a message brought.
@@ -25,39 +38,14 @@ public struct DashboardState: Sendable {
   public internal(set) var frozen: FrozenEvents?
   public internal(set) var rate = RateHistory()
 
-  // The tree.
-  public internal(set) var sort: SortOrder = .name
-  public internal(set) var collapsedDirectories: Set<FileName> = []
-  /// Directory paths, sorted: the branches.
-  public internal(set) var directoryPaths: [FileName] = []
-  var orders: [FileName: MailboxOrder] = [:]
-  /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
-  public internal(set) var presentCounts: [FileName: Int] = [:]
-  /// Mailboxes holding a message in every directory.
-  public var presentCount: Int { presentCounts.values.reduce(0, +) }
-  public internal(set) var mailboxFilter: PaneFilter?
-  /// Per directory, the identifiers passing ``mailboxFilter`` in tree order.
-  var filteredIdentifiers: [FileName: [FileName]] = [:]
-  public internal(set) var selection: TreeNodeID?
-  public internal(set) var selectedRow = 0
-  public internal(set) var treeScroll = 0
+  // The panes.
 
-  // The contents pane.
-  public internal(set) var contentsView: ContentsView = .tree
-  public internal(set) var contentsCursor = 0
-  public internal(set) var contentsScroll = 0
-  public internal(set) var collapsedPaths: Set<String> = []
-  /// The version the history and diff views are on (0 is the newest).
-  public internal(set) var historyCursor = 0
-  /// The history version marked for a diff (`m`).
-  public internal(set) var markedSerial: UInt64?
-
-  // The traffic pane.
-  /// The selected entry; `nil` follows the newest.
-  public internal(set) var trafficSelection: UInt64?
-  public internal(set) var trafficFilter: PaneFilter?
-  /// Entry identifiers passing ``trafficFilter``, oldest first.
-  var filteredTraffic: [UInt64] = []
+  /// The mailbox tree: order, folds, filter, selection, scroll.
+  public internal(set) var treePane = TreePaneState()
+  /// The contents pane: view, cursor, scroll, folds, history cursor, mark.
+  public internal(set) var contentsPane = ContentsPaneState()
+  /// The traffic pane: selection (or following the newest) and filter.
+  public internal(set) var trafficPane = TrafficPaneState()
   /// How many times a filter was set on a pane (compiled and matched): once per edit, never
   /// per character of a paste.
   package internal(set) var filterApplications = 0
@@ -74,8 +62,8 @@ public struct DashboardState: Sendable {
     self.now = now
     self.isReadOnly = isReadOnly
     self.themeName = themeName
-    rebuildTree()
-    selectRow(0)
+    updateTree(.rebuild)
+    updateTree(.select(row: 0))
   }
 
   /// Whether the operator moved the selection yet; until then the first mailbox is selected as

@@ -7,7 +7,7 @@ import WormholeVocabulary
 enum ContentsPaneView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     let focused = state.focus == .contents
-    let views = ContentsView.allCases.map { $0 == state.contentsView ? "[\($0.rawValue)]" : $0.rawValue }
+    let views = ContentsView.allCases.map { $0 == state.contentsPane.view ? "[\($0.rawValue)]" : $0.rawValue }
       .joined(separator: " ")
     var title = "Contents"
     if let identifier = state.selection?.identifier {
@@ -19,12 +19,13 @@ enum ContentsPaneView {
     guard area.height > 1 else { return }
     let header = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
     screen.fill(header, role: "contents")
-    let lines = state.contentsLines()
-    drawHeader(state, lines: lines, into: &screen, area: header)
+    let contents = state.contents
+    let lines = contents.lines()
+    drawHeader(state, contents: contents, lines: lines, into: &screen, area: header)
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
     screen.fill(body, role: "contents")
     for offset in 0..<body.height {
-      let index = state.contentsScroll + offset
+      let index = state.contentsPane.scroll + offset
       guard lines.indices.contains(index) else { break }
       let line = lines[index]
       let y = body.y + offset
@@ -38,14 +39,15 @@ enum ContentsPaneView {
       for piece in line.pieces where x < body.maxX {
         x += screen.write(piece.text, row: y, column: x, limit: body.maxX - x, role: piece.role)
       }
-      if focused && index == state.contentsCursor {
+      if focused && index == state.contentsPane.cursor {
         screen.paint(Rect(x: body.x, y: y, width: body.width, height: 1), role: "list.selected")
       }
     }
   }
 
   private static func drawHeader(
-    _ state: DashboardState, lines: [ContentLine], into screen: inout Screen, area: Rect
+    _ state: DashboardState, contents: ContentsLines, lines: [ContentLine], into screen: inout Screen,
+    area: Rect
   ) {
     guard let mailbox = state.selectedMailbox else { return }
     var parts: [String] = []
@@ -65,7 +67,7 @@ enum ContentsPaneView {
     parts.append("\(mailbox.versionCount) version\(mailbox.versionCount == 1 ? "" : "s")")
     // The sparkline, when there is one, keeps the right end of the line.
     var right = area.maxX
-    if let series = state.sparklineSeries(lines: lines) {
+    if let series = contents.sparklineSeries(lines: lines) {
       let blocks = Sparkline.text(series.values, width: min(24, max(area.width / 3, 4)))
       let label = DisplayText.escaped(series.label)
       let text = " " + TerminalWidth.truncated(label, toColumns: 16) + " "

@@ -10,7 +10,7 @@ enum FooterView {
     switch state.overlay {
     case .filter(let field, let pane)?:
       let prompt = "/" + (pane == .traffic ? "traffic " : "")
-      let filter = pane == .traffic ? state.trafficFilter : state.mailboxFilter
+      let filter = pane == .traffic ? state.trafficPane.filter : state.treePane.filter
       let notice = filter?.error ?? filter?.notice(counting: pane == .traffic ? "rows" : "names")
       drawInput(prompt, field, error: notice, into: &screen, area: area)
       return

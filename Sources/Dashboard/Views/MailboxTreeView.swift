@@ -7,15 +7,15 @@ import WormholeVocabulary
 enum MailboxTreeView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     let focused = state.focus == .mailboxes
-    var details = "by \(state.sort.rawValue)"
-    if let filter = state.mailboxFilter {
+    var details = "by \(state.treePane.sort.rawValue)"
+    if let filter = state.treePane.filter {
       details += "  /" + DisplayText.escaped(filter.text)
       if filter.undecidedCount > 0 { details += " (\(filter.undecidedCount) hidden)" }
     }
     DashboardView.title("Mailboxes", details: details, focused: focused, into: &screen, area: area)
     let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
     screen.fill(body, role: "list")
-    if state.directoryPaths.isEmpty {
+    if state.treePane.directoryPaths.isEmpty {
       screen.write(
         " no wormhole directory yet", row: body.y, column: body.x, limit: body.width, role: "list.dim")
       screen.write(
@@ -25,15 +25,16 @@ enum MailboxTreeView {
     // The name column fits the longest visible name, up to half the pane.
     var nameWidth = 6
     for offset in 0..<body.height {
-      guard case .mailbox(_, let identifier)? = state.node(atRow: state.treeScroll + offset) else { continue }
+      guard case .mailbox(_, let identifier)? = state.treePane.node(atRow: state.treePane.scroll + offset)
+      else { continue }
       nameWidth = max(nameWidth, TerminalWidth.columns(of: identifier.displayField))
     }
     nameWidth = min(nameWidth, max(body.width / 3, 6))
     for offset in 0..<body.height {
-      let row = state.treeScroll + offset
-      guard let node = state.node(atRow: row) else { break }
+      let row = state.treePane.scroll + offset
+      guard let node = state.treePane.node(atRow: row) else { break }
       let y = body.y + offset
-      let selected = row == state.selectedRow
+      let selected = row == state.treePane.selectedRow
       switch node {
       case .directory(let path): drawBranch(path, state: state, into: &screen, row: y, area: body)
       case .mailbox(let directory, let identifier):
@@ -51,12 +52,12 @@ enum MailboxTreeView {
   private static func drawBranch(
     _ path: FileName, state: DashboardState, into screen: inout Screen, row: Int, area: Rect
   ) {
-    let collapsed = state.collapsedDirectories.contains(path)
+    let collapsed = state.treePane.collapsedDirectories.contains(path)
     let directory = state.model.directories[path]
     var marks = ""
     if directory?.isPolled == true { marks += " polled" }
     if directory?.error != nil { marks += " error" }
-    var count = "\(state.presentCounts[path] ?? 0)"
+    var count = "\(state.treePane.presentCounts[path] ?? 0)"
     // Unreadable mailboxes (a FIFO, a link) are on disk but not present: counted apart.
     if let unreadable = directory?.unreadableCount, unreadable > 0 { count += " +\(unreadable) unreadable" }
     let right = marks + " " + count + " "

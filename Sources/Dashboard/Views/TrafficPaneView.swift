@@ -8,11 +8,11 @@ enum TrafficPaneView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     let focused = state.focus == .traffic
     var details = "\(state.rate.perSecond)/s " + Sparkline.text(state.rate.counts.map(Double.init), width: 20)
-    if let filter = state.trafficFilter {
+    if let filter = state.trafficPane.filter {
       details += "  /" + DisplayText.escaped(filter.text)
       if filter.undecidedCount > 0 { details += " (\(filter.undecidedCount) hidden)" }
     }
-    if state.trafficSelection != nil { details += "  (G follows)" }
+    if state.trafficPane.selection != nil { details += "  (G follows)" }
     DashboardView.title("Traffic", details: details, focused: focused, into: &screen, area: area)
     if let frozen = state.frozen {
       let badge = " \(frozen.newCount) new "
@@ -32,17 +32,17 @@ enum TrafficPaneView {
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
     screen.fill(body, role: "traffic")
     // Only the visible rows are looked at: the stream is in time order already.
-    let filtered = state.trafficFilter != nil
-    let total = filtered ? state.filteredTraffic.count : state.model.traffic.count
+    let filtered = state.trafficPane.filter != nil
+    let total = filtered ? state.trafficPane.filteredIdentifiers.count : state.model.traffic.count
     guard total > 0 else {
       screen.write(" no traffic yet", row: body.y, column: body.x, limit: body.width, role: "list.dim")
       return
     }
     var last = total - 1
-    if let selected = state.trafficSelection {
+    if let selected = state.trafficPane.selection {
       let index: Int?
       if filtered {
-        index = state.filteredTraffic.lastIndex(of: selected)
+        index = state.trafficPane.filteredIdentifiers.lastIndex(of: selected)
       } else {
         index = state.model.traffic.lastIndex { $0.id == selected }
       }
@@ -52,7 +52,7 @@ enum TrafficPaneView {
     for (offset, index) in (first...last).enumerated() {
       let entry: TrafficEntry?
       if filtered {
-        entry = state.model.trafficEntry(state.filteredTraffic[index])
+        entry = state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index])
       } else {
         entry = state.model.traffic[index]
       }
@@ -76,7 +76,7 @@ enum TrafficPaneView {
           .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
-      if entry.id == state.trafficSelection {
+      if entry.id == state.trafficPane.selection {
         screen.paint(
           Rect(x: body.x, y: y, width: body.width, height: 1),
           role: focused ? "list.selected" : "list.selected.unfocused")

@@ -2,23 +2,47 @@ import ArchivedValues
 import MailboxModel
 import WormholeVocabulary
 
-extension DashboardState {
+/// The contents pane's lines for one frame, and what depends on them (the versions, the one `r`
+/// replays, the sparkline): built from the model (the input), the tree's selection and the
+/// contents pane's state, at a size and a time. Pure: nothing here changes or reads anything
+/// else, so a recording at a time cursor can be shown the same way.
+struct ContentsLines {
+  let model: ModelState
+  /// The tree's selection.
+  let selection: TreeNodeID?
+  let contentsPane: ContentsPaneState
+  /// Mailboxes holding a message, per directory (the tree counts them).
+  let presentCounts: [FileName: Int]
+  let width: Int
+  let height: Int
+  /// Now, in milliseconds since 1970.
+  let now: Int64
+
+  var contentsView: ContentsView { contentsPane.view }
+  var contentsCursor: Int { contentsPane.cursor }
+
+  /// The selected mailbox, when a mailbox is selected.
+  var selectedMailbox: Mailbox? {
+    guard case .mailbox(let directory, let identifier)? = selection else { return nil }
+    return model.mailbox(identifier, in: directory)
+  }
+
   /// The selected mailbox's versions, newest first (the current one first, when present).
-  public var selectedVersions: [MailboxVersion] {
+  var selectedVersions: [MailboxVersion] {
     guard let mailbox = selectedMailbox else { return [] }
     return (mailbox.current.map { [$0] } ?? []) + mailbox.history.reversed()
   }
 
   /// The version `r` replays: the one under the history cursor in the history and diff views,
   /// else the newest one kept.
-  public var versionToReplay: MailboxVersion? {
+  var versionToReplay: MailboxVersion? {
     let versions = selectedVersions
-    let index = contentsView == .history || contentsView == .diff ? historyCursor : 0
+    let index = contentsView == .history || contentsView == .diff ? contentsPane.historyCursor : 0
     return versions.indices.contains(index) ? versions[index] : nil
   }
 
   /// The lines of the contents pane for the current selection and view.
-  public func contentsLines() -> [ContentLine] {
+  func lines() -> [ContentLine] {
     guard let selection else {
       return [.text("Nothing here yet: no wormhole directory was found.", "list.dim")]
     }
@@ -107,7 +131,7 @@ extension DashboardState {
         lines.append(.text("warning: " + DisplayText.escaped(String(describing: warning)), "status.notice"))
       }
       lines += ValueTree.lines(
-        of: inspection.root, label: label, collapsed: collapsedPaths)
+        of: inspection.root, label: label, collapsed: contentsPane.collapsedPaths)
       return lines
     case .undecodable(let reason):
       return [
@@ -158,7 +182,7 @@ extension DashboardState {
         .init(Formatting.padded(version.sender.map(DisplayText.field) ?? "-", 12) + " ", "contents"),
         .init(Formatting.padded(Formatting.size(version.size), 7) + " ", "contents.number"),
       ]
-      if version.serial == markedSerial { pieces.insert(.init("* ", "contents.changed"), at: 0) }
+      if version.serial == contentsPane.markedSerial { pieces.insert(.init("* ", "contents.changed"), at: 0) }
       pieces.append(.init(model.summary(of: version, width: 80), "contents.string"))
       return ContentLine(pieces)
     }
@@ -166,10 +190,11 @@ extension DashboardState {
 
   private func diffLines() -> [ContentLine] {
     let versions = selectedVersions
+    let historyCursor = contentsPane.historyCursor
     guard versions.indices.contains(historyCursor) else { return [.text("no versions kept", "list.dim")] }
     let newer = versions[historyCursor]
     let older: MailboxVersion?
-    if let markedSerial, markedSerial != newer.serial,
+    if let markedSerial = contentsPane.markedSerial, markedSerial != newer.serial,
       let marked = versions.first(where: { $0.serial == markedSerial })
     {
       older = marked
@@ -233,8 +258,8 @@ extension DashboardState {
 
   /// A numeric series across the selected mailbox's versions, oldest first: the field under the
   /// tree cursor when it is a number, else the whole value when it is one.
-  public func sparklineSeries() -> (label: String, values: [Double])? {
-    sparklineSeries(lines: contentsLines())
+  func sparklineSeries() -> (label: String, values: [Double])? {
+    sparklineSeries(lines: lines())
   }
 
   /// ``sparklineSeries()`` with the contents lines already built (a frame builds them once).

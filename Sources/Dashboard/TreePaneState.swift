@@ -1,0 +1,227 @@
+import MailboxModel
+import WormholeVocabulary
+
+/// The mailbox tree's own state: its order, folds, filter, selection and scroll, and the counts
+/// and orders it keeps so a frame costs only its visible rows.
+///
+/// It holds no model. Each ``update(_:directories:visibleRows:)`` takes the model's directories
+/// and the rows the pane shows as input and does no I/O, so the same state can follow the live
+/// model or a recording.
+public struct TreePaneState: Sendable {
+  /// What changes the tree.
+  public enum Message: Sendable {
+    /// Sort every branch again and refilter: at start, after directories appeared or vanished.
+    case rebuild
+    /// Mailboxes of a directory appeared, changed or vanished: each moves to its place.
+    case mailboxesChanged(directory: FileName, identifiers: [FileName])
+    /// A mailbox of the directory started (`+1`) or stopped (`-1`) counting as present.
+    case presenceChanged(directory: FileName, by: Int)
+    /// Selects the node on a row (clamped) and scrolls it into view.
+    case select(row: Int)
+    /// Moves the selection by rows (negative: up).
+    case move(by: Int)
+    /// Selects the last row.
+    case selectLast
+    /// Finds the selected node's row again after the tree changed; if it is gone, the row that
+    /// held it is selected.
+    case resync
+    /// Folds or unfolds a directory's branch.
+    case toggle(FileName)
+    /// Shows only the mailboxes whose identifier passes the filter (`nil`: every mailbox).
+    case filter(PaneFilter?)
+    /// Orders every branch by a sort order.
+    case sort(SortOrder)
+    /// Keeps the selected row in view (after the pane's height changed).
+    case scrollToSelection
+  }
+
+  public private(set) var sort: SortOrder
+  public private(set) var collapsedDirectories: Set<FileName> = []
+  /// Directory paths, sorted: the branches.
+  public private(set) var directoryPaths: [FileName] = []
+  private var orders: [FileName: MailboxOrder] = [:]
+  /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
+  public private(set) var presentCounts: [FileName: Int] = [:]
+  public private(set) var filter: PaneFilter?
+  /// Per directory, the identifiers passing ``filter`` in tree order.
+  private var filteredIdentifiers: [FileName: [FileName]] = [:]
+  public private(set) var selection: TreeNodeID?
+  public private(set) var selectedRow = 0
+  /// The first row shown.
+  public private(set) var scroll = 0
+
+  /// An empty tree, ordered by `sort`.
+  public init(sort: SortOrder = .name) {
+    self.sort = sort
+  }
+
+  /// Mailboxes holding a message in every directory.
+  public var presentCount: Int { presentCounts.values.reduce(0, +) }
+
+  /// Applies `message` to the tree of `directories`, `visibleRows` rows high.
+  public mutating func update(
+    _ message: Message, directories: [FileName: DirectoryState], visibleRows: Int
+  ) {
+    switch message {
+    case .rebuild: rebuild(directories)
+    case .mailboxesChanged(let path, let identifiers):
+      guard let directory = directories[path] else { return }
+      guard orders[path] != nil else {
+        rebuild(directories)
+        return
+      }
+      for identifier in identifiers { orders[path]?.update(identifier, in: directory) }
+      if let filter {
+        // A filter that left names undecided filters the whole tree again, so its counts stay true.
+        guard filter.undecidedCount == 0 else {
+          refilter()
+          return
+        }
+        self.filter?.continuePass()
+        filteredIdentifiers[path] = passing(orders[path]?.identifiers ?? [])
+      }
+    case .presenceChanged(let path, let delta): presentCounts[path, default: 0] += delta
+    case .select(let row): select(row, visibleRows: visibleRows)
+    case .move(let delta): select(selectedRow + delta, visibleRows: visibleRows)
+    case .selectLast: select(rowCount - 1, visibleRows: visibleRows)
+    case .resync: resync(directories, visibleRows: visibleRows)
+    case .toggle(let path):
+      if collapsedDirectories.contains(path) {
+        collapsedDirectories.remove(path)
+      } else {
+        collapsedDirectories.insert(path)
+      }
+      resync(directories, visibleRows: visibleRows)
+    case .filter(let filter):
+      self.filter = filter
+      refilter()
+      resync(directories, visibleRows: visibleRows)
+    case .sort(let sort):
+      self.sort = sort
+      rebuild(directories)
+      resync(directories, visibleRows: visibleRows)
+    case .scrollToSelection: scrollToSelection(visibleRows: visibleRows)
+    }
+  }
+
+  // MARK: Reading
+
+  /// The identifiers of `directory` the tree shows, in order (filtered when a filter is set).
+  func visibleIdentifiers(of directory: FileName) -> [FileName] {
+    if filter != nil { return filteredIdentifiers[directory] ?? [] }
+    return orders[directory]?.identifiers ?? []
+  }
+
+  /// How many mailboxes of `directory` the tree shows.
+  public func visibleCount(of directory: FileName) -> Int {
+    if filter != nil { return filteredIdentifiers[directory]?.count ?? 0 }
+    return orders[directory]?.count ?? 0
+  }
+
+  /// Rows of the tree: a branch row per directory and its mailboxes when expanded.
+  public var rowCount: Int {
+    directoryPaths.reduce(0) { $0 + 1 + (collapsedDirectories.contains($1) ? 0 : visibleCount(of: $1)) }
+  }
+
+  /// The node shown on `row`, in O(branches).
+  public func node(atRow row: Int) -> TreeNodeID? {
+    guard row >= 0 else { return nil }
+    var start = 0
+    for path in directoryPaths {
+      if row == start { return .directory(path) }
+      let count = collapsedDirectories.contains(path) ? 0 : visibleCount(of: path)
+      if row <= start + count {
+        return .mailbox(directory: path, identifier: visibleIdentifiers(of: path)[row - start - 1])
+      }
+      start += 1 + count
+    }
+    return nil
+  }
+
+  /// The row showing `node`, if it is shown.
+  func row(of node: TreeNodeID, in directories: [FileName: DirectoryState]) -> Int? {
+    var start = 0
+    for path in directoryPaths {
+      let count = collapsedDirectories.contains(path) ? 0 : visibleCount(of: path)
+      if path == node.directory {
+        guard let identifier = node.identifier else { return start }
+        guard count > 0 else { return nil }
+        if filter != nil {
+          return filteredIdentifiers[path]?.firstIndex(of: identifier).map {
+            start + 1 + $0
+          }
+        }
+        guard let directory = directories[path],
+          let index = orders[path]?.index(of: identifier, in: directory)
+        else { return nil }
+        return start + 1 + index
+      }
+      start += 1 + count
+    }
+    return nil
+  }
+
+  // MARK: Changing
+
+  /// Sorts every branch again and refilters.
+  private mutating func rebuild(_ directories: [FileName: DirectoryState]) {
+    directoryPaths = directories.keys.sorted()
+    orders = [:]
+    presentCounts = [:]
+    for path in directoryPaths {
+      if let directory = directories[path] {
+        orders[path] = MailboxOrder(sort: sort, directory: directory)
+        presentCounts[path] = directory.presentCount
+      }
+    }
+    refilter()
+  }
+
+  private mutating func refilter() {
+    filteredIdentifiers = [:]
+    guard filter != nil else { return }
+    filter?.beginPass()
+    for path in directoryPaths {
+      filteredIdentifiers[path] = passing(orders[path]?.identifiers ?? [])
+    }
+  }
+
+  /// The identifiers passing ``filter``, in their order, as part of its current pass (begun or
+  /// continued by the caller): the one place the tree matches it.
+  private mutating func passing(_ identifiers: [FileName]) -> [FileName] {
+    guard var filter else { return identifiers }
+    let passed = identifiers.filter { filter.admits($0.lossyText) }
+    self.filter = filter
+    return passed
+  }
+
+  private mutating func select(_ row: Int, visibleRows: Int) {
+    let count = rowCount
+    guard count > 0 else {
+      selection = nil
+      selectedRow = 0
+      scroll = 0
+      return
+    }
+    let clamped = min(max(row, 0), count - 1)
+    selection = node(atRow: clamped)
+    selectedRow = clamped
+    scrollToSelection(visibleRows: visibleRows)
+  }
+
+  private mutating func resync(_ directories: [FileName: DirectoryState], visibleRows: Int) {
+    if let selection, let row = row(of: selection, in: directories) {
+      selectedRow = row
+      scrollToSelection(visibleRows: visibleRows)
+    } else {
+      select(selectedRow, visibleRows: visibleRows)
+    }
+  }
+
+  private mutating func scrollToSelection(visibleRows: Int) {
+    let visible = max(visibleRows, 1)
+    if selectedRow < scroll { scroll = selectedRow }
+    if selectedRow >= scroll + visible { scroll = selectedRow - visible + 1 }
+    scroll = max(min(scroll, max(rowCount - visible, 0)), 0)
+  }
+}
