@@ -76,6 +76,9 @@ public final class DashboardLoop {
       if let wake = wakeTimes.first { timeout = min(timeout, max(wake - now, 0)) }
       if needsFrame { timeout = min(timeout, max(lastFrame + Self.frameMilliseconds - now, 0)) }
       if let event = terminal.nextEvent(timeout: Int(timeout), wakingOn: inbox.wakeDescriptor) {
+        // The state's clock is the key's: what a key schedules (a check when typing pauses)
+        // counts from when it was typed, not from the last second's tick.
+        apply(.clock(clock.now()))
         if let signal = handle(event) { return interrupted(by: signal) }
         // Take every event already there before drawing, so keys stay responsive under floods.
         while let more = terminal.nextEvent(timeout: 0, wakingOn: nil) {
