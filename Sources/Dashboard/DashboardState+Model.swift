@@ -1,3 +1,4 @@
+import ArchivedValues
 import MailboxModel
 import WormholeVocabulary
 
@@ -31,7 +32,9 @@ extension DashboardState {
         case .trafficAppended(let entries):
           rate.record(entries.count, at: time)
           updateTraffic(.appended(entries))
-        case .noticesAdded: break
+        case .noticesAdded(let notices):
+          // Said like any message: on the status line for a while, then in the log (L).
+          for notice in notices { report(DisplayText.escaped(notice), isError: false) }
         }
       }
       switch event {

@@ -1,0 +1,25 @@
+import MailboxModel
+import Testing
+
+@testable import Dashboard
+
+/// The model's notices are said as messages: on the status line while they last, and kept in
+/// the message log; an old notice never stays on screen for minutes.
+@Suite struct NoticeTests {
+  @Test func aNoticeIsShownForAWhileAndKeptInTheLog() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    harness.send(.modelEvents([.notice("the traffic journal of g cannot be read")], at: harness.now))
+    #expect(harness.lines[0].contains("the traffic journal of g cannot be read"))
+    #expect(harness.state.messageLog.entries.last?.text == "the traffic journal of g cannot be read")
+    harness.send(.clock(harness.now + DashboardState.statusMilliseconds + 1))
+    #expect(!harness.lines[0].contains("cannot be read"))
+    #expect(harness.state.messageLog.entries.contains { $0.text.contains("cannot be read") })
+  }
+
+  @Test func aHostileNoticeIsEscaped() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    harness.send(.modelEvents([.notice("bad \u{1b}]2;title\u{7}")], at: harness.now))
+    #expect(harness.lines[0].contains(#"\u{1b}]2;title\u{7}"#))
+    #expect(!harness.lines.joined().unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 })
+  }
+}
