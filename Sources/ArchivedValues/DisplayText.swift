@@ -12,7 +12,8 @@
 /// Two strengths:
 /// - **Names** (``field(_:)``, ``quoted(_:)``, ``name(_:)``: identifiers, file and directory names,
 ///   senders, kinds) escape every invisible character, joiners and variation selectors included,
-///   so two names that differ always look different.
+///   so two names that differ always look different; and a flag's regional indicators, which
+///   terminals draw at different widths and the dashboard draws as letters.
 /// - **Text** (``escaped(_:)``: message contents, errors, notices shown as text)
 ///   keeps a joiner, variation selector or tag character that shapes the visible character just
 ///   before it (emoji sequences such as 👨‍👩‍👧 and 🏴󠁧󠁢󠁳󠁣󠁴󠁿, Persian and Indic joiners), and escapes every
@@ -206,6 +207,9 @@ public enum DisplayText {
   {
     if scalar.value < 0xA0 { return isActive(scalar) }
     if isActive(scalar) { return true }
+    // A flag's regional indicators, in a name: terminals disagree on their width, so the
+    // dashboard draws a flag as its two letters, and `flag🇫🇷` would pass for `flagFR`.
+    if strict && (0x1F1E6...0x1F1FF).contains(scalar.value) { return true }
     guard isInvisible(scalar) else { return false }
     if strict || !shapesPrevious(scalar) { return true }
     guard let previous else { return true }
