@@ -5,6 +5,7 @@ import KeyedArchive
 import MailboxModel
 import Synchronization
 import TerminalInput
+import TerminalTheme
 import TestSupport
 import Testing
 import WormholeVocabulary
@@ -56,7 +57,9 @@ struct LoopRun {
   /// their own); otherwise only while a job runs.
   init(
     source: any DashboardEventSource, executor: RecordingExecutor, rootPaths: [String] = ["/w"],
-    readOnly: Bool = false, model: ModelConfiguration = ModelConfiguration(), width: Int = 120,
+    readOnly: Bool = false, model: ModelConfiguration = ModelConfiguration(),
+    themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault,
+    width: Int = 120,
     height: Int = 32, realWaits: @escaping @Sendable () -> Bool = { false },
     clock: ManualClock = ManualClock(), script: [InMemoryTerminal.Step]
   ) throws {
@@ -64,7 +67,8 @@ struct LoopRun {
       width: width, height: height, clock: clock, isBusy: { realWaits() || executor.isBusy }, script: script)
     loop = try DashboardLoop(
       terminal: terminal, source: source, executor: executor, clock: clock,
-      configuration: DashboardConfiguration(rootPaths: rootPaths, isReadOnly: readOnly, model: model))
+      configuration: DashboardConfiguration(
+        rootPaths: rootPaths, isReadOnly: readOnly, themes: themes, theme: theme, model: model))
     exit = try loop.run()
   }
 }
