@@ -1,5 +1,6 @@
 import MailboxModel
 import Testing
+import WormholeVocabulary
 
 @testable import Dashboard
 
@@ -21,5 +22,20 @@ import Testing
     harness.send(.modelEvents([.notice("bad \u{1b}]2;title\u{7}")], at: harness.now))
     #expect(harness.lines[0].contains(#"\u{1b}]2;title\u{7}"#))
     #expect(!harness.lines.joined().unicodeScalars.contains { $0.value == 0x1b || $0.value == 0x07 })
+  }
+}
+
+/// An empty traffic pane says why it is empty.
+@Suite struct EmptyTrafficTests {
+  @Test func aFilterThatHidesEveryEntrySaysSo() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    #expect(harness.shows("no traffic yet"))
+    let record = TrafficRecord(
+      sequence: 1, milliseconds: harness.now, processIdentifier: 1, sender: "app", transiting: "file",
+      kind: .pass, identifier: "a", bytes: 1, outcome: .ok)
+    harness.send(.modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now))
+    harness.type("<Tab><Tab>/nothing-like-it<Enter>")
+    #expect(harness.shows("no traffic entry matches the filter"))
+    #expect(!harness.shows("no traffic yet"))
   }
 }
