@@ -30,7 +30,11 @@ extension DashboardState {
         switch effect {
         case .tick(let at): effects.append(.wake(atMilliseconds: at))
         case .trafficAppended(let entries):
-          rate.record(entries.count, at: time)
+          // What a journal already held when it was first read is history, not traffic now.
+          if case .journalRecords(_, _, initial: true) = event {
+          } else {
+            rate.record(entries.count, at: time)
+          }
           updateTraffic(.appended(entries))
         case .noticesAdded(let notices):
           // Said like any message: on the status line for a while, then in the log (L).

@@ -39,3 +39,24 @@ import WormholeVocabulary
     #expect(!harness.shows("no traffic yet"))
   }
 }
+
+/// The rate counts traffic as it happens, not what the journals held when first read.
+@Suite struct TrafficRateTests {
+  @Test func recordsReadAtStartAreNotCountedAsTrafficNow() {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    let records = (1...4).map {
+      TrafficRecord(
+        sequence: UInt64($0), milliseconds: harness.now - 60_000, processIdentifier: 1, sender: "app",
+        transiting: "file", kind: .pass, identifier: "a", bytes: 1, outcome: .ok)
+    }
+    harness.send(.modelEvents([.journalRecords(directory: group, records, initial: true)], at: harness.now))
+    harness.send(.clock(harness.now + 1_000))
+    #expect(harness.state.rate.counts.reduce(0, +) == 0)
+    let live = TrafficRecord(
+      sequence: 5, milliseconds: harness.now + 1_000, processIdentifier: 1, sender: "app", transiting: "file",
+      kind: .pass, identifier: "a", bytes: 1, outcome: .ok)
+    harness.send(
+      .modelEvents([.journalRecords(directory: group, [live], initial: false)], at: harness.now + 1_000))
+    #expect(harness.state.rate.counts.reduce(0, +) == 1)
+  }
+}
