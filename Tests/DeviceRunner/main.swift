@@ -1,0 +1,192 @@
+// A simulated device in its own process, for the tests that kill one, and the link's measurement.
+//
+//   device-runner HOME PAIR ROLE hold               activate; print "activated PID"; wait to be killed
+//   device-runner HOME PAIR ROLE transfer N SIZE    activate; queue N transfers of SIZE bytes for
+//                                                   identifier "t" (payload: the index, then filler);
+//                                                   print "queued" then "done" when all are stored
+//   device-runner HOME PAIR ROLE drain              activate; print "done" when the outbox is empty
+//   device-runner measure COUNT                     round trips of 1 KB: raw socket pair vs the link
+import DevicePairing
+import DeviceSession
+import Glibc
+
+/// A pipe used as a wake-up: `signal()` from any thread, `wait()` on the main one.
+final class Wakeup: Sendable {
+  let ends: (Int32, Int32)
+  init() {
+    var pair: [Int32] = [-1, -1]
+    _ = pipe(&pair)
+    ends = (pair[0], pair[1])
+  }
+  func signal() {
+    var byte: UInt8 = 1
+    _ = write(ends.1, &byte, 1)
+  }
+  func wait() {
+    var byte: UInt8 = 0
+    while read(ends.0, &byte, 1) < 0 && errno == EINTR {}
+  }
+}
+
+func say(_ line: String) {
+  let bytes = Array((line + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+}
+
+func fail(_ message: String) -> Never {
+  let bytes = Array(("device-runner: " + message + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+  exit(2)
+}
+
+/// The payload of transfer number `index`: the index in 8 bytes, then a filler that depends on it.
+func transferPayload(_ index: UInt64, size: Int) -> [UInt8] {
+  var bytes = (0..<8).map { UInt8(truncatingIfNeeded: index >> (56 - 8 * $0)) }
+  bytes += (8..<max(size, 8)).map { UInt8(truncatingIfNeeded: (Int(index) &+ $0) % 251) }
+  return bytes
+}
+
+func nanoseconds() -> Int64 {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+}
+
+func median(_ values: [Int64]) -> Int64 { values.sorted()[values.count / 2] }
+
+/// Round trips of a 1 KB frame over a raw socket pair (an echo thread) and over two
+/// `UnixSocketLink`s of a pair under `home` (the echo on the watch link's thread).
+func measure(count: Int, home: String) {
+  var sockets: [Int32] = [-1, -1]
+  guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &sockets) == 0 else { fail("no socket pair") }
+  let payload = [UInt8](repeating: 7, count: 1024)
+  let echoSocket = sockets[1]
+  var thread = pthread_t()
+  let box = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+  box.initialize(to: echoSocket)
+  _ = pthread_create(
+    &thread, nil,
+    { raw in
+      guard let socket = raw?.assumingMemoryBound(to: Int32.self).pointee else { return nil }
+      var buffer = [UInt8](repeating: 0, count: 1024)
+      while true {
+        var got = 0
+        while got < 1024 {
+          let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress! + got, 1024 - got) }
+          if count <= 0 { return nil }
+          got += count
+        }
+        _ = buffer.withUnsafeBytes { write(socket, $0.baseAddress, 1024) }
+      }
+    }, box)
+  var raw: [Int64] = []
+  var buffer = [UInt8](repeating: 0, count: 1024)
+  for _ in 0..<count {
+    let start = nanoseconds()
+    _ = payload.withUnsafeBytes { write(sockets[0], $0.baseAddress, 1024) }
+    var got = 0
+    while got < 1024 {
+      let count = buffer.withUnsafeMutableBytes { read(sockets[0], $0.baseAddress! + got, 1024 - got) }
+      if count <= 0 { fail("the echo thread stopped") }
+      got += count
+    }
+    raw.append(nanoseconds() - start)
+  }
+  _ = close(sockets[0])
+  _ = pthread_join(thread, nil)
+
+  let store = PairStore(home: home)
+  guard let name = try? PairName("measure"), let pair = try? store.create(name) else { fail("no pair under \(home)") }
+  let phone = UnixSocketLink(directory: store.directory(for: pair.phone))
+  let watch = UnixSocketLink(directory: store.directory(for: pair.watch))
+  let reachable = Wakeup()
+  let answered = Wakeup()
+  do {
+    try watch.start { event in
+      if case .received(var frame) = event {
+        frame.sender = .watch
+        frame.kind = .reply
+        _ = watch.send(frame)
+      }
+    }
+    try phone.start { event in
+      switch event {
+      case .reachabilityChanged(true): reachable.signal()
+      case .received: answered.signal()
+      default: break
+      }
+    }
+  } catch { fail("\(error)") }
+  reachable.wait()
+  var linked: [Int64] = []
+  for index in 0..<count {
+    let start = nanoseconds()
+    let frame = DeviceFrame(
+      kind: .message, identifier: "measure", sequence: UInt64(index), sender: .phone, time: 0, payload: payload)
+    guard phone.send(frame) else { fail("the watch is not reachable") }
+    answered.wait()
+    linked.append(nanoseconds() - start)
+  }
+  phone.stop()
+  watch.stop()
+  let rawMedian = median(raw)
+  let linkMedian = median(linked)
+  say("raw socket pair round trip p50: \(rawMedian / 1000) us (\(rawMedian) ns)")
+  say("UnixSocketLink frame round trip p50: \(linkMedian / 1000) us (\(linkMedian) ns)")
+  say("ratio: \(Double(linkMedian) / Double(max(rawMedian, 1)))")
+}
+
+let arguments = CommandLine.arguments
+if arguments.count >= 3 && arguments[1] == "measure" {
+  var template = Array("/tmp/device-measure-XXXXXX".utf8CString)
+  let home = template.withUnsafeMutableBufferPointer { buffer -> String? in
+    guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+    return String(cString: base)
+  }
+  guard let home else { fail("no temporary directory") }
+  measure(count: Int(arguments[2]) ?? 1000, home: home)
+  _ = try? PairStore(home: home).delete(PairName("measure"), force: true)
+  _ = rmdir(home + "/pairs")
+  _ = rmdir(home)
+  exit(0)
+}
+guard arguments.count >= 5, let role = DeviceRole(rawValue: arguments[3]) else {
+  fail("usage: device-runner HOME PAIR phone|watch hold|transfer N SIZE|drain")
+}
+let store = PairStore(home: arguments[1])
+let device: SimulatedDevice
+do {
+  let name = try PairStore.name(arguments[2])
+  device = try SimulatedDevice(
+    store: store, address: DeviceAddress(pair: name, role: role), applicationGroup: "group.test")
+} catch { fail(error.description) }
+
+let finished = Wakeup()
+device.session.setDeliveryHandler { delivery in
+  if case .transferFinished = delivery { finished.signal() }
+}
+do { try device.session.activate() } catch { fail(error.description) }
+
+switch arguments[4] {
+case "hold":
+  say("activated \(getpid())")
+  while true { pause() }
+case "transfer":
+  guard arguments.count >= 7, let count = UInt64(arguments[5]), let size = Int(arguments[6]) else {
+    fail("usage: transfer N SIZE")
+  }
+  for index in 1...max(count, 1) {
+    do { try device.session.transferFile(transferPayload(index, size: size), identifier: "t") } catch {
+      fail(error.description)
+    }
+  }
+  say("queued")
+  fallthrough
+case "drain":
+  while !device.session.outstandingTransfers.isEmpty { finished.wait() }
+  say("done")
+  device.stop()
+  exit(0)
+default:
+  fail("unknown command \(arguments[4])")
+}
