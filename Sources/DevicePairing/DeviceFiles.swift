@@ -21,7 +21,8 @@ enum DeviceFiles {
     let code = errno
     var status = stat()
     if code == EEXIST && lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR { return }
-    throw SystemCallFailure(operation: "create the directory", path: path, code: code == EEXIST ? ENOTDIR : code)
+    throw SystemCallFailure(
+      operation: "create the directory", path: path, code: code == EEXIST ? ENOTDIR : code)
   }
 
   /// Makes `path` and its missing parents, each mode 0700.
@@ -84,15 +85,21 @@ enum DeviceFiles {
     }
     defer { _ = close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0 else { throw SystemCallFailure(operation: "read", path: path, code: errno) }
+    guard fstat(descriptor, &status) == 0 else {
+      throw SystemCallFailure(operation: "read", path: path, code: errno)
+    }
     guard status.st_mode & S_IFMT == S_IFREG else {
       throw SystemCallFailure(operation: "read", path: path, code: EINVAL)
     }
-    guard Int(status.st_size) <= limit else { throw SystemCallFailure(operation: "read", path: path, code: EFBIG) }
+    guard Int(status.st_size) <= limit else {
+      throw SystemCallFailure(operation: "read", path: path, code: EFBIG)
+    }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var count = 0
     while count < bytes.count {
-      let got = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count) }
+      let got = bytes.withUnsafeMutableBytes {
+        Glibc.read(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count)
+      }
       if got < 0 {
         if errno == EINTR { continue }
         throw SystemCallFailure(operation: "read", path: path, code: errno)

@@ -44,10 +44,13 @@ public final class FileSessionStorage: SessionStorage {
     }
     return SessionSnapshot(
       applicationContext: context, acknowledgedContextVersion: acknowledged, receivedContext: received,
-      outboundTransfers: transfers, lastReceivedTransfer: try readNumber(directory.receivedTransfersPath) ?? 0)
+      outboundTransfers: transfers, lastReceivedTransfer: try readNumber(directory.receivedTransfersPath) ?? 0
+    )
   }
 
-  public func saveApplicationContext(_ context: SessionContext, acknowledgedVersion: UInt64) throws(SessionError) {
+  public func saveApplicationContext(_ context: SessionContext, acknowledgedVersion: UInt64)
+    throws(SessionError)
+  {
     try write(Self.encode(context, acknowledged: acknowledgedVersion), to: directory.applicationContextPath)
   }
 
@@ -55,7 +58,9 @@ public final class FileSessionStorage: SessionStorage {
     try write(Self.encode(context, acknowledged: 0), to: directory.receivedContextPath)
   }
 
-  public func enqueueTransfer(identifier: String, payload: [UInt8], time: Int64) throws(SessionError) -> FileTransfer {
+  public func enqueueTransfer(identifier: String, payload: [UInt8], time: Int64) throws(SessionError)
+    -> FileTransfer
+  {
     if let reason = MessageIdentifier.problem(with: identifier) {
       throw .invalidIdentifier(identifier, reason: reason)
     }

@@ -184,7 +184,9 @@ public final class UnixSocketLink: DeviceLink {
   /// Reads what is there and delivers whole frames; `false` when the connection is over.
   private func receive(_ connection: Int32, into reader: inout FrameReader, buffer: inout [UInt8]) -> Bool {
     while true {
-      let got = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+      let got = buffer.withUnsafeMutableBytes {
+        recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
       if got < 0 {
         if errno == EINTR { continue }
         return errno == EAGAIN || errno == EWOULDBLOCK
@@ -298,7 +300,9 @@ public final class UnixSocketLink: DeviceLink {
       raw[bytes.count] = 0
     }
     return withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
     }
   }
 }

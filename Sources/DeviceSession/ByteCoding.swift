@@ -12,11 +12,15 @@ package struct ByteWriter {
   }
 
   package mutating func append(_ value: UInt32) {
-    for shift in stride(from: 24, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    for shift in stride(from: 24, through: 0, by: -8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
   }
 
   package mutating func append(_ value: UInt64) {
-    for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
+    }
   }
 
   package mutating func append(contentsOf data: some Collection<UInt8>) { bytes.append(contentsOf: data) }
@@ -35,7 +39,9 @@ package struct ByteReader {
   package var remaining: Int { bytes.count - offset }
 
   private mutating func take(_ count: Int) throws(FrameError) -> ArraySlice<UInt8> {
-    guard count >= 0, remaining >= count else { throw .truncated(needed: count, available: max(remaining, 0)) }
+    guard count >= 0, remaining >= count else {
+      throw .truncated(needed: count, available: max(remaining, 0))
+    }
     defer { offset += count }
     return bytes[offset..<(offset + count)]
   }

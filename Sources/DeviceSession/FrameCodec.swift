@@ -55,7 +55,9 @@ public struct FrameCodec: Sendable {
     guard prefix.count >= 4 else { throw .truncated(needed: 4, available: prefix.count) }
     let length = Int(prefix.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
     guard length <= maximumFrameBytes else { throw .oversized(bytes: length, limit: maximumFrameBytes) }
-    guard length >= Self.headerBytes else { throw .malformed("a frame of \(length) bytes is shorter than its header") }
+    guard length >= Self.headerBytes else {
+      throw .malformed("a frame of \(length) bytes is shorter than its header")
+    }
     return length
   }
 
@@ -78,7 +80,9 @@ public struct FrameCodec: Sendable {
     let version = try reader.readByte()
     guard version == Self.version else { throw .malformed("version \(version) is not supported (1 is)") }
     let kindCode = try reader.readByte()
-    guard let kind = DeviceFrame.Kind(rawValue: kindCode) else { throw .malformed("unknown kind \(kindCode)") }
+    guard let kind = DeviceFrame.Kind(rawValue: kindCode) else {
+      throw .malformed("unknown kind \(kindCode)")
+    }
     let roleCode = try reader.readByte()
     guard let sender = DeviceRole(code: roleCode) else { throw .malformed("unknown sender role \(roleCode)") }
     let flags = DeviceFrame.Flags(rawValue: try reader.readByte())
@@ -91,13 +95,15 @@ public struct FrameCodec: Sendable {
       throw .malformed("the identifier is \(identifierLength) bytes; at most \(Self.maximumIdentifierBytes)")
     }
     guard Self.headerBytes + identifierLength + payloadLength == length else {
-      throw .malformed("its lengths (\(identifierLength) + \(payloadLength)) disagree with the frame's (\(length))")
+      throw .malformed(
+        "its lengths (\(identifierLength) + \(payloadLength)) disagree with the frame's (\(length))")
     }
     let identifier = try reader.readText(identifierLength, what: "identifier")
     guard !identifier.utf8.contains(0) else { throw .malformed("the identifier contains a NUL character") }
     let payload = try reader.readBytes(payloadLength)
     return DeviceFrame(
-      kind: kind, identifier: identifier, transferID: transferID, sequence: sequence, sender: sender, time: time,
+      kind: kind, identifier: identifier, transferID: transferID, sequence: sequence, sender: sender,
+      time: time,
       flags: flags, payload: payload)
   }
 }

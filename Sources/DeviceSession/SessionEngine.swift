@@ -153,7 +153,9 @@ public final class SessionEngine: Sendable {
   /// Merges `payload` for `identifier` into the application context and delivers the result to
   /// the counterpart, now or when it is next reachable.
   @discardableResult
-  public func updateApplicationContext(_ payload: [UInt8], identifier: String, deliveringIdentical: Bool = false)
+  public func updateApplicationContext(
+    _ payload: [UInt8], identifier: String, deliveringIdentical: Bool = false
+  )
     throws(SessionError) -> ContextUpdate
   {
     try Self.checkIdentifier(identifier)
@@ -170,7 +172,9 @@ public final class SessionEngine: Sendable {
       try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
       state.applicationContext = context
       state.pendingContextForced = deliveringIdentical
-      if state.isReachable && sendContext(state, payload: encoded, identifier: identifier, forced: deliveringIdentical) {
+      if state.isReachable
+        && sendContext(state, payload: encoded, identifier: identifier, forced: deliveringIdentical)
+      {
         return .sent(version: context.version)
       }
       return .queued(version: context.version)
@@ -273,7 +277,8 @@ public final class SessionEngine: Sendable {
 
   private func transferFrame(_ transfer: FileTransfer) -> DeviceFrame {
     DeviceFrame(
-      kind: .transfer, identifier: transfer.identifier, transferID: transfer.id, sender: role, time: transfer.time,
+      kind: .transfer, identifier: transfer.identifier, transferID: transfer.id, sender: role,
+      time: transfer.time,
       payload: transfer.payload)
   }
 
@@ -303,7 +308,9 @@ public final class SessionEngine: Sendable {
       emit([.failure(.refusedFrame(error.description))])
     case .received(let frame):
       guard frame.sender == role.counterpart else {
-        emit([.failure(.refusedFrame("a frame claims to come from the \(frame.sender), which is this device"))])
+        emit([
+          .failure(.refusedFrame("a frame claims to come from the \(frame.sender), which is this device"))
+        ])
         return
       }
       receive(frame)
@@ -347,7 +354,9 @@ public final class SessionEngine: Sendable {
       receiveTransfer(frame)
     case .transferAcknowledgement:
       let finished = state.withLock { state -> Bool in
-        guard let index = state.outbound.firstIndex(where: { $0.id == frame.transferID }) else { return false }
+        guard let index = state.outbound.firstIndex(where: { $0.id == frame.transferID }) else {
+          return false
+        }
         // Not removable from disk: it is sent again next time and ignored by its id there.
         try? storage.removeTransfer(frame.transferID)
         state.outbound.remove(at: index)
@@ -430,7 +439,9 @@ public final class SessionEngine: Sendable {
 
   private static func checkIdentifier(_ identifier: String) throws(SessionError) {
     if identifier.isEmpty { throw .invalidIdentifier(identifier, reason: "it is empty") }
-    if identifier.utf8.contains(0) { throw .invalidIdentifier(identifier, reason: "it contains a NUL character") }
+    if identifier.utf8.contains(0) {
+      throw .invalidIdentifier(identifier, reason: "it contains a NUL character")
+    }
     if identifier.utf8.count > FrameCodec.maximumIdentifierBytes {
       throw .invalidIdentifier(
         identifier, reason: "it is longer than \(FrameCodec.maximumIdentifierBytes) bytes")

@@ -29,7 +29,8 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case .notReachable: return 7007
     case .payloadTooLarge: return 7010
     case .replyTimedOut: return 7012
-    case .transferNotFound, .transferAlreadySent, .invalidIdentifier, .storage, .linkUnavailable, .refusedFrame:
+    case .transferNotFound, .transferAlreadySent, .invalidIdentifier, .storage, .linkUnavailable,
+      .refusedFrame:
       return nil
     }
   }
@@ -39,15 +40,18 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .notActivated: return "the session is not activated (WCErrorCodeSessionNotActivated 7004)"
     case .notReachable:
-      return "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"
+      return
+        "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"
     case .payloadTooLarge(let bytes, let limit):
       return "the payload is \(bytes) bytes; at most \(limit) fit a frame (WCErrorCodePayloadTooLarge 7010)"
     case .replyTimedOut(let seconds):
       return "no reply came within \(seconds) s (WCErrorCodeMessageReplyTimedOut 7012)"
-    case .transferNotFound(let id): return "no outstanding transfer \(id): it was delivered, cancelled or never queued"
+    case .transferNotFound(let id):
+      return "no outstanding transfer \(id): it was delivered, cancelled or never queued"
     case .transferAlreadySent(let id):
       return "transfer \(id) was already sent to the counterpart and cannot be recalled"
-    case .invalidIdentifier(let identifier, let reason): return "the identifier \(identifier) cannot be used: \(reason)"
+    case .invalidIdentifier(let identifier, let reason):
+      return "the identifier \(identifier) cannot be used: \(reason)"
     case .storage(let reason): return "the device's storage failed: \(reason)"
     case .linkUnavailable(let reason): return "the link to the counterpart could not start: \(reason)"
     case .refusedFrame(let reason): return "a frame from the counterpart was refused: \(reason)"

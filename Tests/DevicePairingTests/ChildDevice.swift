@@ -42,7 +42,11 @@ final class ChildDevice: Sendable {
     let errors = errors
     errorPipe.fileHandleForReading.readabilityHandler = { handle in
       let chunk = handle.availableData
-      if chunk.isEmpty { handle.readabilityHandler = nil } else { errors.bytes.withLock { $0.append(contentsOf: chunk) } }
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil
+      } else {
+        errors.bytes.withLock { $0.append(contentsOf: chunk) }
+      }
     }
     try process.run()
   }

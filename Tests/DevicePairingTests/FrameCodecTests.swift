@@ -26,7 +26,8 @@ import Testing
     reader.append([0x7F, 0xFF, 0xFF, 0xFF])
     #expect(throws: FrameError.oversized(bytes: 0x7FFF_FFFF, limit: 1000)) { try reader.next() }
     #expect(throws: FrameError.self) {
-      try FrameCodec(maximumFrameBytes: 100).encode(DeviceFrame(kind: .message, sender: .phone, time: 0, payload: .init(repeating: 0, count: 200)))
+      try FrameCodec(maximumFrameBytes: 100).encode(
+        DeviceFrame(kind: .message, sender: .phone, time: 0, payload: .init(repeating: 0, count: 200)))
     }
   }
 
@@ -56,7 +57,9 @@ import Testing
     // Invalid UTF-8 in the identifier.
     var badText = try FrameCodec().encode(Self.frame)
     badText[4 + 36] = 0xFF
-    #expect(throws: FrameError.malformed("the identifier is not valid UTF-8")) { try FrameCodec().decode(badText) }
+    #expect(throws: FrameError.malformed("the identifier is not valid UTF-8")) {
+      try FrameCodec().decode(badText)
+    }
   }
 
   @Test func randomBytesNeverCrashTheReader() {
@@ -68,7 +71,9 @@ import Testing
         let index = Int.random(in: 0..<bytes.count, using: &generator)
         bytes[index] = UInt8.random(in: 0...255, using: &generator)
       }
-      if round % 3 == 0 { bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)).map { $0 } }
+      if round % 3 == 0 {
+        bytes = bytes.prefix(Int.random(in: 0..<bytes.count, using: &generator)).map { $0 }
+      }
       var reader = FrameReader(codec: FrameCodec(maximumFrameBytes: 4096))
       reader.append(bytes)
       do {

@@ -18,7 +18,9 @@ import Testing
       _ = try SimulatedDevice(store: home.store, address: pair.watch, applicationGroup: "group.test")
     }
     #expect(home.store.status(of: pair).watch.runningPID == watch.pid)
-    #expect(throws: PairStoreError.deviceRunning(pair.watch, pid: watch.pid)) { try home.store.delete(pair.name) }
+    #expect(throws: PairStoreError.deviceRunning(pair.watch, pid: watch.pid)) {
+      try home.store.delete(pair.name)
+    }
     let phone = try DeviceUnderTest(home.store, pair.phone)
     defer { phone.stop() }
     #expect(phone.waitReachable())
@@ -28,7 +30,9 @@ import Testing
     // The hang-up is an event: the phone hears it at once, not at the next poll.
     #expect(phone.waitReachable(false, seconds: 1))
     #expect(ContinuousClock.now - killed < .seconds(1))
-    #expect(throws: SessionError.notReachable) { try phone.session.sendMessage(bytes("x"), identifier: "tap") }
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
     #expect(home.store.status(of: pair).watch.runningPID == nil)
     // The role is free again: a new watch runs, and the phone reaches it.
     let again = try DeviceUnderTest(home.store, pair.watch)
@@ -70,7 +74,8 @@ import Testing
     #expect(ids.starts(with: deliveredBeforeRestart))
     #expect(delivered.allSatisfy { $0.identifier == "t" && $0.payload == Self.payload($0.id, size: size) })
     let last = try #require(delivered.last)
-    let mailbox = try #require(FileManager.default.contents(atPath: watch.device.mailboxes.directory + "/t.archive"))
+    let mailbox = try #require(
+      FileManager.default.contents(atPath: watch.device.mailboxes.directory + "/t.archive"))
     #expect(Array(mailbox) == last.payload)
     #expect(PairStore.queuedTransferIDs(in: home.store.directory(for: pair.phone)).isEmpty)
   }

@@ -4,7 +4,9 @@ import Synchronization
 /// A ``DeviceLink`` the test drives: it records what the session sends and hands the session
 /// whatever events the test writes, on the test's thread.
 final class ScriptedLink: DeviceLink {
-  private let state = Mutex<(handler: (@Sendable (LinkEvent) -> Void)?, sent: [DeviceFrame], reachable: Bool)>(
+  private let state = Mutex<
+    (handler: (@Sendable (LinkEvent) -> Void)?, sent: [DeviceFrame], reachable: Bool)
+  >(
     (nil, [], false))
 
   func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {

@@ -16,7 +16,8 @@ import Testing
       let pair = try makePair(home)
       directory = home.store.directory(for: pair.watch)
       let storage = try FileSessionStorage(
-        directory: directory, mailboxes: try MailboxDelivery(device: directory, applicationGroup: "group.test"))
+        directory: directory,
+        mailboxes: try MailboxDelivery(device: directory, applicationGroup: "group.test"))
       session = try SessionEngine(role: .watch, link: link, storage: storage, clock: { 1000 })
       let deliveries = deliveries
       session.setDeliveryHandler { deliveries.append($0) }
@@ -25,11 +26,15 @@ import Testing
     }
 
     func transfer(_ id: UInt64, _ text: String) -> LinkEvent {
-      .received(DeviceFrame(kind: .transfer, identifier: "t", transferID: id, sender: .phone, time: 5, payload: bytes(text)))
+      .received(
+        DeviceFrame(
+          kind: .transfer, identifier: "t", transferID: id, sender: .phone, time: 5, payload: bytes(text)))
     }
 
     var transfers: [UInt64] {
-      deliveries.values.compactMap { if case .transfer(let transfer) = $0 { return transfer.id } else { return nil } }
+      deliveries.values.compactMap {
+        if case .transfer(let transfer) = $0 { return transfer.id } else { return nil }
+      }
     }
   }
 

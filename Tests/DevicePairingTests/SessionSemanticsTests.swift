@@ -29,7 +29,9 @@ import Testing
     let pair = try makePair(home)
     let phone = try DeviceUnderTest(home.store, pair.phone)
     defer { phone.stop() }
-    #expect(throws: SessionError.notReachable) { try phone.session.sendMessage(bytes("x"), identifier: "tap") }
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
     #expect(SessionError.notReachable.code == 7007)
     // And once the watch came and went, unreachable again.
     let watch = try DeviceUnderTest(home.store, pair.watch)
@@ -37,10 +39,14 @@ import Testing
     try phone.session.sendMessage(bytes("x"), identifier: "tap")
     watch.stop()
     #expect(phone.waitReachable(false))
-    #expect(throws: SessionError.notReachable) { try phone.session.sendMessage(bytes("y"), identifier: "tap") }
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("y"), identifier: "tap")
+    }
     let inactive = try DeviceUnderTest(home.store, pair.watch, activate: false)
     defer { inactive.stop() }
-    #expect(throws: SessionError.notActivated) { try inactive.session.sendMessage(bytes("z"), identifier: "tap") }
+    #expect(throws: SessionError.notActivated) {
+      try inactive.session.sendMessage(bytes("z"), identifier: "tap")
+    }
   }
 
   @Test func repliesArriveAndAMissingOneTimesOut7012() throws {
@@ -91,7 +97,9 @@ import Testing
     #expect(phone.session.applicationContext == latest)
     // An identical context is not re-delivered (MMWormhole #85) unless asked for.
     #expect(try phone.session.updateApplicationContext(bytes("3"), identifier: "a") == .unchanged)
-    #expect(try phone.session.updateApplicationContext(bytes("3"), identifier: "a", deliveringIdentical: true) == .sent(version: 4))
+    #expect(
+      try phone.session.updateApplicationContext(bytes("3"), identifier: "a", deliveringIdentical: true)
+        == .sent(version: 4))
     watch.deliveries.wait { _ in watch.contexts.count == 4 }
     #expect(watch.contexts.count == 4 && watch.contexts.last?.changedIdentifiers == [])
     #expect(watch.contexts.last?.context.version == 4)
@@ -146,11 +154,14 @@ import Testing
     watch.deliveries.wait { _ in watch.transfers.count == 5 }
     again.deliveries.wait { _ in again.finishedTransfers.count == 5 }
     #expect(watch.transfers.map(\.id) == [1, 2, 3, 4, 5])
-    #expect(watch.transfers.map { String(decoding: $0.payload, as: UTF8.self) } == (1...5).map { "file\($0)" })
+    #expect(
+      watch.transfers.map { String(decoding: $0.payload, as: UTF8.self) } == (1...5).map { "file\($0)" })
     #expect(again.finishedTransfers == [1, 2, 3, 4, 5])
-    #expect(again.session.outstandingTransfers.isEmpty && home.store.status(of: pair).phone.queuedTransfers == 0)
+    #expect(
+      again.session.outstandingTransfers.isEmpty && home.store.status(of: pair).phone.queuedTransfers == 0)
     // Stored as MMWormholeSession does: the mailbox holds the last one.
-    let mailbox = try #require(FileManager.default.contents(atPath: watch.device.mailboxes.directory + "/doc.archive"))
+    let mailbox = try #require(
+      FileManager.default.contents(atPath: watch.device.mailboxes.directory + "/doc.archive"))
     #expect(Array(mailbox) == bytes("file5"))
     // Ids keep increasing across restarts, so the receiver never mistakes a new one for a resend.
     let next = try again.session.transferFile(bytes("file6"), identifier: "doc")

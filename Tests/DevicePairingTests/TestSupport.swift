@@ -17,7 +17,9 @@ struct TemporaryHome {
       return String(cString: base)
     }
     path = made ?? NSTemporaryDirectory() + "/device-test-\(UUID())"
-    if made == nil { try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    if made == nil {
+      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
   }
 
   func remove() { try? FileManager.default.removeItem(atPath: path) }
@@ -66,8 +68,10 @@ final class DeviceUnderTest: Sendable {
 
   /// Waits until the counterpart is reachable (a delivery, not a poll).
   func waitReachable(_ reachable: Bool = true, seconds: Double = 10) -> Bool {
-    deliveries.wait(seconds: seconds) { $0.last(where: Self.isReachability) == .reachabilityChanged(reachable) }
-      .last(where: Self.isReachability) == .reachabilityChanged(reachable)
+    deliveries.wait(seconds: seconds) {
+      $0.last(where: Self.isReachability) == .reachabilityChanged(reachable)
+    }
+    .last(where: Self.isReachability) == .reachabilityChanged(reachable)
   }
 
   static func isReachability(_ delivery: SessionDelivery) -> Bool {
@@ -84,7 +88,9 @@ final class DeviceUnderTest: Sendable {
   }
 
   var transfers: [FileTransfer] {
-    deliveries.values.compactMap { if case .transfer(let transfer) = $0 { return transfer } else { return nil } }
+    deliveries.values.compactMap {
+      if case .transfer(let transfer) = $0 { return transfer } else { return nil }
+    }
   }
 
   var finishedTransfers: [UInt64] {

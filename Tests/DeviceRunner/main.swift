@@ -72,7 +72,9 @@ func measure(count: Int, home: String) {
       while true {
         var got = 0
         while got < 1024 {
-          let count = buffer.withUnsafeMutableBytes { read(socket, $0.baseAddress! + got, 1024 - got) }
+          let count = buffer.withUnsafeMutableBytes {
+            read(socket, $0.baseAddress.map { $0 + got }, 1024 - got)
+          }
           if count <= 0 { return nil }
           got += count
         }
@@ -86,7 +88,9 @@ func measure(count: Int, home: String) {
     _ = payload.withUnsafeBytes { write(sockets[0], $0.baseAddress, 1024) }
     var got = 0
     while got < 1024 {
-      let count = buffer.withUnsafeMutableBytes { read(sockets[0], $0.baseAddress! + got, 1024 - got) }
+      let count = buffer.withUnsafeMutableBytes {
+        read(sockets[0], $0.baseAddress.map { $0 + got }, 1024 - got)
+      }
       if count <= 0 { fail("the echo thread stopped") }
       got += count
     }
@@ -96,7 +100,9 @@ func measure(count: Int, home: String) {
   _ = pthread_join(thread, nil)
 
   let store = PairStore(home: home)
-  guard let name = try? PairName("measure"), let pair = try? store.create(name) else { fail("no pair under \(home)") }
+  guard let name = try? PairName("measure"), let pair = try? store.create(name) else {
+    fail("no pair under \(home)")
+  }
   let phone = UnixSocketLink(directory: store.directory(for: pair.phone))
   let watch = UnixSocketLink(directory: store.directory(for: pair.watch))
   let reachable = Wakeup()
@@ -122,7 +128,8 @@ func measure(count: Int, home: String) {
   for index in 0..<count {
     let start = nanoseconds()
     let frame = DeviceFrame(
-      kind: .message, identifier: "measure", sequence: UInt64(index), sender: .phone, time: 0, payload: payload)
+      kind: .message, identifier: "measure", sequence: UInt64(index), sender: .phone, time: 0,
+      payload: payload)
     guard phone.send(frame) else { fail("the watch is not reachable") }
     answered.wait()
     linked.append(nanoseconds() - start)
