@@ -56,7 +56,9 @@ let package = Package(
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
-    .target(name: "DevicePairing", dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive"]),
+    .target(
+      name: "DevicePairing",
+      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive"]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
@@ -107,7 +109,8 @@ let package = Package(
     // A simulated device in a child process, for the tests that kill one; also measures the link.
     .executableTarget(
       name: "device-runner", dependencies: ["DevicePairing", "DeviceSession"], path: "Tests/DeviceRunner"),
-    .testTarget(name: "DevicePairingTests", dependencies: ["DevicePairing", "DeviceSession", "device-runner"]),
+    .testTarget(
+      name: "DevicePairingTests", dependencies: ["DevicePairing", "DeviceSession", "device-runner"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "wormhole-tui"]),
   ]
