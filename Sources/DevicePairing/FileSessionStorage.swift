@@ -40,7 +40,7 @@ public final class FileSessionStorage: SessionStorage {
     let (received, _) = try readContext(directory.receivedContextPath)
     var transfers: [FileTransfer] = []
     for id in PairStore.queuedTransferIDs(in: directory) {
-      if let transfer = try readTransfer(directory.transferPath(id)) { transfers.append(transfer) }
+      if let transfer = try Self.readTransfer(directory.transferPath(id)) { transfers.append(transfer) }
     }
     return SessionSnapshot(
       applicationContext: context, acknowledgedContextVersion: acknowledged, receivedContext: received,
@@ -141,8 +141,11 @@ public final class FileSessionStorage: SessionStorage {
     }
   }
 
-  private func readTransfer(_ path: String) throws(SessionError) -> FileTransfer? {
-    guard let bytes = try readFile(path) else { return nil }
+  /// The transfer in the queue file at `path`, `nil` when there is none.
+  static func readTransfer(_ path: String) throws(SessionError) -> FileTransfer? {
+    let file: [UInt8]?
+    do { file = try DeviceFiles.read(path, limit: limit) } catch { throw .storage(error.message) }
+    guard let bytes = file else { return nil }
     do throws(FrameError) {
       var reader = ByteReader(bytes)
       guard try reader.readBytes(4) == Self.transferMagic else { throw FrameError.malformed("bad magic") }

@@ -106,6 +106,40 @@ public struct PairStore: Sendable {
     }.sorted()
   }
 
+  /// The transfers waiting in a device's outbound queue, oldest first, read from its files
+  /// (for `transfers --pair`; a running device's session has the same in
+  /// ``SessionEngine/outstandingTransfers``).
+  public func transfers(of address: DeviceAddress) throws(PairStoreError) -> [FileTransfer] {
+    let directory = self.directory(for: address)
+    var transfers: [FileTransfer] = []
+    for id in Self.queuedTransferIDs(in: directory) {
+      do {
+        if let transfer = try FileSessionStorage.readTransfer(directory.transferPath(id)) {
+          transfers.append(transfer)
+        }
+      } catch { throw .session(error) }
+    }
+    return transfers
+  }
+
+  /// Cancels a queued transfer of a device that is not running: it is never delivered. The
+  /// device's run lock is held meanwhile, so the device cannot start and send it halfway.
+  /// While the device runs, cancel through its session (``SessionEngine/cancelTransfer(_:)``).
+  public func cancelTransfer(_ id: UInt64, of address: DeviceAddress) throws(PairStoreError) {
+    _ = try pair(named: address.pair)
+    let directory = self.directory(for: address)
+    let lock: RunLock
+    do { lock = try RunLock(path: directory.runLockPath) } catch {
+      switch error {
+      case .held(let pid): throw .deviceRunning(address, pid: pid ?? 0)
+      case .unavailable(let reason): throw .fileSystem(reason)
+      }
+    }
+    defer { lock.release() }
+    guard Self.queuedTransferIDs(in: directory).contains(id) else { throw .session(.transferNotFound(id)) }
+    do { try DeviceFiles.removeTree(directory.transferPath(id)) } catch { throw .fileSystem(error.message) }
+  }
+
   /// Removes the pair and everything its devices hold. Refused while a device of it runs,
   /// unless `force` (the running device then loses its files; stop it first when you can).
   public func delete(_ name: PairName, force: Bool = false) throws(PairStoreError) {

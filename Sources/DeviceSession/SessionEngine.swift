@@ -229,6 +229,25 @@ public final class SessionEngine: Sendable {
     return sequence
   }
 
+  /// Sends a live message and waits for its reply: the reply's payload, or `notReachable`
+  /// (7007) or `replyTimedOut` (7012).
+  public func sendMessage(_ payload: [UInt8], identifier: String, replyTimeout: Double)
+    async throws(SessionError)
+    -> [UInt8]
+  {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<[UInt8], SessionError>, Never>) in
+      do throws(SessionError) {
+        try sendMessage(payload, identifier: identifier, replyTimeout: replyTimeout) {
+          continuation.resume(returning: $0)
+        }
+      } catch {
+        continuation.resume(returning: .failure(error))
+      }
+    }
+    return try result.get()
+  }
+
   private func expireReply(_ sequence: UInt64, seconds: Double) {
     let reply = state.withLock { $0.pendingReplies.removeValue(forKey: sequence) }
     reply?.handler(.failure(.replyTimedOut(seconds: seconds)))

@@ -1,6 +1,7 @@
 import DevicePairing
 import DeviceSession
 import Foundation
+import Glibc
 import Testing
 
 /// Two devices of one pair in this process, over the real Unix-socket link, in a fresh home.
@@ -196,6 +197,58 @@ import Testing
       Issue.record("a sent transfer was cancelled")
     } catch {
       #expect(error == .transferAlreadySent(third.id) || error == .transferNotFound(third.id))
+    }
+  }
+}
+
+/// The API the verbs call when the device is not running, and the awaiting form of a reply.
+@Suite struct StoredTransferTests {
+  @Test func transfersAreListedAndCancelledFromDiskWhileTheDeviceIsDown() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let pair = try makePair(home)
+    let phone = try DeviceUnderTest(home.store, pair.phone)
+    try phone.session.transferFile(bytes("one"), identifier: "a")
+    try phone.session.transferFile(bytes("two"), identifier: "b")
+    #expect(throws: PairStoreError.deviceRunning(pair.phone, pid: getpid())) {
+      try home.store.cancelTransfer(1, of: pair.phone)
+    }
+    phone.stop()
+    #expect(try home.store.transfers(of: pair.phone).map(\.identifier) == ["a", "b"])
+    try home.store.cancelTransfer(1, of: pair.phone)
+    #expect(throws: PairStoreError.session(.transferNotFound(1))) {
+      try home.store.cancelTransfer(1, of: pair.phone)
+    }
+    let again = try DeviceUnderTest(home.store, pair.phone)
+    let watch = try DeviceUnderTest(home.store, pair.watch)
+    defer { again.stop(); watch.stop() }
+    watch.deliveries.wait { _ in !watch.transfers.isEmpty }
+    try again.session.sendMessage(bytes("end"), identifier: "end")
+    watch.deliveries.wait { _ in !watch.messages.isEmpty }
+    #expect(watch.transfers.map(\.identifier) == ["b"])
+  }
+
+  @Test func anAwaitedReplyComesBackOrFails() async throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let pair = try makePair(home)
+    let phone = try DeviceUnderTest(home.store, pair.phone)
+    let watch = try DeviceUnderTest(home.store, pair.watch, activate: false)
+    defer { phone.stop(); watch.stop() }
+    let session = watch.session
+    session.setDeliveryHandler { delivery in
+      if case .message(let message) = delivery {
+        try? session.reply(to: message, with: message.payload.reversed())
+      }
+    }
+    try session.activate()
+    #expect(phone.waitReachable())
+    #expect(
+      try await phone.session.sendMessage(bytes("abc"), identifier: "q", replyTimeout: 10) == bytes("cba"))
+    watch.stop()
+    #expect(phone.waitReachable(false))
+    await #expect(throws: SessionError.notReachable) {
+      try await phone.session.sendMessage(bytes("abc"), identifier: "q", replyTimeout: 10)
     }
   }
 }
