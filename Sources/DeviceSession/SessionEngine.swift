@@ -38,6 +38,8 @@ public final class SessionEngine: Sendable {
 
   private struct PendingReply {
     var handler: ReplyHandler
+    var deadline: ContinuousClock.Instant
+    var seconds: Double
   }
 
   private struct State {
@@ -53,6 +55,8 @@ public final class SessionEngine: Sendable {
     /// Whether the undelivered context was set with `deliveringIdentical` (not kept across runs).
     var pendingContextForced = false
     var pendingReplies: [UInt64: PendingReply] = [:]
+    /// The deadline the reply timer sleeps until, `nil` when none sleeps.
+    var timerDeadline: ContinuousClock.Instant?
   }
 
   private struct DeliveryQueue {
@@ -204,12 +208,17 @@ public final class SessionEngine: Sendable {
     guard payload.count <= maximumPayloadBytes else {
       throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
     }
-    let sequence = try state.withLock { state throws(SessionError) -> UInt64 in
+    let deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, min(replyTimeout, 1e9)) * 1e9))
+    let (sequence, wakeAt) = try state.withLock {
+      state throws(SessionError) -> (UInt64, ContinuousClock.Instant?) in
       guard state.activation == .activated else { throw .notActivated }
       guard state.isReachable else { throw .notReachable }
       let sequence = state.nextMessageSequence
       state.nextMessageSequence += 1
-      if let replyHandler { state.pendingReplies[sequence] = PendingReply(handler: replyHandler) }
+      if let replyHandler {
+        state.pendingReplies[sequence] = PendingReply(
+          handler: replyHandler, deadline: deadline, seconds: replyTimeout)
+      }
       let frame = DeviceFrame(
         kind: .message, identifier: identifier, sequence: sequence, sender: role, time: clock(),
         flags: replyHandler == nil ? [] : .replyRequested, payload: payload)
@@ -217,16 +226,40 @@ public final class SessionEngine: Sendable {
         state.pendingReplies[sequence] = nil
         throw .notReachable
       }
-      return sequence
-    }
-    if replyHandler != nil {
-      let nanoseconds = Int64(max(0, replyTimeout) * 1e9)
-      Task { [weak self] in
-        try? await Task.sleep(for: .nanoseconds(nanoseconds))
-        self?.expireReply(sequence, seconds: replyTimeout)
+      // One timer sleeps until the earliest deadline; a message with a later one (the usual
+      // case: equal timeouts) costs no timer of its own.
+      guard replyHandler != nil, state.timerDeadline.map({ deadline < $0 }) ?? true else {
+        return (sequence, nil)
       }
+      state.timerDeadline = deadline
+      return (sequence, deadline)
     }
+    if let wakeAt { startTimer(until: wakeAt) }
     return sequence
+  }
+
+  private func startTimer(until deadline: ContinuousClock.Instant) {
+    Task { [weak self] in
+      try? await Task.sleep(until: deadline, clock: .continuous)
+      self?.expireReplies()
+    }
+  }
+
+  /// Fails the replies whose deadline passed with `replyTimedOut` and sets the timer for the next.
+  private func expireReplies() {
+    let now = ContinuousClock.now
+    let (expired, next) = state.withLock { state -> ([PendingReply], ContinuousClock.Instant?) in
+      let due = state.pendingReplies.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
+      for (sequence, _) in due { state.pendingReplies[sequence] = nil }
+      let next = state.pendingReplies.values.map(\.deadline).min()
+      if let timer = state.timerDeadline, timer > now, next.map({ timer <= $0 }) ?? true {
+        return (due.map(\.value), nil)  // a timer for an earlier deadline is already set
+      }
+      state.timerDeadline = next
+      return (due.map(\.value), next)
+    }
+    for reply in expired { reply.handler(.failure(.replyTimedOut(seconds: reply.seconds))) }
+    if let next { startTimer(until: next) }
   }
 
   /// Sends a live message and waits for its reply: the reply's payload, or `notReachable`
@@ -246,11 +279,6 @@ public final class SessionEngine: Sendable {
       }
     }
     return try result.get()
-  }
-
-  private func expireReply(_ sequence: UInt64, seconds: Double) {
-    let reply = state.withLock { $0.pendingReplies.removeValue(forKey: sequence) }
-    reply?.handler(.failure(.replyTimedOut(seconds: seconds)))
   }
 
   /// Answers a message whose sender waits for a reply.

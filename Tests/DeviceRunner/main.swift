@@ -136,11 +136,52 @@ func measure(count: Int, home: String) {
   }
   phone.stop()
   watch.stop()
+  let sessions = measureSessions(count: count, store: store, pair: pair, payload: payload)
   let rawMedian = median(raw)
   let linkMedian = median(linked)
+  let sessionMedian = median(sessions)
   say("raw socket pair round trip p50: \(rawMedian / 1000) us (\(rawMedian) ns)")
   say("UnixSocketLink frame round trip p50: \(linkMedian / 1000) us (\(linkMedian) ns)")
   say("ratio: \(Double(linkMedian) / Double(max(rawMedian, 1)))")
+  say("session message and reply round trip p50: \(sessionMedian / 1000) us (\(sessionMedian) ns)")
+  say("ratio: \(Double(sessionMedian) / Double(max(rawMedian, 1)))")
+}
+
+/// Round trips of a 1 KB session message and its reply between two simulated devices.
+func measureSessions(count: Int, store: PairStore, pair: Pair, payload: [UInt8]) -> [Int64] {
+  let phone: SimulatedDevice
+  let watch: SimulatedDevice
+  do {
+    phone = try SimulatedDevice(store: store, address: pair.phone, applicationGroup: "group.measure")
+    watch = try SimulatedDevice(store: store, address: pair.watch, applicationGroup: "group.measure")
+  } catch { fail(error.description) }
+  let reachable = Wakeup()
+  let answered = Wakeup()
+  let session = watch.session
+  session.setDeliveryHandler { delivery in
+    if case .message(let message) = delivery { try? session.reply(to: message, with: message.payload) }
+  }
+  phone.session.setDeliveryHandler { delivery in
+    if delivery == .reachabilityChanged(true) { reachable.signal() }
+  }
+  do {
+    try watch.session.activate()
+    try phone.session.activate()
+  } catch { fail(error.description) }
+  reachable.wait()
+  var times: [Int64] = []
+  for _ in 0..<count {
+    let start = nanoseconds()
+    do {
+      try phone.session.sendMessage(payload, identifier: "measure", replyTimeout: 10) { _ in answered.signal()
+      }
+    } catch { fail(error.description) }
+    answered.wait()
+    times.append(nanoseconds() - start)
+  }
+  phone.stop()
+  watch.stop()
+  return times
 }
 
 let arguments = CommandLine.arguments
