@@ -102,4 +102,23 @@ import Testing
     fixture.link.deliver(.received(DeviceFrame(kind: .reply, sequence: 1, sender: .phone, time: 0)))
     #expect(replies.values.count == 1)
   }
+
+  @Test func eachWaitingReplyTimesOutAtItsOwnDeadlineAndAnsweredOnesNever() throws {
+    let fixture = try Fixture()
+    defer { fixture.home.remove() }
+    let replies = Collector<(UInt64, Result<[UInt8], SessionError>)>()
+    for (index, timeout) in [0.3, 0.1, 60, 0.2].enumerated() {
+      let sequence = UInt64(index + 1)
+      try fixture.session.sendMessage(bytes("q"), identifier: "q", replyTimeout: timeout) {
+        replies.append((sequence, $0))
+      }
+    }
+    // The one with a minute to wait is answered; the others time out, earliest deadline first.
+    fixture.link.deliver(
+      .received(DeviceFrame(kind: .reply, sequence: 3, sender: .phone, time: 0, payload: [1])))
+    let results = replies.wait { $0.count == 4 }
+    #expect(results.map(\.0) == [3, 2, 4, 1])
+    #expect(results.first?.1 == .success([1]))
+    #expect(results.dropFirst().map(\.1) == [0.1, 0.2, 0.3].map { .failure(.replyTimedOut(seconds: $0)) })
+  }
 }
