@@ -26,7 +26,8 @@ public protocol DeviceLink: Sendable {
   func send(_ frame: DeviceFrame) -> Bool
 
   /// Stops: closes the connection (the counterpart sees this device unreachable) and delivers
-  /// no more events once it returns.
+  /// no more events once it returns. Not to be called from the handler (it waits for the
+  /// thread that runs it).
   func stop()
 }
 
