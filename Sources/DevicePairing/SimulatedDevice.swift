@@ -40,7 +40,8 @@ public final class SimulatedDevice: Sendable {
       let storage = try FileSessionStorage(directory: directory, mailboxes: mailboxes)
       session = try SessionEngine(
         role: address.role, link: UnixSocketLink(directory: directory, codec: codec), storage: storage,
-        clock: { DeviceFiles.now() }, maximumPayloadBytes: codec.maximumFrameBytes - 1024)
+        clock: { DeviceFiles.now() }, timer: DispatchSessionTimer(),
+        maximumPayloadBytes: codec.maximumFrameBytes - 1024)
     } catch { throw .session(error) }
   }
 

@@ -32,6 +32,7 @@ public final class SessionEngine: Sendable {
   private let link: any DeviceLink
   private let storage: any SessionStorage
   private let clock: @Sendable () -> Int64
+  private let timer: any SessionTimer
   private let maximumPayloadBytes: Int
   private let state: Mutex<State>
   private let deliveries = Mutex(DeliveryQueue())
@@ -79,16 +80,18 @@ public final class SessionEngine: Sendable {
   ///
   /// - Parameters:
   ///   - clock: The time, in nanoseconds since 1970, that frames carry.
+  ///   - timer: What calls the engine back when a reply's deadline passes.
   ///   - maximumPayloadBytes: The largest archive sent; larger ones fail with `payloadTooLarge`.
   public init(
     role: DeviceRole, link: any DeviceLink, storage: any SessionStorage,
-    clock: @escaping @Sendable () -> Int64,
+    clock: @escaping @Sendable () -> Int64, timer: any SessionTimer,
     maximumPayloadBytes: Int = FrameCodec.defaultMaximumFrameBytes - 1024
   ) throws(SessionError) {
     self.role = role
     self.link = link
     self.storage = storage
     self.clock = clock
+    self.timer = timer
     self.maximumPayloadBytes = maximumPayloadBytes
     let snapshot = try storage.load()
     state = Mutex(
@@ -239,8 +242,9 @@ public final class SessionEngine: Sendable {
   }
 
   private func startTimer(until deadline: ContinuousClock.Instant) {
-    Task { [weak self] in
-      try? await Task.sleep(until: deadline, clock: .continuous)
+    let delay = ContinuousClock.now.duration(to: deadline)
+    let (seconds, attoseconds) = delay.components
+    timer.schedule(after: max(0, Double(seconds) + Double(attoseconds) / 1e18)) { [weak self] in
       self?.expireReplies()
     }
   }

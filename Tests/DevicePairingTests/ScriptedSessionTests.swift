@@ -1,5 +1,6 @@
 import DevicePairing
 import DeviceSession
+import Dispatch
 import Foundation
 import Testing
 
@@ -18,7 +19,8 @@ import Testing
       let storage = try FileSessionStorage(
         directory: directory,
         mailboxes: try MailboxDelivery(device: directory, applicationGroup: "group.test"))
-      session = try SessionEngine(role: .watch, link: link, storage: storage, clock: { 1000 })
+      session = try SessionEngine(
+        role: .watch, link: link, storage: storage, clock: { 1000 }, timer: DispatchSessionTimer())
       let deliveries = deliveries
       session.setDeliveryHandler { deliveries.append($0) }
       try session.activate()
@@ -120,5 +122,19 @@ import Testing
     #expect(results.map(\.0) == [3, 2, 4, 1])
     #expect(results.first?.1 == .success([1]))
     #expect(results.dropFirst().map(\.1) == [0.1, 0.2, 0.3].map { .failure(.replyTimedOut(seconds: $0)) })
+  }
+
+  @Test func aReplyTimesOutEvenWhileEveryCooperativeThreadIsBlocked() throws {
+    let fixture = try Fixture()
+    defer { fixture.home.remove() }
+    // Tasks that block (as a caller waiting on a semaphore would) hold the whole cooperative
+    // pool; a timeout that needed it would not fire until they let go.
+    let release = DispatchSemaphore(value: 0)
+    let blockers = ProcessInfo.processInfo.activeProcessorCount + 1
+    for _ in 0..<blockers { Task.detached { release.wait() } }
+    defer { for _ in 0..<blockers { release.signal() } }
+    let replies = Collector<Result<[UInt8], SessionError>>()
+    try fixture.session.sendMessage(bytes("q"), identifier: "q", replyTimeout: 0.1) { replies.append($0) }
+    #expect(replies.wait(seconds: 5) { !$0.isEmpty } == [.failure(.replyTimedOut(seconds: 0.1))])
   }
 }
