@@ -1,5 +1,6 @@
 import DevicePairing
 import DeviceSession
+import Dispatch
 import Foundation
 import Glibc
 import Testing
@@ -249,6 +250,35 @@ import Testing
     #expect(phone.waitReachable(false))
     await #expect(throws: SessionError.notReachable) {
       try await phone.session.sendMessage(bytes("abc"), identifier: "q", replyTimeout: 10)
+    }
+  }
+}
+
+/// The local link's start-up: however the two devices race, one connection, both reachable.
+@Suite struct LinkStartupTests {
+  @Test func devicesStartingTogetherConnectOnceAndTalkBothWays() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let pair = try makePair(home)
+    for round in 0..<40 {
+      let started = Collector<DeviceUnderTest>()
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        if let device = try? DeviceUnderTest(home.store, index == 0 ? pair.phone : pair.watch) {
+          started.append(device)
+        }
+      }
+      let devices = started.values
+      try #require(devices.count == 2, "round \(round): a device did not start")
+      for device in devices { #expect(device.waitReachable(), "round \(round)") }
+      for device in devices { try device.session.sendMessage(bytes("hi \(round)"), identifier: "m") }
+      for device in devices {
+        device.deliveries.wait { _ in !device.messages.isEmpty }
+        #expect(device.messages.map(\.payload) == [bytes("hi \(round)")], "round \(round)")
+        // Exactly one connection: reachable once, never dropped and replaced.
+        #expect(
+          device.deliveries.values.filter(DeviceUnderTest.isReachability) == [.reachabilityChanged(true)])
+      }
+      for device in devices { device.stop() }
     }
   }
 }
