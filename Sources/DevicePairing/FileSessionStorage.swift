@@ -99,6 +99,10 @@ public final class FileSessionStorage: SessionStorage {
     try write(Array("\(transfer.id)\n".utf8), to: directory.receivedTransfersPath)
   }
 
+  public func skipReceivedTransfer(_ id: UInt64) throws(SessionError) {
+    try write(Array("\(id)\n".utf8), to: directory.receivedTransfersPath)
+  }
+
   // MARK: Formats
 
   private func write(_ bytes: [UInt8], to path: String) throws(SessionError) {

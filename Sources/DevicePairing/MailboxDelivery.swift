@@ -2,6 +2,7 @@ import DeviceSession
 import Foundation
 import Synchronization
 import Wormhole
+import WormholeVocabulary
 
 /// Where a device stores what it receives as files: the mailboxes of one application group in
 /// its own containers (`<device>/AppGroup/<group>/<optional directory>/<identifier>.archive`),
@@ -23,7 +24,11 @@ public final class MailboxDelivery: Sendable {
   }
 
   /// Writes `archive` to the mailbox of `identifier` (atomically) and posts it to the journal.
+  /// Throws ``SessionError/invalidIdentifier(_:reason:)`` for an identifier no mailbox can have.
   public func store(_ archive: [UInt8], identifier: String) throws(SessionError) {
+    if let reason = MessageIdentifier.problem(with: identifier) {
+      throw .invalidIdentifier(identifier, reason: reason)
+    }
     try wormhole.withLock { wormhole throws(SessionError) in
       do throws(WormholeError) {
         if wormhole == nil {

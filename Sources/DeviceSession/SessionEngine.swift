@@ -453,8 +453,21 @@ public final class SessionEngine: Sendable {
       }
       let transfer = FileTransfer(
         id: frame.transferID, identifier: frame.identifier, payload: frame.payload, time: frame.time)
-      // Not acknowledged when it cannot be stored: the sender keeps it and sends it again.
-      do throws(SessionError) { try storage.storeReceivedTransfer(transfer) } catch { return .failure(error) }
+      do throws(SessionError) {
+        try storage.storeReceivedTransfer(transfer)
+      } catch {
+        guard case .invalidIdentifier = error else {
+          // Not acknowledged when it cannot be stored now: the sender keeps it and sends it again.
+          return .failure(error)
+        }
+        // It can never be stored: taken as received (and reported) so it is not sent forever.
+        do throws(SessionError) { try storage.skipReceivedTransfer(frame.transferID) } catch {
+          return .failure(error)
+        }
+        state.lastReceivedTransfer = frame.transferID
+        _ = link.send(acknowledgement)
+        return .failure(error)
+      }
       state.lastReceivedTransfer = frame.transferID
       _ = link.send(acknowledgement)
       return .transfer(transfer)

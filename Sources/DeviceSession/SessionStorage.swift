@@ -42,5 +42,11 @@ public protocol SessionStorage: Sendable {
   func removeTransfer(_ id: UInt64) throws(SessionError)
   /// Stores a received transfer in its mailbox, then records `transfer.id` as the newest
   /// received, in that order: a crash in between stores the same bytes again on redelivery.
+  /// Throws ``SessionError/invalidIdentifier(_:reason:)`` when the identifier can never name a
+  /// mailbox (the session then calls ``skipReceivedTransfer(_:)``), any other error when the
+  /// transfer cannot be stored now (it is not acknowledged, and comes again).
   func storeReceivedTransfer(_ transfer: FileTransfer) throws(SessionError)
+  /// Records `id` as the newest received without storing anything: for a transfer that can
+  /// never be stored, so that the sender stops sending it.
+  func skipReceivedTransfer(_ id: UInt64) throws(SessionError)
 }

@@ -137,4 +137,24 @@ import Testing
     try fixture.session.sendMessage(bytes("q"), identifier: "q", replyTimeout: 0.1) { replies.append($0) }
     #expect(replies.wait(seconds: 5) { !$0.isEmpty } == [.failure(.replyTimedOut(seconds: 0.1))])
   }
+
+  @Test func aTransferNoMailboxCanHoldIsReportedAndAcknowledgedOnce() throws {
+    let fixture = try Fixture()
+    defer { fixture.home.remove() }
+    let hostile = LinkEvent.received(
+      DeviceFrame(
+        kind: .transfer, identifier: "../escape", transferID: 1, sender: .phone, time: 0, payload: [1]))
+    fixture.link.deliver(hostile)
+    fixture.link.deliver(hostile)
+    fixture.link.deliver(fixture.transfer(2, "fine"))
+    let failures = fixture.deliveries.values.compactMap {
+      if case .failure(let error) = $0 { error } else { nil }
+    }
+    #expect(failures.count == 1)
+    if case .invalidIdentifier("../escape", _)? = failures.first {} else { Issue.record("\(failures)") }
+    #expect(fixture.transfers == [2])
+    let acknowledged = fixture.link.sent.filter { $0.kind == .transferAcknowledgement }.map(\.transferID)
+    #expect(acknowledged == [1, 1, 2])
+    #expect(!FileManager.default.fileExists(atPath: fixture.directory.path + "/AppGroup/escape.archive"))
+  }
 }
