@@ -13,7 +13,8 @@ import WormholeVocabulary
 /// application-context, received-context:  "WDC1" u64 version u64 acknowledged-version entries
 ///   entries: u32 count, then per identifier u16 length, identifier, u32 length, archive
 /// outbox/<id>.transfer:  "WDT1" u64 id i64 time u16 length identifier u32 length archive
-/// outbox/next-id, received-transfers:  a decimal number and a newline
+/// outbox/next-id, received-transfers:  a decimal number (20 digits) and a newline, rewritten
+///   in place (see `NumberFile`)
 /// ```
 public final class FileSessionStorage: SessionStorage {
   /// The device's directory.
@@ -21,6 +22,8 @@ public final class FileSessionStorage: SessionStorage {
   /// Where received transfers are stored as mailboxes.
   public let mailboxes: MailboxDelivery
   private let nextTransfer = Mutex<UInt64?>(nil)
+  private let nextTransferFile: NumberFile
+  private let receivedTransfersFile: NumberFile
   private static let contextMagic = Array("WDC1".utf8)
   private static let transferMagic = Array("WDT1".utf8)
   private static let limit = FrameCodec.defaultMaximumFrameBytes + 64
@@ -29,6 +32,8 @@ public final class FileSessionStorage: SessionStorage {
   public init(directory: DeviceDirectory, mailboxes: MailboxDelivery) throws(SessionError) {
     self.directory = directory
     self.mailboxes = mailboxes
+    nextTransferFile = NumberFile(path: directory.nextTransferPath)
+    receivedTransfersFile = NumberFile(path: directory.receivedTransfersPath)
     do {
       try DeviceFiles.makeDirectories(directory.path)
       try DeviceFiles.makeDirectory(directory.outboxPath)
@@ -73,7 +78,9 @@ public final class FileSessionStorage: SessionStorage {
         id = max(recorded, (PairStore.queuedTransferIDs(in: directory).last ?? 0) + 1)
       }
       // The counter is stored before the transfer: a crash in between skips an id, never reuses one.
-      try write(Array("\(id + 1)\n".utf8), to: directory.nextTransferPath)
+      do throws(SystemCallFailure) { try nextTransferFile.write(id + 1) } catch {
+        throw .storage(error.message)
+      }
       next = id + 1
       return id
     }
@@ -96,11 +103,11 @@ public final class FileSessionStorage: SessionStorage {
 
   public func storeReceivedTransfer(_ transfer: FileTransfer) throws(SessionError) {
     try mailboxes.store(transfer.payload, identifier: transfer.identifier)
-    try write(Array("\(transfer.id)\n".utf8), to: directory.receivedTransfersPath)
+    try skipReceivedTransfer(transfer.id)
   }
 
   public func skipReceivedTransfer(_ id: UInt64) throws(SessionError) {
-    try write(Array("\(id)\n".utf8), to: directory.receivedTransfersPath)
+    do { try receivedTransfersFile.write(id) } catch { throw .storage(error.message) }
   }
 
   // MARK: Formats

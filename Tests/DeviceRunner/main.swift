@@ -5,10 +5,12 @@
 //                                                   identifier "t" (payload: the index, then filler);
 //                                                   print "queued" then "done" when all are stored
 //   device-runner HOME PAIR ROLE drain              activate; print "done" when the outbox is empty
-//   device-runner measure COUNT                     round trips of 1 KB: raw socket pair vs the link
+//   device-runner measure COUNT [DIR]                    round trips of 1 KB: raw socket pair vs the link
+//   device-runner measure-queue COUNT [DIR]              queued transfers delivered on activation vs renames
 import DevicePairing
 import DeviceSession
 import Glibc
+import Synchronization
 
 /// A pipe used as a wake-up: `signal()` from any thread, `wait()` on the main one.
 final class Wakeup: Sendable {
@@ -184,9 +186,91 @@ func measureSessions(count: Int, store: PairStore, pair: Pair, payload: [UInt8])
   return times
 }
 
+/// Delivery of `count` transfers queued while the watch was away, from the phone's start to the
+/// last one stored, against `rename`s of as many files of the same size.
+func measureQueue(count: Int, home: String) {
+  let payload = [UInt8](repeating: 3, count: 200)
+  let store = PairStore(home: home)
+  guard let name = try? PairName("queue"), let pair = try? store.create(name) else {
+    fail("no pair under \(home)")
+  }
+  do {
+    let phone = try SimulatedDevice(store: store, address: pair.phone, applicationGroup: "group.measure")
+    try phone.session.activate()
+    for _ in 0..<count { try phone.session.transferFile(payload, identifier: "queued") }
+    phone.stop()
+  } catch { fail("\(error)") }
+  let all = Wakeup()
+  let received = Counter()
+  let watch: SimulatedDevice
+  do {
+    watch = try SimulatedDevice(store: store, address: pair.watch, applicationGroup: "group.measure")
+    watch.session.setDeliveryHandler { delivery in
+      if case .transfer = delivery, received.increment() == count { all.signal() }
+    }
+    try watch.session.activate()
+  } catch { fail("\(error)") }
+  let start = nanoseconds()
+  let phone: SimulatedDevice
+  do {
+    phone = try SimulatedDevice(store: store, address: pair.phone, applicationGroup: "group.measure")
+    try phone.session.activate()
+  } catch { fail("\(error)") }
+  all.wait()
+  let delivered = nanoseconds() - start
+  phone.stop()
+  watch.stop()
+  // The baseline: as many files of the same size, renamed into another directory.
+  let from = home + "/rename-from"
+  let to = home + "/rename-to"
+  _ = mkdir(from, 0o700)
+  _ = mkdir(to, 0o700)
+  for index in 0..<count {
+    let descriptor = open(from + "/\(index)", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    _ = payload.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    _ = close(descriptor)
+  }
+  let renameStart = nanoseconds()
+  for index in 0..<count { _ = rename(from + "/\(index)", to + "/\(index)") }
+  let renamed = nanoseconds() - renameStart
+  for index in 0..<count { _ = unlink(to + "/\(index)") }
+  _ = rmdir(from)
+  _ = rmdir(to)
+  let rate = Double(count) / (Double(delivered) / 1e9)
+  let renameRate = Double(count) / (Double(renamed) / 1e9)
+  say("\(count) queued transfers delivered on activation: \(Int(rate))/s (\(delivered / 1_000_000) ms)")
+  say("\(count) renames of the same files: \(Int(renameRate))/s (\(renamed / 1_000_000) ms)")
+  say("ratio (transfers/renames): \(rate / renameRate)")
+  _ = try? store.delete(name, force: true)
+}
+
+/// A count shared between threads.
+final class Counter: Sendable {
+  private let value = Mutex(0)
+  func increment() -> Int {
+    value.withLock {
+      $0 += 1; return $0
+    }
+  }
+}
+
 let arguments = CommandLine.arguments
+if arguments.count >= 3 && arguments[1] == "measure-queue" {
+  let base = CommandLine.arguments.count >= 4 ? CommandLine.arguments[3] : "/tmp"
+  var template = Array((base + "/device-measure-XXXXXX").utf8CString)
+  let home = template.withUnsafeMutableBufferPointer { buffer -> String? in
+    guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+    return String(cString: base)
+  }
+  guard let home else { fail("no temporary directory") }
+  measureQueue(count: Int(arguments[2]) ?? 10000, home: home)
+  _ = rmdir(home + "/pairs")
+  _ = rmdir(home)
+  exit(0)
+}
 if arguments.count >= 3 && arguments[1] == "measure" {
-  var template = Array("/tmp/device-measure-XXXXXX".utf8CString)
+  let base = CommandLine.arguments.count >= 4 ? CommandLine.arguments[3] : "/tmp"
+  var template = Array((base + "/device-measure-XXXXXX").utf8CString)
   let home = template.withUnsafeMutableBufferPointer { buffer -> String? in
     guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
     return String(cString: base)
