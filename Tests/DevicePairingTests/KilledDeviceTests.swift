@@ -25,8 +25,12 @@ import Testing
     defer { phone.stop() }
     #expect(phone.waitReachable())
     #expect(home.store.status(of: pair).isReachable)
+    // A third party (the dashboard) watches the process end, as an event too.
+    let exit = try #require(DeviceExitWatch(directory: home.store.directory(for: pair.watch)))
+    #expect(exit.pid == watch.pid && !exit.waitForExit(seconds: 0))
     let killed = ContinuousClock.now
     watch.kill()
+    #expect(exit.waitForExit(seconds: 1))
     // The hang-up is an event: the phone hears it at once, not at the next poll.
     #expect(phone.waitReachable(false, seconds: 1))
     #expect(ContinuousClock.now - killed < .seconds(1))
@@ -34,6 +38,7 @@ import Testing
       try phone.session.sendMessage(bytes("x"), identifier: "tap")
     }
     #expect(home.store.status(of: pair).watch.runningPID == nil)
+    #expect(DeviceExitWatch(directory: home.store.directory(for: pair.watch)) == nil)
     // The role is free again: a new watch runs, and the phone reaches it.
     let again = try DeviceUnderTest(home.store, pair.watch)
     defer { again.stop() }
