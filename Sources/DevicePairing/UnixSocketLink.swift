@@ -23,7 +23,7 @@ public final class UnixSocketLink: DeviceLink {
     var handler: (@Sendable (LinkEvent) -> Void)?
     var listener: Int32 = -1
     var connection: Int32 = -1
-    var outbound: [UInt8] = []
+    var outbound = OutboundBuffer()
     var isStopping = false
     var thread: pthread_t?
   }
@@ -109,9 +109,9 @@ public final class UnixSocketLink: DeviceLink {
         // The common case writes at once, from the caller's thread: no wake-up in the way.
         let written = Self.write(state.connection, bytes[...])
         if written == bytes.count { return true }
-        state.outbound.append(contentsOf: bytes[max(written, 0)...])
+        state.outbound.append(bytes[max(written, 0)...])
       } else {
-        state.outbound.append(contentsOf: bytes)
+        state.outbound.append(bytes)
       }
       signalWake()
       return true
@@ -208,8 +208,8 @@ public final class UnixSocketLink: DeviceLink {
   private func flush() {
     state.withLock { state in
       guard state.connection >= 0, !state.outbound.isEmpty else { return }
-      let written = Self.write(state.connection, state.outbound[...])
-      if written > 0 { state.outbound.removeFirst(written) }
+      let written = Self.write(state.connection, state.outbound.pending)
+      if written > 0 { state.outbound.consume(written) }
     }
   }
 
@@ -217,7 +217,7 @@ public final class UnixSocketLink: DeviceLink {
     let wasCurrent = state.withLock { state -> Bool in
       guard state.connection == connection else { return false }
       state.connection = -1
-      state.outbound = []
+      state.outbound.removeAll()
       return true
     }
     _ = close(connection)
@@ -241,7 +241,7 @@ public final class UnixSocketLink: DeviceLink {
       defer {
         state.listener = -1
         state.connection = -1
-        state.outbound = []
+        state.outbound.removeAll()
       }
       return (state.listener, state.connection)
     }
