@@ -49,7 +49,7 @@ public final class SessionEngine: Sendable {
     var applicationContext: SessionContext
     var acknowledgedContextVersion: UInt64
     var receivedContext: SessionContext
-    var outbound: [FileTransfer]
+    var outbound: TransferQueue
     var inFlight: Set<UInt64> = []
     var lastReceivedTransfer: UInt64
     var nextMessageSequence: UInt64 = 1
@@ -99,7 +99,7 @@ public final class SessionEngine: Sendable {
         applicationContext: snapshot.applicationContext,
         acknowledgedContextVersion: snapshot.acknowledgedContextVersion,
         receivedContext: snapshot.receivedContext,
-        outbound: snapshot.outboundTransfers.sorted { $0.id < $1.id },
+        outbound: TransferQueue(snapshot.outboundTransfers),
         lastReceivedTransfer: snapshot.lastReceivedTransfer))
   }
 
@@ -117,7 +117,7 @@ public final class SessionEngine: Sendable {
   /// The counterpart's context as last received (`WCSession.receivedApplicationContext`).
   public var receivedApplicationContext: SessionContext { state.withLock { $0.receivedContext } }
   /// Transfers not yet stored by the counterpart, oldest first (`outstandingFileTransfers`).
-  public var outstandingTransfers: [FileTransfer] { state.withLock { $0.outbound } }
+  public var outstandingTransfers: [FileTransfer] { state.withLock { Array($0.outbound.transfers) } }
 
   // MARK: Activation
 
@@ -319,10 +319,10 @@ public final class SessionEngine: Sendable {
   /// Cancels an outstanding transfer that has not been sent yet: it is never delivered.
   public func cancelTransfer(_ id: UInt64) throws(SessionError) {
     try state.withLock { state throws(SessionError) in
-      guard let index = state.outbound.firstIndex(where: { $0.id == id }) else { throw .transferNotFound(id) }
+      guard state.outbound.contains(id) else { throw .transferNotFound(id) }
       guard !state.inFlight.contains(id) else { throw .transferAlreadySent(id) }
       try storage.removeTransfer(id)
-      state.outbound.remove(at: index)
+      _ = state.outbound.remove(id)
     }
   }
 
@@ -346,7 +346,7 @@ public final class SessionEngine: Sendable {
             state, payload: state.applicationContext.encodedEntries(), identifier: "",
             forced: state.pendingContextForced)
         }
-        for transfer in state.outbound where link.send(transferFrame(transfer)) {
+        for transfer in state.outbound.transfers where link.send(transferFrame(transfer)) {
           state.inFlight.insert(transfer.id)
         }
       }
@@ -405,12 +405,9 @@ public final class SessionEngine: Sendable {
       receiveTransfer(frame)
     case .transferAcknowledgement:
       let finished = state.withLock { state -> Bool in
-        guard let index = state.outbound.firstIndex(where: { $0.id == frame.transferID }) else {
-          return false
-        }
+        guard state.outbound.remove(frame.transferID) else { return false }
         // Not removable from disk: it is sent again next time and ignored by its id there.
         try? storage.removeTransfer(frame.transferID)
-        state.outbound.remove(at: index)
         state.inFlight.remove(frame.transferID)
         return true
       }
