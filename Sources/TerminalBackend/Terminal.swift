@@ -336,7 +336,7 @@ public final class Terminal {
   static func wideCharacters(of text: String) -> [wchar_t] {
     var scalars = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
     if scalars.isEmpty { scalars = [0x20] }
-    if scalars.contains(where: { $0 < 0x20 || (0x7F...0x9F).contains($0) }) { scalars = [0xFFFD] }
+    if text.unicodeScalars.contains(where: TerminalWidth.isControl(scalar:)) { scalars = [0xFFFD] }
     if scalars.count > Int(CCHARW_MAX) { scalars = [scalars[0]] }
     return scalars + [0]
   }
