@@ -54,4 +54,3 @@ public enum UTCTimestamp {
         millisecond: millisecond))
   }
 }
-
