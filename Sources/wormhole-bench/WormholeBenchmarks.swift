@@ -101,17 +101,12 @@ func latencyBenchmarks() throws -> [BenchmarkRecord] {
     ours += try measureLatency(mode: "wormhole", count: count / 3, rate: rate)
     raw += try measureLatency(mode: "raw", count: count / 3, rate: rate)
   }
-  var records: [BenchmarkRecord] = []
-  for (label, fraction, target) in latencyPercentiles {
-    records.append(
-      latencyRecord(
-        "pass_to_listener_latency_\(label)", fraction: fraction, ours: ours,
-        baselineName: "raw inotify wake-up and read in another process", baseline: raw, target: target,
-        detail: [
-          "rate_per_second": rate, "samples": Double(ours.count), "baseline_samples": Double(raw.count),
-        ]))
+  return latencyPercentiles.map { label, fraction, target in
+    latencyRecord(
+      "pass_to_listener_latency_\(label)", fraction: fraction, ours: ours,
+      baselineName: "raw inotify wake-up and read in another process", baseline: raw, target: target,
+      detail: ["rate_per_second": rate, "samples": Double(ours.count), "baseline_samples": Double(raw.count)])
   }
-  return records
 }
 
 /// Runs a child `wormhole-bench child-listener MODE DIR`, passes `count` messages at `rate` per
