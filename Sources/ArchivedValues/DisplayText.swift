@@ -155,7 +155,7 @@ public enum DisplayText {
   }
 
   /// Printable ASCII, without quotes or backslashes when `quotes`: nothing to escape.
-  private static func isPlainASCII(_ text: String, quotes: Bool) -> Bool {
+  static func isPlainASCII(_ text: String, quotes: Bool) -> Bool {
     text.utf8.allSatisfy { byte in
       byte >= 0x20 && byte < 0x7F && !(quotes && (byte == 0x22 || byte == 0x5C))
     }
