@@ -1,3 +1,5 @@
+import TerminalScreen
+
 /// Text from files and other processes, made safe to show on one line of a terminal: the one
 /// definition of what a terminal would act on or not draw, and the one escaper for each output
 /// kind (terminal text, JSON strings) built on it.
@@ -154,7 +156,7 @@ public enum DisplayText {
   }
 
   /// Printable ASCII, without quotes or backslashes when `quotes`: nothing to escape.
-  private static func isPlainASCII(_ text: String, quotes: Bool) -> Bool {
+  static func isPlainASCII(_ text: String, quotes: Bool) -> Bool {
     text.utf8.allSatisfy { byte in
       byte >= 0x20 && byte < 0x7F && !(quotes && (byte == 0x22 || byte == 0x5C))
     }
@@ -162,13 +164,13 @@ public enum DisplayText {
 
   // MARK: The definition
 
-  /// Whether a terminal would act on `scalar` rather than draw it: C0 and C1 controls (ESC, BEL,
-  /// CSI…), DEL, line and paragraph separators, and bidirectional controls (embeddings,
-  /// overrides, isolates, marks), which reorder what follows.
+  /// Whether a terminal would act on `scalar` rather than draw it: the control characters of
+  /// ``TerminalScreen/TerminalWidth/isControl(scalar:)`` (C0 and C1 controls such as
+  /// ESC, BEL and CSI, DEL, line and paragraph separators), and bidirectional controls
+  /// (embeddings, overrides, isolates, marks), which reorder what follows.
   public static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+    if TerminalWidth.isControl(scalar: scalar) { return true }
     switch scalar.value {
-    case 0x00..<0x20, 0x7F..<0xA0: return true
-    case 0x2028, 0x2029: return true
     case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
     }
