@@ -26,8 +26,8 @@ public struct JSONParser {
 
   /// The value of the JSON text in `bytes` (UTF-8).
   ///
-  /// Parsing recurses once per nesting level on the caller's stack, up to ``maximumDepth``; the
-  /// default, 512, is safe on a main thread's 8 MB even in debug builds (a test measures it).
+  /// Parsing does not recurse: open arrays and objects are kept on a stack of its own, up to
+  /// ``maximumDepth`` (512 by default), so any thread can parse any input.
   public func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONParseError) -> ArchivedValue {
     try parse(bytes, limit: maximumDepth)
   }
