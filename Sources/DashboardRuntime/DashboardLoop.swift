@@ -1,5 +1,4 @@
 import Dashboard
-import KeyedArchive
 import MailboxModel
 import TerminalBackend
 import TerminalInput
@@ -52,7 +51,7 @@ public final class DashboardLoop {
     loadedTheme = configuration.theme
     theme = configuration.theme
     state = DashboardState(
-      model: ModelState(configuration: configuration.model, inspector: KeyedArchiveInspector()),
+      model: ModelState(configuration: configuration.model),
       rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
   }
@@ -148,8 +147,9 @@ public final class DashboardLoop {
       terminal.redrawAll()
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry:
-      // Writes may wait on locks: off the loop, reported back through the inbox.
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .decode:
+      // Writes may wait on locks, and a large version takes long to decode: off the loop,
+      // reported back through the inbox.
       let inbox = inbox
       executor.execute(EffectJob(effect: effect, model: state.model)) { inbox.post($0) }
     }
