@@ -147,6 +147,26 @@ import WormholeVocabulary
     #expect(executor.writeJobs.count == 1)
   }
 
+  /// The selected value is decoded by the real executor, off the loop, and shown when it
+  /// lands; read-only changes nothing, since a decode writes nothing.
+  @Test(arguments: [false, true]) func theRealExecutorDecodesTheSelectedValue(readOnly: Bool) throws {
+    let source = ScriptedEventSource(
+      initial: initialScan(group, ["alpha": .array([.integer(7), .integer(8)])]))
+    let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: readOnly))
+    let run = try LoopRun(
+      source: source, executor: executor, readOnly: readOnly,
+      script: [.waitFor("Contents alpha"), .waitFor("[1]")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    let decodes = executor.jobs.filter {
+      if case .decode = $0.effect { return true }
+      return false
+    }
+    #expect(decodes.count == 1)
+    #expect(executor.writeJobs.isEmpty)
+    let serial = try #require(run.loop.state.model.mailbox("alpha", in: group)?.current?.serial)
+    #expect(run.loop.state.decodedVersions.message(serial) != nil)
+  }
+
   @Test func timePassesOnTheInjectedClock() throws {
     let clock = ManualClock()
     let source = ScriptedEventSource(initial: initialScan(group, ["alpha": .string("first value")]))

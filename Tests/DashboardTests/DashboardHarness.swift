@@ -40,6 +40,10 @@ struct DashboardHarness {
   /// Decodes are answered at once, as the loop's executor would before the next message
   /// (``decodesPerformed`` counts them); every other effect is collected.
   mutating func send(_ message: DashboardMessage) {
+    guard answersDecodes else {
+      effects += state.update(message)
+      return
+    }
     var performed = 0
     effects += state.update(message) { version in
       performed += 1
@@ -50,6 +54,9 @@ struct DashboardHarness {
 
   /// How many versions were decoded for the dashboard so far.
   var decodesPerformed = 0
+  /// Whether decode effects are answered at once; when not, they are collected in ``effects``
+  /// like any other, and the test answers them (or not) with ``DashboardMessage/decoded(serial:_:)``.
+  var answersDecodes = true
 
   /// Types keys in ``TerminalInput/KeyNotation`` (`jj<Enter><C-u>`), as `snapshot --keys` does;
   /// notation that does not read is recorded as an issue and types nothing.
