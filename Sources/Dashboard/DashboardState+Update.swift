@@ -60,6 +60,9 @@ extension DashboardState {
       // Its lines change: the cursor stays on one of them.
       if decodedVersions.store(decoded, for: serial) { clampContents() }
       return []
+    case .decodeSkipped(let serial):
+      decodedVersions.skipped(serial)
+      return []
     case .themeLoaded(let name, let error):
       if let error {
         report("theme failed: " + DisplayText.escaped(error), isError: true)

@@ -16,8 +16,9 @@ public struct DecodedVersions: Sendable {
   public private(set) var requested: Set<UInt64> = []
   /// Serials of ``messages``, least recently used first.
   private var recency: [UInt64] = []
-  /// What the contents pane wants decoded now.
-  private var wanted: Set<UInt64> = []
+  /// What the contents pane wants decoded now: a decode whose turn comes after its version
+  /// left this set can be skipped (``DashboardMessage/decodeSkipped(serial:)``).
+  public private(set) var wanted: Set<UInt64> = []
 
   public init() {}
 
@@ -52,6 +53,10 @@ public struct DecodedVersions: Sendable {
     trim()
     return true
   }
+
+  /// A decode asked for was not done (its version was no longer wanted when its turn came): it
+  /// is asked for again if it is wanted once more.
+  mutating func skipped(_ serial: UInt64) { requested.remove(serial) }
 
   private mutating func touch(_ serial: UInt64) {
     if let index = recency.lastIndex(of: serial) { recency.remove(at: index) }

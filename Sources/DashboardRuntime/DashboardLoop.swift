@@ -35,6 +35,9 @@ public final class DashboardLoop {
   private var wakeTimes: [Int64] = []
   private var lastFrame: Int64 = 0
   private var needsFrame = true
+  /// The versions the state wants decoded, as of the last message: the executor skips a
+  /// decode whose version left it before its turn came.
+  private let wantedDecodes = WantedDecodes()
 
   /// A loop over these parts; nothing starts until ``run()``. Give `executor` the same
   /// read-only setting as `configuration`.
@@ -126,7 +129,9 @@ public final class DashboardLoop {
   }
 
   private func apply(_ message: DashboardMessage) {
-    for effect in state.update(message) { perform(effect) }
+    let effects = state.update(message)
+    wantedDecodes.set(state.decodedVersions.wanted)
+    for effect in effects { perform(effect) }
     needsFrame = true
   }
 
@@ -151,7 +156,12 @@ public final class DashboardLoop {
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox
-      executor.execute(EffectJob(effect: effect, model: state.model)) { inbox.post($0) }
+      var job = EffectJob(effect: effect, model: state.model)
+      if case .decode = effect {
+        let wanted = wantedDecodes
+        job.isStillWanted = { wanted.contains($0) }
+      }
+      executor.execute(job) { inbox.post($0) }
     }
   }
 

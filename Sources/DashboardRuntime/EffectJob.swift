@@ -16,6 +16,10 @@ public struct EffectJob: Sendable {
   private var version: MailboxVersion?
   private var entry: TrafficEntry?
   private var model: ModelState?
+  /// For a decode: whether its version is still wanted when its turn comes; one that is not is
+  /// skipped (``Dashboard/DashboardMessage/decodeSkipped(serial:)``), so that moving quickly
+  /// over large mailboxes does not leave a queue of decodes nobody will look at.
+  public var isStillWanted: (@Sendable (UInt64) -> Bool)?
 
   /// The job for `effect`, capturing what it needs from `model` now.
   public init(effect: DashboardEffect, model: ModelState) {
@@ -36,6 +40,7 @@ public struct EffectJob: Sendable {
   /// decode, else how the effect ended.
   public func perform(with operations: MailboxOperations) -> DashboardMessage {
     guard case .decode(_, _, let serial) = effect else { return .effectFinished(run(with: operations)) }
+    if let isStillWanted, !isStillWanted(serial) { return .decodeSkipped(serial: serial) }
     guard let version else { return .decoded(serial: serial, .undecodable("that version is no longer kept")) }
     return .decoded(serial: serial, DecodedMessage(decoding: version))
   }

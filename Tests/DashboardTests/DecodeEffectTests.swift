@@ -72,6 +72,21 @@ import WormholeVocabulary
     #expect(harness.shows("decoding …"))
   }
 
+  @Test func aSkippedDecodeIsAskedForAgainWhenItsVersionIsWantedAgain() throws {
+    var harness = Self.harness(["alpha": .integer(1), "beta": .integer(2)])
+    let alpha = try #require(harness.state.model.mailbox("alpha", in: group)?.current)
+    let beta = try #require(harness.state.model.mailbox("beta", in: group)?.current)
+    harness.type("j")
+    #expect(harness.state.decodedVersions.wanted == [beta.serial])
+    harness.send(.decodeSkipped(serial: alpha.serial))
+    #expect(harness.state.decodedVersions.requested == [beta.serial])
+    // A skip for a version still wanted asks for it again at once.
+    harness.send(.decodeSkipped(serial: beta.serial))
+    #expect(Self.decodeSerials(harness.effects) == [alpha.serial, beta.serial, beta.serial])
+    harness.type("k")
+    #expect(Self.decodeSerials(harness.effects) == [alpha.serial, beta.serial, beta.serial, alpha.serial])
+  }
+
   @Test func aChangedMailboxAsksForItsNewVersionAndTheSparklineForEveryKeptOne() throws {
     var harness = Self.harness(["alpha": .integer(1)])
     try Self.answer(&harness, "alpha")
