@@ -80,6 +80,12 @@ let package = Package(
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
       ]),
+    // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
+    .target(name: "DeviceSession"),
+    // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
+    .target(
+      name: "DevicePairing",
+      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive"]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
@@ -151,6 +157,11 @@ let package = Package(
       name: "SimulatorDeviceSetTests",
       dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport"],
       exclude: ["Fixtures", "Snapshots"]),
+    // A simulated device in a child process, for the tests that kill one; also measures the link.
+    .executableTarget(
+      name: "device-runner", dependencies: ["DevicePairing", "DeviceSession"], path: "Tests/DeviceRunner"),
+    .testTarget(
+      name: "DevicePairingTests", dependencies: ["DevicePairing", "DeviceSession", "device-runner"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),

@@ -1,3 +1,5 @@
+import TerminalScreen
+
 /// Text from files and other processes, made safe to show on one line of a terminal: the one
 /// definition of what a terminal would act on or not draw, and the one escaper for each output
 /// kind (terminal text, JSON strings) built on it.
@@ -12,7 +14,8 @@
 /// Two strengths:
 /// - **Names** (``field(_:)``, ``quoted(_:)``, ``name(_:)``: identifiers, file and directory names,
 ///   senders, kinds) escape every invisible character, joiners and variation selectors included,
-///   so two names that differ always look different.
+///   so two names that differ always look different; and a flag's regional indicators, which
+///   terminals draw at different widths and the dashboard draws as letters.
 /// - **Text** (``escaped(_:)``: message contents, errors, notices shown as text)
 ///   keeps a joiner, variation selector or tag character that shapes the visible character just
 ///   before it (emoji sequences such as 👨‍👩‍👧 and 🏴󠁧󠁢󠁳󠁣󠁴󠁿, Persian and Indic joiners), and escapes every
@@ -153,7 +156,7 @@ public enum DisplayText {
   }
 
   /// Printable ASCII, without quotes or backslashes when `quotes`: nothing to escape.
-  private static func isPlainASCII(_ text: String, quotes: Bool) -> Bool {
+  static func isPlainASCII(_ text: String, quotes: Bool) -> Bool {
     text.utf8.allSatisfy { byte in
       byte >= 0x20 && byte < 0x7F && !(quotes && (byte == 0x22 || byte == 0x5C))
     }
@@ -161,13 +164,13 @@ public enum DisplayText {
 
   // MARK: The definition
 
-  /// Whether a terminal would act on `scalar` rather than draw it: C0 and C1 controls (ESC, BEL,
-  /// CSI…), DEL, line and paragraph separators, and bidirectional controls (embeddings,
-  /// overrides, isolates, marks), which reorder what follows.
+  /// Whether a terminal would act on `scalar` rather than draw it: the control characters of
+  /// ``TerminalScreen/TerminalWidth/isControl(scalar:)`` (C0 and C1 controls such as
+  /// ESC, BEL and CSI, DEL, line and paragraph separators), and bidirectional controls
+  /// (embeddings, overrides, isolates, marks), which reorder what follows.
   public static func isActive(_ scalar: Unicode.Scalar) -> Bool {
+    if TerminalWidth.isControl(scalar: scalar) { return true }
     switch scalar.value {
-    case 0x00..<0x20, 0x7F..<0xA0: return true
-    case 0x2028, 0x2029: return true
     case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: return true
     default: return false
     }
@@ -206,6 +209,9 @@ public enum DisplayText {
   {
     if scalar.value < 0xA0 { return isActive(scalar) }
     if isActive(scalar) { return true }
+    // A flag's regional indicators, in a name: terminals disagree on their width, so the
+    // dashboard draws a flag as its two letters, and `flag🇫🇷` would pass for `flagFR`.
+    if strict && (0x1F1E6...0x1F1FF).contains(scalar.value) { return true }
     guard isInvisible(scalar) else { return false }
     if strict || !shapesPrevious(scalar) { return true }
     guard let previous else { return true }

@@ -13,22 +13,13 @@ enum Format {
 
   /// `text` as a JSON string literal, escaped by ``DisplayText`` as every JSON output is.
   static func json(_ text: String, into output: inout String) {
-    if isPlainASCII(text) {
+    if DisplayText.isPlainASCII(text, quotes: true) {
       output.append("\"")
       output.append(text)
       output.append("\"")
       return
     }
     output.append(DisplayText.jsonString(text))
-  }
-
-  /// Whether `text` is printable ASCII without quotes or backslashes, so it needs no escaping.
-  static func isPlainASCII(_ text: String) -> Bool {
-    var text = text
-    return text.withUTF8 { bytes in
-      for byte in bytes where byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
-      return true
-    }
   }
 
   /// Whether a dictionary key or field name can be shown without quotes.

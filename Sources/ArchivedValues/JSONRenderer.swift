@@ -140,24 +140,27 @@ struct JSONWriter: QueuedRenderer {
     }
   }
 
-  private mutating func strings(_ texts: [String]) {
-    emit("[")
-    for (index, text) in texts.enumerated() {
+  /// `opening`, each of `items` as `write` writes it with commas between, then `closing`: a JSON
+  /// array, or with braces an object whose members `write` writes.
+  private mutating func list<Items: Sequence>(
+    _ items: Items, opening: String = "[", closing: String = "]", _ write: (inout Self, Items.Element) -> Void
+  ) {
+    emit(opening)
+    for (index, item) in items.enumerated() {
       if index > 0 { emit(",") }
-      string(text)
+      write(&self, item)
     }
-    emit("]")
+    emit(closing)
   }
 
+  private mutating func strings(_ texts: [String]) { list(texts) { $0.string($1) } }
+
   private mutating func fields(_ fields: [ArchivedField]) {
-    emit("{")
-    for (index, field) in fields.enumerated() {
-      if index > 0 { emit(",") }
-      string(field.key)
-      emit(":")
-      queue(.value(field.value))
+    list(fields, opening: "{", closing: "}") { writer, field in
+      writer.string(field.key)
+      writer.emit(":")
+      writer.queue(.value(field.value))
     }
-    emit("}")
   }
 
   private mutating func element(_ value: TypedElement) {
@@ -169,22 +172,13 @@ struct JSONWriter: QueuedRenderer {
     case .text(let text): optional(text)
     case .object(let value): queue(.value(value))
     case .pointer(let address): emit("{\"$type\":\"pointer\",\"address\":\(address)}")
-    case .array(let elements):
-      emit("[")
-      for (index, item) in elements.enumerated() {
-        if index > 0 { emit(",") }
-        queue(.element(item))
-      }
-      emit("]")
+    case .array(let elements): list(elements) { $0.queue(.element($1)) }
     case .structure(let name, let members, let names):
       emit("{\"$type\":\"struct\",\"name\":")
       optional(name)
-      emit(",\"fields\":[")
-      for (index, item) in members.enumerated() {
-        if index > 0 { emit(",") }
-        queue(.element(item))
-      }
-      emit("],\"names\":")
+      emit(",\"fields\":")
+      list(members) { $0.queue(.element($1)) }
+      emit(",\"names\":")
       if let names {
         strings(names)
       } else {
@@ -198,14 +192,7 @@ struct JSONWriter: QueuedRenderer {
     }
   }
 
-  private mutating func elements(_ values: [ArchivedValue]) {
-    emit("[")
-    for (index, value) in values.enumerated() {
-      if index > 0 { emit(",") }
-      queue(.value(value))
-    }
-    emit("]")
-  }
+  private mutating func elements(_ values: [ArchivedValue]) { list(values) { $0.queue(.value($1)) } }
 
   /// Writes `value`'s own text and queues its children.
   private mutating func expand(_ value: ArchivedValue) {
@@ -234,25 +221,21 @@ struct JSONWriter: QueuedRenderer {
         }
       }
       if plain {
-        emit("{")
-        for (index, entry) in entries.enumerated() {
-          if index > 0 { emit(",") }
-          if case .string(let key) = entry.key { string(key) }
-          emit(":")
-          queue(.value(entry.value))
+        list(entries, opening: "{", closing: "}") { writer, entry in
+          if case .string(let key) = entry.key { writer.string(key) }
+          writer.emit(":")
+          writer.queue(.value(entry.value))
+        }
+      } else {
+        emit("{\"$type\":\"dictionary\",\"entries\":")
+        list(entries) { writer, entry in
+          writer.emit("{\"key\":")
+          writer.queue(.value(entry.key))
+          writer.emit(",\"value\":")
+          writer.queue(.value(entry.value))
+          writer.emit("}")
         }
         emit("}")
-      } else {
-        emit("{\"$type\":\"dictionary\",\"entries\":[")
-        for (index, entry) in entries.enumerated() {
-          if index > 0 { emit(",") }
-          emit("{\"key\":")
-          queue(.value(entry.key))
-          emit(",\"value\":")
-          queue(.value(entry.value))
-          emit("}")
-        }
-        emit("]}")
       }
     case .object(let object):
       emit("{\"$type\":\"object\",\"class\":")
@@ -271,14 +254,13 @@ struct JSONWriter: QueuedRenderer {
       elements(values)
       emit("}")
     case .countedSet(let counted):
-      emit("{\"$type\":\"countedSet\",\"elements\":[")
-      for (index, element) in counted.enumerated() {
-        if index > 0 { emit(",") }
-        emit("{\"value\":")
-        queue(.value(element.value))
-        emit(",\"count\":\(element.count)}")
+      emit("{\"$type\":\"countedSet\",\"elements\":")
+      list(counted) { writer, element in
+        writer.emit("{\"value\":")
+        writer.queue(.value(element.value))
+        writer.emit(",\"count\":\(element.count)}")
       }
-      emit("]}")
+      emit("}")
     case .url(let url):
       emit("{\"$type\":\"url\",\"relative\":")
       string(url.relative)
@@ -312,12 +294,9 @@ struct JSONWriter: QueuedRenderer {
     case .color(let color):
       emit("{\"$type\":\"color\",\"model\":\"\(color.model.rawValue)\",\"space\":")
       optional(color.space)
-      emit(",\"components\":[")
-      for (index, component) in color.components.enumerated() {
-        if index > 0 { emit(",") }
-        number(component)
-      }
-      emit("],\"alpha\":")
+      emit(",\"components\":")
+      list(color.components) { $0.number($1) }
+      emit(",\"alpha\":")
       if let alpha = color.alpha { number(alpha) } else { emit("null") }
       emit(",\"hex\":")
       optional(color.hex)
@@ -345,21 +324,17 @@ struct JSONWriter: QueuedRenderer {
     case .attributedString(let attributed):
       emit("{\"$type\":\"attributedString\",\"string\":")
       string(attributed.text)
-      emit(",\"runs\":[")
-      for (index, run) in attributed.runs.enumerated() {
-        if index > 0 { emit(",") }
-        emit("{\"location\":\(run.location),\"length\":\(run.length),\"attributes\":")
-        queue(.value(run.attributes))
-        emit("}")
+      emit(",\"runs\":")
+      list(attributed.runs) { writer, run in
+        writer.emit("{\"location\":\(run.location),\"length\":\(run.length),\"attributes\":")
+        writer.queue(.value(run.attributes))
+        writer.emit("}")
       }
-      emit("]}")
+      emit("}")
     case .indexSet(let ranges):
-      emit("{\"$type\":\"indexSet\",\"ranges\":[")
-      for (index, range) in ranges.enumerated() {
-        if index > 0 { emit(",") }
-        emit("{\"location\":\(range.location),\"length\":\(range.length)}")
-      }
-      emit("]}")
+      emit("{\"$type\":\"indexSet\",\"ranges\":")
+      list(ranges) { $0.emit("{\"location\":\($1.location),\"length\":\($1.length)}") }
+      emit("}")
     case .indexPath(let indexes):
       emit("{\"$type\":\"indexPath\",\"indexes\":[")
       emit(indexes.map(String.init).joined(separator: ","))

@@ -41,13 +41,21 @@ struct SummaryWriter: QueuedRenderer {
     if Format.isBare(key) { emit(key) } else { quoted(key) }
   }
 
-  private mutating func list(_ values: [ArchivedValue], open: String, close: String) {
+  /// `open`, as many of `items` as can show, each as `write` writes it with `, ` between, then
+  /// `close`.
+  private mutating func list<Items: Collection>(
+    _ items: Items, open: String, close: String, _ write: (inout Self, Items.Element) -> Void
+  ) {
     emit(open)
-    for (index, value) in values.prefix(room).enumerated() {
+    for (index, item) in items.prefix(room).enumerated() {
       if index > 0 { emit(", ") }
-      queue(value)
+      write(&self, item)
     }
     emit(close)
+  }
+
+  private mutating func list(_ values: [ArchivedValue], open: String, close: String) {
+    list(values, open: open, close: close) { $0.queue($1) }
   }
 
   /// Writes `value`'s own text and queues its children.
@@ -67,32 +75,23 @@ struct SummaryWriter: QueuedRenderer {
     case .set(let values): list(values, open: "set[", close: "]")
     case .orderedSet(let values): list(values, open: "orderedSet[", close: "]")
     case .countedSet(let elements):
-      emit("countedSet[")
-      for (index, element) in elements.prefix(room).enumerated() {
-        if index > 0 { emit(", ") }
-        queue(element.value)
-        emit(" ×\(element.count)")
+      list(elements, open: "countedSet[", close: "]") { writer, element in
+        writer.queue(element.value)
+        writer.emit(" ×\(element.count)")
       }
-      emit("]")
     case .dictionary(let entries):
-      emit("{")
-      for (index, entry) in entries.prefix(room).enumerated() {
-        if index > 0 { emit(", ") }
-        if case .string(let name) = entry.key { key(name) } else { queue(entry.key) }
-        emit(": ")
-        queue(entry.value)
+      list(entries, open: "{", close: "}") { writer, entry in
+        if case .string(let name) = entry.key { writer.key(name) } else { writer.queue(entry.key) }
+        writer.emit(": ")
+        writer.queue(entry.value)
       }
-      emit("}")
     case .object(let object):
       emit(DisplayText.field(object.className))
-      emit("{")
-      for (index, field) in object.fields.prefix(room).enumerated() {
-        if index > 0 { emit(", ") }
-        key(field.key)
-        emit(": ")
-        queue(field.value)
+      list(object.fields, open: "{", close: "}") { writer, field in
+        writer.key(field.key)
+        writer.emit(": ")
+        writer.queue(field.value)
       }
-      emit("}")
     case .url(let url):
       emit("URL(")
       quoted(url.absoluteString ?? url.relative)
@@ -113,19 +112,10 @@ struct SummaryWriter: QueuedRenderer {
       emit("attributed")
       queue(.string(attributed.text))
     case .indexSet(let ranges):
-      emit("indexSet[")
-      for (index, range) in ranges.prefix(room).enumerated() {
-        if index > 0 { emit(", ") }
-        emit("\(range.location)..<\(range.location &+ range.length)")
+      list(ranges, open: "indexSet[", close: "]") {
+        $0.emit("\($1.location)..<\($1.location &+ $1.length)")
       }
-      emit("]")
-    case .indexPath(let indexes):
-      emit("indexPath[")
-      for (index, element) in indexes.prefix(room).enumerated() {
-        if index > 0 { emit(", ") }
-        emit(String(element))
-      }
-      emit("]")
+    case .indexPath(let indexes): list(indexes, open: "indexPath[", close: "]") { $0.emit(String($1)) }
     case .shared(let shared): queue(shared.value)
     case .reference(let reference):
       emit(reference.kind == .unresolved ? "UID(\(reference.id))" : "@\(reference.id)")

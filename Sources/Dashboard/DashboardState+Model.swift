@@ -1,3 +1,4 @@
+import ArchivedValues
 import MailboxModel
 import WormholeVocabulary
 
@@ -29,9 +30,15 @@ extension DashboardState {
         switch effect {
         case .tick(let at): effects.append(.wake(atMilliseconds: at))
         case .trafficAppended(let entries):
-          rate.record(entries.count, at: time)
+          // What a journal already held when it was first read is history, not traffic now.
+          if case .journalRecords(_, _, initial: true) = event {
+          } else {
+            rate.record(entries.count, at: time)
+          }
           updateTraffic(.appended(entries))
-        case .noticesAdded: break
+        case .noticesAdded(let notices):
+          // Said like any message: on the status line for a while, then in the log (L).
+          for notice in notices { report(DisplayText.escaped(notice), isError: false) }
         }
       }
       switch event {

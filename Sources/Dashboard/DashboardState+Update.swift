@@ -42,6 +42,7 @@ extension DashboardState {
       now = max(now, time)
       rate.advance(to: now)
       if let status, status.expires <= now { self.status = nil }
+      checkPassFormIfDue()
       if frozen == nil, let deadline = model.nextDeadline, deadline <= now {
         return applyModelEvents([.tick], at: now)
       }
@@ -72,7 +73,7 @@ extension DashboardState {
       }
       return []
     case .key(let key):
-      return handle(key)
+      return handle(key) + passFormCheckWake()
     case .paste(let text):
       return paste(text)
     case .pasteTooLarge(let byteCount):

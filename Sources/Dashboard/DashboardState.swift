@@ -77,4 +77,8 @@ public struct DashboardState: Sendable {
 
   /// Whether the operator asked to leave.
   public internal(set) var isQuitting = false
+
+  /// When the pass form's large value is checked, once typing has paused (see
+  /// ``PassForm/immediateCheckLimit``); `nil` when no check waits.
+  var passFormCheckDue: Int64?
 }

@@ -1,4 +1,5 @@
 import TerminalScreen
+import WormholeVocabulary
 
 /// How times, ages and sizes read on screen. All in UTC, like the journal.
 enum Formatting {
@@ -32,15 +33,8 @@ enum Formatting {
   /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's
   /// `civil_from_days`).
   static func civilDate(day: Int64) -> (year: Int64, month: Int64, day: Int64) {
-    let shifted = day + 719_468
-    let era = floorDivision(shifted, 146_097)
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    let dayOfMonth = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, dayOfMonth)
+    let date = UTCTimestamp.Parts(daysSince1970: day)
+    return (date.year, date.month, date.day)
   }
 
   /// `4s`, `3m`, `2h`, `5d`: how long ago.

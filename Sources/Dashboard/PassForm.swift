@@ -6,7 +6,10 @@ import WormholeVocabulary
 /// transiting type. An empty value passes a notification without a message.
 ///
 /// The JSON is checked once per change of the value (a key or a whole paste), never per frame
-/// or per character of a paste; the result is kept with the form.
+/// or per character of a paste; the result is kept with the form. A value larger than
+/// ``immediateCheckLimit`` is checked once typing pauses (the dashboard calls
+/// ``checkIfPending()`` ``checkDelayMilliseconds`` after the last key) or on Enter, so that a key
+/// typed into a large value costs what it draws, not a parse of the whole value.
 public struct PassForm: Sendable {
   /// The form's fields in Tab order.
   public enum Field: Int, Sendable, CaseIterable {
@@ -26,6 +29,13 @@ public struct PassForm: Sendable {
   public private(set) var parsedValue: Result<ArchivedValue?, JSONParseError> = .success(nil)
   /// How many times the value was checked: once per change, whatever its size.
   package private(set) var valueChecks = 0
+  /// Whether the value changed since it was last checked (only ever for a large value).
+  public private(set) var isCheckPending = false
+
+  /// Values up to this many bytes are checked as each key changes them.
+  public static let immediateCheckLimit = 64 << 10
+  /// How long after the last key a larger value is checked.
+  public static let checkDelayMilliseconds: Int64 = 150
 
   public init(directories: [FileName], directory: FileName?, identifier: String, value: String = "") {
     self.directories = directories
@@ -49,8 +59,19 @@ public struct PassForm: Sendable {
   /// Why the identifier cannot be used, or `nil`: checked when it changes, not per frame.
   public private(set) var identifierProblem: String?
 
+  /// Checks the value now if a key changed it since it was last checked.
+  public mutating func checkIfPending() {
+    if isCheckPending { checkValue() }
+  }
+
+  /// A key changed the value: a small one is checked now, a large one once typing pauses.
+  private mutating func valueEdited() {
+    if value.text.utf8.count <= Self.immediateCheckLimit { checkValue() } else { isCheckPending = true }
+  }
+
   private mutating func checkValue() {
     valueChecks += 1
+    isCheckPending = false
     if value.text.utf8.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) {
       parsedValue = .success(nil)
       return
@@ -66,6 +87,7 @@ public struct PassForm: Sendable {
   public var problem: String? {
     if directory == nil { return "there is no wormhole directory to pass into" }
     if let problem = identifierProblem { return "identifier: \(problem)" }
+    if isCheckPending { return "value: not checked yet (checked when typing pauses, or on Enter)" }
     if case .failure(let error) = parsedValue { return "value: \(error)" }
     return nil
   }
@@ -100,6 +122,7 @@ public struct PassForm: Sendable {
       focus =
         Field(rawValue: (focus.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .identifier
     case .enter:
+      checkIfPending()
       guard let effect else { return (nil, false) }
       return (effect, true)
     case .left where focus == .directory || focus == .transiting,
@@ -119,7 +142,7 @@ public struct PassForm: Sendable {
       case .value:
         let before = value.text
         value.handle(key)
-        if value.text != before { checkValue() }
+        if value.text != before { valueEdited() }
       case .directory, .transiting: break
       }
     }

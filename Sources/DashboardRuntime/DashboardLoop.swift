@@ -78,6 +78,9 @@ public final class DashboardLoop {
       if let wake = wakeTimes.first { timeout = min(timeout, max(wake - now, 0)) }
       if needsFrame { timeout = min(timeout, max(lastFrame + Self.frameMilliseconds - now, 0)) }
       if let event = terminal.nextEvent(timeout: Int(timeout), wakingOn: inbox.wakeDescriptor) {
+        // The state's clock is the key's: what a key schedules (a check when typing pauses)
+        // counts from when it was typed, not from the last second's tick.
+        apply(.clock(clock.now()))
         if let signal = handle(event) { return interrupted(by: signal) }
         // Take every event already there before drawing, so keys stay responsive under floods.
         while let more = terminal.nextEvent(timeout: 0, wakingOn: nil) {
@@ -165,22 +168,37 @@ public final class DashboardLoop {
     }
   }
 
+  /// Loads the theme asked for. The next theme is the next in the catalog's order that loads:
+  /// a broken user theme is said and passed over, so that `t` never sticks on it.
   private func loadTheme(_ request: ThemeRequest) {
     let themes = configuration.themes
-    let name: String
+    var candidates: [String]
     switch request {
-    case .next: name = themes.name(after: loadedTheme.name)
-    case .named(let named): name = named
+    case .named(let named): candidates = [named]
+    case .next:
+      candidates = []
+      var name = loadedTheme.name
+      for _ in themes.availableNames() {
+        name = themes.name(after: name)
+        if name == loadedTheme.name { break }
+        candidates.append(name)
+      }
     }
-    do throws(ThemeError) {
-      let loaded = try themes.theme(name)
-      loadedTheme = loaded
-      theme = loaded.reduced(to: terminal.colorCapability)
-      terminal.redrawAll()
-      apply(.themeLoaded(name: loaded.name, error: nil))
-    } catch {
-      apply(.themeLoaded(name: name, error: error.description))
+    var failures: [String] = []
+    for name in candidates {
+      do throws(ThemeError) {
+        let loaded = try themes.theme(name)
+        loadedTheme = loaded
+        theme = loaded.reduced(to: terminal.colorCapability)
+        terminal.redrawAll()
+        apply(.themeLoaded(name: loaded.name, error: nil))
+        for failure in failures { apply(.themeLoaded(name: loaded.name, error: "skipped, " + failure)) }
+        return
+      } catch {
+        failures.append(error.description)
+      }
     }
+    apply(.themeLoaded(name: loadedTheme.name, error: failures.first ?? "no other theme to load"))
   }
 
   /// A press selects what is under it; the wheel scrolls the pane under it.

@@ -3,18 +3,24 @@
 /// The one conversion between instants and calendar fields for every date this package reads or
 /// writes (property list dates, archive dates, the traffic journal's timestamps), after Howard
 /// Hinnant's public-domain `civil_from_days` and `days_from_civil` algorithms.
-package struct CivilTime: Sendable, Hashable {
-  package var year: Int64
+public struct CivilTime: Sendable, Hashable {
+  /// The year; 0 is 1 BC, negative years are before it.
+  public var year: Int64
   /// 1 to 12.
-  package var month: Int64
+  public var month: Int64
   /// 1 to 31.
-  package var day: Int64
-  package var hour: Int64
-  package var minute: Int64
-  package var second: Int64
-  package var millisecond: Int64
+  public var day: Int64
+  /// 0 to 23.
+  public var hour: Int64
+  /// 0 to 59.
+  public var minute: Int64
+  /// 0 to 59.
+  public var second: Int64
+  /// 0 to 999.
+  public var millisecond: Int64
 
-  package init(
+  /// A date and time of day from its fields, as given: ``isValid`` says whether they name one.
+  public init(
     year: Int64, month: Int64, day: Int64, hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0,
     millisecond: Int64 = 0
   ) {
@@ -23,26 +29,33 @@ package struct CivilTime: Sendable, Hashable {
   }
 
   /// The calendar fields of an instant given in milliseconds since 1970-01-01 00:00:00 UTC.
-  package init(millisecondsSince1970 milliseconds: Int64) {
+  public init(millisecondsSince1970 milliseconds: Int64) {
     let days = Self.floorDivide(milliseconds, 86_400_000)
     let ofDay = milliseconds - days * 86_400_000
-    let shifted = days + 719_468
-    let era = Self.floorDivide(shifted, 146_097)
-    let dayOfEra = shifted - era * 146_097
-    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-    let monthIndex = (5 * dayOfYear + 2) / 153
-    day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-    month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-    year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    self.init(daysSince1970: days)
     hour = ofDay / 3_600_000
     minute = ofDay / 60_000 % 60
     second = ofDay / 1000 % 60
     millisecond = ofDay % 1000
   }
 
+  /// The start (00:00:00.000) of the day `days` after 1970-01-01 (before it when negative):
+  /// `civil_from_days`.
+  public init(daysSince1970 days: Int64) {
+    let shifted = days + 719_468
+    let era = Self.floorDivide(shifted, 146_097)
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    self.init(
+      year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month,
+      day: dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+  }
+
   /// Days since 1970-01-01 of the date (the time of day is not counted).
-  package var daysSince1970: Int64 {
+  public var daysSince1970: Int64 {
     let shiftedYear = month <= 2 ? year - 1 : year
     let era = Self.floorDivide(shiftedYear, 400)
     let yearOfEra = shiftedYear - era * 400
@@ -52,13 +65,13 @@ package struct CivilTime: Sendable, Hashable {
   }
 
   /// Milliseconds since 1970-01-01 00:00:00 UTC.
-  package var millisecondsSince1970: Int64 {
+  public var millisecondsSince1970: Int64 {
     ((daysSince1970 * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millisecond
   }
 
   /// Whether the day exists in its month (`02-31` does not) and the time is within a day (a leap
   /// second `:60` is not).
-  package var isValid: Bool {
+  public var isValid: Bool {
     guard (1...12).contains(month), (0..<24).contains(hour), (0..<60).contains(minute),
       (0..<60).contains(second), (0..<1000).contains(millisecond)
     else { return false }
@@ -68,7 +81,7 @@ package struct CivilTime: Sendable, Hashable {
   }
 
   /// `YYYY-MM-DDTHH:MM:SS[.mmm]Z`; milliseconds always, or only when not zero.
-  package func iso8601(alwaysMilliseconds: Bool) -> String {
+  public func iso8601(alwaysMilliseconds: Bool) -> String {
     var out = [UInt8]()
     out.reserveCapacity(24)
     if year < 0 { out.append(UInt8(ascii: "-")) }

@@ -29,22 +29,22 @@ extension DeviceSet {
       []
     }
   ) -> String {
-    var out = "{\"path\":\(jsonName(path)),\"path_bytes\":\(jsonNameBytes(path)),\"devices\":["
+    var out = "{\(nameMembers("path", path)),\"devices\":["
     out += devices.map { device in
       var text = "{\"udid\":\(JSONText.string(device.udid))"
       text +=
-        ",\"directory\":\(jsonName(device.directory)),\"directory_bytes\":\(jsonNameBytes(device.directory))"
-      text += ",\"name\":\(jsonString(device.name))"
-      text += ",\"runtime\":\(jsonString(device.runtime?.identifier))"
-      text += ",\"runtime_name\":\(jsonString(device.runtime?.displayName))"
-      text += ",\"device_type\":\(jsonString(device.deviceType?.identifier))"
-      text += ",\"device_type_name\":\(jsonString(device.deviceType?.displayName))"
-      text += ",\"state\":\(jsonString(device.state?.name))"
+        ",\(nameMembers("directory", device.directory))"
+      text += ",\"name\":\(JSONText.string(orNull: device.name))"
+      text += ",\"runtime\":\(JSONText.string(orNull: device.runtime?.identifier))"
+      text += ",\"runtime_name\":\(JSONText.string(orNull: device.runtime?.displayName))"
+      text += ",\"device_type\":\(JSONText.string(orNull: device.deviceType?.identifier))"
+      text += ",\"device_type_name\":\(JSONText.string(orNull: device.deviceType?.displayName))"
+      text += ",\"state\":\(JSONText.string(orNull: device.state?.name))"
       text += ",\"state_code\":\(device.state.map { String($0.code) } ?? "null")"
       text += ",\"described\":\(device.hasDescription),\"groups\":["
       text += device.groups.map { group in
         var member = "{\"identifier\":\(JSONText.string(group.identifier))"
-        member += ",\"path\":\(jsonName(group.path)),\"path_bytes\":\(jsonNameBytes(group.path))"
+        member += ",\(nameMembers("path", group.path))"
         for extra in groupMembers(device, group) { member += ",\(JSONText.string(extra.name)):\(extra.json)" }
         return member + "}"
       }.joined(separator: ",")
@@ -52,8 +52,8 @@ extension DeviceSet {
     }.joined(separator: ",")
     out += "],\"pairs\":["
     out += pairs.map { pair in
-      "{\"id\":\(JSONText.string(pair.id)),\"phone\":\(jsonString(pair.phoneUDID))"
-        + ",\"watch\":\(jsonString(pair.watchUDID)),\"active\":\(pair.isActive.map { "\($0)" } ?? "null")"
+      "{\"id\":\(JSONText.string(pair.id)),\"phone\":\(JSONText.string(orNull: pair.phoneUDID))"
+        + ",\"watch\":\(JSONText.string(orNull: pair.watchUDID)),\"active\":\(pair.isActive.map { "\($0)" } ?? "null")"
         + ",\"phone_present\":\(pair.phone != nil),\"watch_present\":\(pair.watch != nil)}"
     }.joined(separator: ",")
     out += "],\"default_devices\":["
@@ -64,27 +64,15 @@ extension DeviceSet {
     }.joined(separator: ",")
     out += "],\"notes\":["
     out += notes.map { note in
-      "{\"path\":\(jsonName(note.path)),\"path_bytes\":\(jsonNameBytes(note.path))"
+      "{\(nameMembers("path", note.path))"
         + ",\"kind\":\(JSONText.string(note.kind.code)),\"message\":\(JSONText.string(note.kind.message))}"
     }.joined(separator: ",")
     return out + "]}"
   }
 }
 
-private func jsonString(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
-
-private func jsonName(_ name: FileName) -> String { JSONText.string(name.string ?? name.lossyText) }
-
-/// `null` for a name that is valid UTF-8, else its bytes as lowercase hexadecimal (as the
-/// MailboxModel JSON writes names).
-private func jsonNameBytes(_ name: FileName) -> String {
-  guard !name.isText else { return "null" }
-  let digits = Array("0123456789abcdef".utf8)
-  var hex: [UInt8] = [UInt8(ascii: "\"")]
-  for byte in name.bytes {
-    hex.append(digits[Int(byte >> 4)])
-    hex.append(digits[Int(byte & 0xf)])
-  }
-  hex.append(UInt8(ascii: "\""))
-  return String(decoding: hex, as: UTF8.self)
+/// `"key":name,"key_bytes":bytes`: a file name and, when it is not UTF-8, its exact bytes
+/// (``JSONText/name(_:)``, ``JSONText/nameBytes(_:)``).
+private func nameMembers(_ key: String, _ name: FileName) -> String {
+  "\"\(key)\":\(JSONText.name(name)),\"\(key)_bytes\":\(JSONText.nameBytes(name))"
 }

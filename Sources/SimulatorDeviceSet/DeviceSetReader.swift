@@ -98,26 +98,30 @@ struct DeviceSetReader {
     for index in set.pairs.indices {
       let pair = set.pairs[index]
       if let udid = pair.phoneUDID {
-        set.pairs[index].phone = set.device(udid: udid)
-        if let phone = set.pairs[index].phone {
-          if let runtime = phone.runtime, runtime.platform != nil, !runtime.isPhonePlatform {
-            note(path, .unexpectedPairedPlatform(pair: pair.id, role: "phone", runtime: runtime.displayName))
-          }
-        } else {
-          note(path, .absentPairedDevice(pair: pair.id, role: "phone", udid: udid))
-        }
+        set.pairs[index].phone = pairedDevice(
+          udid, role: "phone", of: pair, in: set, at: path, expecting: \.isPhonePlatform)
       }
       if let udid = pair.watchUDID {
-        set.pairs[index].watch = set.device(udid: udid)
-        if let watch = set.pairs[index].watch {
-          if let runtime = watch.runtime, runtime.platform != nil, !runtime.isWatchPlatform {
-            note(path, .unexpectedPairedPlatform(pair: pair.id, role: "watch", runtime: runtime.displayName))
-          }
-        } else {
-          note(path, .absentPairedDevice(pair: pair.id, role: "watch", udid: udid))
-        }
+        set.pairs[index].watch = pairedDevice(
+          udid, role: "watch", of: pair, in: set, at: path, expecting: \.isWatchPlatform)
       }
     }
+  }
+
+  /// The device `udid` names in `set`, as `role` of `pair`: noted when the set does not hold it,
+  /// or when its runtime is of a known platform other than the role's.
+  private mutating func pairedDevice(
+    _ udid: String, role: String, of pair: DevicePair, in set: DeviceSet, at path: FileName,
+    expecting isRolePlatform: (SimulatorRuntime) -> Bool
+  ) -> SimulatedDevice? {
+    guard let device = set.device(udid: udid) else {
+      note(path, .absentPairedDevice(pair: pair.id, role: role, udid: udid))
+      return nil
+    }
+    if let runtime = device.runtime, runtime.platform != nil, !isRolePlatform(runtime) {
+      note(path, .unexpectedPairedPlatform(pair: pair.id, role: role, runtime: runtime.displayName))
+    }
+    return device
   }
 
   // MARK: devices

@@ -122,6 +122,21 @@ public final class Terminal {
     }
   }
 
+  /// A stream of its own (`mode` `"r"` or `"w"`) on a duplicate of `descriptor`, so that
+  /// ncurses' input and output close apart from the terminal descriptor.
+  private static func stream(onCopyOf descriptor: Int32, mode: String) throws(TerminalError)
+    -> UnsafeMutablePointer<FILE>
+  {
+    let copy = dup(descriptor)
+    guard copy >= 0 else { throw .setupFailed(call: "dup", errno: errno) }
+    guard let stream = fdopen(copy, mode) else {
+      let error = errno
+      close(copy)
+      throw .setupFailed(call: "fdopen", errno: error)
+    }
+    return stream
+  }
+
   private func setUp() throws(TerminalError) {
     var descriptor = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
     if descriptor < 0 {
@@ -147,19 +162,9 @@ public final class Terminal {
     setlocale(LC_ALL, "")
     if cnc_utf8_locale() == 0 { setlocale(LC_CTYPE, "C.UTF-8") }
 
-    let outputDescriptor = dup(descriptor)
-    guard outputDescriptor >= 0 else { throw .setupFailed(call: "dup", errno: errno) }
-    guard let output = fdopen(outputDescriptor, "w") else {
-      close(outputDescriptor)
-      throw .setupFailed(call: "fdopen", errno: errno)
-    }
+    let output = try Self.stream(onCopyOf: descriptor, mode: "w")
     self.output = output
-    let inputDescriptor = dup(descriptor)
-    guard inputDescriptor >= 0 else { throw .setupFailed(call: "dup", errno: errno) }
-    guard let input = fdopen(inputDescriptor, "r") else {
-      close(inputDescriptor)
-      throw .setupFailed(call: "fdopen", errno: errno)
-    }
+    let input = try Self.stream(onCopyOf: descriptor, mode: "r")
     self.input = input
 
     guard let screen = newterm(nil, output, input) else {
@@ -257,13 +262,7 @@ public final class Terminal {
   /// parent sees the signal, as if no handler had run). For ``TerminalEvent/interrupted(signal:)``.
   public func stopAndExit(reraising signal: Int32) -> Never {
     stop()
-    Glibc.signal(signal, SIG_DFL)
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, signal)
-    sigprocmask(SIG_UNBLOCK, &set, nil)
-    raise(signal)
-    _exit(128 + signal)
+    SignalExit.reraise(signal)
   }
 
   /// Turns mouse reporting (press and wheel) on or off.
@@ -336,7 +335,7 @@ public final class Terminal {
   static func wideCharacters(of text: String) -> [wchar_t] {
     var scalars = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
     if scalars.isEmpty { scalars = [0x20] }
-    if scalars.contains(where: { $0 < 0x20 || (0x7F...0x9F).contains($0) }) { scalars = [0xFFFD] }
+    if text.unicodeScalars.contains(where: TerminalWidth.isControl(scalar:)) { scalars = [0xFFFD] }
     if scalars.count > Int(CCHARW_MAX) { scalars = [scalars[0]] }
     return scalars + [0]
   }

@@ -12,10 +12,10 @@ extension Screen {
     for row in 0..<height {
       out += "\""
       for scalar in text(ofRow: row).unicodeScalars {
-        switch scalar.value {
-        case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029:
+        if TerminalWidth.isControl(scalar: scalar) {
           out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-        default: out.unicodeScalars.append(scalar)
+        } else {
+          out.unicodeScalars.append(scalar)
         }
       }
       out += "\"\n"

@@ -64,15 +64,20 @@ public enum TerminalWidth {
     return text.reduce(0) { $0 + columns(of: $1) }
   }
 
-  /// Whether `character` is a control character (C0, C1, DEL) or a line or paragraph separator:
+  /// Whether `character` holds a control character (``isControl(scalar:)``):
   /// something a terminal would act on rather than draw. ``Screen/write(_:row:column:limit:role:)``
   /// drops these; views escape them first.
   public static func isControl(_ character: Character) -> Bool {
-    character.unicodeScalars.contains { scalar in
-      switch scalar.value {
-      case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
-      default: false
-      }
+    character.unicodeScalars.contains(where: isControl(scalar:))
+  }
+
+  /// Whether `scalar` is a control character (C0, DEL, C1) or a line or paragraph separator: the
+  /// one definition of a control character, for the screen, its snapshot text, the backend and
+  /// `DisplayText` (which adds the bidirectional controls to what it escapes). Takes no columns.
+  @inlinable public static func isControl(scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+    default: false
     }
   }
 
@@ -101,8 +106,8 @@ public enum TerminalWidth {
   /// Asian Wide and Fullwidth, 1 otherwise.
   static func columns(of scalar: Unicode.Scalar) -> Int {
     let value = scalar.value
-    if value < 0x7F { return value >= 0x20 ? 1 : 0 }
-    if value <= 0x9F || value == 0x2028 || value == 0x2029 { return 0 }
+    if isControl(scalar: scalar) { return 0 }
+    if value < 0x7F { return 1 }
     if UnicodeWidthTables.zero.contains(value) { return 0 }
     if UnicodeWidthTables.wide.contains(value) { return 2 }
     return 1

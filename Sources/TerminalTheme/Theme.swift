@@ -33,7 +33,7 @@ public struct Theme: Sendable, Hashable {
   public static let knownRoles: [StyleRole] = [
     "default", "title", "border", "border.focused",
     "status", "status.notice", "status.error",
-    "footer", "footer.key",
+    "footer", "footer.key", "footer.disabled",
     "list", "list.selected", "list.selected.unfocused", "list.branch", "list.dim", "list.changed",
     "list.error",
     "list.polled",
@@ -59,6 +59,7 @@ public struct Theme: Sendable, Hashable {
       "border.focused": TextStyle(attributes: .bold),
       "status.error": TextStyle(attributes: [.bold, .reverse]),
       "footer.key": TextStyle(attributes: .bold),
+      "footer.disabled": TextStyle(attributes: .dim),
       "list.selected": TextStyle(attributes: .reverse),
       "list.selected.unfocused": TextStyle(attributes: .underline),
       "list.dim": TextStyle(attributes: .dim),

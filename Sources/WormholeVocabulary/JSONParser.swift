@@ -327,4 +327,28 @@ public enum JSONText {
   public static func appendString(_ text: String, to out: inout [UInt8]) {
     DisplayText.appendJSONString(text, to: &out)
   }
+
+  /// `text` as a JSON string literal, or `null` when there is none.
+  public static func string(orNull text: String?) -> String {
+    guard let text else { return "null" }
+    return string(text)
+  }
+
+  /// A file name as a JSON string literal: exact when it is UTF-8, its lossy text otherwise
+  /// (``nameBytes(_:)`` then gives its bytes).
+  public static func name(_ name: FileName) -> String { string(name.string ?? name.lossyText) }
+
+  /// `null` for a file name that is valid UTF-8, else a JSON string of its bytes in lowercase
+  /// hexadecimal: what a program needs to name a file whose name is not text.
+  public static func nameBytes(_ name: FileName) -> String {
+    guard !name.isText else { return "null" }
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = [UInt8(ascii: "\"")]
+    for byte in name.bytes {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 0xf)])
+    }
+    hex.append(UInt8(ascii: "\""))
+    return String(decoding: hex, as: UTF8.self)
+  }
 }

@@ -43,6 +43,23 @@ private func number(_ value: Double) -> String {
   value.isFinite ? String(format: "%.6g", value) : "null"
 }
 
+/// The latency percentiles every latency benchmark reports: `p50`, held to a third of the
+/// baseline's, and `p99`.
+let latencyPercentiles: [(label: String, fraction: Double, target: Double?)] = [
+  ("p50", 0.5, 1.0 / 3.0), ("p99", 0.99, nil),
+]
+
+/// A latency percentile (`fraction`) of our samples against the same percentile of a baseline's
+/// samples: lower is better.
+func latencyRecord(
+  _ name: String, fraction: Double, ours: [Double], baselineName: String, baseline: [Double], target: Double?,
+  detail: [String: Double]
+) -> BenchmarkRecord {
+  BenchmarkRecord(
+    name: name, unit: "seconds", value: percentile(ours, fraction), baselineName: baselineName,
+    baseline: percentile(baseline, fraction), higherIsBetter: false, target: target, detail: detail)
+}
+
 /// Monotonic seconds.
 func now() -> Double {
   var spec = timespec()

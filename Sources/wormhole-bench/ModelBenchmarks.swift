@@ -159,23 +159,21 @@ private func modelLatencyBenchmarks() throws -> [BenchmarkRecord] {
     if hasPeer { peer += try measureInotifywaitLatency(count: perBlock) }
   }
   var records: [BenchmarkRecord] = []
-  for (label, fraction, target) in [("p50", 0.5, 1.0 / 3.0), ("p99", 0.99, nil as Double?)] {
+  for (label, fraction, target) in latencyPercentiles {
     records.append(
-      BenchmarkRecord(
-        name: "event_to_model_latency_\(label)", unit: "seconds", value: percentile(ours, fraction),
-        baselineName: "raw inotify reader (poll, read the file)", baseline: percentile(raw, fraction),
-        higherIsBetter: false, target: target,
+      latencyRecord(
+        "event_to_model_latency_\(label)", fraction: fraction, ours: ours,
+        baselineName: "raw inotify reader (poll, read the file)", baseline: raw, target: target,
         detail: [
           "rate_per_second": latencyRate, "samples": Double(ours.count),
           "baseline_samples": Double(raw.count),
         ]))
     if hasPeer {
       records.append(
-        BenchmarkRecord(
-          name: "event_to_model_latency_\(label)_vs_inotifywait", unit: "seconds",
-          value: percentile(ours, fraction),
-          baselineName: "inotifywait -m (inotify-tools), line received", baseline: percentile(peer, fraction),
-          higherIsBetter: false, target: nil, detail: ["peer_samples": Double(peer.count)]))
+        latencyRecord(
+          "event_to_model_latency_\(label)_vs_inotifywait", fraction: fraction, ours: ours,
+          baselineName: "inotifywait -m (inotify-tools), line received", baseline: peer, target: nil,
+          detail: ["peer_samples": Double(peer.count)]))
     }
   }
   if !hasPeer {
@@ -425,16 +423,13 @@ private func mailboxesMatch(_ state: ModelState, _ directory: String) -> Bool {
 /// more than the kernel queues): ours is paused, `inotifywait` stopped with SIGSTOP. Ours must end
 /// with every mailbox's final bytes; the peer can only report what the kernel kept.
 private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
-  let writes = 20_000
-  let names = 100
-  let contents = try (0..<writes).map { try KeyedArchiveEncoder().encodeBytes(.integer(Int64($0))) }
+  let flood = try FloodWrites()
+  let writes = flood.writes
   let directory = try scratchDirectory()
   defer { removeTree(directory) }
   let model = try LiveModel(roots: [.container(directory)])
   model.suspend()
-  for index in 0..<writes {
-    try rawWriteAndRename(contents[index], directory: directory, name: "s\(index % names).archive")
-  }
+  try flood.write(into: directory, prefix: "s")
   let resumed = now()
   model.resume()
   let consistent = waitFor(seconds: 60) { mailboxesMatch(model.snapshot, directory) }
@@ -447,9 +442,7 @@ private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
     defer { removeTree(peerDirectory) }
     let peer = try startInotifywait(peerDirectory, events: ["moved_to"])
     kill(peer.process.processIdentifier, SIGSTOP)
-    for index in 0..<writes {
-      try rawWriteAndRename(contents[index], directory: peerDirectory, name: "s\(index % names).archive")
-    }
+    try flood.write(into: peerDirectory, prefix: "s")
     kill(peer.process.processIdentifier, SIGCONT)
     let lines = peer.drain()
     let reported = lines.filter { $0.hasPrefix("MOVED_TO") }.count
@@ -470,16 +463,13 @@ private func stalledFloodBenchmarks() throws -> [BenchmarkRecord] {
 /// where Python's `watchdog` starts losing the last event): how many mailboxes end with their
 /// final bytes known, ours against a `watchdog` observer that reads each file it hears about.
 private func rawFloodBenchmarks() throws -> [BenchmarkRecord] {
-  let writes = 20_000
-  let names = 100
-  let contents = try (0..<writes).map { try KeyedArchiveEncoder().encodeBytes(.integer(Int64($0))) }
+  let flood = try FloodWrites()
+  let (writes, names) = (flood.writes, flood.names)
   let directory = try scratchDirectory()
   defer { removeTree(directory) }
   let model = try LiveModel(roots: [.container(directory)])
   let start = now()
-  for index in 0..<writes {
-    try rawWriteAndRename(contents[index], directory: directory, name: "r\(index % names).archive")
-  }
+  try flood.write(into: directory, prefix: "r")
   let written = now()
   let consistent = waitFor(seconds: 30) { mailboxesMatch(model.snapshot, directory) }
   let behind = now() - written
@@ -490,7 +480,7 @@ private func rawFloodBenchmarks() throws -> [BenchmarkRecord] {
     "seconds_behind_after_last_write": behind, "mailboxes": Double(names),
   ]
   var peerKnown = 0.0
-  if let peer = try watchdogFinalStates(writes: writes, names: names, contents: contents) {
+  if let peer = try watchdogFinalStates(writes: writes, names: names, contents: flood.contents) {
     peerKnown = peer.known
     detail["watchdog_writes_per_second"] = peer.rate
   } else {

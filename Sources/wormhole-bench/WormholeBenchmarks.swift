@@ -101,18 +101,12 @@ func latencyBenchmarks() throws -> [BenchmarkRecord] {
     ours += try measureLatency(mode: "wormhole", count: count / 3, rate: rate)
     raw += try measureLatency(mode: "raw", count: count / 3, rate: rate)
   }
-  var records: [BenchmarkRecord] = []
-  for (label, fraction, target) in [("p50", 0.5, 1.0 / 3.0), ("p99", 0.99, nil as Double?)] {
-    records.append(
-      BenchmarkRecord(
-        name: "pass_to_listener_latency_\(label)", unit: "seconds", value: percentile(ours, fraction),
-        baselineName: "raw inotify wake-up and read in another process", baseline: percentile(raw, fraction),
-        higherIsBetter: false, target: target,
-        detail: [
-          "rate_per_second": rate, "samples": Double(ours.count), "baseline_samples": Double(raw.count),
-        ]))
+  return latencyPercentiles.map { label, fraction, target in
+    latencyRecord(
+      "pass_to_listener_latency_\(label)", fraction: fraction, ours: ours,
+      baselineName: "raw inotify wake-up and read in another process", baseline: raw, target: target,
+      detail: ["rate_per_second": rate, "samples": Double(ours.count), "baseline_samples": Double(raw.count)])
   }
-  return records
 }
 
 /// Runs a child `wormhole-bench child-listener MODE DIR`, passes `count` messages at `rate` per

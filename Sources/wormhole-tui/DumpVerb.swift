@@ -67,9 +67,9 @@ enum DumpVerb {
       }
       return unreadable.isEmpty ? .success : .failure
     }
-    let state = model.snapshot
+    let count = model.snapshot.directories.count
     diagnose(
-      "watching \(state.directories.count) wormhole directories below "
+      "watching \(count) wormhole director\(count == 1 ? "y" : "ies") below "
         + roots.map(\.path.displayField).joined(separator: ", ")
     )
     withExtendedLifetime(model) { dispatchMain() }

@@ -6,6 +6,9 @@ struct InputLines {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   private var start = 0
+  /// Where the search for the next newline goes on: bytes before it, from `start`, hold none.
+  /// Each byte is looked at once, however long the line (a 50 MB line is not rescanned per read).
+  private var scanned = 0
   private var ended = false
 
   init(descriptor: Int32 = STDIN_FILENO) { self.descriptor = descriptor }
@@ -14,11 +17,13 @@ struct InputLines {
   /// a newline is still a line.
   mutating func next() throws(CommandError) -> [UInt8]? {
     while true {
-      if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+      if let newline = buffer[max(scanned, start)...].firstIndex(of: UInt8(ascii: "\n")) {
         let line = Array(buffer[start..<newline])
         start = newline + 1
+        scanned = start
         return line
       }
+      scanned = buffer.count
       if ended {
         guard start < buffer.count else { return nil }
         let line = Array(buffer[start...])
@@ -27,6 +32,7 @@ struct InputLines {
       }
       // Keep only the unfinished line, then read more.
       buffer.removeSubrange(..<start)
+      scanned -= start
       start = 0
       var chunk = [UInt8](repeating: 0, count: 65536)
       let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

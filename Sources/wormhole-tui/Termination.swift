@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import TerminalBackend
 
 /// How the process ends: once, from whichever thread gets there first, after the clean-ups
 /// registered so far.
@@ -37,14 +38,7 @@ enum Termination {
   /// SIGHUP, once the terminal is restored), after the clean-ups.
   static func end(bySignal number: Int32) -> Never {
     runCleanups()
-    signal(number, SIG_DFL)
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, number)
-    // Some threads (Dispatch's, on some systems) block signals: deliver it to this one.
-    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
-    raise(number)
-    _exit(128 + number)
+    SignalExit.reraise(number)
   }
 
   /// Claims the end of the process and runs the clean-ups; a second caller waits for the first

@@ -104,6 +104,22 @@ import Wormhole
     #expect(!FileManager.default.fileExists(atPath: home.path + "/y.archive"))
   }
 
+  /// Lines longer than one read (64 KiB), short ones between them and a last line without a
+  /// newline each arrive whole: the newline search goes on where the last read stopped.
+  @Test func passLinesTakesLinesLongerThanOneReadWhole() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let long = "\"" + String(repeating: "y", count: 300_000) + "\""
+    let longer = "\"" + String(repeating: "z", count: 140_000) + "\""
+    let result = try run(
+      ["pass", "x", "--lines"] + location, input: long + "\n1\n" + longer + "\n2\n" + long)
+    #expect(result.status == 0, "\(result.errors)")
+    let records = try run(["tail", "--json"] + location).lines.compactMap(TrafficRecord.init(jsonLine:))
+    #expect(records.map(\.bytes).count == 5)
+    #expect(try run(["read", "--json", "x"] + location).output == long + "\n")
+  }
+
   @Test func passLinesRefusesALineThatIsNotUTF8() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

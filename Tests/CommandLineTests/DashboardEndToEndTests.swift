@@ -65,8 +65,11 @@ import Wormhole
     pane.waitFor("greeting")
     pane.type(":clear-all")
     pane.send("Enter")
-    pane.send("y")
+    // Refused at once (no confirmation opens); a `y` after it is the copy key, which writes
+    // nothing either.
     pane.waitFor("read-only:")
+    pane.send("y")
+    pane.waitFor("copied the value")
     pane.send("q")
     #expect(pane.waitUntil { pane.isDead })
     #expect(home.allFiles() == before)

@@ -34,7 +34,7 @@ import Wormhole
     let directory = TemporaryDirectory()
     defer { directory.remove() }
     let follower = try RunningCommand(["dump", "--follow", "--json", "--container", directory.path])
-    #expect(follower.waitFor("watching"))
+    #expect(follower.waitFor("watching 1 wormhole directory below"))
     #expect(try run(["pass", "a", "1", "--container", directory.path, "--sender", "script"]).status == 0)
     #expect(try run(["clear", "a", "--container", directory.path]).status == 0)
     #expect(follower.waitFor("\"kind\":\"cleared\"", inErrors: false))

@@ -7,6 +7,7 @@ import MailboxModel
 import MailboxWatcher
 import Synchronization
 import TerminalInput
+import TerminalTheme
 import TestSupport
 import Testing
 import Wormhole
@@ -62,6 +63,26 @@ import WormholeVocabulary
     let mailbox = try #require(run.loop.state.model.mailbox("alpha", in: group))
     #expect(mailbox.history.count == 2)
     #expect(mailbox.current.map { DecodedMessage(decoding: $0).json } == "5")
+  }
+
+  /// `t` passes over a user theme that does not load (saying why) instead of sticking on it.
+  @Test func nextThemePassesOverABrokenOne() throws {
+    let directory = TemporaryDirectory(prefix: "wormhole-themes")
+    defer { directory.remove() }
+    try "this is = not a theme [\n".write(
+      toFile: directory.path + "/zz-broken.theme", atomically: true, encoding: .utf8)
+    let themes = ThemeCatalog(userDirectory: directory.path)
+    #expect(themes.availableNames().last == "zz-broken")
+    let last = try themes.theme("colorblind")
+    let source = ScriptedEventSource(initial: initialScan(group, ["alpha": .integer(0)]))
+    let run = try LoopRun(
+      source: source, executor: RecordingExecutor(MailboxEffectExecutor(isReadOnly: false)), themes: themes,
+      theme: last,
+      script: [.waitFor("alpha")] + keys("t") + [.waitFor("theme failed: skipped")] + keys("t") + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    // colorblind -> (zz-broken, skipped) -> dark -> light
+    #expect(run.loop.state.themeName == "light")
+    #expect(run.loop.state.messageLog.entries.contains { $0.text.contains("zz-broken") })
   }
 
   @Test func aPassGoesThroughTheExecutorToTheDiskAndItsResultArrives() throws {

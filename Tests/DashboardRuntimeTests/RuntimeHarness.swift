@@ -6,6 +6,7 @@ import MailboxModel
 import MailboxWatcher
 import Synchronization
 import TerminalInput
+import TerminalTheme
 import TestSupport
 import Testing
 import WormholeVocabulary
@@ -57,7 +58,9 @@ struct LoopRun {
   /// their own); otherwise only while a job runs.
   init(
     source: any DashboardEventSource, executor: RecordingExecutor, rootPaths: [String] = ["/w"],
-    readOnly: Bool = false, model: ModelConfiguration = ModelConfiguration(), width: Int = 120,
+    readOnly: Bool = false, model: ModelConfiguration = ModelConfiguration(),
+    themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault,
+    width: Int = 120,
     height: Int = 32, realWaits: @escaping @Sendable () -> Bool = { false },
     clock: ManualClock = ManualClock(), script: [InMemoryTerminal.Step]
   ) throws {
@@ -65,7 +68,8 @@ struct LoopRun {
       width: width, height: height, clock: clock, isBusy: { realWaits() || executor.isBusy }, script: script)
     loop = try DashboardLoop(
       terminal: terminal, source: source, executor: executor, clock: clock,
-      configuration: DashboardConfiguration(rootPaths: rootPaths, isReadOnly: readOnly, model: model))
+      configuration: DashboardConfiguration(
+        rootPaths: rootPaths, isReadOnly: readOnly, themes: themes, theme: theme, model: model))
     exit = try loop.run()
   }
 }

@@ -33,16 +33,26 @@ import WormholeVocabulary
     #expect(harness.shows("valid"))
     #expect(harness.shows("0123456789abcdef\"]█"))  // the end of the value, where the cursor is
 
-    // Typing after the paste still edits at the cursor, one check per key.
+    // Typing after the paste still edits at the cursor; a value this large is not parsed again
+    // per key, but once typing pauses: the key asks the loop to wake when the check is due.
     harness.type("<BS>")
     form = try #require(passForm(harness))
     #expect(form.value.text.utf8.count == json.utf8.count - 1)
-    #expect(form.problem?.hasPrefix("value:") == true)
+    #expect(form.valueChecks == 1 && form.isCheckPending)
+    #expect(form.problem?.hasPrefix("value: not checked yet") == true)
     harness.type("]")
     form = try #require(passForm(harness))
-    #expect(form.valueChecks == 3)
+    #expect(form.valueChecks == 1)
+    let due = harness.state.now + PassForm.checkDelayMilliseconds
+    #expect(harness.effects.last == .wake(atMilliseconds: due))
+    harness.send(.clock(due - 1))
+    #expect(try #require(passForm(harness)).valueChecks == 1)
+    harness.send(.clock(due))
+    form = try #require(passForm(harness))
+    #expect(form.valueChecks == 2 && !form.isCheckPending)
     #expect(form.problem == nil)
-    harness.type("<Enter>")
+    // Enter with a check still waiting checks first, then passes.
+    harness.type("<BS>]<Enter>")
     guard case .pass(_, let identifier, let value?, _)? = harness.effects.last,
       case .array(let elements) = value
     else {
@@ -50,6 +60,17 @@ import WormholeVocabulary
       return
     }
     #expect(identifier == "a" && elements.count == 30_000)
+  }
+
+  @Test func aSmallValueIsStillCheckedAsEachKeyChangesIt() throws {
+    var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
+    harness.type("p[1")
+    var form = try #require(passForm(harness))
+    #expect(form.valueChecks == 2 && !form.isCheckPending)
+    #expect(form.problem?.hasPrefix("value: not valid JSON") == true)
+    harness.type("]")
+    form = try #require(passForm(harness))
+    #expect(form.valueChecks == 3 && form.problem == nil)
   }
 
   @Test func aPasteOverTheLimitIsRefusedWithItsSizeAndNothingInserted() throws {

@@ -104,17 +104,23 @@ import WormholeVocabulary
     #expect(harness.state.overlay == nil)
   }
 
-  @Test func theFooterLeavesOutWritesAndSaysReadOnly() {
+  @Test func theFooterShowsWritesDisabledAndSaysReadOnly() {
     var writable = Self.harness(readOnly: false)
     #expect(writable.shows("p pass") && writable.shows("d clear"))
+    #expect(writable.role(of: "p pass") == "footer.key")
     writable.type("<Tab><Tab>")
     #expect(writable.shows("r replay"))
 
     var harness = Self.harness(readOnly: true)
-    #expect(harness.shows("read-only: no writes"))
-    #expect(!harness.shows("p pass") && !harness.shows("d clear"))
+    let footer = harness.screen.height - 1
+    #expect(harness.lines[footer].hasPrefix(" read-only  "))
+    #expect(harness.screen[footer, 1].role == "footer.key")
+    // The writing keys are there, as help shows them: disabled, in a role of their own.
+    #expect(harness.role(of: "p pass") == "footer.disabled")
+    #expect(harness.role(of: "d clear") == "footer.disabled")
+    #expect(harness.role(of: "? help") == "footer.key")
     harness.type("<Tab><Tab>")
-    #expect(!harness.shows("r replay"))
-    #expect(harness.shows("f freeze"))
+    #expect(harness.role(of: "r replay") == "footer.disabled")
+    #expect(harness.role(of: "f freeze") == "footer.key")
   }
 }

@@ -54,15 +54,4 @@ import Testing
     }
     #expect(ArchiveUUID(bytes: [UInt8](repeating: 0, count: 15)) == nil)
   }
-
-  @Test func trafficTimestampsRoundTripThroughCivilTime() {
-    for milliseconds: Int64 in [0, 1, -1, 1_764_420_069_123, 253_402_300_799_999, -62_167_219_200_000] {
-      let civil = CivilTime(millisecondsSince1970: milliseconds)
-      #expect(civil.millisecondsSince1970 == milliseconds)
-      #expect(civil.isValid)
-    }
-    #expect(
-      CivilTime(millisecondsSince1970: 1_764_420_069_123).iso8601(alwaysMilliseconds: true)
-        == "2025-11-29T12:41:09.123Z")
-  }
 }

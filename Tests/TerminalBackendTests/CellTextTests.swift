@@ -15,6 +15,9 @@ import Testing
     #expect(Terminal.wideCharacters(of: "\u{1B}") == [0xFFFD, 0])
     #expect(Terminal.wideCharacters(of: "\u{9B}") == [0xFFFD, 0])
     #expect(Terminal.wideCharacters(of: "\u{7F}") == [0xFFFD, 0])
+    // Line and paragraph separators are control characters too (`TerminalWidth.isControl`).
+    #expect(Terminal.wideCharacters(of: "\u{2028}") == [0xFFFD, 0])
+    #expect(Terminal.wideCharacters(of: "a\u{2029}") == [0xFFFD, 0])
   }
 
   @Test func aClusterLongerThanNcursesHoldsKeepsItsFirstScalar() {

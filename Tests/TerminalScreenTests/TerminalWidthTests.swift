@@ -58,6 +58,15 @@ import Testing
     #expect(!TerminalWidth.isControl("a"))
   }
 
+  @Test func theOneDefinitionOfAControlCharacter() {
+    let controls = Set(Array(0x00...0x1F) + Array(0x7F...0x9F) + [0x2028, 0x2029])
+    for value in 0...0x3000 {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      #expect(TerminalWidth.isControl(scalar: scalar) == controls.contains(value), "U+\(value)")
+      #expect(TerminalWidth.isControl(Character(scalar)) == controls.contains(value))
+    }
+  }
+
   @Test func truncationAndPaddingCountColumns() {
     #expect(TerminalWidth.truncated("日本語です", toColumns: 5) == "日本…")
     #expect(TerminalWidth.padded("日本", toColumns: 6) == "日本  ")

@@ -52,6 +52,16 @@ import WormholeVocabulary
     }
   }
 
+  /// The dashboard draws a flag as its letters (terminals disagree on its width): in a name it
+  /// is escaped, so `flag🇫🇷` never passes for `flagFR`; in message text it stays a flag.
+  @Test func aFlagInANameIsEscapedButStaysInText() {
+    let flag = "flag\u{1F1EB}\u{1F1F7}"
+    #expect(DisplayText.name(flag) == #"flag\u{1f1eb}\u{1f1f7}"#)
+    #expect(DisplayText.field(flag) == #""flag\u{1f1eb}\u{1f1f7}""#)
+    #expect(DisplayText.field(flag) != DisplayText.field("flagFR"))
+    #expect(DisplayText.escaped(flag) == flag)
+  }
+
   @Test func anInvisibleCharacterStandingAloneIsEscapedInTextToo() {
     #expect(DisplayText.escaped("\u{200D}x") == "\\u{200d}x")
     #expect(DisplayText.escaped("a \u{FE0F}") == "a \\u{fe0f}")

@@ -12,6 +12,15 @@ import WormholeVocabulary
     #expect(UTCTimestamp.milliseconds(fromText: "9999-12-31T23:59:59.999Z") == 253_402_300_799_999)
   }
 
+  @Test func yearsPastFourDigitsKeepTheirLastFour() {
+    // 10000-01-01, and the last millisecond of year -1 (year 0 is the earliest the journal writes).
+    #expect(UTCTimestamp.text(ofMilliseconds: 253_402_300_800_000) == "0000-01-01T00:00:00.000Z")
+    #expect(UTCTimestamp.text(ofMilliseconds: -62_167_219_200_001) == "0000-12-31T23:59:59.999Z")
+    let parts = UTCTimestamp.parts(ofMilliseconds: -62_167_219_200_001)
+    #expect(parts.year == -1 && parts.month == 12 && parts.day == 31)
+    #expect(UTCTimestamp.milliseconds(of: parts) == -62_167_219_200_001)
+  }
+
   @Test func everyFormattedTimeReadsBack() {
     var milliseconds: Int64 = -62_167_219_200_000
     while milliseconds < 253_402_300_799_999 {

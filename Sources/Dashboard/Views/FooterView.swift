@@ -2,8 +2,8 @@ import ArchivedValues
 import TerminalScreen
 
 /// The bottom line: the keys valid where the focus is, from the keymap; or the line being
-/// typed (`/` filter, `:` command). Read-only, the keys that write are left out and the line
-/// says read-only instead.
+/// typed (`/` filter, `:` command). Read-only, the line starts with `read-only` and the keys
+/// that write are shown disabled (`footer.disabled`), as help shows them.
 enum FooterView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     screen.fill(area, role: "footer")
@@ -22,17 +22,18 @@ enum FooterView {
     var x = area.x + 1
     if state.isReadOnly {
       x += screen.write("read-only", row: area.y, column: x, limit: area.maxX - x, role: "footer.key")
-      x += screen.write(": no writes  ", row: area.y, column: x, limit: area.maxX - x, role: "footer")
+      x += screen.write("  ", row: area.y, column: x, limit: area.maxX - x, role: "footer")
     }
     for binding in Keymap.bindings where binding.footer != nil && binding.applies(in: state.focus) {
       guard let word = binding.footer, let key = binding.keys.first else { continue }
-      if binding.writes && state.isReadOnly { continue }
+      let disabled = binding.writes && state.isReadOnly
       let keyText = Keymap.name(of: key)
       guard x + TerminalWidth.columns(of: keyText) + TerminalWidth.columns(of: word) + 3 <= area.maxX else {
         break
       }
-      x += screen.write(keyText, row: area.y, column: x, role: "footer.key")
-      x += screen.write(" " + word + "  ", row: area.y, column: x, role: "footer")
+      x += screen.write(keyText, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer.key")
+      x += screen.write(" " + word, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer")
+      x += screen.write("  ", row: area.y, column: x, role: "footer")
     }
   }
 

@@ -1,7 +1,8 @@
 import ArchivedValues
 import TerminalScreen
 
-/// The top line: what is watched, how much, how fast, and the last result or notice.
+/// The top line: what is watched, how much, how fast, and the last message (a result or a
+/// notice of the model's) while it lasts; the log (`L`) keeps them all.
 enum StatusLineView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
     screen.fill(area, role: "status")
@@ -33,9 +34,6 @@ enum StatusLineView {
       } else {
         put(status.text, role)
       }
-    } else if let notice = state.model.notices.last {
-      put("│ ", "status")
-      put(DisplayText.escaped(notice), "status.notice")
     }
   }
 }

@@ -35,7 +35,9 @@ enum TrafficPaneView {
     let filtered = state.trafficPane.filter != nil
     let total = filtered ? state.trafficPane.filteredIdentifiers.count : state.model.traffic.count
     guard total > 0 else {
-      screen.write(" no traffic yet", row: body.y, column: body.x, limit: body.width, role: "list.dim")
+      let empty =
+        filtered && !state.model.traffic.isEmpty ? " no traffic entry matches the filter" : " no traffic yet"
+      screen.write(empty, row: body.y, column: body.x, limit: body.width, role: "list.dim")
       return
     }
     var last = total - 1
@@ -67,9 +69,13 @@ enum TrafficPaneView {
         entry.identifier.displayField,
         toColumns: entry.error == nil ? identifierWidth : max(identifierWidth / 2, 8))
       if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
+      // Without the outcome column (a narrow pane), a failure says so where the kind is, so it
+      // never rests on colour alone (NO_COLOR, a monochrome terminal).
+      var kind = DisplayText.field(kindName(entry.kind))
+      if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
       columns.draw(
         [
-          .time: timeText(of: entry, now: state.now), .kind: DisplayText.field(kindName(entry.kind)),
+          .time: timeText(of: entry, now: state.now), .kind: kind,
           .identifier: identifier,
           .type: entry.transiting.map { columns.showsFullTypes ? DisplayText.field($0) : shortName(of: $0) }
             ?? "-",
@@ -130,6 +136,8 @@ enum TrafficPaneView {
     var shown: [(column: Column, width: Int)] = []
     /// Whether the type column holds full names (`coordinated-file`) rather than short ones.
     var showsFullTypes = false
+    /// Whether the outcome has a column of its own.
+    var showsOutcome: Bool { shown.contains { $0.column == .outcome } }
 
     init(width: Int) {
       var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]

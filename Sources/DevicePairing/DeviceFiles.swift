@@ -1,0 +1,160 @@
+import Glibc
+import Synchronization
+
+/// A failed system call on a path, for ``PairStoreError`` and ``SessionError/storage(_:)``.
+struct SystemCallFailure: Error, Sendable, Equatable {
+  var operation: String
+  var path: String
+  var code: Int32
+
+  /// "could not <operation> <path>: <strerror>", the path escaped for a terminal.
+  var message: String {
+    "could not \(operation) \(PairDisplay.path(path)): \(String(cString: strerror(code)))"
+  }
+}
+
+/// The POSIX calls of the pair store and the device storage: directories, atomic files, trees.
+enum DeviceFiles {
+  /// Makes `path` (mode 0700) unless it is already a directory; parents must exist.
+  static func makeDirectory(_ path: String) throws(SystemCallFailure) {
+    if mkdir(path, 0o700) == 0 { return }
+    let code = errno
+    var status = stat()
+    if code == EEXIST && lstat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR { return }
+    throw SystemCallFailure(
+      operation: "create the directory", path: path, code: code == EEXIST ? ENOTDIR : code)
+  }
+
+  /// Makes `path` and its missing parents, each mode 0700.
+  static func makeDirectories(_ path: String) throws(SystemCallFailure) {
+    var status = stat()
+    if stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFDIR { return }
+    if let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+      try makeDirectories(String(path[..<slash]))
+    }
+    try makeDirectory(path)
+  }
+
+  private static let counter = Atomic<UInt64>(0)
+
+  /// Writes `bytes` to a temporary file beside `path` and renames it over `path`: readers, and
+  /// a process killed at any point, see the old contents or the new, never a mix.
+  static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemCallFailure) {
+    let count = counter.add(1, ordering: .relaxed).newValue
+    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    let temporary = directory + "/.device-\(getpid())-\(count).tmp"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { throw SystemCallFailure(operation: "create", path: temporary, code: errno) }
+    let code = writeAll(descriptor, bytes)
+    if code != 0 || close(descriptor) != 0 {
+      let failure = code != 0 ? code : errno
+      if code != 0 { _ = close(descriptor) }
+      _ = unlink(temporary)
+      throw SystemCallFailure(operation: "write", path: temporary, code: failure)
+    }
+    guard rename(temporary, path) == 0 else {
+      let failure = errno
+      _ = unlink(temporary)
+      throw SystemCallFailure(operation: "replace", path: path, code: failure)
+    }
+  }
+
+  /// Writes every byte, retrying short writes and interruptions; returns 0 or the `errno`.
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+    bytes.withUnsafeBytes { buffer -> Int32 in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return errno
+        }
+        offset += written
+      }
+      return 0
+    }
+  }
+
+  /// The contents of the regular file at `path`, `nil` when there is none. Links are not
+  /// followed; files over `limit` bytes are refused unread.
+  static func read(_ path: String, limit: Int) throws(SystemCallFailure) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { return nil }
+      throw SystemCallFailure(operation: "read", path: path, code: errno)
+    }
+    defer { _ = close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw SystemCallFailure(operation: "read", path: path, code: errno)
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw SystemCallFailure(operation: "read", path: path, code: EINVAL)
+    }
+    guard Int(status.st_size) <= limit else {
+      throw SystemCallFailure(operation: "read", path: path, code: EFBIG)
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+    var count = 0
+    while count < bytes.count {
+      let got = bytes.withUnsafeMutableBytes {
+        Glibc.read(descriptor, $0.baseAddress.map { $0 + count }, $0.count - count)
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        throw SystemCallFailure(operation: "read", path: path, code: errno)
+      }
+      if got == 0 { break }
+      count += got
+    }
+    bytes.removeSubrange(count...)
+    return bytes
+  }
+
+  /// The names in `directory` (not `.` and `..`); an absent directory has none.
+  static func entries(of directory: String) throws(SystemCallFailure) -> [String] {
+    guard let stream = opendir(directory) else {
+      if errno == ENOENT { return [] }
+      throw SystemCallFailure(operation: "list", path: directory, code: errno)
+    }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  /// Removes `path` and everything below it without following symbolic links.
+  static func removeTree(_ path: String) throws(SystemCallFailure) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else {
+      if errno == ENOENT { return }
+      throw SystemCallFailure(operation: "remove", path: path, code: errno)
+    }
+    if status.st_mode & S_IFMT == S_IFDIR {
+      for name in try entries(of: path) { try removeTree(path + "/" + name) }
+      if rmdir(path) != 0 && errno != ENOENT {
+        throw SystemCallFailure(operation: "remove", path: path, code: errno)
+      }
+    } else if unlink(path) != 0 && errno != ENOENT {
+      throw SystemCallFailure(operation: "remove", path: path, code: errno)
+    }
+  }
+
+  /// Whether `path` exists (without following a link).
+  static func exists(_ path: String) -> Bool {
+    var status = stat()
+    return lstat(path, &status) == 0
+  }
+
+  /// Nanoseconds since 1970 by the system clock.
+  static func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_REALTIME, &time)
+    return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+  }
+}

@@ -1,0 +1,172 @@
+import DeviceSession
+import Synchronization
+import WormholeVocabulary
+
+/// A device's ``SessionStorage`` in its directory (see ``DeviceDirectory``), for the process
+/// that holds the device's run lock.
+///
+/// Every file is replaced atomically (a temporary file renamed over it), so a device killed at
+/// any point leaves the old state or the new. Files are not flushed to disk: a killed process
+/// loses nothing that way, only a crash of the machine could. The formats (big-endian):
+///
+/// ```
+/// application-context, received-context:  "WDC1" u64 version u64 acknowledged-version entries
+///   entries: u32 count, then per identifier u16 length, identifier, u32 length, archive
+/// outbox/<id>.transfer:  "WDT1" u64 id i64 time u16 length identifier u32 length archive
+/// outbox/next-id, received-transfers:  a decimal number (20 digits) and a newline, rewritten
+///   in place (see `NumberFile`)
+/// ```
+public final class FileSessionStorage: SessionStorage {
+  /// The device's directory.
+  public let directory: DeviceDirectory
+  /// Where received transfers are stored as mailboxes.
+  public let mailboxes: MailboxDelivery
+  private let nextTransfer = Mutex<UInt64?>(nil)
+  private let nextTransferFile: NumberFile
+  private let receivedTransfersFile: NumberFile
+  private static let contextMagic = Array("WDC1".utf8)
+  private static let transferMagic = Array("WDT1".utf8)
+  private static let limit = FrameCodec.defaultMaximumFrameBytes + 64
+
+  /// The storage of `directory`, whose received transfers go to the mailboxes of `mailboxes`.
+  public init(directory: DeviceDirectory, mailboxes: MailboxDelivery) throws(SessionError) {
+    self.directory = directory
+    self.mailboxes = mailboxes
+    nextTransferFile = NumberFile(path: directory.nextTransferPath)
+    receivedTransfersFile = NumberFile(path: directory.receivedTransfersPath)
+    do {
+      try DeviceFiles.makeDirectories(directory.path)
+      try DeviceFiles.makeDirectory(directory.outboxPath)
+    } catch { throw .storage(error.message) }
+  }
+
+  public func load() throws(SessionError) -> SessionSnapshot {
+    let (context, acknowledged) = try readContext(directory.applicationContextPath)
+    let (received, _) = try readContext(directory.receivedContextPath)
+    var transfers: [FileTransfer] = []
+    for id in PairStore.queuedTransferIDs(in: directory) {
+      if let transfer = try Self.readTransfer(directory.transferPath(id)) { transfers.append(transfer) }
+    }
+    return SessionSnapshot(
+      applicationContext: context, acknowledgedContextVersion: acknowledged, receivedContext: received,
+      outboundTransfers: transfers, lastReceivedTransfer: try readNumber(directory.receivedTransfersPath) ?? 0
+    )
+  }
+
+  public func saveApplicationContext(_ context: SessionContext, acknowledgedVersion: UInt64)
+    throws(SessionError)
+  {
+    try write(Self.encode(context, acknowledged: acknowledgedVersion), to: directory.applicationContextPath)
+  }
+
+  public func saveReceivedContext(_ context: SessionContext) throws(SessionError) {
+    try write(Self.encode(context, acknowledged: 0), to: directory.receivedContextPath)
+  }
+
+  public func enqueueTransfer(identifier: String, payload: [UInt8], time: Int64) throws(SessionError)
+    -> FileTransfer
+  {
+    if let reason = MessageIdentifier.problem(with: identifier) {
+      throw .invalidIdentifier(identifier, reason: reason)
+    }
+    let id = try nextTransfer.withLock { next throws(SessionError) -> UInt64 in
+      let id: UInt64
+      if let next {
+        id = next
+      } else {
+        let recorded = try readNumber(directory.nextTransferPath) ?? 1
+        id = max(recorded, (PairStore.queuedTransferIDs(in: directory).last ?? 0) + 1)
+      }
+      // The counter is stored before the transfer: a crash in between skips an id, never reuses one.
+      do throws(SystemCallFailure) { try nextTransferFile.write(id + 1) } catch {
+        throw .storage(error.message)
+      }
+      next = id + 1
+      return id
+    }
+    let transfer = FileTransfer(id: id, identifier: identifier, payload: payload, time: time)
+    var writer = ByteWriter(capacity: payload.count + 64)
+    writer.append(contentsOf: Self.transferMagic)
+    writer.append(id)
+    writer.append(UInt64(bitPattern: time))
+    writer.append(UInt16(identifier.utf8.count))
+    writer.append(contentsOf: identifier.utf8)
+    writer.append(UInt32(payload.count))
+    writer.append(contentsOf: payload)
+    try write(writer.bytes, to: directory.transferPath(id))
+    return transfer
+  }
+
+  public func removeTransfer(_ id: UInt64) throws(SessionError) {
+    do { try DeviceFiles.removeTree(directory.transferPath(id)) } catch { throw .storage(error.message) }
+  }
+
+  public func storeReceivedTransfer(_ transfer: FileTransfer) throws(SessionError) {
+    try mailboxes.store(transfer.payload, identifier: transfer.identifier)
+    try skipReceivedTransfer(transfer.id)
+  }
+
+  public func skipReceivedTransfer(_ id: UInt64) throws(SessionError) {
+    do { try receivedTransfersFile.write(id) } catch { throw .storage(error.message) }
+  }
+
+  // MARK: Formats
+
+  private func write(_ bytes: [UInt8], to path: String) throws(SessionError) {
+    do { try DeviceFiles.writeAtomically(bytes, to: path) } catch { throw .storage(error.message) }
+  }
+
+  private func readFile(_ path: String) throws(SessionError) -> [UInt8]? {
+    do { return try DeviceFiles.read(path, limit: Self.limit) } catch { throw .storage(error.message) }
+  }
+
+  private func readNumber(_ path: String) throws(SessionError) -> UInt64? {
+    guard let bytes = try readFile(path) else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    guard let number = UInt64(text) else {
+      throw .storage("\(PairDisplay.field(path)) does not hold a number (delete the pair if it is damaged)")
+    }
+    return number
+  }
+
+  static func encode(_ context: SessionContext, acknowledged: UInt64) -> [UInt8] {
+    var writer = ByteWriter()
+    writer.append(contentsOf: contextMagic)
+    writer.append(context.version)
+    writer.append(acknowledged)
+    writer.append(contentsOf: context.encodedEntries())
+    return writer.bytes
+  }
+
+  private func readContext(_ path: String) throws(SessionError) -> (SessionContext, UInt64) {
+    guard let bytes = try readFile(path) else { return (SessionContext(), 0) }
+    do throws(FrameError) {
+      var reader = ByteReader(bytes)
+      guard try reader.readBytes(4) == Self.contextMagic else { throw FrameError.malformed("bad magic") }
+      let version = try reader.readUInt64()
+      let acknowledged = try reader.readUInt64()
+      let entries = try SessionContext.decodeEntries(Array(bytes[reader.offset...]))
+      return (SessionContext(entries: entries, version: version), acknowledged)
+    } catch {
+      throw .storage("\(PairDisplay.field(path)) is damaged: \(error.description)")
+    }
+  }
+
+  /// The transfer in the queue file at `path`, `nil` when there is none.
+  static func readTransfer(_ path: String) throws(SessionError) -> FileTransfer? {
+    let file: [UInt8]?
+    do { file = try DeviceFiles.read(path, limit: limit) } catch { throw .storage(error.message) }
+    guard let bytes = file else { return nil }
+    do throws(FrameError) {
+      var reader = ByteReader(bytes)
+      guard try reader.readBytes(4) == Self.transferMagic else { throw FrameError.malformed("bad magic") }
+      let id = try reader.readUInt64()
+      let time = Int64(bitPattern: try reader.readUInt64())
+      let identifier = try reader.readText(Int(try reader.readUInt16()), what: "identifier")
+      let payload = try reader.readBytes(Int(try reader.readUInt32()))
+      return FileTransfer(id: id, identifier: identifier, payload: payload, time: time)
+    } catch {
+      throw .storage("\(PairDisplay.field(path)) is damaged: \(error.description)")
+    }
+  }
+}

@@ -1,0 +1,43 @@
+import DeviceSession
+import Foundation
+import Synchronization
+import Wormhole
+import WormholeVocabulary
+
+/// Where a device stores what it receives as files: the mailboxes of one application group in
+/// its own containers (`<device>/AppGroup/<group>/<optional directory>/<identifier>.archive`),
+/// written through the `Wormhole` library as MMWormholeSession does, so the device's listeners
+/// and the traffic journal see each one. (The only file here that needs Foundation: `Data`.)
+public final class MailboxDelivery: Sendable {
+  /// The wormhole directory the mailboxes are in.
+  public let directory: String
+  private let wormhole = Mutex<Wormhole?>(nil)
+
+  /// The mailboxes of `group` (and its optional directory) in the device's containers.
+  public init(device: DeviceDirectory, applicationGroup: String, optionalDirectory: String? = nil)
+    throws(SessionError)
+  {
+    do {
+      directory = try WormholeHome.directoryPath(
+        applicationGroupIdentifier: applicationGroup, optionalDirectory: optionalDirectory, home: device.path)
+    } catch { throw .storage(error.description) }
+  }
+
+  /// Writes `archive` to the mailbox of `identifier` (atomically) and posts it to the journal.
+  /// Throws ``SessionError/invalidIdentifier(_:reason:)`` for an identifier no mailbox can have.
+  public func store(_ archive: [UInt8], identifier: String) throws(SessionError) {
+    if let reason = MessageIdentifier.problem(with: identifier) {
+      throw .invalidIdentifier(identifier, reason: reason)
+    }
+    try wormhole.withLock { wormhole throws(SessionError) in
+      do throws(WormholeError) {
+        if wormhole == nil {
+          var options = Wormhole.Options()
+          options.sender = "device"
+          wormhole = try Wormhole(directory: directory, options: options)
+        }
+        try wormhole?.passArchive(Data(archive), identifier: identifier)
+      } catch { throw .storage(error.description) }
+    }
+  }
+}

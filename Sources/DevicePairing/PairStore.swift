@@ -1,0 +1,157 @@
+import DeviceSession
+import KeyedArchive
+import WormholeVocabulary
+
+/// The pairs under a home: `pair create`, `pair list`, `pair delete`, and each device's
+/// directory (see ``DeviceDirectory`` for the layout).
+public struct PairStore: Sendable {
+  /// The directory under the home that holds the pairs.
+  public static let pairsDirectoryName = "pairs"
+  static let descriptionFileName = "pair.json"
+
+  /// The wormhole home.
+  public let home: String
+
+  public init(home: String) { self.home = home }
+
+  /// `<home>/pairs`.
+  public var pairsPath: String { home + "/" + Self.pairsDirectoryName }
+
+  /// The name, validated, or ``PairStoreError/invalidName(_:)``.
+  public static func name(_ text: String) throws(PairStoreError) -> PairName {
+    do { return try PairName(text) } catch { throw .invalidName(error) }
+  }
+
+  /// The directory of one device.
+  public func directory(for address: DeviceAddress) -> DeviceDirectory {
+    DeviceDirectory(home: home, address: address)
+  }
+
+  private func pairPath(_ name: PairName) -> String { pairsPath + "/" + name.text }
+
+  /// Creates the pair's directories and its `pair.json`.
+  @discardableResult
+  public func create(_ name: PairName) throws(PairStoreError) -> Pair {
+    let pair = Pair(name: name)
+    do {
+      try DeviceFiles.makeDirectories(pairsPath)
+      let path = pairPath(name)
+      if DeviceFiles.exists(path) { throw PairStoreError.pairExists(name) }
+      try DeviceFiles.makeDirectory(path)
+      for device in pair.devices {
+        let directory = self.directory(for: device)
+        try DeviceFiles.makeDirectory(directory.path)
+        try DeviceFiles.makeDirectory(directory.outboxPath)
+      }
+      let description = "{\"format\":1,\"name\":\(JSONText.string(name.text))}\n"
+      try DeviceFiles.writeAtomically(Array(description.utf8), to: path + "/" + Self.descriptionFileName)
+    } catch let error as PairStoreError {
+      throw error
+    } catch let failure as SystemCallFailure {
+      throw .fileSystem(failure.message)
+    } catch {
+      throw .fileSystem("\(error)")
+    }
+    return pair
+  }
+
+  /// The pair of that name, checked to exist with a readable `pair.json`.
+  public func pair(named name: PairName) throws(PairStoreError) -> Pair {
+    let path = pairPath(name)
+    guard DeviceFiles.exists(path) else { throw .noSuchPair(name) }
+    let bytes: [UInt8]?
+    do { bytes = try DeviceFiles.read(path + "/" + Self.descriptionFileName, limit: 4096) } catch {
+      throw .damagedPair(name, reason: error.message)
+    }
+    guard let bytes else { throw .damagedPair(name, reason: "it has no \(Self.descriptionFileName)") }
+    let value: ArchivedValue
+    do { value = try JSONParser().parse(String(decoding: bytes, as: UTF8.self)) } catch {
+      throw .damagedPair(name, reason: "its \(Self.descriptionFileName) is \(error.description)")
+    }
+    guard case .dictionary(let entries) = value,
+      entries.contains(where: { $0.key == .string("name") && $0.value == .string(name.text) })
+    else { throw .damagedPair(name, reason: "its \(Self.descriptionFileName) does not name it") }
+    return Pair(name: name)
+  }
+
+  /// Every pair under the home with the state of its devices, by name. Directories that are
+  /// not pairs (an invalid name, no readable `pair.json`) are left out.
+  public func list() throws(PairStoreError) -> [PairStatus] {
+    let names: [String]
+    do { names = try DeviceFiles.entries(of: pairsPath) } catch { throw .fileSystem(error.message) }
+    return names.compactMap { text -> PairStatus? in
+      guard let name = try? PairName(text), let pair = try? pair(named: name) else { return nil }
+      return status(of: pair)
+    }.sorted { $0.pair.name < $1.pair.name }
+  }
+
+  /// The state of a pair's devices now: running (by their run locks) and queued transfers.
+  public func status(of pair: Pair) -> PairStatus {
+    PairStatus(pair: pair, phone: status(of: pair.phone), watch: status(of: pair.watch))
+  }
+
+  private func status(of address: DeviceAddress) -> DeviceStatus {
+    let directory = self.directory(for: address)
+    return DeviceStatus(
+      address: address, runningPID: RunLock.holder(at: directory.runLockPath),
+      queuedTransfers: Self.queuedTransferIDs(in: directory).count)
+  }
+
+  /// The ids of the transfers in a device's outbound queue, oldest first.
+  public static func queuedTransferIDs(in directory: DeviceDirectory) -> [UInt64] {
+    let names = (try? DeviceFiles.entries(of: directory.outboxPath)) ?? []
+    return names.compactMap { name -> UInt64? in
+      guard name.hasSuffix(".transfer"), !name.hasPrefix(".") else { return nil }
+      return UInt64(name.dropLast(".transfer".count))
+    }.sorted()
+  }
+
+  /// The transfers waiting in a device's outbound queue, oldest first, read from its files
+  /// (for `transfers --pair`; a running device's session has the same in
+  /// ``SessionEngine/outstandingTransfers``).
+  public func transfers(of address: DeviceAddress) throws(PairStoreError) -> [FileTransfer] {
+    let directory = self.directory(for: address)
+    var transfers: [FileTransfer] = []
+    for id in Self.queuedTransferIDs(in: directory) {
+      do {
+        if let transfer = try FileSessionStorage.readTransfer(directory.transferPath(id)) {
+          transfers.append(transfer)
+        }
+      } catch { throw .session(error) }
+    }
+    return transfers
+  }
+
+  /// Cancels a queued transfer of a device that is not running: it is never delivered. The
+  /// device's run lock is held meanwhile, so the device cannot start and send it halfway.
+  /// While the device runs, cancel through its session (``SessionEngine/cancelTransfer(_:)``).
+  public func cancelTransfer(_ id: UInt64, of address: DeviceAddress) throws(PairStoreError) {
+    _ = try pair(named: address.pair)
+    let directory = self.directory(for: address)
+    let lock: RunLock
+    do { lock = try RunLock(path: directory.runLockPath) } catch {
+      switch error {
+      case .held(let pid): throw .deviceRunning(address, pid: pid ?? 0)
+      case .unavailable(let reason): throw .fileSystem(reason)
+      }
+    }
+    defer { lock.release() }
+    guard Self.queuedTransferIDs(in: directory).contains(id) else { throw .session(.transferNotFound(id)) }
+    do { try DeviceFiles.removeTree(directory.transferPath(id)) } catch { throw .fileSystem(error.message) }
+  }
+
+  /// Removes the pair and everything its devices hold. Refused while a device of it runs,
+  /// unless `force` (the running device then loses its files; stop it first when you can).
+  public func delete(_ name: PairName, force: Bool = false) throws(PairStoreError) {
+    let path = pairPath(name)
+    guard DeviceFiles.exists(path) else { throw .noSuchPair(name) }
+    if !force {
+      for device in Pair(name: name).devices {
+        if let pid = RunLock.holder(at: directory(for: device).runLockPath) {
+          throw .deviceRunning(device, pid: pid)
+        }
+      }
+    }
+    do { try DeviceFiles.removeTree(path) } catch { throw .fileSystem(error.message) }
+  }
+}

@@ -1,0 +1,83 @@
+import Glibc
+import Synchronization
+
+/// The lock a running device holds on `<role>/run.lock`: an open-file-description lock, so it
+/// is released the moment the process ends, SIGKILL included, and a second process is refused.
+///
+/// Open-file-description locks (`F_OFD_SETLK`) rather than `flock`: they behave the same (held
+/// per open file, dropped on close or death), and `F_OFD_GETLK` lets ``holder(at:)`` ask whether
+/// a device runs without taking the lock, so asking can never make a starting device fail.
+public final class RunLock: Sendable {
+  // Linux's ABI numbers; Glibc hides the names behind _GNU_SOURCE.
+  private static let getLock: Int32 = 36
+  private static let setLock: Int32 = 37
+
+  /// The locked file.
+  public let path: String
+  private let descriptor: Mutex<Int32>
+
+  /// What stops a lock from being taken.
+  public enum Failure: Error, Sendable, Equatable {
+    /// Another process holds it; its pid when it wrote one.
+    case held(pid: Int32?)
+    /// The file could not be opened or locked.
+    case unavailable(String)
+  }
+
+  /// Takes the lock at `path` (creating the file) and writes this process's pid into it.
+  public init(path: String) throws(Failure) {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else {
+      throw .unavailable(SystemCallFailure(operation: "open", path: path, code: errno).message)
+    }
+    var request = Self.request(Int16(F_WRLCK))
+    if fcntl(descriptor, Self.setLock, &request) != 0 {
+      let code = errno
+      _ = close(descriptor)
+      if code == EAGAIN || code == EACCES { throw .held(pid: Self.recordedPID(path)) }
+      throw .unavailable(SystemCallFailure(operation: "lock", path: path, code: code).message)
+    }
+    let text = Array("\(getpid())\n".utf8)
+    _ = ftruncate(descriptor, 0)
+    _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+    self.path = path
+    self.descriptor = Mutex(descriptor)
+  }
+
+  deinit { release() }
+
+  /// Releases the lock (closing the file); later calls do nothing.
+  public func release() {
+    descriptor.withLock { descriptor in
+      if descriptor >= 0 { _ = close(descriptor) }
+      descriptor = -1
+    }
+  }
+
+  /// The pid of the process that holds the lock at `path`, `0` when it holds it but has not
+  /// written its pid yet, or `nil` when no process holds it (or there is no such file).
+  public static func holder(at path: String) -> Int32? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else { return nil }
+    defer { _ = close(descriptor) }
+    var request = Self.request(Int16(F_WRLCK))
+    guard fcntl(descriptor, getLock, &request) == 0, request.l_type != Int16(F_UNLCK) else { return nil }
+    return recordedPID(path) ?? 0
+  }
+
+  private static func request(_ type: Int16) -> flock {
+    var request = flock()
+    request.l_type = type
+    request.l_whence = Int16(SEEK_SET)
+    request.l_start = 0
+    request.l_len = 0
+    request.l_pid = 0
+    return request
+  }
+
+  private static func recordedPID(_ path: String) -> Int32? {
+    guard let bytes = try? DeviceFiles.read(path, limit: 64) else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first.map(String.init) ?? ""
+    return Int32(text).flatMap { $0 > 0 ? $0 : nil }
+  }
+}

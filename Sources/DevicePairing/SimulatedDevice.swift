@@ -1,0 +1,56 @@
+import DeviceSession
+
+/// A running simulated device: its run lock held, its session over the local link and its
+/// directory. What `device run` keeps alive; stopping it (or the process ending, even by
+/// SIGKILL) makes it unreachable to its counterpart.
+///
+/// ```swift
+/// let device = try SimulatedDevice(store: store, address: pair.watch, applicationGroup: "group.example")
+/// device.session.setDeliveryHandler { delivery in print(delivery) }
+/// try device.session.activate()
+/// ```
+public final class SimulatedDevice: Sendable {
+  public let directory: DeviceDirectory
+  /// The device's session: set its handler, then activate it.
+  public let session: SessionEngine
+  /// The mailboxes received transfers go to.
+  public let mailboxes: MailboxDelivery
+  private let runLock: RunLock
+
+  /// Takes the device's run lock (refused with the running one's pid when it runs) and loads
+  /// its session, not yet activated.
+  public init(
+    store: PairStore, address: DeviceAddress, applicationGroup: String, optionalDirectory: String? = nil,
+    codec: FrameCodec = FrameCodec()
+  ) throws(PairStoreError) {
+    _ = try store.pair(named: address.pair)
+    let directory = store.directory(for: address)
+    do {
+      runLock = try RunLock(path: directory.runLockPath)
+    } catch {
+      switch error {
+      case .held(let pid): throw .alreadyRunning(address, pid: pid)
+      case .unavailable(let reason): throw .fileSystem(reason)
+      }
+    }
+    self.directory = directory
+    do {
+      mailboxes = try MailboxDelivery(
+        device: directory, applicationGroup: applicationGroup, optionalDirectory: optionalDirectory)
+      let storage = try FileSessionStorage(directory: directory, mailboxes: mailboxes)
+      session = try SessionEngine(
+        role: address.role, link: UnixSocketLink(directory: directory, codec: codec), storage: storage,
+        clock: { DeviceFiles.now() }, timer: DispatchSessionTimer(),
+        maximumPayloadBytes: codec.maximumFrameBytes - 1024)
+    } catch { throw .session(error) }
+  }
+
+  /// The device's address.
+  public var address: DeviceAddress { directory.address }
+
+  /// Deactivates the session (closing the link) and releases the run lock.
+  public func stop() {
+    session.deactivate()
+    runLock.release()
+  }
+}

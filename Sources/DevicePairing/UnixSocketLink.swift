@@ -1,0 +1,308 @@
+import DeviceSession
+import Glibc
+import Synchronization
+
+/// The local ``DeviceLink``: each running device listens on `<role>/link.sock`, and the one that
+/// starts second connects to the one already running.
+///
+/// Chosen over the journal or files because a connection is an event both ways: frames arrive
+/// with no polling, and a device that exits or is killed (SIGKILL included) closes its end, so
+/// its counterpart sees it unreachable at once (`poll` reports the hang-up). The two devices'
+/// start-ups are serialized by a lock on the pair's `link.lock`, so exactly one connection is
+/// made however they race. One thread per link waits in `poll` for the listening socket, the
+/// connection and a wake-up; it delivers every event, in order.
+public final class UnixSocketLink: DeviceLink {
+  /// The device this link belongs to.
+  public let directory: DeviceDirectory
+  private let codec: FrameCodec
+  private let state = Mutex(LinkState())
+  /// A pipe whose read end wakes the link's thread: `wake[0]` is read, `wake[1]` written.
+  private let wake: (Int32, Int32)
+
+  private struct LinkState {
+    var handler: (@Sendable (LinkEvent) -> Void)?
+    var listener: Int32 = -1
+    var connection: Int32 = -1
+    var outbound = OutboundBuffer()
+    var isStopping = false
+    var thread: pthread_t?
+  }
+
+  /// A link for the device of `directory`; nothing happens before ``start(_:)``.
+  public init(directory: DeviceDirectory, codec: FrameCodec = FrameCodec()) {
+    self.directory = directory
+    self.codec = codec
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      for end in ends {
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        _ = Self.setNonBlocking(end)
+      }
+    }
+    wake = (ends[0], ends[1])
+  }
+
+  deinit {
+    if wake.0 >= 0 { _ = close(wake.0) }
+    if wake.1 >= 0 { _ = close(wake.1) }
+  }
+
+  public func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {
+    guard wake.0 >= 0 else { throw LinkError("no wake-up pipe: \(String(cString: strerror(errno)))") }
+    let startup = open(directory.linkLockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard startup >= 0 else { throw failure("open", directory.linkLockPath) }
+    defer { _ = close(startup) }
+    var request = flock()
+    request.l_type = Int16(F_WRLCK)
+    request.l_whence = Int16(SEEK_SET)
+    while fcntl(startup, 38, &request) != 0 {  // F_OFD_SETLKW; released by the close above
+      if errno != EINTR { throw failure("lock", directory.linkLockPath) }
+    }
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard listener >= 0 else { throw failure("create a socket for", directory.socketPath) }
+    _ = unlink(directory.socketPath)  // a dead device's socket; the run lock says none is alive
+    let bound = Self.withAddress(directory.socketPath) { bind(listener, $0, $1) }
+    guard bound == 0, listen(listener, 8) == 0, Self.setNonBlocking(listener) else {
+      let error = failure("listen on", directory.socketPath)
+      _ = close(listener)
+      throw error
+    }
+    let peer = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    var connection: Int32 = -1
+    if peer >= 0 {
+      if Self.withAddress(directory.counterpart.socketPath, { connect(peer, $0, $1) }) == 0
+        && Self.setNonBlocking(peer)
+      {
+        connection = peer
+      } else {
+        _ = close(peer)  // the counterpart is not running: it connects to us when it starts
+      }
+    }
+    state.withLock {
+      $0.handler = handler
+      $0.listener = listener
+      $0.connection = connection
+    }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(self).toOpaque()
+    let created = pthread_create(
+      &thread, nil,
+      { raw in
+        guard let raw else { return nil }
+        let link = Unmanaged<UnixSocketLink>.fromOpaque(raw).takeRetainedValue()
+        link.run()
+        return nil
+      }, context)
+    guard created == 0 else {
+      Unmanaged<UnixSocketLink>.fromOpaque(context).release()
+      closeAll()
+      throw LinkError("no thread for the link: \(String(cString: strerror(created)))")
+    }
+    state.withLock { $0.thread = thread }
+  }
+
+  public func send(_ frame: DeviceFrame) -> Bool {
+    guard let bytes = try? codec.encode(frame) else { return false }
+    return state.withLock { state -> Bool in
+      guard state.connection >= 0, !state.isStopping else { return false }
+      if state.outbound.isEmpty {
+        // The common case writes at once, from the caller's thread: no wake-up in the way.
+        let written = Self.write(state.connection, bytes[...])
+        if written == bytes.count { return true }
+        state.outbound.append(bytes[max(written, 0)...])
+      } else {
+        state.outbound.append(bytes)
+      }
+      signalWake()
+      return true
+    }
+  }
+
+  public func stop() {
+    let thread = state.withLock { state -> pthread_t? in
+      state.isStopping = true
+      defer { state.thread = nil }
+      return state.thread
+    }
+    signalWake()
+    if let thread { _ = pthread_join(thread, nil) }
+    closeAll()
+    _ = unlink(directory.socketPath)
+  }
+
+  // MARK: The link's thread
+
+  private func run() {
+    var reader = FrameReader(codec: codec)
+    if state.withLock({ $0.connection >= 0 }) { emit(.reachabilityChanged(true)) }
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let (listener, connection, wantsWrite, stopping) = state.withLock {
+        ($0.listener, $0.connection, !$0.outbound.isEmpty, $0.isStopping)
+      }
+      if stopping { return }
+      var descriptors = [
+        pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: connection, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
+      ]
+      let ready = poll(&descriptors, nfds_t(connection >= 0 ? 3 : 2), -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      if descriptors[0].revents != 0 {
+        var drained = [UInt8](repeating: 0, count: 64)
+        while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
+      }
+      if connection >= 0 && descriptors[2].revents != 0 {
+        if descriptors[2].revents & Int16(POLLOUT) != 0 { flush() }
+        if descriptors[2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+          if !receive(connection, into: &reader, buffer: &buffer) {
+            drop(connection)
+            reader = FrameReader(codec: codec)
+          }
+        }
+      }
+      if descriptors[1].revents & Int16(POLLIN) != 0 {
+        let accepted = accept(listener, nil, nil)
+        if accepted >= 0 {
+          _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+          _ = Self.setNonBlocking(accepted)
+          // A counterpart that restarted before its old connection's hang-up was read: the new
+          // connection replaces the old, and the session hears it went away and came back.
+          let current = state.withLock { $0.connection }
+          if current >= 0 { drop(current) }
+          reader = FrameReader(codec: codec)
+          state.withLock { $0.connection = accepted }
+          emit(.reachabilityChanged(true))
+        }
+      }
+    }
+  }
+
+  /// Reads what is there and delivers whole frames; `false` when the connection is over.
+  private func receive(_ connection: Int32, into reader: inout FrameReader, buffer: inout [UInt8]) -> Bool {
+    while true {
+      let got = buffer.withUnsafeMutableBytes {
+        recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        return errno == EAGAIN || errno == EWOULDBLOCK
+      }
+      if got == 0 {
+        do { try reader.finish() } catch { emit(.refused(error)) }
+        return false
+      }
+      reader.append(buffer[0..<got])
+      do {
+        while let frame = try reader.next() { emit(.received(frame)) }
+      } catch {
+        emit(.refused(error))
+        return false
+      }
+    }
+  }
+
+  private func flush() {
+    state.withLock { state in
+      guard state.connection >= 0, !state.outbound.isEmpty else { return }
+      let written = Self.write(state.connection, state.outbound.pending)
+      if written > 0 { state.outbound.consume(written) }
+    }
+  }
+
+  private func drop(_ connection: Int32) {
+    let wasCurrent = state.withLock { state -> Bool in
+      guard state.connection == connection else { return false }
+      state.connection = -1
+      state.outbound.removeAll()
+      return true
+    }
+    _ = close(connection)
+    if wasCurrent { emit(.reachabilityChanged(false)) }
+  }
+
+  private func emit(_ event: LinkEvent) {
+    guard let handler = state.withLock({ $0.isStopping ? nil : $0.handler }) else { return }
+    handler(event)
+  }
+
+  // MARK: Descriptors
+
+  private func signalWake() {
+    var one: UInt8 = 1
+    _ = Glibc.write(wake.1, &one, 1)
+  }
+
+  private func closeAll() {
+    let (listener, connection) = state.withLock { state -> (Int32, Int32) in
+      defer {
+        state.listener = -1
+        state.connection = -1
+        state.outbound.removeAll()
+      }
+      return (state.listener, state.connection)
+    }
+    if listener >= 0 { _ = close(listener) }
+    if connection >= 0 { _ = close(connection) }
+  }
+
+  private func failure(_ operation: String, _ path: String) -> LinkError {
+    LinkError(SystemCallFailure(operation: operation, path: path, code: errno).message)
+  }
+
+  private static func setNonBlocking(_ descriptor: Int32) -> Bool {
+    let flags = fcntl(descriptor, F_GETFL)
+    return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
+  }
+
+  /// Writes without blocking or raising SIGPIPE; returns the bytes written (0 when full, -1 on error).
+  private static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Int {
+    bytes.withUnsafeBytes { buffer -> Int in
+      var offset = 0
+      while offset < buffer.count {
+        let sent = Glibc.send(
+          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset,
+          Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        if sent < 0 {
+          if errno == EINTR { continue }
+          return offset > 0 ? offset : (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1)
+        }
+        offset += sent
+      }
+      return offset
+    }
+  }
+
+  /// Calls `body` with the socket address of `path`. A path longer than `sun_path` holds is
+  /// reached through `/proc/self/fd/<directory>/<name>`, which Linux resolves the same way.
+  static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let capacity = MemoryLayout.size(ofValue: address.sun_path)
+    var target = path
+    var directory: Int32 = -1
+    if path.utf8.count >= capacity, let slash = path.lastIndex(of: "/") {
+      directory = open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+      guard directory >= 0 else { return -1 }
+      target = "/proc/self/fd/\(directory)" + path[slash...]
+    }
+    defer { if directory >= 0 { _ = close(directory) } }
+    let bytes = Array(target.utf8)
+    guard bytes.count < capacity else {
+      errno = ENAMETOOLONG
+      return -1
+    }
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      for (index, byte) in bytes.enumerated() { raw[index] = byte }
+      raw[bytes.count] = 0
+    }
+    return withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+  }
+}

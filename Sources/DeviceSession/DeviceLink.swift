@@ -1,0 +1,42 @@
+/// What a link tells the session that runs over it.
+public enum LinkEvent: Sendable, Equatable {
+  /// The counterpart became reachable (`true`: connected) or unreachable (`false`).
+  case reachabilityChanged(Bool)
+  /// A frame arrived from the counterpart.
+  case received(DeviceFrame)
+  /// The counterpart sent bytes that are not a frame; the link dropped that connection.
+  case refused(FrameError)
+}
+
+/// The channel between a device and its counterpart: frames out, frames and reachability in.
+///
+/// An implementation decides how the two devices find each other (``LinkEvent`` is all the
+/// session sees), so nothing above a link assumes both devices run on one machine. The local
+/// implementation is a Unix-domain socket per running device; a networked one (a broker) can
+/// take its place.
+///
+/// Events are delivered one at a time, in order, from one thread of the link's choosing. A
+/// link is reachable only between a `reachabilityChanged(true)` and the next `false`.
+public protocol DeviceLink: Sendable {
+  /// Starts connecting to the counterpart and delivering events to `handler`. Called once.
+  func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError)
+
+  /// Queues `frame` for the counterpart without blocking. Returns `false` when the counterpart
+  /// is not reachable (nothing was queued). Frames sent on one connection arrive in order.
+  func send(_ frame: DeviceFrame) -> Bool
+
+  /// Stops: closes the connection (the counterpart sees this device unreachable) and delivers
+  /// no more events once it returns. Not to be called from the handler (it waits for the
+  /// thread that runs it).
+  func stop()
+}
+
+/// Why a link could not start.
+public struct LinkError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What failed, in words.
+  public var reason: String
+
+  public init(_ reason: String) { self.reason = reason }
+
+  public var description: String { "the device link could not start: \(reason)" }
+}

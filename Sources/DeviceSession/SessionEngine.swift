@@ -1,0 +1,511 @@
+import Synchronization
+
+/// One device's WatchConnectivity session over a ``DeviceLink`` and a ``SessionStorage``.
+///
+/// The engine does no I/O of its own: it decides, from what the link and the caller hand it,
+/// what to store, what to send and what to deliver. The semantics are WatchConnectivity's:
+///
+/// - **Activation**: `notActivated` until ``activate()``, which starts the link. Deliveries wait
+///   in a queue until a handler is set (``setDeliveryHandler(_:)``), so a handler set before or
+///   after activation misses nothing.
+/// - **Application context** (``updateApplicationContext(_:identifier:deliveringIdentical:)``):
+///   MMWormhole's one dictionary, the identifier merged in; the latest wins. Persisted on both
+///   sides; sent when the counterpart is reachable, otherwise when it next becomes reachable,
+///   and only the newest. A context identical to the current one is neither sent nor delivered
+///   (MMWormhole #85) unless `deliveringIdentical` asks.
+/// - **Messages** (``sendMessage(_:identifier:replyTimeout:replyHandler:)``): live, in order,
+///   never stored; `notReachable` (7007) unless the counterpart is reachable; a reply that does
+///   not come in time is `replyTimedOut` (7012).
+/// - **File transfers** (``transferFile(_:identifier:)``): queued on disk, sent in order when the
+///   counterpart is reachable, removed when it acknowledges having stored them; ids make a
+///   resend after a crash harmless. Outstanding ones can be listed and cancelled.
+///
+/// Safe to use from any thread; the handler is called one delivery at a time, in order.
+public final class SessionEngine: Sendable {
+  /// The handler's type.
+  public typealias DeliveryHandler = @Sendable (SessionDelivery) -> Void
+  /// A reply's outcome: its payload, or why none came.
+  public typealias ReplyHandler = @Sendable (Result<[UInt8], SessionError>) -> Void
+
+  /// This device's role; frames from anything but the counterpart's are refused.
+  public let role: DeviceRole
+  private let link: any DeviceLink
+  private let storage: any SessionStorage
+  private let clock: @Sendable () -> Int64
+  private let timer: any SessionTimer
+  private let maximumPayloadBytes: Int
+  private let state: Mutex<State>
+  private let deliveries = Mutex(DeliveryQueue())
+
+  private struct PendingReply {
+    var handler: ReplyHandler
+    var deadline: ContinuousClock.Instant
+    var seconds: Double
+  }
+
+  private struct State {
+    var activation = ActivationState.notActivated
+    var isReachable = false
+    var applicationContext: SessionContext
+    var acknowledgedContextVersion: UInt64
+    var receivedContext: SessionContext
+    var outbound: TransferQueue
+    var inFlight: Set<UInt64> = []
+    var lastReceivedTransfer: UInt64
+    var nextMessageSequence: UInt64 = 1
+    /// Whether the undelivered context was set with `deliveringIdentical` (not kept across runs).
+    var pendingContextForced = false
+    var pendingReplies: [UInt64: PendingReply] = [:]
+    /// The deadline the reply timer sleeps until, `nil` when none sleeps.
+    var timerDeadline: ContinuousClock.Instant?
+  }
+
+  private struct DeliveryQueue {
+    var handler: DeliveryHandler?
+    var queue: [SessionDelivery] = []
+    var isDraining = false
+  }
+
+  /// What ``updateApplicationContext(_:identifier:deliveringIdentical:)`` did.
+  public enum ContextUpdate: Sendable, Equatable {
+    /// Sent to the reachable counterpart.
+    case sent(version: UInt64)
+    /// Stored; delivered when the counterpart is next reachable.
+    case queued(version: UInt64)
+    /// Identical to the current context: neither sent nor delivered.
+    case unchanged
+  }
+
+  /// A session for `role` that loads its state from `storage`.
+  ///
+  /// - Parameters:
+  ///   - clock: The time, in nanoseconds since 1970, that frames carry.
+  ///   - timer: What calls the engine back when a reply's deadline passes.
+  ///   - maximumPayloadBytes: The largest archive sent; larger ones fail with `payloadTooLarge`.
+  public init(
+    role: DeviceRole, link: any DeviceLink, storage: any SessionStorage,
+    clock: @escaping @Sendable () -> Int64, timer: any SessionTimer,
+    maximumPayloadBytes: Int = FrameCodec.defaultMaximumFrameBytes - 1024
+  ) throws(SessionError) {
+    self.role = role
+    self.link = link
+    self.storage = storage
+    self.clock = clock
+    self.timer = timer
+    self.maximumPayloadBytes = maximumPayloadBytes
+    let snapshot = try storage.load()
+    state = Mutex(
+      State(
+        applicationContext: snapshot.applicationContext,
+        acknowledgedContextVersion: snapshot.acknowledgedContextVersion,
+        receivedContext: snapshot.receivedContext,
+        outbound: TransferQueue(snapshot.outboundTransfers),
+        lastReceivedTransfer: snapshot.lastReceivedTransfer))
+  }
+
+  // MARK: State
+
+  public var activationState: ActivationState { state.withLock { $0.activation } }
+  /// Whether the counterpart is reachable now (`WCSession.isReachable`).
+  public var isReachable: Bool { state.withLock { $0.isReachable } }
+  /// This device's application context (`WCSession.applicationContext`).
+  public var applicationContext: SessionContext { state.withLock { $0.applicationContext } }
+  /// Whether the counterpart has yet to store the current application context.
+  public var hasUndeliveredContext: Bool {
+    state.withLock { $0.applicationContext.version > $0.acknowledgedContextVersion }
+  }
+  /// The counterpart's context as last received (`WCSession.receivedApplicationContext`).
+  public var receivedApplicationContext: SessionContext { state.withLock { $0.receivedContext } }
+  /// Transfers not yet stored by the counterpart, oldest first (`outstandingFileTransfers`).
+  public var outstandingTransfers: [FileTransfer] { state.withLock { Array($0.outbound.transfers) } }
+
+  // MARK: Activation
+
+  /// Sets the handler and hands it every delivery that waited for one. `nil` makes
+  /// deliveries wait again.
+  public func setDeliveryHandler(_ handler: DeliveryHandler?) {
+    deliveries.withLock { $0.handler = handler }
+    drain()
+  }
+
+  /// `notActivated` → `activated`: starts the link, so the counterpart can reach this device.
+  public func activate() throws(SessionError) {
+    let isNew = state.withLock { state -> Bool in
+      guard state.activation == .notActivated else { return false }
+      state.activation = .activated
+      return true
+    }
+    guard isNew else { return }
+    do {
+      try link.start { [weak self] event in self?.handle(event) }
+    } catch {
+      state.withLock { $0.activation = .notActivated }
+      throw .linkUnavailable(error.reason)
+    }
+    emit([.activated])
+  }
+
+  /// Stops the link (the counterpart sees this device unreachable) and fails waiting replies.
+  public func deactivate() {
+    link.stop()
+    let replies = state.withLock { state -> [PendingReply] in
+      state.activation = .notActivated
+      return disconnect(&state)
+    }
+    for reply in replies { reply.handler(.failure(.notReachable)) }
+  }
+
+  // MARK: Application context
+
+  /// Merges `payload` for `identifier` into the application context and delivers the result to
+  /// the counterpart, now or when it is next reachable.
+  @discardableResult
+  public func updateApplicationContext(
+    _ payload: [UInt8], identifier: String, deliveringIdentical: Bool = false
+  )
+    throws(SessionError) -> ContextUpdate
+  {
+    try Self.checkIdentifier(identifier)
+    return try state.withLock { state throws(SessionError) -> ContextUpdate in
+      guard state.activation == .activated else { throw .notActivated }
+      var entries = state.applicationContext.entries
+      entries[identifier] = payload
+      if entries == state.applicationContext.entries && !deliveringIdentical { return .unchanged }
+      let context = SessionContext(entries: entries, version: state.applicationContext.version + 1)
+      let encoded = context.encodedEntries()
+      guard encoded.count <= maximumPayloadBytes else {
+        throw .payloadTooLarge(bytes: encoded.count, limit: maximumPayloadBytes)
+      }
+      try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
+      state.applicationContext = context
+      state.pendingContextForced = deliveringIdentical
+      if state.isReachable
+        && sendContext(state, payload: encoded, identifier: identifier, forced: deliveringIdentical)
+      {
+        return .sent(version: context.version)
+      }
+      return .queued(version: context.version)
+    }
+  }
+
+  private func sendContext(_ state: State, payload: [UInt8], identifier: String, forced: Bool) -> Bool {
+    link.send(
+      DeviceFrame(
+        kind: .context, identifier: identifier, sequence: state.applicationContext.version, sender: role,
+        time: clock(), flags: forced ? .deliversIdentical : [], payload: payload))
+  }
+
+  // MARK: Messages
+
+  /// Sends a live message. Throws `notReachable` (7007) unless the counterpart is reachable;
+  /// nothing is stored. With a `replyHandler`, it is called once: with the reply, with
+  /// `replyTimedOut` (7012) after `replyTimeout` seconds, or with `notReachable` if the
+  /// counterpart goes away first.
+  ///
+  /// - Returns: The message's sequence number.
+  @discardableResult
+  public func sendMessage(
+    _ payload: [UInt8], identifier: String, replyTimeout: Double = 10, replyHandler: ReplyHandler? = nil
+  ) throws(SessionError) -> UInt64 {
+    try Self.checkIdentifier(identifier)
+    guard payload.count <= maximumPayloadBytes else {
+      throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
+    }
+    let deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, min(replyTimeout, 1e9)) * 1e9))
+    let (sequence, wakeAt) = try state.withLock {
+      state throws(SessionError) -> (UInt64, ContinuousClock.Instant?) in
+      guard state.activation == .activated else { throw .notActivated }
+      guard state.isReachable else { throw .notReachable }
+      let sequence = state.nextMessageSequence
+      state.nextMessageSequence += 1
+      if let replyHandler {
+        state.pendingReplies[sequence] = PendingReply(
+          handler: replyHandler, deadline: deadline, seconds: replyTimeout)
+      }
+      let frame = DeviceFrame(
+        kind: .message, identifier: identifier, sequence: sequence, sender: role, time: clock(),
+        flags: replyHandler == nil ? [] : .replyRequested, payload: payload)
+      guard link.send(frame) else {
+        state.pendingReplies[sequence] = nil
+        throw .notReachable
+      }
+      // One timer sleeps until the earliest deadline; a message with a later one (the usual
+      // case: equal timeouts) costs no timer of its own.
+      guard replyHandler != nil, state.timerDeadline.map({ deadline < $0 }) ?? true else {
+        return (sequence, nil)
+      }
+      state.timerDeadline = deadline
+      return (sequence, deadline)
+    }
+    if let wakeAt { startTimer(until: wakeAt) }
+    return sequence
+  }
+
+  private func startTimer(until deadline: ContinuousClock.Instant) {
+    let delay = ContinuousClock.now.duration(to: deadline)
+    let (seconds, attoseconds) = delay.components
+    timer.schedule(after: max(0, Double(seconds) + Double(attoseconds) / 1e18)) { [weak self] in
+      self?.expireReplies()
+    }
+  }
+
+  /// Fails the replies whose deadline passed with `replyTimedOut` and sets the timer for the next.
+  private func expireReplies() {
+    let now = ContinuousClock.now
+    let (expired, next) = state.withLock { state -> ([PendingReply], ContinuousClock.Instant?) in
+      let due = state.pendingReplies.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
+      for (sequence, _) in due { state.pendingReplies[sequence] = nil }
+      let next = state.pendingReplies.values.map(\.deadline).min()
+      if let timer = state.timerDeadline, timer > now, next.map({ timer <= $0 }) ?? true {
+        return (due.map(\.value), nil)  // a timer for an earlier deadline is already set
+      }
+      state.timerDeadline = next
+      return (due.map(\.value), next)
+    }
+    for reply in expired { reply.handler(.failure(.replyTimedOut(seconds: reply.seconds))) }
+    if let next { startTimer(until: next) }
+  }
+
+  /// Sends a live message and waits for its reply: the reply's payload, or `notReachable`
+  /// (7007) or `replyTimedOut` (7012).
+  public func sendMessage(_ payload: [UInt8], identifier: String, replyTimeout: Double)
+    async throws(SessionError)
+    -> [UInt8]
+  {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<[UInt8], SessionError>, Never>) in
+      do throws(SessionError) {
+        try sendMessage(payload, identifier: identifier, replyTimeout: replyTimeout) {
+          continuation.resume(returning: $0)
+        }
+      } catch {
+        continuation.resume(returning: .failure(error))
+      }
+    }
+    return try result.get()
+  }
+
+  /// Answers a message whose sender waits for a reply.
+  public func reply(to message: ReceivedMessage, with payload: [UInt8]) throws(SessionError) {
+    guard message.replyRequested else { return }
+    guard payload.count <= maximumPayloadBytes else {
+      throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
+    }
+    let frame = DeviceFrame(
+      kind: .reply, identifier: message.identifier, sequence: message.sequence, sender: role, time: clock(),
+      payload: payload)
+    guard link.send(frame) else { throw .notReachable }
+  }
+
+  // MARK: File transfers
+
+  /// Queues `payload` for `identifier` (stored before this returns) and sends it when the
+  /// counterpart is reachable, after every transfer queued before it.
+  @discardableResult
+  public func transferFile(_ payload: [UInt8], identifier: String) throws(SessionError) -> FileTransfer {
+    try Self.checkIdentifier(identifier)
+    guard payload.count <= maximumPayloadBytes else {
+      throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
+    }
+    return try state.withLock { state throws(SessionError) -> FileTransfer in
+      guard state.activation == .activated else { throw .notActivated }
+      let transfer = try storage.enqueueTransfer(identifier: identifier, payload: payload, time: clock())
+      state.outbound.append(transfer)
+      if state.isReachable && link.send(transferFrame(transfer)) { state.inFlight.insert(transfer.id) }
+      return transfer
+    }
+  }
+
+  /// Cancels an outstanding transfer that has not been sent yet: it is never delivered.
+  public func cancelTransfer(_ id: UInt64) throws(SessionError) {
+    try state.withLock { state throws(SessionError) in
+      guard state.outbound.contains(id) else { throw .transferNotFound(id) }
+      guard !state.inFlight.contains(id) else { throw .transferAlreadySent(id) }
+      try storage.removeTransfer(id)
+      _ = state.outbound.remove(id)
+    }
+  }
+
+  private func transferFrame(_ transfer: FileTransfer) -> DeviceFrame {
+    DeviceFrame(
+      kind: .transfer, identifier: transfer.identifier, transferID: transfer.id, sender: role,
+      time: transfer.time,
+      payload: transfer.payload)
+  }
+
+  // MARK: Link events
+
+  private func handle(_ event: LinkEvent) {
+    switch event {
+    case .reachabilityChanged(true):
+      state.withLock { state in
+        state.isReachable = true
+        state.inFlight = []
+        if state.applicationContext.version > state.acknowledgedContextVersion {
+          _ = sendContext(
+            state, payload: state.applicationContext.encodedEntries(), identifier: "",
+            forced: state.pendingContextForced)
+        }
+        for transfer in state.outbound.transfers where link.send(transferFrame(transfer)) {
+          state.inFlight.insert(transfer.id)
+        }
+      }
+      emit([.reachabilityChanged(true)])
+    case .reachabilityChanged(false):
+      let replies = state.withLock { disconnect(&$0) }
+      for reply in replies { reply.handler(.failure(.notReachable)) }
+      emit([.reachabilityChanged(false)])
+    case .refused(let error):
+      emit([.failure(.refusedFrame(error.description))])
+    case .received(let frame):
+      guard frame.sender == role.counterpart else {
+        emit([
+          .failure(.refusedFrame("a frame claims to come from the \(frame.sender), which is this device"))
+        ])
+        return
+      }
+      receive(frame)
+    }
+  }
+
+  /// Marks the counterpart unreachable; returns the replies that now fail.
+  private func disconnect(_ state: inout State) -> [PendingReply] {
+    state.isReachable = false
+    state.inFlight = []
+    let replies = state.pendingReplies.sorted { $0.key < $1.key }.map(\.value)
+    state.pendingReplies = [:]
+    return replies
+  }
+
+  private func receive(_ frame: DeviceFrame) {
+    switch frame.kind {
+    case .message:
+      emit([
+        .message(
+          ReceivedMessage(
+            identifier: frame.identifier, payload: frame.payload, sequence: frame.sequence, time: frame.time,
+            replyRequested: frame.flags.contains(.replyRequested)))
+      ])
+    case .reply:
+      let reply = state.withLock { $0.pendingReplies.removeValue(forKey: frame.sequence) }
+      reply?.handler(.success(frame.payload))
+    case .context:
+      receiveContext(frame)
+    case .contextAcknowledgement:
+      state.withLock { state in
+        guard frame.sequence > state.acknowledgedContextVersion,
+          frame.sequence <= state.applicationContext.version
+        else { return }
+        // The acknowledgement is kept in memory even if it cannot be stored: at worst the
+        // context is sent again on the next connection, and the receiver ignores its version.
+        try? storage.saveApplicationContext(state.applicationContext, acknowledgedVersion: frame.sequence)
+        state.acknowledgedContextVersion = frame.sequence
+      }
+    case .transfer:
+      receiveTransfer(frame)
+    case .transferAcknowledgement:
+      let finished = state.withLock { state -> Bool in
+        guard state.outbound.remove(frame.transferID) else { return false }
+        // Not removable from disk: it is sent again next time and ignored by its id there.
+        try? storage.removeTransfer(frame.transferID)
+        state.inFlight.remove(frame.transferID)
+        return true
+      }
+      if finished { emit([.transferFinished(frame.transferID)]) }
+    }
+  }
+
+  private func receiveContext(_ frame: DeviceFrame) {
+    let delivery = state.withLock { state -> SessionDelivery? in
+      let acknowledgement = DeviceFrame(
+        kind: .contextAcknowledgement, sequence: frame.sequence, sender: role, time: clock())
+      guard frame.sequence > state.receivedContext.version else {
+        _ = link.send(acknowledgement)
+        return nil
+      }
+      let entries: [String: [UInt8]]
+      do throws(FrameError) { entries = try SessionContext.decodeEntries(frame.payload) } catch {
+        return .failure(.refusedFrame(error.description))
+      }
+      let old = state.receivedContext.entries
+      let context = SessionContext(entries: entries, version: frame.sequence)
+      do throws(SessionError) { try storage.saveReceivedContext(context) } catch { return .failure(error) }
+      state.receivedContext = context
+      _ = link.send(acknowledgement)
+      let changed = Set(old.keys).union(entries.keys).filter { old[$0] != entries[$0] }
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      if changed.isEmpty && !frame.flags.contains(.deliversIdentical) { return nil }
+      return .context(ReceivedContext(context: context, changedIdentifiers: changed, time: frame.time))
+    }
+    if let delivery { emit([delivery]) }
+  }
+
+  private func receiveTransfer(_ frame: DeviceFrame) {
+    let delivery = state.withLock { state -> SessionDelivery? in
+      let acknowledgement = DeviceFrame(
+        kind: .transferAcknowledgement, transferID: frame.transferID, sender: role, time: clock())
+      guard frame.transferID > state.lastReceivedTransfer else {
+        _ = link.send(acknowledgement)
+        return nil
+      }
+      let transfer = FileTransfer(
+        id: frame.transferID, identifier: frame.identifier, payload: frame.payload, time: frame.time)
+      do throws(SessionError) {
+        try storage.storeReceivedTransfer(transfer)
+      } catch {
+        guard case .invalidIdentifier = error else {
+          // Not acknowledged when it cannot be stored now: the sender keeps it and sends it again.
+          return .failure(error)
+        }
+        // It can never be stored: taken as received (and reported) so it is not sent forever.
+        do throws(SessionError) { try storage.skipReceivedTransfer(frame.transferID) } catch {
+          return .failure(error)
+        }
+        state.lastReceivedTransfer = frame.transferID
+        _ = link.send(acknowledgement)
+        return .failure(error)
+      }
+      state.lastReceivedTransfer = frame.transferID
+      _ = link.send(acknowledgement)
+      return .transfer(transfer)
+    }
+    if let delivery { emit([delivery]) }
+  }
+
+  // MARK: Deliveries
+
+  private func emit(_ items: [SessionDelivery]) {
+    deliveries.withLock { $0.queue.append(contentsOf: items) }
+    drain()
+  }
+
+  /// Hands queued deliveries to the handler, outside the lock, one thread at a time (whoever
+  /// finds the queue idle drains it), so that order holds and a handler may call the engine.
+  private func drain() {
+    while true {
+      let next = deliveries.withLock { queue -> (DeliveryHandler, [SessionDelivery])? in
+        guard let handler = queue.handler, !queue.queue.isEmpty, !queue.isDraining else {
+          return nil
+        }
+        queue.isDraining = true
+        let items = queue.queue
+        queue.queue = []
+        return (handler, items)
+      }
+      guard let (handler, items) = next else { return }
+      for item in items { handler(item) }
+      deliveries.withLock { $0.isDraining = false }
+    }
+  }
+
+  private static func checkIdentifier(_ identifier: String) throws(SessionError) {
+    if identifier.isEmpty { throw .invalidIdentifier(identifier, reason: "it is empty") }
+    if identifier.utf8.contains(0) {
+      throw .invalidIdentifier(identifier, reason: "it contains a NUL character")
+    }
+    if identifier.utf8.count > FrameCodec.maximumIdentifierBytes {
+      throw .invalidIdentifier(
+        identifier, reason: "it is longer than \(FrameCodec.maximumIdentifierBytes) bytes")
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import DevicePairing
+import DeviceSession
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+
+/// A fresh home under the system temporary directory, removed by `remove()`.
+struct TemporaryHome {
+  let path: String
+
+  init() {
+    var template = Array((NSTemporaryDirectory() + "/device-test-XXXXXX").utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
+      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
+      return String(cString: base)
+    }
+    path = made ?? NSTemporaryDirectory() + "/device-test-\(UUID())"
+    if made == nil {
+      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+  var store: PairStore { PairStore(home: path) }
+}
+
+/// Collects values from other threads; a test waits for a condition with a deadline that only
+/// bounds a failure (a passing test never waits for it).
+final class Collector<Value: Sendable>: Sendable {
+  private let state = Mutex<[Value]>([])
+  private let signal = DispatchSemaphore(value: 0)
+
+  func append(_ value: Value) {
+    state.withLock { $0.append(value) }
+    signal.signal()
+  }
+
+  var values: [Value] { state.withLock { $0 } }
+
+  /// Waits until `condition` holds for the values or `seconds` passed; returns the values.
+  @discardableResult
+  func wait(seconds: Double = 10, until condition: ([Value]) -> Bool) -> [Value] {
+    let deadline = DispatchTime.now() + seconds
+    while !condition(values) {
+      if signal.wait(timeout: deadline) == .timedOut { break }
+    }
+    return values
+  }
+}
+
+/// A simulated device in this process with its deliveries collected.
+final class DeviceUnderTest: Sendable {
+  let device: SimulatedDevice
+  let deliveries = Collector<SessionDelivery>()
+
+  /// Opens the device, sets the handler, and activates it unless told not to.
+  init(_ store: PairStore, _ address: DeviceAddress, activate: Bool = true) throws {
+    device = try SimulatedDevice(store: store, address: address, applicationGroup: "group.test")
+    let deliveries = deliveries
+    device.session.setDeliveryHandler { deliveries.append($0) }
+    if activate { try device.session.activate() }
+  }
+
+  var session: SessionEngine { device.session }
+
+  /// Waits until the counterpart is reachable (a delivery, not a poll).
+  func waitReachable(_ reachable: Bool = true, seconds: Double = 10) -> Bool {
+    deliveries.wait(seconds: seconds) {
+      $0.last(where: Self.isReachability) == .reachabilityChanged(reachable)
+    }
+    .last(where: Self.isReachability) == .reachabilityChanged(reachable)
+  }
+
+  static func isReachability(_ delivery: SessionDelivery) -> Bool {
+    if case .reachabilityChanged = delivery { return true }
+    return false
+  }
+
+  var messages: [ReceivedMessage] {
+    deliveries.values.compactMap { if case .message(let message) = $0 { return message } else { return nil } }
+  }
+
+  var contexts: [ReceivedContext] {
+    deliveries.values.compactMap { if case .context(let context) = $0 { return context } else { return nil } }
+  }
+
+  var transfers: [FileTransfer] {
+    deliveries.values.compactMap {
+      if case .transfer(let transfer) = $0 { return transfer } else { return nil }
+    }
+  }
+
+  var finishedTransfers: [UInt64] {
+    deliveries.values.compactMap { if case .transferFinished(let id) = $0 { return id } else { return nil } }
+  }
+
+  func stop() { device.stop() }
+}
+
+/// A test pair under a fresh home.
+func makePair(_ home: TemporaryHome, _ text: String = "pair") throws -> Pair {
+  try home.store.create(try PairStore.name(text))
+}
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+/// The built `device-runner`, next to the test bundle.
+let runnerPath: String = {
+  let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  return me.deletingLastPathComponent().appendingPathComponent("device-runner").path
+}()
