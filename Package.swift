@@ -62,7 +62,9 @@ let package = Package(
     .target(
       name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "ArchivedValues"]),
     // The live mailbox model: events in, state out, through a pure reducer (no I/O).
-    .target(name: "MailboxModel", dependencies: ["WormholeVocabulary", "ArchivedValues", "PropertyList"]),
+    .target(
+      name: "MailboxModel",
+      dependencies: ["WormholeVocabulary", "ArchivedValues", "PropertyList", "TerminalScreen"]),
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
     .target(
       name: "MailboxWatcher",
@@ -108,8 +110,8 @@ let package = Package(
     .testTarget(
       name: "DashboardTests",
       dependencies: [
-        "Dashboard", "MailboxModel", "WormholeVocabulary", "KeyedArchive", "TerminalScreen", "TerminalInput",
-        "SnapshotSupport", "TerminalTheme", "PatternMatching",
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalScreen",
+        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching",
       ],
       exclude: ["Snapshots"]),
     .testTarget(

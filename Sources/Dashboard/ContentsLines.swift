@@ -1,13 +1,20 @@
 import ArchivedValues
 import MailboxModel
+import TerminalScreen
 import WormholeVocabulary
 
 /// The contents pane's lines for one frame, and what depends on them (the versions, the one `r`
 /// replays, the sparkline): built from the model (the input), the tree's selection and the
 /// contents pane's state, at a size and a time. Pure: nothing here changes or reads anything
-/// else, so a recording at a time cursor can be shown the same way.
+/// else, so a recording at a time cursor can be shown the same way. It decodes nothing: the
+/// versions it shows in full come decoded (``DecodedVersions``), and it says which it wants
+/// (``wantedSerials``) and "decoding …" until they arrive.
 struct ContentsLines {
   let model: ModelState
+  /// The versions decoded so far.
+  var decodedVersions = DecodedVersions()
+  /// The tree or JSON view's lines as last built, used while ``memoKey`` still matches.
+  var memo: Memo?
   /// The tree's selection.
   let selection: TreeNodeID?
   let contentsPane: ContentsPaneState
@@ -41,8 +48,67 @@ struct ContentsLines {
     return versions.indices.contains(index) ? versions[index] : nil
   }
 
-  /// The lines of the contents pane for the current selection and view.
+  /// The versions to decode, most needed first: the current one (what the tree and JSON views
+  /// show and `y` copies), the two a diff compares, and every one kept when the sparkline may
+  /// draw a series across them. Versions whose bytes were not kept need no decoding.
+  var wantedSerials: [UInt64] {
+    let versions = selectedVersions
+    guard !versions.isEmpty else { return [] }
+    var wanted: [MailboxVersion] = selectedMailbox?.current.map { [$0] } ?? []
+    if contentsView == .diff, let pair = diffPair { wanted += [pair.newer, pair.older].compactMap(\.self) }
+    if versions.count >= 2 { wanted += versions.reversed() }
+    var seen = Set<UInt64>()
+    return wanted.compactMap { version in
+      guard version.bytes != nil, seen.insert(version.serial).inserted else { return nil }
+      return version.serial
+    }
+  }
+
+  /// The decoding of `version`: `nil` while it has not arrived.
+  func decoded(_ version: MailboxVersion) -> DecodedMessage? {
+    guard version.bytes != nil else { return .notStored(size: version.size) }
+    return decodedVersions.message(version.serial)
+  }
+
+  /// What the pane says of a version whose decoding has not arrived.
+  static let decodingLine = ContentLine.text("decoding …", "list.dim")
+
+  /// What the tree and JSON views' lines are built from, besides values that never change (a
+  /// version's decoding): a large value's lines are built once per change of these, not once
+  /// per frame or key. `nil` for the other views, which are cheap or depend on the time.
+  struct MemoKey: Hashable, Sendable {
+    var view: ContentsView
+    var selection: TreeNodeID
+    var serial: UInt64
+    var isDecoded: Bool
+    var collapsedPaths: Set<String>
+  }
+
+  /// Lines built for a ``MemoKey``.
+  struct Memo: Sendable {
+    var key: MemoKey
+    var lines: [ContentLine]
+  }
+
+  /// The key of the lines shown now, when they can be kept.
+  var memoKey: MemoKey? {
+    guard contentsView == .tree || contentsView == .json, let selection,
+      let current = selectedMailbox?.current
+    else { return nil }
+    return MemoKey(
+      view: contentsView, selection: selection, serial: current.serial, isDecoded: decoded(current) != nil,
+      collapsedPaths: contentsView == .tree ? contentsPane.collapsedPaths : [])
+  }
+
+  /// The lines of the contents pane for the current selection and view: the memo's, when it
+  /// was built from the same inputs.
   func lines() -> [ContentLine] {
+    if let memo, let key = memoKey, memo.key == key { return memo.lines }
+    return builtLines()
+  }
+
+  /// The lines built anew.
+  private func builtLines() -> [ContentLine] {
     guard let selection else {
       return [.text("Nothing here yet: no wormhole directory was found.", "list.dim")]
     }
@@ -70,7 +136,8 @@ struct ContentsLines {
   /// The JSON view: the inspector's JSON indented, at most ``ValueTree/rowLimit`` lines and a
   /// last one saying how many more there are; what was not decoded says why instead.
   private func jsonLines(_ version: MailboxVersion) -> [ContentLine] {
-    switch model.decoded(version) {
+    switch decoded(version) {
+    case nil: return [Self.decodingLine]
     case .message(let inspection):
       let layout = JSONLayout.indented(inspection.root.json())
       var lines = layout.lines.map { text -> ContentLine in
@@ -95,7 +162,8 @@ struct ContentsLines {
   /// Why the value of `version` cannot be copied as JSON (its bytes were not kept, or do not
   /// decode), or `nil` when it can: a copy of `null` would say "copied" of nothing.
   func copyRefusal(for version: MailboxVersion) -> String? {
-    switch model.decoded(version) {
+    switch decoded(version) {
+    case nil: return "nothing copied: the value is still being decoded"
     case .message: return nil
     case .undecodable(let reason):
       return "nothing copied: the value is undecodable: " + DisplayText.escaped(reason)
@@ -124,7 +192,8 @@ struct ContentsLines {
   }
 
   private func treeLines(_ version: MailboxVersion, label: String) -> [ContentLine] {
-    switch model.decoded(version) {
+    switch decoded(version) {
+    case nil: return [Self.decodingLine]
     case .message(let inspection):
       var lines: [ContentLine] = []
       for warning in inspection.warnings {
@@ -183,24 +252,28 @@ struct ContentsLines {
         .init(Formatting.padded(Formatting.size(version.size), 7) + " ", "contents.number"),
       ]
       if version.serial == contentsPane.markedSerial { pieces.insert(.init("* ", "contents.changed"), at: 0) }
-      pieces.append(.init(model.summary(of: version, width: 80), "contents.string"))
+      pieces.append(.init(TerminalWidth.truncated(version.summary, toColumns: 80), "contents.string"))
       return ContentLine(pieces)
     }
   }
 
-  private func diffLines() -> [ContentLine] {
+  /// The versions the diff view compares: the one under the history cursor, and the marked one
+  /// or else the one before it; `nil` when no version is there.
+  private var diffPair: (newer: MailboxVersion, older: MailboxVersion?)? {
     let versions = selectedVersions
     let historyCursor = contentsPane.historyCursor
-    guard versions.indices.contains(historyCursor) else { return [.text("no versions kept", "list.dim")] }
+    guard versions.indices.contains(historyCursor) else { return nil }
     let newer = versions[historyCursor]
-    let older: MailboxVersion?
     if let markedSerial = contentsPane.markedSerial, markedSerial != newer.serial,
       let marked = versions.first(where: { $0.serial == markedSerial })
     {
-      older = marked
-    } else {
-      older = versions.indices.contains(historyCursor + 1) ? versions[historyCursor + 1] : nil
+      return (newer, marked)
     }
+    return (newer, versions.indices.contains(historyCursor + 1) ? versions[historyCursor + 1] : nil)
+  }
+
+  private func diffLines() -> [ContentLine] {
+    guard let (newer, older) = diffPair else { return [.text("no versions kept", "list.dim")] }
     guard let older else { return [.text("the first version kept: nothing to compare with", "list.dim")] }
     var lines: [ContentLine] = [
       .text(
@@ -209,7 +282,9 @@ struct ContentsLines {
     ]
     // A version that was not decoded is not compared: "no field changed" would be a guess.
     for (version, name) in [(older, "older"), (newer, "newer")] {
-      switch model.decoded(version) {
+      switch decoded(version) {
+      case nil:
+        lines.append(Self.decodingLine)
       case .message: continue
       case .undecodable(let reason):
         lines.append(
@@ -252,7 +327,7 @@ struct ContentsLines {
   }
 
   func value(of version: MailboxVersion) -> ArchivedValue {
-    if case .message(let inspection) = model.decoded(version) { return inspection.root }
+    if case .message(let inspection) = decoded(version) { return inspection.root }
     return .null
   }
 
@@ -274,6 +349,8 @@ struct ContentsLines {
       }
     }
     let versions = selectedVersions.reversed()
+    // Drawn once every version it spans has been decoded, not growing as they arrive.
+    guard versions.allSatisfy({ decoded($0) != nil }) else { return nil }
     var values: [Double] = []
     for version in versions {
       if let found = ValueTree.value(at: path, in: value(of: version)),

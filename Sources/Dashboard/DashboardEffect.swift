@@ -16,6 +16,10 @@ public enum DashboardEffect: Sendable, Hashable {
     transiting: TransitingType)
   /// Perform a traffic entry again, to the same or another place.
   case replayEntry(entry: UInt64, toDirectory: FileName, toIdentifier: FileName, transiting: TransitingType)
+  /// Decode a kept version of a mailbox, off the loop, and send
+  /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
+  /// version, when the pane first needs it; it does not write, so read-only runs it too.
+  case decode(directory: FileName, identifier: FileName, serial: UInt64)
   /// Put `text` on the clipboard through the terminal (OSC 52).
   case copyToClipboard(String)
   /// Load a theme: the next one, or one by name or path.
@@ -35,7 +39,7 @@ public enum DashboardEffect: Sendable, Hashable {
   public var writes: Bool {
     switch self {
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry: return true
-    case .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
+    case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
   }
 
@@ -51,6 +55,8 @@ public enum DashboardEffect: Sendable, Hashable {
         "replay of version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
     case .replayEntry(let entry, _, let toIdentifier, let transiting):
       return "replay of traffic entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
+    case .decode(_, let identifier, let serial):
+      return "decode of version \(serial) of \(identifier.displayField)"
     case .copyToClipboard: return "copy"
     case .loadTheme(let request): return "theme \(request)"
     case .wake: return "wake-up"
@@ -67,6 +73,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .clear: return "clear"
     case .clearAll: return "clear-all"
     case .replayVersion, .replayEntry: return "replay"
+    case .decode: return "decode"
     case .copyToClipboard: return "copy"
     case .loadTheme: return "theme"
     case .wake: return "wake-up"

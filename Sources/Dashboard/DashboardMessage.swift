@@ -24,6 +24,13 @@ public enum DashboardMessage: Sendable {
   case pasteTooLarge(byteCount: Int)
   /// An effect finished: which one, and why it failed if it did.
   case effectFinished(EffectResult)
+  /// A version asked for with ``DashboardEffect/decode(directory:identifier:serial:)`` was
+  /// decoded (off the loop): kept while the contents pane wants it, dropped otherwise.
+  case decoded(serial: UInt64, DecodedMessage)
+  /// A decode asked for was not done: its version was no longer wanted
+  /// (``DecodedVersions/wanted``) when the executor came to it. It is asked for again when it
+  /// is wanted again.
+  case decodeSkipped(serial: UInt64)
   /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).
   case themeLoaded(name: String, error: String?)
 }

@@ -140,7 +140,11 @@ extension DashboardState {
         isError: true)
       return []
     }
-    let decoded = model.decoded(version)
+    guard let decoded = decodedVersions.message(version.serial) else {
+      report(
+        "copy: the value is still being decoded; nothing was copied, try again in a moment", isError: true)
+      return []
+    }
     if case .undecodable(let reason) = decoded {
       report(
         "copy refused: the value cannot be read as an archive: \(DisplayText.escaped(reason))", isError: true)

@@ -15,19 +15,36 @@ extension DashboardState {
 
   /// Keeps the cursor on a line and in view after the lines or the size changed.
   mutating func clampContents() {
-    updateContents(.clamp(lineCount: contentsLines().count, visibleRows: contentsVisibleRows))
+    updateContents(.clamp(lineCount: refreshedContentsLines().count, visibleRows: contentsVisibleRows))
   }
 
   /// Puts the contents cursor on `row` (clamped).
   mutating func setContentsCursor(_ row: Int) {
-    updateContents(.moveCursor(to: row, lineCount: contentsLines().count, visibleRows: contentsVisibleRows))
+    updateContents(
+      .moveCursor(to: row, lineCount: refreshedContentsLines().count, visibleRows: contentsVisibleRows))
+  }
+
+  /// The contents pane's lines, built only when what they are built from changed
+  /// (``ContentsLines/MemoKey``) and kept for the frames and keys that follow.
+  @discardableResult
+  mutating func refreshedContentsLines() -> [ContentLine] {
+    let contents = self.contents
+    guard let key = contents.memoKey else {
+      contentsMemo = nil
+      return contents.lines()
+    }
+    if let memo = contentsMemo, memo.key == key { return memo.lines }
+    let lines = contents.lines()
+    contentsMemo = ContentsLines.Memo(key: key, lines: lines)
+    return lines
   }
 
   /// The contents pane's lines and what depends on them, for the state as it is now.
   var contents: ContentsLines {
     ContentsLines(
-      model: model, selection: treePane.selection, contentsPane: contentsPane,
-      presentCounts: treePane.presentCounts, width: width, height: height, now: now)
+      model: model, decodedVersions: decodedVersions, memo: contentsMemo, selection: treePane.selection,
+      contentsPane: contentsPane, presentCounts: treePane.presentCounts, width: width, height: height,
+      now: now)
   }
 
   /// The lines of the contents pane for the current selection and view.

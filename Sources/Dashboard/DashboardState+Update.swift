@@ -14,8 +14,15 @@ extension DashboardState {
   /// The read-only policy is decided here, once, for every write: when ``isReadOnly`` is set, a
   /// writing effect (``DashboardEffect/writes``) is never returned, whatever produced it (a key, a
   /// `:` command, a form, a confirmation); it is dropped and the refusal is reported on screen.
+  ///
+  /// Decoding is not done here either: when the contents pane needs a version that is not
+  /// decoded yet, a ``DashboardEffect/decode(directory:identifier:serial:)`` is returned, once
+  /// per version, and the pane says "decoding …" until ``DashboardMessage/decoded(serial:_:)``
+  /// brings it.
   public mutating func update(_ message: DashboardMessage) -> [DashboardEffect] {
-    let effects = reduce(message)
+    let effects = reduce(message) + requestDecodes()
+    // The frame that follows shows these lines: built here once, not per frame.
+    refreshedContentsLines()
     guard isReadOnly, effects.contains(where: \.writes) else { return effects }
     for effect in effects where effect.writes {
       report("read-only: \(effect.operation) refused (started with --read-only)", isError: true)
@@ -50,6 +57,13 @@ extension DashboardState {
     case .effectFinished(let result):
       reportResult(result)
       return []
+    case .decoded(let serial, let decoded):
+      // Its lines change: the cursor stays on one of them.
+      if decodedVersions.store(decoded, for: serial) { clampContents() }
+      return []
+    case .decodeSkipped(let serial):
+      decodedVersions.skipped(serial)
+      return []
     case .themeLoaded(let name, let error):
       if let error {
         report("theme failed: " + DisplayText.escaped(error), isError: true)
@@ -76,6 +90,41 @@ extension DashboardState {
       focus = pane
       return perform(up ? .up : .down) + perform(up ? .up : .down) + perform(up ? .up : .down)
     }
+  }
+
+  /// The decode effects for the versions the contents pane wants and does not have yet.
+  private mutating func requestDecodes() -> [DashboardEffect] {
+    guard case .mailbox(let directory, let identifier)? = treePane.selection else {
+      _ = decodedVersions.want([])
+      return []
+    }
+    return decodedVersions.want(contents.wantedSerials).map {
+      .decode(directory: directory, identifier: identifier, serial: $0)
+    }
+  }
+
+  /// Applies `message` as ``update(_:)`` does and performs its decode effects at once with
+  /// `decode`, as if the loop's executor had answered before the next message; returns the
+  /// other effects. For replaying keys without a loop (`snapshot`, tests): the dashboard itself
+  /// never decodes, its caller does.
+  public mutating func update(
+    _ message: DashboardMessage, decodingWith decode: (MailboxVersion) -> DecodedMessage
+  ) -> [DashboardEffect] {
+    var effects: [DashboardEffect] = []
+    var messages = [message]
+    while !messages.isEmpty {
+      for effect in update(messages.removeFirst()) {
+        guard case .decode(let directory, let identifier, let serial) = effect else {
+          effects.append(effect)
+          continue
+        }
+        guard let version = model.mailbox(identifier, in: directory)?.version(serial: serial) else {
+          continue
+        }
+        messages.append(.decoded(serial: serial, decode(version)))
+      }
+    }
+    return effects
   }
 
   /// Says how an effect ended, its gist first: `replay failed: <reason> (replay of …)`.

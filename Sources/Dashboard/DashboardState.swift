@@ -46,6 +46,11 @@ public struct DashboardState: Sendable {
   public internal(set) var contentsPane = ContentsPaneState()
   /// The traffic pane: selection (or following the newest) and filter.
   public internal(set) var trafficPane = TrafficPaneState()
+  /// The versions the contents pane shows, decoded off the loop and handed back; the state
+  /// decodes nothing itself.
+  public internal(set) var decodedVersions = DecodedVersions()
+  /// The contents pane's tree or JSON lines as last built (see ``refreshedContentsLines()``).
+  var contentsMemo: ContentsLines.Memo?
   /// How many times a filter was set on a pane (compiled and matched): once per edit, never
   /// per character of a paste.
   package internal(set) var filterApplications = 0

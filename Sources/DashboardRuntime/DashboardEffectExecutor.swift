@@ -1,7 +1,9 @@
 import Dashboard
 
-/// Runs the work the loop must not wait for (writes to mailboxes, and whatever else may block)
-/// and reports how it ended as a message.
+/// Runs the work the loop must not wait for (writes to mailboxes, decodes of the versions the
+/// contents pane shows, and whatever else may block) and reports how it ended as a message:
+/// ``Dashboard/DashboardMessage/effectFinished(_:)``, or ``Dashboard/DashboardMessage/decoded(serial:_:)``
+/// for a decode.
 ///
 /// ``MailboxEffectExecutor`` is the real one. The loop calls ``execute(_:report:)`` from its
 /// own thread; `report` may be called from any thread, once per job.

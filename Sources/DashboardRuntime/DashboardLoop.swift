@@ -1,5 +1,4 @@
 import Dashboard
-import KeyedArchive
 import MailboxModel
 import TerminalBackend
 import TerminalInput
@@ -36,6 +35,9 @@ public final class DashboardLoop {
   private var wakeTimes: [Int64] = []
   private var lastFrame: Int64 = 0
   private var needsFrame = true
+  /// The versions the state wants decoded, as of the last message: the executor skips a
+  /// decode whose version left it before its turn came.
+  private let wantedDecodes = WantedDecodes()
 
   /// A loop over these parts; nothing starts until ``run()``. Give `executor` the same
   /// read-only setting as `configuration`.
@@ -52,7 +54,7 @@ public final class DashboardLoop {
     loadedTheme = configuration.theme
     theme = configuration.theme
     state = DashboardState(
-      model: ModelState(configuration: configuration.model, inspector: KeyedArchiveInspector()),
+      model: ModelState(configuration: configuration.model),
       rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
   }
@@ -130,7 +132,9 @@ public final class DashboardLoop {
   }
 
   private func apply(_ message: DashboardMessage) {
-    for effect in state.update(message) { perform(effect) }
+    let effects = state.update(message)
+    wantedDecodes.set(state.decodedVersions.wanted)
+    for effect in effects { perform(effect) }
     needsFrame = true
   }
 
@@ -151,10 +155,16 @@ public final class DashboardLoop {
       terminal.redrawAll()
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry:
-      // Writes may wait on locks: off the loop, reported back through the inbox.
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .decode:
+      // Writes may wait on locks, and a large version takes long to decode: off the loop,
+      // reported back through the inbox.
       let inbox = inbox
-      executor.execute(EffectJob(effect: effect, model: state.model)) { inbox.post($0) }
+      var job = EffectJob(effect: effect, model: state.model)
+      if case .decode = effect {
+        let wanted = wantedDecodes
+        job.isStillWanted = { wanted.contains($0) }
+      }
+      executor.execute(job) { inbox.post($0) }
     }
   }
 

@@ -16,12 +16,17 @@ public struct EffectJob: Sendable {
   private var version: MailboxVersion?
   private var entry: TrafficEntry?
   private var model: ModelState?
+  /// For a decode: whether its version is still wanted when its turn comes; one that is not is
+  /// skipped (``Dashboard/DashboardMessage/decodeSkipped(serial:)``), so that moving quickly
+  /// over large mailboxes does not leave a queue of decodes nobody will look at.
+  public var isStillWanted: (@Sendable (UInt64) -> Bool)?
 
   /// The job for `effect`, capturing what it needs from `model` now.
   public init(effect: DashboardEffect, model: ModelState) {
     self.effect = effect
     switch effect {
-    case .replayVersion(let directory, let identifier, let serial, _, _, _):
+    case .replayVersion(let directory, let identifier, let serial, _, _, _),
+      .decode(let directory, let identifier, let serial):
       version = model.mailbox(identifier, in: directory)?.version(serial: serial)
     case .replayEntry(let id, _, _, _):
       entry = model.trafficEntry(id)
@@ -29,6 +34,15 @@ public struct EffectJob: Sendable {
     case .pass, .clear, .clearAll, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
       break  // nothing to capture; the loop does the last six itself
     }
+  }
+
+  /// Does it with `operations`, and returns the message that reports it: the decoding for a
+  /// decode, else how the effect ended.
+  public func perform(with operations: MailboxOperations) -> DashboardMessage {
+    guard case .decode(_, _, let serial) = effect else { return .effectFinished(run(with: operations)) }
+    if let isStillWanted, !isStillWanted(serial) { return .decodeSkipped(serial: serial) }
+    guard let version else { return .decoded(serial: serial, .undecodable("that version is no longer kept")) }
+    return .decoded(serial: serial, DecodedMessage(decoding: version))
   }
 
   /// Does it with `operations`; returns the effect with, when it failed, why.
@@ -49,8 +63,8 @@ public struct EffectJob: Sendable {
         guard let entry, let model else { return .failed(effect, "that traffic entry is no longer kept") }
         try operations.replay(
           entry, in: model, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
-      case .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
-        break
+      case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
+        break  // a decode reports its decoding (perform(with:))
       }
       return .done(effect)
     } catch {

@@ -4,7 +4,8 @@ import MailboxWatcher
 
 /// The real executor: writes through ``MailboxWatcher/MailboxOperations`` (so they are
 /// journaled like anyone's), one at a time on a queue of its own, since a write may wait on a
-/// lock.
+/// lock; jobs that do not write (decoding a version for the contents pane) on a second queue,
+/// so that a decode never waits behind a locked write, nor a write behind a large decode.
 ///
 /// Read-only is decided here too, whatever the reducer did: a dashboard started with
 /// `--read-only` gets an executor that refuses every job that writes, and says so.
@@ -12,6 +13,7 @@ public final class MailboxEffectExecutor: DashboardEffectExecutor {
   private let operations: MailboxOperations
   private let isReadOnly: Bool
   private let queue = DispatchQueue(label: "wormhole.dashboard.effects")
+  private let readingQueue = DispatchQueue(label: "wormhole.dashboard.reads")
 
   /// An executor writing with `operations`, or refusing every write when `isReadOnly`.
   public init(operations: MailboxOperations = MailboxOperations(), isReadOnly: Bool) {
@@ -25,12 +27,15 @@ public final class MailboxEffectExecutor: DashboardEffectExecutor {
       return
     }
     let operations = operations
-    queue.async {
-      report(.effectFinished(job.run(with: operations)))
+    (job.writes ? queue : readingQueue).async {
+      report(job.perform(with: operations))
     }
   }
 
-  public func waitUntilIdle() { queue.sync {} }
+  public func waitUntilIdle() {
+    queue.sync {}
+    readingQueue.sync {}
+  }
 
   /// Why a write was refused.
   public static let readOnlyRefusal = "read-only: nothing was written (started with --read-only)"

@@ -3,8 +3,10 @@ import WormholeVocabulary
 /// What the watcher found when it read one mailbox file.
 public enum MailboxObservation: Sendable, Hashable {
   /// A regular file: its content (or `nil` when larger than the watcher stores), size,
-  /// modification time in nanoseconds since 1970.
-  case file(bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64)
+  /// modification time in nanoseconds since 1970, and its message on one line (at most
+  /// ``MailboxVersion/summaryColumns`` columns), made by whoever read and decoded it: the model
+  /// decodes nothing.
+  case file(bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil)
   /// The file exists but could not be read (permissions, a symbolic link, a FIFO...).
   case unreadable(String)
 }

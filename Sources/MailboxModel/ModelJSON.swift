@@ -1,3 +1,4 @@
+import TerminalScreen
 import WormholeVocabulary
 
 /// JSON renderings of the model, as `wormhole-tui dump --json` prints them. The layout is stable
@@ -59,7 +60,7 @@ extension ModelState {
     out += ",\"versions\":\(mailbox.versionCount),\"history\":\(mailbox.history.count)"
     out += ",\"last_change\":\(JSONText.string(TrafficRecord.timestamp(mailbox.lastChange)))"
     out += ",\"last_writer\":\(jsonString(current?.sender)),\"seq\":\(jsonNumber(current?.sequence))"
-    out += ",\"summary\":\(jsonString(current.map { summary(of: $0, width: width) }))"
+    out += ",\"summary\":\(jsonString(current.map { TerminalWidth.truncated($0.summary, toColumns: width) }))"
     return out + ",\"error\":\(jsonString(mailbox.error))}"
   }
 }

@@ -1,4 +1,3 @@
-import ArchivedValues
 import WormholeVocabulary
 
 /// What the model keeps, and how much of it.
@@ -55,16 +54,11 @@ public struct ModelState: Sendable {
   var historyOrderStart = 0
   var pendingChanges = PendingQueue<PendingChange>()
   var pendingRecords = PendingQueue<PendingRecord>()
-  /// Decoded messages, shared by every copy of the state (versions never change once made).
-  let decodedCache: DecodedMessageCache
-  /// What opens a version's bytes for ``decoded(_:)``: the decoder's `KeyedArchiveInspector`,
-  /// supplied by whoever owns the model, so that the model links no decoder of its own.
-  public let inspector: any ArchiveInspecting
 
-  public init(configuration: ModelConfiguration = ModelConfiguration(), inspector: any ArchiveInspecting) {
+  /// An empty model. It decodes nothing: versions arrive summarized by the watcher
+  /// (``MailboxVersion/summary``), and whoever shows one in full decodes it off the loop.
+  public init(configuration: ModelConfiguration = ModelConfiguration()) {
     self.configuration = configuration
-    self.inspector = inspector
-    self.decodedCache = DecodedMessageCache(capacity: 4_096)
   }
 
   /// The directories sorted by path.
@@ -188,6 +182,19 @@ public struct MailboxVersion: Sendable, Hashable {
   /// Sender and sequence, boxed: most versions at start-up have none, and every byte of this
   /// type is paid 100,000 times in a large directory.
   private var attribution: Attribution?
+  /// The message on one line, as the watcher made it when it read the file.
+  private var storedSummary: String?
+
+  /// The widest summary the watcher makes, in terminal columns: views cut it to their width.
+  public static let summaryColumns = 256
+
+  /// The message on one line, at most ``summaryColumns`` columns, made where the file was read
+  /// (the watcher decodes it off the loop): `(N bytes, not kept)` when the bytes were not kept,
+  /// empty when whoever made the version gave none.
+  public var summary: String {
+    if let storedSummary { return storedSummary }
+    return bytes == nil ? DecodedMessage.notStoredSummary(size: size) : ""
+  }
 
   /// The sender the journal named for the post that wrote it, if any.
   public var sender: String? {
@@ -203,7 +210,7 @@ public struct MailboxVersion: Sendable, Hashable {
 
   public init(
     serial: UInt64, bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, observedMilliseconds: Int64,
-    sender: String? = nil, sequence: UInt64? = nil
+    sender: String? = nil, sequence: UInt64? = nil, summary: String? = nil
   ) {
     self.serial = serial
     self.bytes = bytes
@@ -211,6 +218,7 @@ public struct MailboxVersion: Sendable, Hashable {
     self.modifiedNanoseconds = modifiedNanoseconds
     self.observedMilliseconds = observedMilliseconds
     self.attribution = Attribution(sender: sender, sequence: sequence)
+    self.storedSummary = summary
   }
 }
 

@@ -126,7 +126,7 @@ extension ModelState {
       directories[directory]?.unreadableCount += (mailbox.error != nil ? 1 : 0) - (wasUnreadable ? 1 : 0)
       directories[directory]?.mailboxes[identifier] = mailbox
     }
-    guard case .file(let bytes, let size, let modified) = observation else {
+    guard case .file(let bytes, let size, let modified, let summary) = observation else {
       if case .unreadable(let message) = observation, mailbox.error != message {
         mailbox.error = message
         mailbox.lastChange = now
@@ -146,7 +146,8 @@ extension ModelState {
     nextVersionSerial += 1
     if let old = mailbox.current { pushHistory(old, of: &mailbox, directory: directory) }
     mailbox.current = MailboxVersion(
-      serial: serial, bytes: bytes, size: size, modifiedNanoseconds: modified, observedMilliseconds: now)
+      serial: serial, bytes: bytes, size: size, modifiedNanoseconds: modified, observedMilliseconds: now,
+      summary: summary)
     mailbox.versionCount += 1
     // What was there before the model started changed when the file did.
     mailbox.lastChange = initial ? modified / 1_000_000 : now

@@ -46,7 +46,7 @@ public final class LiveModel: Sendable {
     onUpdate: (@Sendable (ModelUpdate) -> Void)? = nil
   ) throws(WatcherError) {
     let queue = DispatchQueue(label: "wormhole.live-model")
-    let state = Mutex(ModelState(configuration: configuration, inspector: KeyedArchiveInspector()))
+    let state = Mutex(ModelState(configuration: configuration))
     self.queue = queue
     self.state = state
     self.onUpdate = onUpdate

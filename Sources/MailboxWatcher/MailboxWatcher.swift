@@ -313,9 +313,11 @@ public final class MailboxWatcher: @unchecked Sendable {
     "too many wormhole directories to keep every traffic journal open (\(journalBudget) kept open for the open-file limit, ulimit -n): the others are reopened and read whenever they change"
   }
 
+  /// Reads one mailbox, and summarizes its message here, off the dashboard's loop.
   private func observe(_ directory: FileName, _ identifier: FileName) -> (MailboxObservation, FileStamp?)? {
     DirectoryScanner.observe(
-      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes)
+      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes
+    ).map { ($0.0.summarized, $0.1) }
   }
 
   private func addWatch(_ path: FileName, into events: inout [ModelEvent]) -> Int32? {

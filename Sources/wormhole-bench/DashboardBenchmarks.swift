@@ -35,11 +35,11 @@ private func syntheticState(count: Int, width: Int, height: Int) throws -> Dashb
         ArchivedEntry(key: .string("index"), value: .integer(Int64(index))),
         ArchivedEntry(key: .string("title"), value: .string("mailbox \(index)")),
       ]))
-    observations[FileName("m\(index)")] = .file(
+    observations[FileName("m\(index)")] = .summarized(
       bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
   }
   var state = DashboardState(
-    model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: ["/bench"], width: width,
+    model: ModelState(), rootPaths: ["/bench"], width: width,
     height: height, now: 2_000_000)
   _ = state.update(
     .modelEvents(
@@ -74,7 +74,7 @@ private func frameBuildBenchmarks() throws -> [BenchmarkRecord] {
     serial += 1
     let event = ModelEvent.mailboxChanged(
       directory: directory, identifier: FileName("m\(Int(serial) % count)"),
-      .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: serial))
+      .summarized(bytes: bytes, size: bytes.count, modifiedNanoseconds: serial))
     _ = state.update(.modelEvents([event], at: 2_000_000 + serial))
     sink &+= DashboardView.render(state).cells.count
   }
@@ -111,7 +111,7 @@ private func runDashboardMemoryChild(directory: String) throws -> Never {
   }
   queue.sync { watcher.start() }
   var state = DashboardState(
-    model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: [directory], width: 200, height: 60,
+    model: ModelState(), rootPaths: [directory], width: 200, height: 60,
     now: 1)
   _ = state.update(
     .modelEvents(

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import KeyedArchive
 import MailboxModel
+import MailboxWatcher
 import Synchronization
 import TerminalBackend
 import TerminalScreen
@@ -184,10 +185,10 @@ private func benchmarkFrameState(width: Int, height: Int) throws -> DashboardSta
   for index in 0..<200 {
     let bytes = try KeyedArchiveEncoder().encodeBytes(
       .dictionary([.init(key: .string("index"), value: .integer(Int64(index)))]))
-    observations[FileName("m\(index)")] = .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1)
+    observations[FileName("m\(index)")] = .summarized(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1)
   }
   var state = DashboardState(
-    model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: ["/b"], width: width, height: height,
+    model: ModelState(), rootPaths: ["/b"], width: width, height: height,
     now: 1)
   let directory: FileName = "/b/g"
   _ = state.update(

@@ -3,6 +3,7 @@ import Glibc
 import KeyedArchive
 import MailboxModel
 import MailboxWatcher
+import TerminalScreen
 import Wormhole
 import WormholeVocabulary
 
@@ -107,7 +108,7 @@ enum DumpVerb {
         if let current = mailbox.current {
           columns += [
             "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
-            TailVerb.field(current.sender ?? "-"), state.summary(of: current, width: 60),
+            TailVerb.field(current.sender ?? "-"), TerminalWidth.truncated(current.summary, toColumns: 60),
           ]
         } else if mailbox.error != nil {
           columns += ["unreadable", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]

@@ -48,15 +48,15 @@ enum SnapshotVerb {
     let events = try initialEvents(roots)
     let now = DashboardLaunch.now()
     var state = DashboardState(
-      model: ModelState(
-        configuration: DashboardVerb.modelConfiguration(), inspector: KeyedArchiveInspector()),
+      model: ModelState(configuration: DashboardVerb.modelConfiguration()),
       rootPaths: roots.map(\.path.lossyText),
       width: width, height: height, now: now,
       isReadOnly: arguments.flag(.readOnly))
-    _ = state.update(.modelEvents(events, at: now))
+    // Decodes are performed at once, here, as the loop's executor would; no other effect is: a
+    // snapshot never writes.
+    _ = state.update(.modelEvents(events, at: now), decodingWith: DecodedMessage.init(decoding:))
     for key in keys {
-      // Effects are not performed: a snapshot never writes.
-      _ = state.update(.key(key))
+      _ = state.update(.key(key), decodingWith: DecodedMessage.init(decoding:))
       if state.isQuitting { break }
     }
     let screen = DashboardView.render(state)

@@ -62,7 +62,7 @@ import WormholeVocabulary
     #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
     let mailbox = try #require(run.loop.state.model.mailbox("alpha", in: group))
     #expect(mailbox.history.count == 2)
-    #expect(mailbox.current.map { run.loop.state.model.decoded($0).json } == "5")
+    #expect(mailbox.current.map { DecodedMessage(decoding: $0).json } == "5")
   }
 
   /// `t` passes over a user theme that does not load (saying why) instead of sticking on it.
@@ -165,7 +165,27 @@ import WormholeVocabulary
         + [.perform { gate.open() }] + [.waitFor("passed alpha")] + keys("q"))
     #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
     #expect(run.exit == .quit)
-    #expect(executor.jobs.count == 1)
+    #expect(executor.writeJobs.count == 1)
+  }
+
+  /// The selected value is decoded by the real executor, off the loop, and shown when it
+  /// lands; read-only changes nothing, since a decode writes nothing.
+  @Test(arguments: [false, true]) func theRealExecutorDecodesTheSelectedValue(readOnly: Bool) throws {
+    let source = ScriptedEventSource(
+      initial: initialScan(group, ["alpha": .array([.integer(7), .integer(8)])]))
+    let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: readOnly))
+    let run = try LoopRun(
+      source: source, executor: executor, readOnly: readOnly,
+      script: [.waitFor("Contents alpha"), .waitFor("[1]")] + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    let decodes = executor.jobs.filter {
+      if case .decode = $0.effect { return true }
+      return false
+    }
+    #expect(decodes.count == 1)
+    #expect(executor.writeJobs.isEmpty)
+    let serial = try #require(run.loop.state.model.mailbox("alpha", in: group)?.current?.serial)
+    #expect(run.loop.state.decodedVersions.message(serial) != nil)
   }
 
   @Test func timePassesOnTheInjectedClock() throws {
@@ -183,12 +203,18 @@ import WormholeVocabulary
   }
 }
 
-/// An executor whose jobs all wait until the test opens it, then succeed without writing.
+/// An executor whose writes all wait until the test opens it, then succeed without writing; a
+/// job that does not write (a decode) waits on no lock and runs at once, as the real one's
+/// second queue does.
 final class GatedExecutor: DashboardEffectExecutor {
   private let waiting = Mutex<(isOpen: Bool, jobs: [(EffectJob, @Sendable (DashboardMessage) -> Void)])>(
     (false, []))
 
   func execute(_ job: EffectJob, report: @escaping @Sendable (DashboardMessage) -> Void) {
+    guard job.writes else {
+      report(job.perform(with: MailboxOperations()))
+      return
+    }
     let runNow = waiting.withLock { state -> Bool in
       if !state.isOpen { state.jobs.append((job, report)) }
       return state.isOpen

@@ -99,7 +99,7 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     let wormhole = try Wormhole(directory: directory.path)
     try wormhole.passMessage(.string("hello"), identifier: "greeting")
     let name = FileName(directory.path)
-    var model = ModelState(inspector: KeyedArchiveInspector())
+    var model = ModelState()
     _ = model.apply(.directoryAppeared(name), at: 1_000)
     _ = model.apply(
       .directoryScanned(name, mailboxes: ["greeting": observation(.string("hello"))], initial: false),

@@ -3,6 +3,7 @@ import DashboardRuntime
 import Foundation
 import KeyedArchive
 import MailboxModel
+import MailboxWatcher
 import Synchronization
 import TerminalInput
 import TerminalTheme
@@ -86,7 +87,7 @@ func keys(_ notation: String) -> [InMemoryTerminal.Step] {
 /// An archive of `value`, as a mailbox holds it.
 func observation(_ value: ArchivedValue) -> MailboxObservation {
   let bytes = (try? KeyedArchiveEncoder().encodeBytes(value)) ?? []
-  return .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
+  return .summarized(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
 }
 
 /// What the watcher reports first for a directory holding `mailboxes`.

@@ -9,7 +9,7 @@ import WormholeVocabulary
 /// state, with no dashboard around them.
 @Suite struct ContentsLinesTests {
   static func model() -> ModelState {
-    var model = ModelState(inspector: KeyedArchiveInspector())
+    var model = ModelState()
     _ = model.apply(.directoryAppeared(group), at: 1)
     _ = model.apply(.directoryScanned(group, mailboxes: ["a": archive(.integer(1))], initial: true), at: 1)
     _ = model.apply(.mailboxChanged(directory: group, identifier: "a", archive(.integer(2))), at: 2_000)

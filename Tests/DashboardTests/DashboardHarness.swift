@@ -1,6 +1,7 @@
 import Dashboard
 import KeyedArchive
 import MailboxModel
+import MailboxWatcher
 import TerminalInput
 import TerminalScreen
 import Testing
@@ -12,7 +13,7 @@ let group: FileName = "/w/AppGroup/group.example"
 /// An archive of `value`, as a mailbox holds it.
 func archive(_ value: ArchivedValue) -> MailboxObservation {
   let bytes = (try? KeyedArchiveEncoder().encodeBytes(value)) ?? []
-  return .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
+  return .summarized(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1_000_000_000)
 }
 
 /// A dashboard fed by hand: events, keys and time in, effects collected.
@@ -24,7 +25,7 @@ struct DashboardHarness {
   init(width: Int = 100, height: Int = 30, readOnly: Bool = false, mailboxes: [FileName: ArchivedValue] = [:])
   {
     state = DashboardState(
-      model: ModelState(inspector: KeyedArchiveInspector()), rootPaths: [home], width: width, height: height,
+      model: ModelState(), rootPaths: [home], width: width, height: height,
       now: now, isReadOnly: readOnly)
     if !mailboxes.isEmpty {
       send(
@@ -36,9 +37,26 @@ struct DashboardHarness {
     }
   }
 
+  /// Decodes are answered at once, as the loop's executor would before the next message
+  /// (``decodesPerformed`` counts them); every other effect is collected.
   mutating func send(_ message: DashboardMessage) {
-    effects += state.update(message)
+    guard answersDecodes else {
+      effects += state.update(message)
+      return
+    }
+    var performed = 0
+    effects += state.update(message) { version in
+      performed += 1
+      return DecodedMessage(decoding: version)
+    }
+    decodesPerformed += performed
   }
+
+  /// How many versions were decoded for the dashboard so far.
+  var decodesPerformed = 0
+  /// Whether decode effects are answered at once; when not, they are collected in ``effects``
+  /// like any other, and the test answers them (or not) with ``DashboardMessage/decoded(serial:_:)``.
+  var answersDecodes = true
 
   /// Types keys in ``TerminalInput/KeyNotation`` (`jj<Enter><C-u>`), as `snapshot --keys` does;
   /// notation that does not read is recorded as an issue and types nothing.

@@ -1,6 +1,7 @@
 import Dashboard
 import KeyedArchive
 import MailboxModel
+import MailboxWatcher
 import TerminalInput
 import Testing
 import WormholeVocabulary
@@ -28,9 +29,9 @@ import WormholeVocabulary
   @Test func canonicallyEquivalentIdentifiersAreTwoRows() {
     var harness = DashboardHarness(mailboxes: ["\u{E9}": .integer(1), "e\u{301}": .integer(2)])
     #expect(harness.state.treeRowCount == 3)
-    let first = harness.state.selectedMailbox?.current.map { harness.state.model.decoded($0).json }
+    let first = harness.state.selectedMailbox?.current.map { DecodedMessage(decoding: $0).json }
     harness.type("j")
-    let second = harness.state.selectedMailbox?.current.map { harness.state.model.decoded($0).json }
+    let second = harness.state.selectedMailbox?.current.map { DecodedMessage(decoding: $0).json }
     #expect(Set([first, second]) == Set(["1", "2"]))
   }
 

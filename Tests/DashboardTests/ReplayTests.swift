@@ -60,7 +60,7 @@ import WormholeVocabulary
     configuration.historyDepth = 2
     var harness = DashboardHarness()
     harness.state = DashboardState(
-      model: ModelState(configuration: configuration, inspector: KeyedArchiveInspector()), rootPaths: [home],
+      model: ModelState(configuration: configuration), rootPaths: [home],
       width: 100, height: 30,
       now: harness.now)
     harness.send(

@@ -8,7 +8,7 @@ import WormholeVocabulary
 @Suite struct TreePaneStateTests {
   /// A model holding `identifiers` (each an integer archive) in ``group``.
   static func model(_ identifiers: [FileName]) -> ModelState {
-    var model = ModelState(inspector: KeyedArchiveInspector())
+    var model = ModelState()
     let observations = Dictionary(uniqueKeysWithValues: identifiers.map { ($0, archive(.integer(1))) })
     _ = model.apply(.directoryAppeared(group), at: 1)
     _ = model.apply(.directoryScanned(group, mailboxes: observations, initial: true), at: 1)
@@ -105,7 +105,7 @@ import WormholeVocabulary
   }
 
   @Test func anEmptyModelHasNoRowsAndNoSelection() {
-    let tree = Self.tree(ModelState(inspector: KeyedArchiveInspector()))
+    let tree = Self.tree(ModelState())
     #expect(tree.rowCount == 0)
     #expect(tree.selection == nil)
     #expect(tree.directoryPaths.isEmpty)

@@ -29,7 +29,7 @@ private struct Harness {
   var effects: [ModelEffect] = []
 
   init(configuration: ModelConfiguration = ModelConfiguration()) {
-    state = ModelState(configuration: configuration, inspector: KeyedArchiveInspector())
+    state = ModelState(configuration: configuration)
     _ = state.apply(.directoryAppeared(directory), at: 0)
   }
 
@@ -409,27 +409,23 @@ private struct Harness {
     #expect(harness.mailbox("a")?.current?.size == 4)
   }
 
-  @Test func messagesDecodeLazilyAndOnce() throws {
+  /// The model decodes nothing: a version keeps the summary its observation brought (the
+  /// watcher's), and one whose bytes were not kept says so.
+  @Test func versionsKeepTheSummaryTheirObservationBrought() throws {
     var harness = Harness()
-    let bytes = try KeyedArchiveEncoder().encodeBytes(
-      .dictionary([ArchivedEntry(key: .string("n"), value: .integer(1))]))
     harness.apply(
       .mailboxChanged(
-        directory: directory, identifier: "a", .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: 1)),
+        directory: directory, identifier: "a",
+        .file(bytes: [1, 2, 3], size: 3, modifiedNanoseconds: 1, summary: "{n: 1}")),
       at: 1)
-    harness.apply(.mailboxChanged(directory: directory, identifier: "bad", file("not an archive")), at: 1)
+    harness.apply(.mailboxChanged(directory: directory, identifier: "bare", file("no summary")), at: 1)
     harness.apply(
       .mailboxChanged(
         directory: directory, identifier: "big", .file(bytes: nil, size: 9_999, modifiedNanoseconds: 1)),
       at: 1)
-    let version = try #require(harness.mailbox("a")?.current)
-    #expect(harness.state.summary(of: version, width: 80) == "{n: 1}")
-    #expect(harness.state.summary(of: version, width: 80) == "{n: 1}")
-    #expect(harness.state.decoded(version).json == "{\"n\":1}")
-    let bad = try #require(harness.mailbox("bad")?.current)
-    #expect(harness.state.summary(of: bad, width: 80).hasPrefix("(undecodable"))
-    let big = try #require(harness.mailbox("big")?.current)
-    #expect(harness.state.summary(of: big, width: 80) == "(9999 bytes, not kept)")
+    #expect(harness.mailbox("a")?.current?.summary == "{n: 1}")
+    #expect(harness.mailbox("bare")?.current?.summary == "")
+    #expect(harness.mailbox("big")?.current?.summary == "(9999 bytes, not kept)")
   }
 
   @Test func jsonDocumentHasTheDocumentedShape() throws {

@@ -90,7 +90,7 @@ import WormholeVocabulary
   }
 
   @Test func replayingAMessageTheModelNeverHeldSaysWhy() throws {
-    let state = ModelState(inspector: KeyedArchiveInspector())
+    let state = ModelState()
     let entry = TrafficEntry(
       id: 9, milliseconds: 0, kind: .passed, directory: "/nowhere", identifier: "m", size: 3)
     #expect(throws: OperationError.messageNotKept(entry: 9)) {

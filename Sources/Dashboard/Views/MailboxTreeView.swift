@@ -96,7 +96,8 @@ enum MailboxTreeView {
     if let error = mailbox.error {
       summary = "unreadable: " + DisplayText.escaped(error)
     } else if let current = mailbox.current {
-      summary = state.model.summary(of: current, width: summaryWidth)
+      // Summarized by the watcher as it read the file; cut to the row here.
+      summary = current.summary
     } else {
       summary = "cleared"
     }
