@@ -14,13 +14,15 @@ extension TrafficEntry {
   /// `"bytes","sender","pid","seq","replay_of","error"}`.
   public var jsonLine: String {
     var out = "{\"id\":\(id),\"time\":\(JSONText.string(TrafficRecord.timestamp(milliseconds)))"
-    out += ",\"kind\":\(JSONText.string(kind.rawValue)),\"directory\":\(jsonName(directory))"
-    out += ",\"directory_bytes\":\(jsonNameBytes(directory))"
-    out += ",\"identifier\":\(jsonName(identifier)),\"identifier_bytes\":\(jsonNameBytes(identifier))"
-    out += ",\"transiting\":\(jsonString(transiting))"
-    out += ",\"bytes\":\(size),\"sender\":\(jsonString(sender)),\"pid\":\(jsonNumber(processIdentifier))"
+    out += ",\"kind\":\(JSONText.string(kind.rawValue)),\"directory\":\(JSONText.name(directory))"
+    out += ",\"directory_bytes\":\(JSONText.nameBytes(directory))"
     out +=
-      ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(jsonString(error))}"
+      ",\"identifier\":\(JSONText.name(identifier)),\"identifier_bytes\":\(JSONText.nameBytes(identifier))"
+    out += ",\"transiting\":\(JSONText.string(orNull: transiting))"
+    out +=
+      ",\"bytes\":\(size),\"sender\":\(JSONText.string(orNull: sender)),\"pid\":\(jsonNumber(processIdentifier))"
+    out +=
+      ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(JSONText.string(orNull: error))}"
     return out
   }
 }
@@ -34,9 +36,9 @@ extension ModelState {
     var out = "{\"directories\":["
     for (directoryIndex, directory) in sortedDirectories.enumerated() {
       if directoryIndex > 0 { out += "," }
-      out += "{\"path\":\(jsonName(directory.path)),\"path_bytes\":\(jsonNameBytes(directory.path))"
+      out += "{\"path\":\(JSONText.name(directory.path)),\"path_bytes\":\(JSONText.nameBytes(directory.path))"
       out += ",\"polled\":\(directory.isPolled)"
-      out += ",\"error\":\(jsonString(directory.error)),\"mailboxes\":["
+      out += ",\"error\":\(JSONText.string(orNull: directory.error)),\"mailboxes\":["
       for (mailboxIndex, mailbox) in directory.sortedMailboxes.enumerated() {
         if mailboxIndex > 0 { out += "," }
         out += mailboxJSON(mailbox, width: summaryWidth)
@@ -51,36 +53,20 @@ extension ModelState {
   }
 
   private func mailboxJSON(_ mailbox: Mailbox, width: Int) -> String {
-    var out = "{\"identifier\":\(jsonName(mailbox.identifier))"
-    out += ",\"identifier_bytes\":\(jsonNameBytes(mailbox.identifier)),\"present\":\(mailbox.isOnDisk)"
+    var out = "{\"identifier\":\(JSONText.name(mailbox.identifier))"
+    out += ",\"identifier_bytes\":\(JSONText.nameBytes(mailbox.identifier)),\"present\":\(mailbox.isOnDisk)"
     let current = mailbox.current
     out += ",\"bytes\":\(jsonNumber(current?.size))"
     out +=
-      ",\"modified\":\(jsonString(current.map { TrafficRecord.timestamp($0.modifiedNanoseconds / 1_000_000) }))"
+      ",\"modified\":\(JSONText.string(orNull: current.map { TrafficRecord.timestamp($0.modifiedNanoseconds / 1_000_000) }))"
     out += ",\"versions\":\(mailbox.versionCount),\"history\":\(mailbox.history.count)"
     out += ",\"last_change\":\(JSONText.string(TrafficRecord.timestamp(mailbox.lastChange)))"
-    out += ",\"last_writer\":\(jsonString(current?.sender)),\"seq\":\(jsonNumber(current?.sequence))"
-    out += ",\"summary\":\(jsonString(current.map { TerminalWidth.truncated($0.summary, toColumns: width) }))"
-    return out + ",\"error\":\(jsonString(mailbox.error))}"
+    out +=
+      ",\"last_writer\":\(JSONText.string(orNull: current?.sender)),\"seq\":\(jsonNumber(current?.sequence))"
+    out +=
+      ",\"summary\":\(JSONText.string(orNull: current.map { TerminalWidth.truncated($0.summary, toColumns: width) }))"
+    return out + ",\"error\":\(JSONText.string(orNull: mailbox.error))}"
   }
 }
-
-private func jsonString(_ text: String?) -> String { text.map(JSONText.string) ?? "null" }
 
 private func jsonNumber<N: BinaryInteger>(_ value: N?) -> String { value.map { String($0) } ?? "null" }
-
-/// A name as a JSON string: exact for UTF-8, the lossy text otherwise (see ``jsonNameBytes``).
-private func jsonName(_ name: FileName) -> String { JSONText.string(name.string ?? name.lossyText) }
-
-/// `null` for a name that is valid UTF-8, else its bytes as lowercase hexadecimal.
-private func jsonNameBytes(_ name: FileName) -> String {
-  guard !name.isText else { return "null" }
-  let digits = Array("0123456789abcdef".utf8)
-  var hex: [UInt8] = [UInt8(ascii: "\"")]
-  for byte in name.bytes {
-    hex.append(digits[Int(byte >> 4)])
-    hex.append(digits[Int(byte & 0xf)])
-  }
-  hex.append(UInt8(ascii: "\""))
-  return String(decoding: hex, as: UTF8.self)
-}
