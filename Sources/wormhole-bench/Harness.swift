@@ -17,7 +17,9 @@ struct BenchmarkRecord {
   var detail: [String: Double] = [:]
 
   var ratio: Double {
-    guard value > 0, baseline > 0 else { return 0 }
+    guard baseline > 0 else { return 0 }
+    // Nothing measured where less is better (no CPU used while idle) beats any baseline.
+    guard value > 0 else { return higherIsBetter ? 0 : .infinity }
     return higherIsBetter ? value / baseline : baseline / value
   }
 
