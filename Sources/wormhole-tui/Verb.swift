@@ -34,6 +34,7 @@ enum Verbs {
   static let all: [Verb] = [
     DashboardVerb.verb, PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb,
     DumpVerb.verb, SnapshotVerb.verb, InspectVerb.verb, DemoVerb.verb, DemoPlayerVerb.verb,
+    PairVerb.verb, DeviceVerb.verb, TransfersVerb.verb,
   ]
 
   /// The verb called `name`, matched by its exact bytes.
