@@ -130,6 +130,29 @@ import Testing
     #expect(watch.finish().status == 0)
   }
 
+  /// Regression: a message larger than the socket's buffer, sent by a `pass` that stops at once,
+  /// was cut short when the link closed with bytes still queued ("a frame was cut short").
+  @Test func aLargeMessageFromAPassThatStopsAtOnceArrivesWhole() throws {
+    let pairs = try PairHome()
+    let container = pairs.path + "/container"
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    let text = String(repeating: "x", count: 1_000_000)
+    let made = try run(["pass", "big", "--lines", "--container", container], input: "\"\(text)\"\n")
+    #expect(made.status == 0, "\(made.errors)")
+    let watch = try pairs.device("watch", ["--json"])
+    let sent = try pairs.pass("session-message", ["big", "--archive", container + "/big.archive"])
+    #expect(sent.status == 0, "\(sent.errors)")
+    // The hang-up is read after every byte before it: by then the message was printed, or refused.
+    #expect(watch.waitFor("the phone is not reachable"), "\(watch.currentErrors)")
+    #expect(watch.waitFor("\"sequence\":1", inErrors: false), "\(watch.currentErrors)")
+    let line = try #require(watch.currentOutput.split(separator: "\n").first)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect((object["message"] as? String)?.count == text.count)
+    #expect(!watch.currentErrors.contains("refused"), "\(watch.currentErrors)")
+    watch.interrupt()
+    #expect(watch.finish().status == 0)
+  }
+
   @Test func aMessageToAnAbsentCounterpartIsNotReachable7007() throws {
     let pairs = try PairHome()
     let sent = try pairs.pass("session-message", ["greet", "1"])
