@@ -62,8 +62,9 @@ enum Verbs {
 
       The message verbs take --home DIR, --group G, --directory D or --container DIR to choose
       the wormhole directory, and --pair NAME --role phone|watch for a simulated device's
-      containers and the session types; pair, device and transfers take --home. All take --help. Exit codes: 0 success, 1 nothing there (empty mailbox,
-      timeout), 2 usage error, 3 operation failed (including output that cannot be written).
+      containers and the session types; pair, device and transfers take --home. All take --help.
+      Exit codes: 0 success, 1 nothing there (empty mailbox, timeout), 2 usage error, 3 operation
+      failed (including output that cannot be written, a refused device, 7007 and 7012).
       '--' ends options: 'clear -- --all' clears the mailbox named --all.
       Run 'wormhole-tui VERB --help' for a verb's options.
 
