@@ -86,6 +86,8 @@ enum DeviceVerb {
       source.resume()
       sources.append(source)
     }
+    // Served before activation, so that a verb that saw "activated" finds it.
+    try ControlChannel.serve(device.session, directory: device.directory)
     do throws(SessionError) {
       try device.session.activate()
     } catch {

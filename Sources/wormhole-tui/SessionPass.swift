@@ -53,11 +53,9 @@ enum SessionPass {
         optionalDirectory: arguments.value(.directory))
     } catch {
       if case .alreadyRunning(_, let pid) = error {
-        throw .failure(
-          "the \(address.role) of \(PairDisplay.name(address.pair)) is running as device run "
-            + "(\(pid.map { "pid \($0)" } ?? "starting")): pass cannot send through a running device yet "
-            + "(a control channel to it is a later slice); stop it, or pass from the \(address.role.counterpart)"
-        )
+        return try throughRunningDevice(
+          arguments, type: type, address: address, pid: pid, identifier: identifier, archive: archive,
+          replyTimeout: replyTimeout, store: store)
       }
       throw CommandError(error)
     }
@@ -130,6 +128,38 @@ enum SessionPass {
     return .success
   }
 
+  /// Sends through the `device run` that holds the role, on its control socket.
+  private static func throughRunningDevice(
+    _ arguments: ParsedArguments, type: TransitingType, address: DeviceAddress, pid: Int32?,
+    identifier: String,
+    archive: [UInt8], replyTimeout: Double?, store: PairStore
+  ) throws(CommandError) -> ExitCode {
+    var request = DeviceFrame(
+      kind: .message, identifier: identifier, sender: address.role, time: 0, payload: archive)
+    switch type {
+    case .sessionContext:
+      request.kind = .context
+      if arguments.flag(.deliverIdentical) { request.flags = .deliversIdentical }
+    case .sessionFile: request.kind = .transfer
+    default:
+      if let replyTimeout {
+        request.flags = .replyRequested
+        request.time = Int64(min(replyTimeout, 1e9) * 1e9)
+      }
+    }
+    let response = try ControlChannel.send(
+      request, to: store.directory(for: address), waiting: (replyTimeout ?? 0) + 30)
+    guard let response else {
+      throw .failure(
+        "the \(address.role) of \(PairDisplay.name(address.pair)) is running as device run "
+          + "(\(pid.map { "pid \($0)" } ?? "starting")) and does not answer on its control socket; "
+          + "stop it, or pass from the \(address.role.counterpart)")
+    }
+    if !response.text.isEmpty { diagnose(response.text) }
+    if let reply = response.reply { emit(try SessionLines.reply(reply)) }
+    return response.code
+  }
+
   private static func sendMessage(
     _ session: SessionEngine, identifier: String, archive: [UInt8], timeout: Double?
   ) throws(CommandError) -> ExitCode {
@@ -162,7 +192,7 @@ enum SessionPass {
   }
 
   /// The short messages the issue names for the two failures a sender meets most.
-  private static func failure(_ error: SessionError) -> CommandError {
+  static func failure(_ error: SessionError) -> CommandError {
     switch error {
     case .notReachable:
       return .failure(

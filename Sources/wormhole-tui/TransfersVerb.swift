@@ -41,10 +41,17 @@ enum TransfersVerb {
         try store.cancelTransfer(id, of: address)
       } catch {
         if case .deviceRunning(_, let pid) = error {
-          throw .failure(
-            "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(pid)): its queue "
-              + "is cancelled from disk only while it is down (a control channel to a running device is a "
-              + "later slice); stop it first")
+          let request = DeviceFrame(
+            kind: .transferAcknowledgement, transferID: id, sender: address.role, time: 0)
+          guard
+            let response = try ControlChannel.send(request, to: store.directory(for: address), waiting: 30)
+          else {
+            throw .failure(
+              "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(pid)) and does not "
+                + "answer on its control socket; stop it first")
+          }
+          if !response.text.isEmpty { diagnose(response.text) }
+          return response.code
         }
         throw CommandError(error)
       }

@@ -173,18 +173,34 @@ import Testing
     #expect(watch.finish().status == 0)
   }
 
-  @Test func passRefusesWhileDeviceRunHoldsItsRole() throws {
+  @Test func passSendsThroughTheDeviceRunThatHoldsItsRole() throws {
     let pairs = try PairHome()
     let phone = try pairs.device("phone")
-    let pid = try #require(try pairs.pid(of: "phone"))
-    for type in ["session-message", "session-context", "session-file"] {
-      let sent = try pairs.pass(type, ["x", "1"])
-      #expect(sent.status == 3, "\(type)")
-      #expect(sent.errors.contains("running as device run (pid \(pid))"), "\(sent.errors)")
-      #expect(sent.errors.contains("control channel"), "\(sent.errors)")
+    // The watch is down: the running phone answers for the pass, with the session's errors.
+    let unreachable = try pairs.pass("session-message", ["m", "1"])
+    #expect(unreachable.status == 3, "\(unreachable.errors)")
+    #expect(
+      unreachable.errors.contains("not reachable (WCErrorCodeNotReachable 7007)"), "\(unreachable.errors)")
+    let context = try pairs.pass("session-context", ["c", "1"])
+    #expect(
+      context.status == 0 && context.errors.contains("context version 1 is queued"), "\(context.errors)")
+    let file = try pairs.pass("session-file", ["f", "1"])
+    #expect(file.status == 0 && file.errors.contains("transfer 1 is queued"), "\(file.errors)")
+    let watch = try pairs.device("watch", ["--echo"])
+    #expect(phone.waitFor("the watch is reachable"))
+    let replied = try pairs.pass("session-message", ["m", #"{"x":1}"#, "--reply-timeout", "20"])
+    #expect(replied.status == 0 && replied.lines == [#"{"x":1}"#], "\(replied.errors)")
+    // And from the watch's side, through its own device run, to the phone that does not reply.
+    let timedOut = try pairs.pass("session-message", ["m", "2", "--reply-timeout", "0.2"], role: "watch")
+    #expect(timedOut.status == 3 && timedOut.errors.contains("reply timed out (7012)"), "\(timedOut.errors)")
+    #expect(watch.waitFor("session-file #1 f: 1", inErrors: false), "\(watch.currentOutput)")
+    #expect(watch.waitFor("session-context #1 c: 1", inErrors: false), "\(watch.currentOutput)")
+    #expect(phone.waitFor("session-message #1 m: 2", inErrors: false), "\(phone.currentOutput)")
+    for device in [watch, phone] {
+      device.interrupt()
+      #expect(device.finish().status == 0)
     }
-    phone.interrupt()
-    #expect(phone.finish().status == 0)
+    #expect(!FileManager.default.fileExists(atPath: pairs.path + "/pairs/p/phone/control.sock"))
   }
 
   @Test func contextsAndTransfersWaitOnDiskUntilBothDevicesRun() throws {
@@ -251,19 +267,24 @@ import Testing
     #expect(forced.status == 0 && forced.errors.contains("context version 2 is queued"), "\(forced.errors)")
   }
 
-  @Test func transfersCancelAndContextClearRefuseWhileTheDeviceRuns() throws {
+  @Test func aRunningDeviceCancelsThroughItsControlSocketAndAContextClearWaitsForItToStop() throws {
     let pairs = try PairHome()
     #expect(try pairs.pass("session-file", ["doc", "1"]).status == 0)
+    #expect(try pairs.pass("session-file", ["doc", "2"]).status == 0)
     #expect(try pairs.pass("session-context", ["k", "1"]).status == 0)
     let phone = try pairs.device("phone")
     let pid = try #require(try pairs.pid(of: "phone"))
     let cancel = try run(["transfers", "cancel", "1", "--pair", "p", "--role", "phone"] + pairs.home)
-    #expect(cancel.status == 3 && cancel.errors.contains("running (pid \(pid))"), "\(cancel.errors)")
+    #expect(cancel.status == 0 && cancel.errors.contains("cancelled transfer 1"), "\(cancel.errors)")
+    let missing = try run(["transfers", "cancel", "9", "--pair", "p", "--role", "phone"] + pairs.home)
+    #expect(missing.status == 3 && missing.errors.contains("no outstanding transfer 9"), "\(missing.errors)")
     let clear = try run(
       ["clear", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
     #expect(clear.status == 3 && clear.errors.contains("running (pid \(pid))"), "\(clear.errors)")
     phone.interrupt()
     #expect(phone.finish().status == 0)
+    let left = try run(["transfers", "--pair", "p"] + pairs.home)
+    #expect(left.lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["phone 2"])
     let cleared = try run(
       ["clear", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
     #expect(cleared.status == 0, "\(cleared.errors)")
