@@ -267,6 +267,34 @@ import Testing
     #expect(forced.status == 0 && forced.errors.contains("context version 2 is queued"), "\(forced.errors)")
   }
 
+  @Test func garbageOnTheControlSocketIsRefusedAndTheDeviceGoesOnServing() throws {
+    let pairs = try PairHome()
+    let phone = try pairs.device("phone")
+    let socket = pairs.path + "/pairs/p/phone/control.sock"
+    // HTTP text, a frame header announcing 4 GB, a valid frame claiming the other role, and a
+    // connection closed half-way: each is dropped without an answer, and nothing crashes.
+    let script = """
+      import socket, struct, sys
+      def send(data):
+          s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(data); s.shutdown(1)
+          print(len(s.recv(100))); s.close()
+      send(b"GET / HTTP/1.0\\r\\n\\r\\n")
+      send(struct.pack(">I", 0xFFFFFFFF) + b"WD")
+      send(struct.pack(">I", 36) + b"WD\\x01\\x02\\x02\\x00\\x00\\x00" + bytes(28))
+      send(b"\\x00\\x00")
+      """
+    let hostile = try runProgram("/usr/bin/env", ["python3", "-c", script, socket])
+    #expect(
+      hostile.status == 0 && hostile.lines == ["0", "0", "0", "0"], "\(hostile.output)\(hostile.errors)")
+    let sent = try pairs.pass("session-file", ["f", "1"])
+    // Answered by the running phone (a pass that ran as the phone itself words it otherwise).
+    #expect(
+      sent.status == 0 && sent.errors.contains("transfer 1 is queued: the watch is not reachable"),
+      "\(sent.errors)")
+    phone.interrupt()
+    #expect(phone.finish().status == 0)
+  }
+
   @Test func aRunningDeviceCancelsThroughItsControlSocketAndAContextClearWaitsForItToStop() throws {
     let pairs = try PairHome()
     #expect(try pairs.pass("session-file", ["doc", "1"]).status == 0)
