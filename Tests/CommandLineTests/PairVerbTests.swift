@@ -258,6 +258,30 @@ import Testing
     #expect(message.status == 1 && message.errors.contains("never stored"), "\(message.errors)")
   }
 
+  @Test func listenTailAndDumpFollowADevicesGroupContainers() throws {
+    let pairs = try PairHome()
+    let device = ["--pair", "p", "--role", "watch", "--group", "group.example"] + pairs.home
+    let listener = try RunningCommand(["listen", "doc", "--count", "1", "--json"] + device)
+    #expect(listener.waitFor("listening for doc in \(pairs.path)/pairs/p/watch/AppGroup/group.example"))
+    let watch = try pairs.device("watch", ["--group", "group.example"])
+    let sent = try pairs.pass("session-file", ["doc", #"{"page":2}"#])
+    #expect(sent.status == 0 && sent.errors.contains("was stored by the watch"), "\(sent.errors)")
+    let heard = listener.finish()
+    #expect(heard.status == 0 && heard.output.contains(#""message":{"page":2}"#), "\(heard.output)")
+    let tail = try run(["tail"] + device)
+    #expect(
+      tail.status == 0 && tail.lines.count == 1 && tail.output.contains(" device file pass doc "),
+      "\(tail.output)")
+    let dump = try run(["dump", "--pair", "p", "--role", "watch"] + pairs.home)
+    #expect(
+      dump.status == 0 && dump.output.contains("pairs/p/watch/AppGroup/group.example (1 mailbox)"),
+      "\(dump.output)")
+    let role = try run(["tail", "--role", "watch"] + pairs.home)
+    #expect(role.status == 2 && role.errors.contains("give --pair NAME too"), "\(role.errors)")
+    watch.interrupt()
+    #expect(watch.finish().status == 0)
+  }
+
   @Test func anIdenticalContextIsNotDeliveredUnlessAsked() throws {
     let pairs = try PairHome()
     #expect(try pairs.pass("session-context", ["k", "1"]).status == 0)
