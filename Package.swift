@@ -91,6 +91,7 @@ let package = Package(
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "DeviceSession", "DevicePairing",
       ]),
     .executableTarget(
       name: "wormhole-bench",

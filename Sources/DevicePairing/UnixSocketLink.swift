@@ -126,8 +126,36 @@ public final class UnixSocketLink: DeviceLink {
     }
     signalWake()
     if let thread { _ = pthread_join(thread, nil) }
+    drainOutbound(seconds: Self.drainSeconds)
     closeAll()
     _ = unlink(directory.socketPath)
+  }
+
+  /// How long ``stop()`` waits for a connected counterpart to take the frames still queued.
+  static let drainSeconds = 5.0
+
+  /// Writes out what is still queued for the counterpart (a frame larger than the socket's
+  /// buffer, sent just before stopping), so that it is not cut short by the close; gives up
+  /// after `seconds` or when the connection fails. Runs after the link's thread has ended.
+  private func drainOutbound(seconds: Double) {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while true {
+      let connection = state.withLock { $0.outbound.isEmpty ? -1 : $0.connection }
+      guard connection >= 0 else { return }
+      let left = ContinuousClock.now.duration(to: deadline).components
+      let milliseconds = Int32(max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000))
+      guard milliseconds > 0 else { return }
+      var ready = pollfd(fd: connection, events: Int16(POLLOUT), revents: 0)
+      let polled = poll(&ready, 1, milliseconds)
+      if polled < 0 && errno == EINTR { continue }
+      guard polled > 0, ready.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0 else { return }
+      let progressed = state.withLock { state -> Bool in
+        let written = Self.write(state.connection, state.outbound.pending)
+        if written > 0 { state.outbound.consume(written) }
+        return written >= 0
+      }
+      if !progressed { return }
+    }
   }
 
   // MARK: The link's thread

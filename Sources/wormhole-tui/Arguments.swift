@@ -170,7 +170,10 @@ enum Location {
       }
     }
     let environment = WormholeHome.currentEnvironment()
-    let home = arguments.value(.home) ?? WormholeHome.defaultPath(environment: environment)
+    // `--pair NAME --role ROLE`: the device's containers stand in for the home's.
+    let home =
+      try PairArguments.deviceHome(arguments) ?? arguments.value(.home)
+      ?? WormholeHome.defaultPath(environment: environment)
     let group =
       arguments.value(.group) ?? environment["WORMHOLE_GROUP"].flatMap { $0.isEmpty ? nil : $0 } ?? "default"
     do {

@@ -29,7 +29,7 @@ enum DumpVerb {
       OptionSpec(.json, help: "print JSON"),
       OptionSpec(.follow, help: "keep running and print each new traffic entry"),
       OptionSpec(.traffic, help: "recent traffic entries in the dump (default 20)"),
-    ],
+    ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
@@ -88,7 +88,9 @@ enum DumpVerb {
       roots.append(.group(try Location.directory(arguments)))
     }
     if roots.isEmpty {
-      roots.append(.home(arguments.value(.home) ?? WormholeHome.defaultPath()))
+      roots.append(
+        .home(try PairArguments.deviceHome(arguments) ?? arguments.value(.home) ?? WormholeHome.defaultPath())
+      )
     }
     return roots
   }

@@ -22,7 +22,7 @@ enum ListenVerb {
       OptionSpec(.count, help: "exit after N messages"),
       OptionSpec(.timeout, help: "exit 1 if the count is not reached in time"),
       OptionSpec(.json, help: "print one JSON object per message"),
-    ],
+    ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
@@ -123,7 +123,7 @@ enum TailVerb {
       OptionSpec(.follow, help: "keep printing new records"),
       OptionSpec(.count, help: "print only the last N retained records"),
       OptionSpec(.json, help: "print one JSON object per record"),
-    ],
+    ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {

@@ -15,15 +15,21 @@ enum PassVerb {
       --lines passes each line as soon as it is read (blank lines are skipped), so a line that
       is not JSON (or not UTF-8) stops it after the lines before it were passed: the message
       says how many were, and nothing from that line on is. Exit 2 then.
+      --transiting session-context|session-message|session-file sends from a pair's device
+      (--pair NAME --role phone|watch): the verb runs as that device while it sends, unless
+      'device run' holds the role (exit 3). A session-message needs its counterpart running
+      (else "not reachable", 7007, exit 3); with --reply-timeout the reply is printed as JSON,
+      or "reply timed out" (7012), exit 3. A context or transfer is stored and delivered when
+      both devices run; an identical context is not delivered unless --deliver-identical.
       """,
     options: [
       OptionSpec(.string, help: "pass TEXT as a string instead of JSON"),
       OptionSpec(.archive, help: "pass the bytes of an existing archive (or property list)"),
       OptionSpec(.lines, help: "pass each line of standard input as one JSON message, in order"),
-      OptionSpec(.transiting, help: "file (default) or coordinated-file"),
+      OptionSpec(.transiting, help: "file (default), coordinated-file, or session-* with --pair"),
       OptionSpec(.sender, help: "sender label in the traffic journal (default wormhole-tui)"),
       OptionSpec(.durable, help: "flush the mailbox to disk before notifying"),
-    ],
+    ] + SessionPass.options,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
@@ -48,6 +54,20 @@ enum PassVerb {
       message = .string(text)
     } else if let file = arguments.value(.archive) {
       archive = try readArchive(file)
+    }
+    let type = try requestedTransitingType(arguments)
+    if type.isSession {
+      guard arguments.value(.pair) != nil else { throw .usage(SessionPass.requirement(type)) }
+      guard !arguments.flag(.lines) else { throw .usage("--lines is for the file types") }
+      let bytes: [UInt8]
+      if let archive {
+        bytes = [UInt8](archive)
+      } else if let message {
+        bytes = try SessionLines.archive(message)
+      } else {
+        throw .usage("a session type carries a message: give VALUE, --string or --archive")
+      }
+      return try SessionPass.run(arguments, type: type, identifier: identifier, archive: bytes)
     }
     let wormhole = try Location.wormhole(
       arguments, transitingType: try transitingType(arguments), creating: true
@@ -141,13 +161,20 @@ enum PassVerb {
   }
 
   static func transitingType(_ arguments: ParsedArguments) throws(CommandError) -> TransitingType {
+    let type = try requestedTransitingType(arguments)
+    guard !type.isSession else { throw .usage(SessionPass.requirement(type)) }
+    guard type.isAvailable else { throw CommandError(.transitingTypeUnavailable(type)) }
+    return type
+  }
+
+  /// The `--transiting` type named, whether or not this verb can use it here.
+  static func requestedTransitingType(_ arguments: ParsedArguments) throws(CommandError) -> TransitingType {
     guard let name = arguments.value(.transiting) else { return .file }
     guard let type = TransitingType(rawValue: name) else {
       throw .usage(
         "unknown transiting type \(DisplayText.field(name)); one of \(TransitingType.allCases.map(\.rawValue).joined(separator: ", "))"
       )
     }
-    guard type.isAvailable else { throw CommandError(.transitingTypeUnavailable(type)) }
     return type
   }
 }
@@ -180,12 +207,16 @@ enum ReadVerb {
       The archive is decoded without instantiating any class, so messages of classes this
       program does not know print as their class name and fields. --json prints one JSON value
       (plain JSON where the message is JSON-like); --raw copies the archive's bytes.
+      --pair NAME --role ROLE reads a simulated device's containers. With it, session-context
+      reads the received context's value (else the device's own context's), session-file the
+      mailbox a transfer was stored in, and session-message nothing: it is never stored.
       """,
     options: [
       OptionSpec(.json, help: "print the message as JSON"),
       OptionSpec(.raw, help: "write the archive's bytes to standard output"),
-      OptionSpec(.transiting, help: "file (default) or coordinated-file (reads under the lock)"),
-    ],
+      OptionSpec(
+        .transiting, help: "file (default), coordinated-file (under the lock), or session-* with --pair"),
+    ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
@@ -196,6 +227,14 @@ enum ReadVerb {
     guard !(arguments.flag(.json) && arguments.flag(.raw)) else {
       throw .usage("give --json or --raw, not both")
     }
+    let type = try PassVerb.requestedTransitingType(arguments)
+    if type.isSession && arguments.value(.pair) == nil { throw .usage(SessionPass.requirement(type)) }
+    if type == .sessionContext || type == .sessionMessage {
+      guard let archive = try SessionMailboxes.read(arguments, type: type, identifier: identifier) else {
+        return .nothing
+      }
+      return try show(archive, identifier: identifier, source: identifier, arguments: arguments)
+    }
     if let unused = try Location.unusedGroupDirectory(arguments) {
       diagnose(
         "no message for \(DisplayText.field(identifier)): nothing has been passed here yet "
@@ -203,7 +242,8 @@ enum ReadVerb {
       return .nothing
     }
     let wormhole = try Location.wormhole(
-      arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
+      arguments, transitingType: type.isSession ? .file : try PassVerb.transitingType(arguments),
+      creating: false)
     let archive: Data?
     do {
       archive = try wormhole.archive(withIdentifier: identifier)
@@ -214,12 +254,20 @@ enum ReadVerb {
       diagnose("no message for \(DisplayText.field(identifier)) in \(DisplayText.field(wormhole.directory))")
       return .nothing
     }
+    return try show(
+      archive, identifier: identifier,
+      source: (try? wormhole.mailboxPath(forIdentifier: identifier)) ?? identifier, arguments: arguments)
+  }
+
+  /// Prints a message's archive as `read` does: its bytes, JSON or a text tree.
+  static func show(_ archive: Data, identifier: String, source: String, arguments: ParsedArguments)
+    throws(CommandError) -> ExitCode
+  {
     if arguments.flag(.raw) {
       emitRaw(archive)
       return .success
     }
-    let inspection = try MessageRendering.inspect(
-      archive, source: (try? wormhole.mailboxPath(forIdentifier: identifier)) ?? identifier)
+    let inspection = try MessageRendering.inspect(archive, source: source)
     let shown = DisplayText.field(identifier)
     for warning in inspection.warnings { diagnose("\(shown): \(warning)") }
     if let reason = inspection.notArchiveReason {
@@ -234,11 +282,17 @@ enum ClearVerb {
   static let verb = Verb(
     name: "clear", synopsis: "IDENTIFIER... | --all [OPTIONS]",
     summary: "Remove mailboxes; with --all, every mailbox of the directory and nothing else.",
+    details: """
+      --pair NAME --role ROLE clears a simulated device's mailboxes (with session-file, those its
+      received transfers were stored in). session-context removes the identifiers (--all: every
+      one) from the device's application context, delivered when both devices run; the device
+      must not be running (exit 3). session-message has nothing to clear: it is never stored.
+      """,
     options: [
       OptionSpec(.all, help: "remove every *.archive mailbox in the directory"),
-      OptionSpec(.transiting, help: "file (default) or coordinated-file"),
+      OptionSpec(.transiting, help: "file (default), coordinated-file, or session-* with --pair"),
       OptionSpec(.sender, help: "sender label in the traffic journal"),
-    ],
+    ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
@@ -248,10 +302,17 @@ enum ClearVerb {
         all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")
     }
     for identifier in arguments.positional { try validate(identifier) }
+    let type = try PassVerb.requestedTransitingType(arguments)
+    if type.isSession && arguments.value(.pair) == nil { throw .usage(SessionPass.requirement(type)) }
+    if type == .sessionContext || type == .sessionMessage {
+      try SessionMailboxes.clear(arguments, type: type, identifiers: arguments.positional, all: all)
+      return .success
+    }
     // A group nothing was passed in has nothing to clear.
     if try Location.unusedGroupDirectory(arguments) != nil { return .success }
     let wormhole = try Location.wormhole(
-      arguments, transitingType: try PassVerb.transitingType(arguments), creating: false)
+      arguments, transitingType: type.isSession ? .file : try PassVerb.transitingType(arguments),
+      creating: false)
     do {
       if all {
         try wormhole.clearAllMessageContents()

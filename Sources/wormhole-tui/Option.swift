@@ -50,4 +50,12 @@ struct Option: Hashable, Sendable {
   static let seconds = Option("seconds", "N")
   static let keep = Option("keep")
   static let role = Option("role", "ROLE")
+
+  // Paired devices and the session transiting types.
+  static let pair = Option("pair", "NAME")
+  static let force = Option("force")
+  static let reply = Option("reply", "JSON")
+  static let echo = Option("echo")
+  static let replyTimeout = Option("reply-timeout", "SECONDS")
+  static let deliverIdentical = Option("deliver-identical")
 }

@@ -34,6 +34,7 @@ enum Verbs {
   static let all: [Verb] = [
     DashboardVerb.verb, PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb,
     DumpVerb.verb, SnapshotVerb.verb, InspectVerb.verb, DemoVerb.verb, DemoPlayerVerb.verb,
+    PairVerb.verb, DeviceVerb.verb, TransfersVerb.verb,
   ]
 
   /// The verb called `name`, matched by its exact bytes.
@@ -59,9 +60,11 @@ enum Verbs {
     }
     text += """
 
-      Every verb takes --home DIR, --group G, --directory D or --container DIR to choose the
-      wormhole directory, and --help. Exit codes: 0 success, 1 nothing there (empty mailbox,
-      timeout), 2 usage error, 3 operation failed (including output that cannot be written).
+      The message verbs take --home DIR, --group G, --directory D or --container DIR to choose
+      the wormhole directory, and --pair NAME --role phone|watch for a simulated device's
+      containers and the session types; pair, device and transfers take --home. All take --help.
+      Exit codes: 0 success, 1 nothing there (empty mailbox, timeout), 2 usage error, 3 operation
+      failed (including output that cannot be written, a refused device, 7007 and 7012).
       '--' ends options: 'clear -- --all' clears the mailbox named --all.
       Run 'wormhole-tui VERB --help' for a verb's options.
 

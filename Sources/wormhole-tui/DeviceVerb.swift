@@ -1,0 +1,98 @@
+import DevicePairing
+import DeviceSession
+import Dispatch
+import Glibc
+import KeyedArchive
+
+/// `device run --pair NAME --role phone|watch`: one simulated device, running until interrupted.
+enum DeviceVerb {
+  static let verb = Verb(
+    name: "device",
+    synopsis: "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo]",
+    summary: "Run a pair's simulated phone or watch, printing what it receives.",
+    details: """
+      The device takes its role's run lock (a second run of the role is refused with the running
+      one's pid, exit 3), activates its session and is reachable to its counterpart until it
+      stops. It is handed what waits for it: the newest application context and the queued
+      transfers, which it stores in its group's mailboxes (<home>/pairs/NAME/ROLE/AppGroup/G).
+      Each message, context identifier and transfer is one line on standard output:
+      'TYPE #SEQUENCE IDENTIFIER: SUMMARY' (SEQUENCE: the message's number, the context's version
+      or the transfer's id), or with --json {"identifier", "transiting", "message", "sequence",
+      "time"}. Activation, reachability and finished transfers go to standard error.
+      --reply answers each session message that waits for a reply with JSON, --echo with the
+      message itself. SIGINT and SIGTERM stop the device cleanly (exit 0).
+      """,
+    options: [
+      PairArguments.pairOption, PairArguments.roleOption,
+      OptionSpec(.group, help: "the device's application group (default $WORMHOLE_GROUP, else \"default\")"),
+      OptionSpec(.json, help: "print one JSON object per message"),
+      OptionSpec(.reply, help: "answer each session message with this JSON value"),
+      OptionSpec(.echo, help: "answer each session message with the message itself"),
+      PairArguments.homeOption,
+    ],
+    usesLocation: false,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard arguments.positional.count == 1, Verbs.matches(arguments.positional[0], "run") else {
+      throw .usage("device takes one action: run (see --help)")
+    }
+    let address = try PairArguments.address(arguments, verb: "device run")
+    guard !(arguments.value(.reply) != nil && arguments.flag(.echo)) else {
+      throw .usage("give --reply or --echo, not both")
+    }
+    let reply = try arguments.value(.reply).map { text throws(CommandError) in
+      try SessionLines.archive(try PassVerb.parseJSON(text, what: "--reply"))
+    }
+    let echo = arguments.flag(.echo)
+    let json = arguments.flag(.json)
+    let store = PairArguments.store(arguments)
+    let group = PairArguments.group(arguments)
+    let device = try PairArguments.attempt { () throws(PairStoreError) in
+      try SimulatedDevice(store: store, address: address, applicationGroup: group)
+    }
+    Termination.onExit { device.stop() }
+    let counterpart = address.role.counterpart
+    device.session.setDeliveryHandler { delivery in
+      switch delivery {
+      case .activated:
+        diagnose(
+          "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(getpid())), activated; "
+            + "group \(PairDisplay.field(group))")
+      case .reachabilityChanged(let reachable):
+        diagnose("the \(counterpart) is \(reachable ? "reachable" : "not reachable")")
+      case .transferFinished(let id):
+        diagnose("transfer \(id) was stored by the \(counterpart)")
+      case .failure(let error):
+        diagnose(error.description)
+      case .message(let message):
+        for entry in SessionLines.entries(delivery) { emit(SessionLines.line(entry, json: json)) }
+        guard message.replyRequested, let answer = echo ? message.payload : reply else { return }
+        do throws(SessionError) {
+          try device.session.reply(to: message, with: answer)
+        } catch {
+          diagnose("cannot reply to \(DisplayText.field(message.identifier)) #\(message.sequence): \(error)")
+        }
+      case .context, .transfer:
+        for entry in SessionLines.entries(delivery) { emit(SessionLines.line(entry, json: json)) }
+      }
+    }
+    // Stop on SIGINT and SIGTERM: the link closes, so the counterpart hears it at once.
+    var sources: [any DispatchSourceSignal] = []
+    for number in [SIGINT, SIGTERM] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler { Termination.exit(.success) }
+      source.resume()
+      sources.append(source)
+    }
+    // Served before activation, so that a verb that saw "activated" finds it.
+    try ControlChannel.serve(device.session, directory: device.directory)
+    do throws(SessionError) {
+      try device.session.activate()
+    } catch {
+      throw CommandError(error)
+    }
+    withExtendedLifetime(sources) { dispatchMain() }
+  }
+}

@@ -1,0 +1,79 @@
+import DevicePairing
+import DeviceSession
+import KeyedArchive
+
+/// `pair create NAME`, `pair list [--json]`, `pair delete NAME [--force]`: the pairs of simulated
+/// devices under the home.
+enum PairVerb {
+  static let verb = Verb(
+    name: "pair", synopsis: "create NAME | list [--json] | delete NAME [--force] [--home DIR]",
+    summary: "Create, list and delete pairs of simulated devices (a phone and a watch).",
+    details: """
+      A pair is a simulated iPhone and Apple Watch under <home>/pairs/NAME, each with its own
+      containers. A name follows the identifier rules, tighter: not empty, '.' or '..', no '/',
+      NUL or control characters, at most 64 bytes. list prints one line per pair: each device,
+      running (with its pid) or not, its queued transfers, and whether the two reach each other;
+      --json prints one JSON object per pair. delete refuses while a device of the pair runs
+      (exit 3, with its pid), unless --force.
+      """,
+    options: [
+      OptionSpec(.json, help: "list: one JSON object per pair"),
+      OptionSpec(.force, help: "delete: even while a device of the pair runs"),
+      PairArguments.homeOption,
+    ],
+    usesLocation: false,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard let action = arguments.positional.first else {
+      throw .usage("pair needs create NAME, list or delete NAME (see --help)")
+    }
+    let store = PairArguments.store(arguments)
+    let rest = Array(arguments.positional.dropFirst())
+    func onlyName() throws(CommandError) -> PairName {
+      guard rest.count == 1 else { throw .usage("pair \(action) takes one NAME") }
+      return try PairArguments.name(rest[0])
+    }
+    if Verbs.matches(action, "create") {
+      let name = try onlyName()
+      try PairArguments.attempt { () throws(PairStoreError) in try store.create(name) }
+      diagnose("created the pair \(PairDisplay.name(name))")
+    } else if Verbs.matches(action, "delete") {
+      let name = try onlyName()
+      try PairArguments.attempt { () throws(PairStoreError) in
+        try store.delete(name, force: arguments.flag(.force))
+      }
+    } else if Verbs.matches(action, "list") {
+      guard rest.isEmpty else { throw .usage("pair list takes no NAME") }
+      for status in try PairArguments.attempt({ () throws(PairStoreError) in try store.list() }) {
+        emit(arguments.flag(.json) ? jsonLine(status) : textLine(status))
+      }
+    } else {
+      throw .usage("unknown pair action \(DisplayText.field(action)); one of create, list, delete")
+    }
+    return .success
+  }
+
+  static func textLine(_ status: PairStatus) -> String {
+    func device(_ device: DeviceStatus) -> String {
+      let state =
+        switch device.runningPID {
+        case nil: "not running"
+        case 0: "starting"
+        case let pid?: "running (pid \(pid))"
+        }
+      return "\(device.address.role) \(state), \(device.queuedTransfers) queued"
+    }
+    return "\(PairDisplay.name(status.pair.name)): \(device(status.phone)); \(device(status.watch)); "
+      + (status.isReachable ? "reachable" : "not reachable")
+  }
+
+  static func jsonLine(_ status: PairStatus) -> String {
+    func device(_ device: DeviceStatus) -> String {
+      "{\"running\":\(device.isRunning),\"pid\":\(device.runningPID.map(String.init) ?? "null")"
+        + ",\"queuedTransfers\":\(device.queuedTransfers)}"
+    }
+    return "{\"name\":\(DisplayText.jsonString(status.pair.name.text)),\"reachable\":\(status.isReachable)"
+      + ",\"phone\":\(device(status.phone)),\"watch\":\(device(status.watch))}"
+  }
+}

@@ -1,0 +1,95 @@
+import DevicePairing
+import DeviceSession
+import KeyedArchive
+import WormholeVocabulary
+
+/// `transfers --pair NAME [--role ROLE] [--json]` and `transfers cancel ID --pair NAME --role ROLE`:
+/// the session-file transfers a pair's devices have queued and their counterparts not yet stored.
+enum TransfersVerb {
+  static let verb = Verb(
+    name: "transfers", synopsis: "[cancel ID] --pair NAME [--role phone|watch] [--json] [--home DIR]",
+    summary: "List a pair's queued file transfers, or cancel one that was not sent.",
+    details: """
+      Each outstanding transfer is one line, oldest first per device: 'ROLE ID IDENTIFIER BYTES
+      TIME', or with --json {"role", "id", "identifier", "bytes", "time", "metadata"} (metadata as
+      WatchConnectivity carries it: {"identifier": …}). --role lists one device's only.
+      cancel ID removes a transfer of the --role device from its queue: it is never delivered.
+      It works on the queue on disk, so the device must not be running (exit 3 with its pid;
+      cancelling through a running device needs a control channel to it, a later slice).
+      """,
+    options: [
+      PairArguments.pairOption, PairArguments.roleOption,
+      OptionSpec(.json, help: "print one JSON object per transfer"),
+      PairArguments.homeOption,
+    ],
+    usesLocation: false,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    let store = PairArguments.store(arguments)
+    if let action = arguments.positional.first {
+      guard Verbs.matches(action, "cancel") else {
+        throw .usage("unknown transfers action \(DisplayText.field(action)); the one action is cancel ID")
+      }
+      guard arguments.positional.count == 2 else { throw .usage("transfers cancel takes one ID") }
+      let text = arguments.positional[1]
+      guard let id = UInt64(text) else {
+        throw .usage("a transfer ID is a whole number, not \(DisplayText.field(text))")
+      }
+      let address = try PairArguments.address(arguments, verb: "transfers cancel")
+      do {
+        try store.cancelTransfer(id, of: address)
+      } catch {
+        if case .deviceRunning(_, let pid) = error {
+          let request = DeviceFrame(
+            kind: .transferAcknowledgement, transferID: id, sender: address.role, time: 0)
+          guard
+            let response = try ControlChannel.send(request, to: store.directory(for: address), waiting: 30)
+          else {
+            throw .failure(
+              "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(pid)) and does not "
+                + "answer on its control socket; stop it first")
+          }
+          if !response.text.isEmpty { diagnose(response.text) }
+          return response.code
+        }
+        throw CommandError(error)
+      }
+      diagnose("cancelled transfer \(id) of the \(address.role): it is never delivered")
+      return .success
+    }
+    guard let pairText = arguments.value(.pair) else {
+      throw .usage("transfers needs --pair NAME (see --help)")
+    }
+    let pair = try PairArguments.name(pairText)
+    _ = try PairArguments.attempt { () throws(PairStoreError) in try store.pair(named: pair) }
+    let roles =
+      arguments.value(.role) == nil
+      ? DeviceRole.allCases : [try PairArguments.role(arguments, verb: "transfers")]
+    for role in roles {
+      let address = DeviceAddress(pair: pair, role: role)
+      let transfers = try PairArguments.attempt { () throws(PairStoreError) in
+        try store.transfers(of: address)
+      }
+      for transfer in transfers {
+        emit(arguments.flag(.json) ? jsonLine(transfer, role: role) : textLine(transfer, role: role))
+      }
+    }
+    return .success
+  }
+
+  static func time(_ transfer: FileTransfer) -> String {
+    UTCTimestamp.text(ofMilliseconds: transfer.time / 1_000_000)
+  }
+
+  static func textLine(_ transfer: FileTransfer, role: DeviceRole) -> String {
+    "\(role) \(transfer.id) \(DisplayText.field(transfer.identifier)) \(transfer.payload.count) \(time(transfer))"
+  }
+
+  static func jsonLine(_ transfer: FileTransfer, role: DeviceRole) -> String {
+    let identifier = DisplayText.jsonString(transfer.identifier)
+    return "{\"role\":\"\(role)\",\"id\":\(transfer.id),\"identifier\":\(identifier)"
+      + ",\"bytes\":\(transfer.payload.count),\"time\":\"\(time(transfer))\""
+      + ",\"metadata\":{\"identifier\":\(identifier)}}"
+  }
+}
