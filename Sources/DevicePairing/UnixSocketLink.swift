@@ -212,6 +212,9 @@ public final class UnixSocketLink: DeviceLink {
         emit(.refused(refusal))
         return false
       }
+      // A short read took everything there was: `poll` reports what comes next. Asking again
+      // would only cost a `recv` that fails with EAGAIN, once per message.
+      if got < buffer.count { return true }
     }
   }
 
