@@ -98,6 +98,7 @@ let package = Package(
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
+        "DevicePairing", "DeviceSession",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(

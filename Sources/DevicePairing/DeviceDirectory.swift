@@ -11,7 +11,8 @@ import DeviceSession
 /// <home>/pairs/<pair>/<role>/received-context   the counterpart's context as last received
 /// <home>/pairs/<pair>/<role>/received-transfers the newest transfer id stored (decimal)
 /// <home>/pairs/<pair>/<role>/outbox/next-id     the next transfer id (decimal)
-/// <home>/pairs/<pair>/<role>/outbox/<id>.transfer  one queued transfer (20-digit id)
+/// <home>/pairs/<pair>/<role>/outbox/log        the outbound queue, append-only (`OutboxLog`)
+/// <home>/pairs/<pair>/<role>/outbox/<id>.transfer  one queued transfer (earlier versions' queue)
 /// <home>/pairs/<pair>/<role>/AppGroup/<group>/  the device's application-group containers
 /// ```
 public struct DeviceDirectory: Sendable, Hashable {

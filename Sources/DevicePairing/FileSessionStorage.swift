@@ -12,7 +12,9 @@ import WormholeVocabulary
 /// ```
 /// application-context, received-context:  "WDC1" u64 version u64 acknowledged-version entries
 ///   entries: u32 count, then per identifier u16 length, identifier, u32 length, archive
-/// outbox/<id>.transfer:  "WDT1" u64 id i64 time u16 length identifier u32 length archive
+/// outbox/log:  the outbound queue, appended to (see `OutboxLog`)
+/// outbox/<id>.transfer:  "WDT1" u64 id i64 time u16 length identifier u32 length archive (the
+///   queue of earlier versions, one file per transfer: read, and moved into the log on load)
 /// outbox/next-id, received-transfers:  a decimal number (20 digits) and a newline, rewritten
 ///   in place (see `NumberFile`)
 /// ```
@@ -24,6 +26,7 @@ public final class FileSessionStorage: SessionStorage {
   private let nextTransfer = Mutex<UInt64?>(nil)
   private let nextTransferFile: NumberFile
   private let receivedTransfersFile: NumberFile
+  private let outbox: OutboxLog
   private static let contextMagic = Array("WDC1".utf8)
   private static let transferMagic = Array("WDT1".utf8)
   private static let limit = FrameCodec.defaultMaximumFrameBytes + 64
@@ -34,6 +37,7 @@ public final class FileSessionStorage: SessionStorage {
     self.mailboxes = mailboxes
     nextTransferFile = NumberFile(path: directory.nextTransferPath)
     receivedTransfersFile = NumberFile(path: directory.receivedTransfersPath)
+    outbox = OutboxLog(directory: directory)
     do {
       try DeviceFiles.makeDirectories(directory.path)
       try DeviceFiles.makeDirectory(directory.outboxPath)
@@ -43,10 +47,7 @@ public final class FileSessionStorage: SessionStorage {
   public func load() throws(SessionError) -> SessionSnapshot {
     let (context, acknowledged) = try readContext(directory.applicationContextPath)
     let (received, _) = try readContext(directory.receivedContextPath)
-    var transfers: [FileTransfer] = []
-    for id in PairStore.queuedTransferIDs(in: directory) {
-      if let transfer = try Self.readTransfer(directory.transferPath(id)) { transfers.append(transfer) }
-    }
+    let transfers = try outbox.load().transfers
     return SessionSnapshot(
       applicationContext: context, acknowledgedContextVersion: acknowledged, receivedContext: received,
       outboundTransfers: transfers, lastReceivedTransfer: try readNumber(directory.receivedTransfersPath) ?? 0
@@ -75,7 +76,7 @@ public final class FileSessionStorage: SessionStorage {
         id = next
       } else {
         let recorded = try readNumber(directory.nextTransferPath) ?? 1
-        id = max(recorded, (PairStore.queuedTransferIDs(in: directory).last ?? 0) + 1)
+        id = max(recorded, try outbox.largestID() + 1)
       }
       // The counter is stored before the transfer: a crash in between skips an id, never reuses one.
       do throws(SystemCallFailure) { try nextTransferFile.write(id + 1) } catch {
@@ -85,25 +86,29 @@ public final class FileSessionStorage: SessionStorage {
       return id
     }
     let transfer = FileTransfer(id: id, identifier: identifier, payload: payload, time: time)
-    var writer = ByteWriter(capacity: payload.count + 64)
-    writer.append(contentsOf: Self.transferMagic)
-    writer.append(id)
-    writer.append(UInt64(bitPattern: time))
-    writer.append(UInt16(identifier.utf8.count))
-    writer.append(contentsOf: identifier.utf8)
-    writer.append(UInt32(payload.count))
-    writer.append(contentsOf: payload)
-    try write(writer.bytes, to: directory.transferPath(id))
+    try outbox.append(transfer)
     return transfer
   }
 
   public func removeTransfer(_ id: UInt64) throws(SessionError) {
-    do { try DeviceFiles.removeTree(directory.transferPath(id)) } catch { throw .storage(error.message) }
+    try removeTransfers([id])
+  }
+
+  public func removeTransfers(_ ids: [UInt64]) throws(SessionError) {
+    try outbox.remove(ids)
   }
 
   public func storeReceivedTransfer(_ transfer: FileTransfer) throws(SessionError) {
     try mailboxes.store(transfer.payload, identifier: transfer.identifier)
     try skipReceivedTransfer(transfer.id)
+  }
+
+  /// Stores the batch with one mailbox write per identifier (the last archive for it) and one
+  /// journal record per transfer, then records the last id.
+  public func storeReceivedTransfers(_ transfers: [FileTransfer]) throws(SessionError) {
+    guard let last = transfers.last else { return }
+    try mailboxes.store(transfers.map { (identifier: $0.identifier, archive: $0.payload) })
+    try skipReceivedTransfer(last.id)
   }
 
   public func skipReceivedTransfer(_ id: UInt64) throws(SessionError) {

@@ -31,13 +31,33 @@ public final class MailboxDelivery: Sendable {
     }
     try wormhole.withLock { wormhole throws(SessionError) in
       do throws(WormholeError) {
-        if wormhole == nil {
-          var options = Wormhole.Options()
-          options.sender = "device"
-          wormhole = try Wormhole(directory: directory, options: options)
-        }
+        if wormhole == nil { wormhole = try Self.open(directory) }
         try wormhole?.passArchive(Data(archive), identifier: identifier)
       } catch { throw .storage(error.description) }
     }
+  }
+
+  /// Stores a batch in order: each identifier's mailbox is written once, with its last archive,
+  /// and the journal gets one record per archive, so listeners hear each. Throws
+  /// ``SessionError/invalidIdentifier(_:reason:)`` before writing anything when an identifier
+  /// can have no mailbox.
+  public func store(_ archives: [(identifier: String, archive: [UInt8])]) throws(SessionError) {
+    for item in archives {
+      if let reason = MessageIdentifier.problem(with: item.identifier) {
+        throw .invalidIdentifier(item.identifier, reason: reason)
+      }
+    }
+    try wormhole.withLock { wormhole throws(SessionError) in
+      do throws(WormholeError) {
+        if wormhole == nil { wormhole = try Self.open(directory) }
+        try wormhole?.passArchives(archives)
+      } catch { throw .storage(error.description) }
+    }
+  }
+
+  private static func open(_ directory: String) throws(WormholeError) -> Wormhole {
+    var options = Wormhole.Options()
+    options.sender = "device"
+    return try Wormhole(directory: directory, options: options)
   }
 }

@@ -98,12 +98,9 @@ public struct PairStore: Sendable {
   }
 
   /// The ids of the transfers in a device's outbound queue, oldest first.
+  /// A queue that cannot be read counts as empty here; ``transfers(of:)`` says what is wrong.
   public static func queuedTransferIDs(in directory: DeviceDirectory) -> [UInt64] {
-    let names = (try? DeviceFiles.entries(of: directory.outboxPath)) ?? []
-    return names.compactMap { name -> UInt64? in
-      guard name.hasSuffix(".transfer"), !name.hasPrefix(".") else { return nil }
-      return UInt64(name.dropLast(".transfer".count))
-    }.sorted()
+    ((try? OutboxLog.read(directory).transfers) ?? []).map(\.id)
   }
 
   /// The transfers waiting in a device's outbound queue, oldest first, read from its files
@@ -111,15 +108,7 @@ public struct PairStore: Sendable {
   /// ``SessionEngine/outstandingTransfers``).
   public func transfers(of address: DeviceAddress) throws(PairStoreError) -> [FileTransfer] {
     let directory = self.directory(for: address)
-    var transfers: [FileTransfer] = []
-    for id in Self.queuedTransferIDs(in: directory) {
-      do {
-        if let transfer = try FileSessionStorage.readTransfer(directory.transferPath(id)) {
-          transfers.append(transfer)
-        }
-      } catch { throw .session(error) }
-    }
-    return transfers
+    do { return try OutboxLog.read(directory).transfers } catch { throw .session(error) }
   }
 
   /// Cancels a queued transfer of a device that is not running: it is never delivered. The
@@ -136,8 +125,11 @@ public struct PairStore: Sendable {
       }
     }
     defer { lock.release() }
-    guard Self.queuedTransferIDs(in: directory).contains(id) else { throw .session(.transferNotFound(id)) }
-    do { try DeviceFiles.removeTree(directory.transferPath(id)) } catch { throw .fileSystem(error.message) }
+    let outbox = OutboxLog(directory: directory)
+    do throws(SessionError) {
+      guard try outbox.contains(id) else { throw .transferNotFound(id) }
+      try outbox.remove([id])
+    } catch { throw .session(error) }
   }
 
   /// Removes the pair and everything its devices hold. Refused while a device of it runs,

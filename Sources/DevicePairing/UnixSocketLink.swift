@@ -224,12 +224,25 @@ public final class UnixSocketLink: DeviceLink {
         return false
       }
       reader.append(buffer[0..<got])
+      // Whole frames of one read go up together, so that a backlog (a queue sent on reconnection)
+      // is stored in batches; the rest wait for the next read.
+      var frames: [DeviceFrame] = []
+      var refusal: FrameError?
       do {
-        while let frame = try reader.next() { emit(.received(frame)) }
-      } catch {
-        emit(.refused(error))
+        while let frame = try reader.next() { frames.append(frame) }
+      } catch { refusal = error }
+      if frames.count == 1 {
+        emit(.received(frames[0]))
+      } else if !frames.isEmpty {
+        emit(.receivedFrames(frames))
+      }
+      if let refusal {
+        emit(.refused(refusal))
         return false
       }
+      // A short read took everything there was: `poll` reports what comes next. Asking again
+      // would only cost a `recv` that fails with EAGAIN, once per message.
+      if got < buffer.count { return true }
     }
   }
 

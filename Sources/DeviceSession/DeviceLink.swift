@@ -4,6 +4,9 @@ public enum LinkEvent: Sendable, Equatable {
   case reachabilityChanged(Bool)
   /// A frame arrived from the counterpart.
   case received(DeviceFrame)
+  /// Frames that arrived together, in order: the same as one `received` each, except that the
+  /// session may store a run of transfers (or take a run of acknowledgements) as one batch.
+  case receivedFrames([DeviceFrame])
   /// The counterpart sent bytes that are not a frame; the link dropped that connection.
   case refused(FrameError)
 }

@@ -358,13 +358,42 @@ public final class SessionEngine: Sendable {
     case .refused(let error):
       emit([.failure(.refusedFrame(error.description))])
     case .received(let frame):
-      guard frame.sender == role.counterpart else {
-        emit([
-          .failure(.refusedFrame("a frame claims to come from the \(frame.sender), which is this device"))
-        ])
-        return
-      }
+      guard frame.sender == role.counterpart else { return refuseOwnRole(frame) }
       receive(frame)
+    case .receivedFrames(let frames):
+      receive(batch: frames)
+    }
+  }
+
+  private func refuseOwnRole(_ frame: DeviceFrame) {
+    emit([.failure(.refusedFrame("a frame claims to come from the \(frame.sender), which is this device"))])
+  }
+
+  /// Frames that arrived together: runs of transfers are stored as one batch, runs of transfer
+  /// acknowledgements taken as one; everything else (and the order) as one frame at a time.
+  private func receive(batch frames: [DeviceFrame]) {
+    var index = 0
+    while index < frames.count {
+      let frame = frames[index]
+      guard frame.sender == role.counterpart else {
+        refuseOwnRole(frame)
+        index += 1
+        continue
+      }
+      var end = index + 1
+      if frame.kind == .transfer || frame.kind == .transferAcknowledgement {
+        while end < frames.count && frames[end].kind == frame.kind && frames[end].sender == frame.sender {
+          end += 1
+        }
+      }
+      if end - index == 1 {
+        receive(frame)
+      } else if frame.kind == .transfer {
+        receiveTransfers(frames[index..<end])
+      } else {
+        finishTransfers(frames[index..<end].map(\.transferID))
+      }
+      index = end
     }
   }
 
@@ -404,15 +433,21 @@ public final class SessionEngine: Sendable {
     case .transfer:
       receiveTransfer(frame)
     case .transferAcknowledgement:
-      let finished = state.withLock { state -> Bool in
-        guard state.outbound.remove(frame.transferID) else { return false }
-        // Not removable from disk: it is sent again next time and ignored by its id there.
-        try? storage.removeTransfer(frame.transferID)
-        state.inFlight.remove(frame.transferID)
-        return true
-      }
-      if finished { emit([.transferFinished(frame.transferID)]) }
+      finishTransfers([frame.transferID])
     }
+  }
+
+  /// The counterpart stored these transfers: they leave the queue (on disk in one removal).
+  private func finishTransfers(_ ids: [UInt64]) {
+    let finished = state.withLock { state -> [UInt64] in
+      let finished = ids.filter { state.outbound.remove($0) }
+      guard !finished.isEmpty else { return [] }
+      // Not removable from disk: sent again next time and ignored by their ids there.
+      try? storage.removeTransfers(finished)
+      for id in finished { state.inFlight.remove(id) }
+      return finished
+    }
+    if !finished.isEmpty { emit(finished.map { .transferFinished($0) }) }
   }
 
   private func receiveContext(_ frame: DeviceFrame) {
@@ -470,6 +505,46 @@ public final class SessionEngine: Sendable {
       return .transfer(transfer)
     }
     if let delivery { emit([delivery]) }
+  }
+
+  /// A run of transfers: the new ones (ids above the newest stored) are stored as one batch,
+  /// then every one is acknowledged and the new ones delivered, in order. When the batch holds
+  /// a transfer that can never be stored, it is taken one transfer at a time instead.
+  private func receiveTransfers(_ frames: ArraySlice<DeviceFrame>) {
+    let outcome = state.withLock { state -> (deliveries: [SessionDelivery], oneByOne: Bool) in
+      var newest = state.lastReceivedTransfer
+      var fresh: [FileTransfer] = []
+      for frame in frames where frame.transferID > newest {
+        newest = frame.transferID
+        fresh.append(
+          FileTransfer(
+            id: frame.transferID, identifier: frame.identifier, payload: frame.payload, time: frame.time))
+      }
+      if !fresh.isEmpty {
+        do throws(SessionError) {
+          try storage.storeReceivedTransfers(fresh)
+        } catch {
+          if case .invalidIdentifier = error { return ([], true) }
+          // Not acknowledged when they cannot be stored now: the sender sends them again.
+          for frame in frames where frame.transferID <= state.lastReceivedTransfer {
+            _ = link.send(acknowledgement(of: frame))
+          }
+          return ([.failure(error)], false)
+        }
+        state.lastReceivedTransfer = newest
+      }
+      for frame in frames { _ = link.send(acknowledgement(of: frame)) }
+      return (fresh.map { .transfer($0) }, false)
+    }
+    if outcome.oneByOne {
+      for frame in frames { receiveTransfer(frame) }
+    } else if !outcome.deliveries.isEmpty {
+      emit(outcome.deliveries)
+    }
+  }
+
+  private func acknowledgement(of frame: DeviceFrame) -> DeviceFrame {
+    DeviceFrame(kind: .transferAcknowledgement, transferID: frame.transferID, sender: role, time: clock())
   }
 
   // MARK: Deliveries

@@ -49,4 +49,26 @@ public protocol SessionStorage: Sendable {
   /// Records `id` as the newest received without storing anything: for a transfer that can
   /// never be stored, so that the sender stops sending it.
   func skipReceivedTransfer(_ id: UInt64) throws(SessionError)
+  /// Removes several transfers from the outbound queue (see the default in the extension).
+  func removeTransfers(_ ids: [UInt64]) throws(SessionError)
+  /// Stores a batch of received transfers (see the default in the extension).
+  func storeReceivedTransfers(_ transfers: [FileTransfer]) throws(SessionError)
+}
+
+extension SessionStorage {
+  /// Removes several transfers from the outbound queue; by default one ``removeTransfer(_:)``
+  /// each. A storage that can do it in one write should.
+  public func removeTransfers(_ ids: [UInt64]) throws(SessionError) {
+    for id in ids { try removeTransfer(id) }
+  }
+
+  /// Stores received transfers, in order, then records the last one's id as the newest received:
+  /// a crash before that stores them again on redelivery. By default one
+  /// ``storeReceivedTransfer(_:)`` each; a storage may write each mailbox once per batch (the
+  /// last archive for it) as long as every transfer is journaled. Throws
+  /// ``SessionError/invalidIdentifier(_:reason:)`` when a transfer can never be stored (the
+  /// session then stores the batch one at a time).
+  public func storeReceivedTransfers(_ transfers: [FileTransfer]) throws(SessionError) {
+    for transfer in transfers { try storeReceivedTransfer(transfer) }
+  }
 }

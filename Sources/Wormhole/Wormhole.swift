@@ -214,6 +214,47 @@ public final class Wormhole: Sendable {
     return try post(kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf)
   }
 
+  /// Passes several archives in order as one batch: each identifier's mailbox is written once,
+  /// with its last archive (mailboxes keep only the latest, so the earlier ones would be replaced
+  /// at once anyway), then the journal gets one record per archive, in order, so listeners hear
+  /// every pass. Nothing is journaled when a mailbox cannot be written. For a receiver storing
+  /// many queued transfers: one file replaced per identifier instead of one per archive.
+  @discardableResult
+  package func passArchives(_ archives: [(identifier: String, archive: [UInt8])]) throws(WormholeError)
+    -> [TrafficRecord]
+  {
+    var last: [String: Int] = [:]
+    for (index, item) in archives.enumerated() {
+      try MessageIdentifier.validate(item.identifier)
+      last[item.identifier] = index
+    }
+    try journal.prepare()
+    for (index, item) in archives.enumerated() where last[item.identifier] == index {
+      do throws(WormholeError) {
+        try coordinated(item.identifier, .exclusive) { () throws(WormholeError) in
+          let result = item.archive.withUnsafeBytes { bytes in
+            Result { () throws(WormholeError) in
+              try FileSystem.writeAtomically(
+                bytes, directory: directory, name: MessageIdentifier.fileName(for: item.identifier),
+                durable: options.isDurable)
+            }
+          }
+          try result.get()
+        }
+      } catch {
+        recordFailure(kind: .pass, identifier: item.identifier, bytes: item.archive.count, error: error)
+        throw error
+      }
+    }
+    var records: [TrafficRecord] = []
+    records.reserveCapacity(archives.count)
+    for item in archives {
+      records.append(
+        try post(kind: .pass, identifier: item.identifier, bytes: item.archive.count, replayOf: nil))
+    }
+    return records
+  }
+
   // MARK: Reading
 
   /// The message in the mailbox for `identifier`, decoded without instantiating any class, or

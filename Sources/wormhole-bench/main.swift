@@ -2,8 +2,8 @@ import Foundation
 
 // wormhole-bench: prints one JSON line per figure, each with a baseline measured in the same run.
 // Build and run in release mode: swift run -c release wormhole-bench [GROUP...]
-// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter (all by default;
-// model takes about six minutes).
+// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs (all by
+// default; model takes about six minutes).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child-listener", arguments.count == 3 {
   do {
@@ -13,10 +13,19 @@ if arguments.first == "child-listener", arguments.count == 3 {
     exit(1)
   }
 }
+if arguments.first == "child-pair" {
+  do {
+    try runPairChild(Array(arguments.dropFirst()))
+  } catch {
+    FileHandle.standardError.write(Data("wormhole-bench child-pair: \(error)\n".utf8))
+    exit(1)
+  }
+}
 let groups: [(String, () throws -> [BenchmarkRecord])] = [
   ("pass", passBenchmarks), ("encoding", encodingBenchmarks), ("latency", latencyBenchmarks),
   ("inspector", inspectorBenchmarks), ("model", modelBenchmarks), ("flood", floodLatencyBenchmarks),
   ("dashboard", dashboardBenchmarks), ("hostile", hostileInputBenchmarks), ("filter", filterBenchmarks),
+  ("pairs", pairBenchmarks),
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {
