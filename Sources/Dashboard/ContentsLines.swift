@@ -136,9 +136,7 @@ struct ContentsLines {
   /// The JSON view: the inspector's JSON indented, at most ``ValueTree/rowLimit`` lines and a
   /// last one saying how many more there are; what was not decoded says why instead.
   private func jsonLines(_ version: MailboxVersion) -> [ContentLine] {
-    switch decoded(version) {
-    case nil: return [Self.decodingLine]
-    case .message(let inspection):
+    valueLines(version) { inspection in
       let layout = JSONLayout.indented(inspection.root.json())
       var lines = layout.lines.map { text -> ContentLine in
         let body = text.drop { $0 == " " }
@@ -149,6 +147,17 @@ struct ContentsLines {
         lines.append(ValueTree.omissionLine(layout.omitted, "lines", limit: ValueTree.rowLimit))
       }
       return lines
+    }
+  }
+
+  /// The lines `render` makes of `version`'s decoded value; what was not decoded (yet, or at
+  /// all, or whose bytes were not kept) says why instead. Serves the tree and JSON views.
+  private func valueLines(
+    _ version: MailboxVersion, _ render: (Inspection) -> [ContentLine]
+  ) -> [ContentLine] {
+    switch decoded(version) {
+    case nil: return [Self.decodingLine]
+    case .message(let inspection): return render(inspection)
     case .undecodable(let reason):
       return [
         .text("undecodable: " + DisplayText.escaped(reason), "list.error"),
@@ -192,9 +201,7 @@ struct ContentsLines {
   }
 
   private func treeLines(_ version: MailboxVersion, label: String) -> [ContentLine] {
-    switch decoded(version) {
-    case nil: return [Self.decodingLine]
-    case .message(let inspection):
+    valueLines(version) { inspection in
       var lines: [ContentLine] = []
       for warning in inspection.warnings {
         lines.append(.text("warning: " + DisplayText.escaped(String(describing: warning)), "status.notice"))
@@ -202,13 +209,6 @@ struct ContentsLines {
       lines += ValueTree.lines(
         of: inspection.root, label: label, collapsed: contentsPane.collapsedPaths)
       return lines
-    case .undecodable(let reason):
-      return [
-        .text("undecodable: " + DisplayText.escaped(reason), "list.error"),
-        .text("press v for hex", "list.dim"),
-      ]
-    case .notStored:
-      return [notKeptLine(version)]
     }
   }
 

@@ -11,8 +11,5 @@ public enum ContentsView: String, Sendable, Hashable, CaseIterable {
   /// A field-level diff of a version against the one before it, or against a marked one.
   case diff
 
-  public var next: ContentsView {
-    let all = ContentsView.allCases
-    return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
-  }
+  public var next: ContentsView { cycled(by: 1) }
 }

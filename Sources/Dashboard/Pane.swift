@@ -5,14 +5,8 @@ public enum Pane: String, Sendable, Hashable, CaseIterable {
   case traffic
 
   /// The pane after this one in Tab order.
-  public var next: Pane {
-    let all = Pane.allCases
-    return all[(all.firstIndex(of: self).map { $0 + 1 } ?? 0) % all.count]
-  }
+  public var next: Pane { cycled(by: 1) }
 
   /// The pane before this one in Tab order.
-  public var previous: Pane {
-    let all = Pane.allCases
-    return all[((all.firstIndex(of: self) ?? 0) + all.count - 1) % all.count]
-  }
+  public var previous: Pane { cycled(by: -1) }
 }

@@ -8,8 +8,5 @@ public enum SortOrder: String, Sendable, Hashable, CaseIterable {
   case activity
 
   /// The next order, for `s`.
-  public var next: SortOrder {
-    let all = SortOrder.allCases
-    return all[((all.firstIndex(of: self) ?? 0) + 1) % all.count]
-  }
+  public var next: SortOrder { cycled(by: 1) }
 }

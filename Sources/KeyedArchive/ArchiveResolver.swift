@@ -109,26 +109,31 @@ struct ArchiveResolver {
       noteEmbedded(data, object: object, key: key)
       return .data(data)
     case .array(let elements):
-      try descend()
-      defer { depth -= 1 }
-      var result = [ArchivedValue]()
-      result.reserveCapacity(elements.count)
-      for element in elements { result.append(try convert(element, object: object, key: key)) }
-      return .array(result)
+      return .array(
+        try convertContents(of: elements) { resolver, element throws(KeyedArchiveError) in
+          try resolver.convert(element, object: object, key: key)
+        })
     case .dictionary(let entries):
-      try descend()
-      defer { depth -= 1 }
-      var result = [ArchivedEntry]()
-      result.reserveCapacity(entries.count)
-      for entry in entries {
-        result.append(
+      return .dictionary(
+        try convertContents(of: entries) { resolver, entry throws(KeyedArchiveError) in
           ArchivedEntry(
-            key: .string(entry.key), value: try convert(entry.value, object: object, key: entry.key)))
-      }
-      return .dictionary(result)
+            key: .string(entry.key), value: try resolver.convert(entry.value, object: object, key: entry.key))
+        })
     case .string, .integer, .unsignedInteger, .real, .boolean, .date:
       return ArchivedValue(scalar: value) ?? .null
     }
+  }
+
+  /// A container's `items`, each converted by `convertItem` one level deeper into containers.
+  private mutating func convertContents<Item, Converted>(
+    of items: [Item], _ convertItem: (inout Self, Item) throws(KeyedArchiveError) -> Converted
+  ) throws(KeyedArchiveError) -> [Converted] {
+    try descend()
+    defer { depth -= 1 }
+    var result = [Converted]()
+    result.reserveCapacity(items.count)
+    for item in items { result.append(try convertItem(&self, item)) }
+    return result
   }
 
   /// One level deeper into containers; the caller steps back out (`depth -= 1`) when done.

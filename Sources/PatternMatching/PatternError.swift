@@ -7,12 +7,5 @@ public struct PatternError: Error, Equatable, Sendable, CustomStringConvertible 
   /// PCRE2's error code.
   public var code: Int32
 
-  /// An error as PCRE2 reported it, with the offset already in characters.
-  public init(message: String, offset: Int, code: Int32) {
-    self.message = message
-    self.offset = offset
-    self.code = code
-  }
-
   public var description: String { "\(message) at offset \(offset)" }
 }

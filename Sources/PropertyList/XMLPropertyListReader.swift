@@ -48,10 +48,7 @@ struct XMLPropertyListReader {
     case "dict":
       var entries = [PropertyListEntry]()
       if !tag.isEmpty {
-        while true {
-          try skipMisc()
-          let keyTag = try readTag()
-          if keyTag.isClosing && keyTag.name == "dict" { break }
+        while let keyTag = try nextChild(of: "dict") {
           guard keyTag.name == "key", !keyTag.isClosing else {
             throw failure("expected <key> in a <dict>, found <\(keyTag.name)>")
           }
@@ -72,10 +69,7 @@ struct XMLPropertyListReader {
     case "array":
       var elements = [PropertyListValue]()
       if !tag.isEmpty {
-        while true {
-          try skipMisc()
-          let next = try readTag()
-          if next.isClosing && next.name == "array" { break }
+        while let next = try nextChild(of: "array") {
           elements.append(try value(opening: next, depth: depth + 1))
         }
       }
@@ -231,6 +225,14 @@ struct XMLPropertyListReader {
         return
       }
     }
+  }
+
+  /// The next element inside `<name>` (what lies between elements skipped), or `nil` at its
+  /// closing `</name>`.
+  private mutating func nextChild(of name: String) throws(PropertyListError) -> Tag? {
+    try skipMisc()
+    let next = try readTag()
+    return next.isClosing && next.name == name ? nil : next
   }
 
   private mutating func readTag() throws(PropertyListError) -> Tag {

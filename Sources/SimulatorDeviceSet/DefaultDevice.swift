@@ -4,10 +4,4 @@ public struct DefaultDevice: Sendable, Hashable {
   public var runtime: SimulatorRuntime
   public var deviceType: SimulatorDeviceType
   public var udid: String
-
-  public init(runtime: SimulatorRuntime, deviceType: SimulatorDeviceType, udid: String) {
-    self.runtime = runtime
-    self.deviceType = deviceType
-    self.udid = udid
-  }
 }

@@ -144,10 +144,7 @@ enum OverlayView {
   private static func choice(
     _ label: String, _ value: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
   ) {
-    screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
-    let area = Rect(x: box.x + 16, y: row, width: box.width - 18, height: 1)
-    let role: StyleRole = focused ? "form.field.focused" : "form.field"
-    screen.fill(area, role: role)
+    let (area, role) = fieldArea(label, focused: focused, row: row, box: box, into: &screen)
     screen.write(value, row: row, column: area.x, limit: area.width, role: role)
   }
 
@@ -155,11 +152,20 @@ enum OverlayView {
   private static func textField(
     _ label: String, _ field: TextField, focused: Bool, row: Int, box: Rect, into screen: inout Screen
   ) {
+    let (area, role) = fieldArea(label, focused: focused, row: row, box: box, into: &screen)
+    drawField(field, focused: focused, row: row, from: area.x, to: area.maxX, role: role, into: &screen)
+  }
+
+  /// Writes a form field's label and fills the field's area: the area and the role its value is
+  /// drawn in, for ``choice(_:_:focused:row:box:into:)`` and ``textField(_:_:focused:row:box:into:)``.
+  private static func fieldArea(
+    _ label: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
+  ) -> (area: Rect, role: StyleRole) {
     screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
     let area = Rect(x: box.x + 16, y: row, width: box.width - 18, height: 1)
     let role: StyleRole = focused ? "form.field.focused" : "form.field"
     screen.fill(area, role: role)
-    drawField(field, focused: focused, row: row, from: area.x, to: area.maxX, role: role, into: &screen)
+    return (area, role)
   }
 
   /// Draws the part of `field` around its cursor between two columns: what is visible costs,
