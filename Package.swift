@@ -48,8 +48,9 @@ let package = Package(
         "MailboxModel", "ArchivedValues", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
         "PatternMatching",
       ]),
-    // PCRE2 (8-bit) from Debian (apt libpcre2-dev): regular expressions with match limits.
-    .systemLibrary(name: "CPCRE2", pkgConfig: "libpcre2-8", providers: [.apt(["libpcre2-dev"])]),
+    // PCRE2 (8-bit) from Debian: regular expressions with match limits. Only the runtime library
+    // (libpcre2-8-0, on every Debian system) is needed: shim.h declares the functions we call.
+    .systemLibrary(name: "CPCRE2"),
     // Regular expressions that can never keep the loop busy: PCRE2 under match limits, and a
     // budget per pass over many candidates. No I/O.
     .target(name: "PatternMatching", dependencies: ["CPCRE2"]),
