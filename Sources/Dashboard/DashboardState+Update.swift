@@ -72,6 +72,9 @@ extension DashboardState {
         report("theme " + DisplayText.escaped(name), isError: false)
       }
       return []
+    case .pairs(let pairs):
+      applyPairs(pairs)
+      return []
     case .key(let key):
       return handle(key) + passFormCheckWake()
     case .paste(let text):
