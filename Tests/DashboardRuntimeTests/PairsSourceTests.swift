@@ -24,8 +24,8 @@ import Testing
       source: ScriptedEventSource(initial: []), executor: executor, readOnly: true, realWaits: { true },
       messageSources: [PairsSource(home: home.path)],
       script: [
-        .waitFor("desk  phone ● watch ○  not reachable  1 queued"),
-        .waitFor("phone running, pid \(pid)  ctx score"),
+        .waitFor("desk  phone ● watch ○  unreachable  1 queued"),
+        .waitFor("phone pid \(pid)  ctx score"),
         .waitFor("watch not running"),
       ] + keys("jj") + [.waitFor("#1 photo"), .perform { phone.stop() }, .waitFor("phone not running")]
         + keys("q"))

@@ -15,19 +15,25 @@ enum PairTreeRowView {
         count, row: row, column: max(area.maxX - countWidth, x), limit: countWidth, role: "list.branch")
     case .pair(let name):
       guard let pair = state.pair(named: name) else { return }
+      let reachable = pair.isReachable ? "reachable" : "unreachable"
+      let queued = pair.queuedCount > 0 ? "  \(pair.queuedCount) queued" : ""
+      let name = DisplayText.field(pair.name)
       var text =
-        "  " + DisplayText.field(pair.name) + "  phone " + mark(pair.phone) + " watch " + mark(pair.watch)
-      text += pair.isReachable ? "  reachable" : "  not reachable"
-      if pair.queuedCount > 0 { text += "  \(pair.queuedCount) queued" }
+        "  " + name + "  phone " + mark(pair.phone) + " watch " + mark(pair.watch) + "  " + reachable + queued
+      // A narrow pane keeps both marks, whether they reach each other and the queue.
+      if TerminalWidth.columns(of: text) > area.width {
+        text = "  " + name + " " + mark(pair.phone) + mark(pair.watch) + " " + reachable + queued
+      }
       screen.write(
         text, row: row, column: area.x, limit: area.width, role: pair.isReachable ? "list" : "list.dim")
     case .device(let name, let role):
       guard let pair = state.pair(named: name) else { return }
       let device = pair.device(role)
-      var text = "    " + Formatting.padded(role.rawValue, 6) + PairContentsLines.running(device)
-      text +=
-        "  ctx " + identifiers(device.applicationContext) + "  recv " + identifiers(device.receivedContext)
-      if !device.queuedTransfers.isEmpty { text += "  \(device.queuedTransfers.count) queued" }
+      let running = device.runningPID.map { $0 == 0 ? "starting" : "pid \($0)" } ?? "not running"
+      let text =
+        "    " + Formatting.padded(role.rawValue, 6) + running + "  ctx "
+        + identifiers(device.applicationContext)
+        + "  recv " + identifiers(device.receivedContext)
       let role: StyleRole = device.error != nil ? "list.error" : device.isRunning ? "list" : "list.dim"
       screen.write(text, row: row, column: area.x, limit: area.width, role: role)
     case .directory, .mailbox:
