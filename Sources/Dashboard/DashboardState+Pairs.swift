@@ -1,3 +1,5 @@
+import ArchivedValues
+
 /// The pairs of simulated devices inside the dashboard: their branch of the tree and what the
 /// contents pane shows of a selected one.
 extension DashboardState {
@@ -13,6 +15,20 @@ extension DashboardState {
 
   /// The pair named `name`, if there is one.
   public func pair(named name: String) -> PairSnapshot? { pairs.first { $0.name == name } }
+
+  /// Asks before cancelling the queued transfer under the contents cursor of a selected device.
+  mutating func confirmCancel(on device: PairSnapshot.Device, of pair: PairSnapshot) {
+    guard let transfer = PairContentsLines.transfer(onLine: contentsCursor, of: device) else {
+      report("cancel: put the contents cursor on a queued transfer to cancel it", isError: true)
+      return
+    }
+    overlay = .confirm(
+      Confirmation(
+        question:
+          "Cancel transfer #\(transfer.id) (\(DisplayText.field(transfer.identifier))) of "
+          + "\(DisplayText.field(pair.name)) \(device.role.rawValue)? It is never delivered.",
+        effect: .cancelTransfer(home: pair.home, pair: pair.name, role: device.role, id: transfer.id)))
+  }
 
   /// The selected pair's device, when a device row is selected.
   public var selectedDevice: (pair: PairSnapshot, device: PairSnapshot.Device)? {

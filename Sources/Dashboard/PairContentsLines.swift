@@ -31,6 +31,17 @@ enum PairContentsLines {
     }
   }
 
+  /// The queued transfer shown on contents line `line` of a selected device, if one is.
+  static func transfer(onLine line: Int, of device: PairSnapshot.Device) -> PairSnapshot.QueuedTransfer? {
+    // The lines before the queue: three, an error's, each context's title and entries (or
+    // "none"), the queue's title.
+    let first =
+      3 + (device.error == nil ? 0 : 1) + 1 + max(device.applicationContext.count, 1) + 1
+      + max(device.receivedContext.count, 1) + 1
+    let index = line - first
+    return device.queuedTransfers.indices.contains(index) ? device.queuedTransfers[index] : nil
+  }
+
   /// "running, pid N" or "not running".
   static func running(_ device: PairSnapshot.Device) -> String {
     guard let pid = device.runningPID else { return "not running" }

@@ -65,11 +65,14 @@ public struct PairSnapshot: Sendable, Equatable {
 
   /// The pair's name.
   public var name: String
+  /// The home whose pair store holds it (what a cancel of a transfer goes to).
+  public var home: String
   public var phone: Device
   public var watch: Device
 
-  public init(name: String, phone: Device, watch: Device) {
+  public init(name: String, home: String = "", phone: Device, watch: Device) {
     self.name = name
+    self.home = home
     self.phone = phone
     self.watch = watch
   }

@@ -61,13 +61,26 @@ public final class PairsSource: DashboardMessageSource {
     queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in self?.poll() }
   }
 
+  /// Cancels a queued transfer of a device that is not running (see
+  /// `PairStore.cancelTransfer(_:of:)`); why it could not be, if so.
+  static func cancelTransfer(_ id: UInt64, pair: String, role: PairSnapshot.Role, home: String) -> String? {
+    do throws(PairStoreError) {
+      let name = try PairStore.name(pair)
+      try PairStore(home: home).cancelTransfer(
+        id, of: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
+      return nil
+    } catch {
+      return error.description
+    }
+  }
+
   /// Every pair of `store` as the dashboard shows it, by name. A store that cannot be listed
   /// shows no pair.
   public static func snapshots(of store: PairStore) -> [PairSnapshot] {
     let statuses = (try? store.list()) ?? []
     return statuses.map { status in
       PairSnapshot(
-        name: status.pair.name.text, phone: device(status.phone, store: store),
+        name: status.pair.name.text, home: store.home, phone: device(status.phone, store: store),
         watch: device(status.watch, store: store))
     }
   }

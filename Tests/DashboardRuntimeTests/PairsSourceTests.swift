@@ -55,4 +55,27 @@ import Testing
     #expect(device.error == nil)
     #expect(snapshots.first?.phone.isRunning == false)
   }
+
+  @Test func aQueuedTransferOfAStoppedDeviceIsCancelledFromTheContentsPane() throws {
+    let home = TemporaryDirectory(prefix: "wormhole-pairs")
+    defer { home.remove() }
+    let store = PairStore(home: home.path)
+    let pair = try store.create(PairStore.name("desk"))
+    let phone = try SimulatedDevice(store: store, address: pair.phone, applicationGroup: "group.test")
+    try phone.session.activate()
+    _ = try phone.session.transferFile([9, 9], identifier: "photo")
+    phone.stop()
+    let executor = RecordingExecutor(MailboxEffectExecutor(isReadOnly: false))
+    // The phone's lines: three, two contexts' titles and "none", the queue's title, the transfer.
+    let run = try LoopRun(
+      source: ScriptedEventSource(initial: []), executor: executor, realWaits: { true },
+      messageSources: [PairsSource(home: home.path)],
+      script: [.waitFor("desk  phone ○ watch ○  unreachable  1 queued")] + keys("jj<Tab>jjjjjjjjd")
+        + [.waitFor("Cancel transfer #1 (photo) of desk phone?")] + keys("y")
+        + [.waitFor("cancelled transfer #1 of desk phone"), .waitFor("desk  phone ○ watch ○  unreachable  ")]
+        + keys("q"))
+    #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
+    #expect(try store.transfers(of: pair.phone).isEmpty)
+    #expect(executor.outcomes == ["cancel of transfer #1 of desk phone"])
+  }
 }

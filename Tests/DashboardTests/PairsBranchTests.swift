@@ -105,3 +105,43 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     expectSnapshot(harness.screen, named: "pairs-only-100x30", in: snapshots)
   }
 }
+
+@Suite struct CancelTransferTests {
+  /// The desk phone selected, the contents focused with its cursor on line `line`.
+  private func onDeskPhone(line: Int, readOnly: Bool = false) -> DashboardHarness {
+    var harness = DashboardHarness(readOnly: readOnly, mailboxes: ["button": .string("tap")])
+    var all = pairs(now: harness.now)
+    all[1].home = "/home/h"
+    harness.send(.pairs(all))
+    harness.type("jjj<Tab>" + String(repeating: "j", count: line))
+    return harness
+  }
+
+  @Test func dOnAQueuedTransferAsksAndYesCancelsIt() {
+    var harness = onDeskPhone(line: 10)
+    #expect(harness.state.focus == .contents)
+    harness.type("d")
+    #expect(harness.shows("Cancel transfer #3 (photo) of desk phone?"), "\(harness)")
+    harness.type("y")
+    #expect(harness.effects == [.cancelTransfer(home: "/home/h", pair: "desk", role: .phone, id: 3)])
+    #expect(DashboardEffect.cancelTransfer(home: "", pair: "", role: .watch, id: 1).writes)
+  }
+
+  @Test func noCancelsNothingAndOffATransferSaysWhere() {
+    var harness = onDeskPhone(line: 11)
+    harness.type("dn")
+    #expect(harness.effects.isEmpty)
+    harness = onDeskPhone(line: 2)
+    harness.type("d")
+    #expect(harness.state.overlay == nil)
+    #expect(harness.shows("put the contents cursor on a queued transfer"), "\(harness)")
+  }
+
+  @Test func readOnlyRefusesTheCancel() {
+    var harness = onDeskPhone(line: 10, readOnly: true)
+    harness.type("d")
+    #expect(harness.state.overlay == nil)
+    #expect(harness.effects.isEmpty)
+    #expect(harness.shows("read-only:"), "\(harness)")
+  }
+}
