@@ -79,7 +79,7 @@ let package = Package(
       name: "DashboardRuntime",
       dependencies: [
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalBackend",
-        "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal",
+        "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
       ]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
@@ -154,7 +154,7 @@ let package = Package(
       name: "DashboardRuntimeTests",
       dependencies: [
         "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
-        "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport",
+        "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport", "DevicePairing", "DeviceSession",
       ]),
     .testTarget(
       name: "SimulatorDeviceSetTests",

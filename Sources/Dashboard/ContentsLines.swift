@@ -24,6 +24,8 @@ struct ContentsLines {
   let height: Int
   /// Now, in milliseconds since 1970.
   let now: Int64
+  /// The pairs of simulated devices, for their nodes of the tree.
+  var pairs: [PairSnapshot] = []
 
   var contentsView: ContentsView { contentsPane.view }
   var contentsCursor: Int { contentsPane.cursor }
@@ -112,7 +114,12 @@ struct ContentsLines {
     guard let selection else {
       return [.text("Nothing here yet: no wormhole directory was found.", "list.dim")]
     }
-    guard case .mailbox(_, let identifier) = selection else { return directoryLines(selection.directory) }
+    guard case .mailbox(_, let identifier) = selection else {
+      guard let directory = selection.directory else {
+        return PairContentsLines.lines(for: selection, pairs: pairs, now: now)
+      }
+      return directoryLines(directory)
+    }
     guard let mailbox = selectedMailbox else { return [] }
     switch contentsView {
     case .tree:

@@ -16,6 +16,9 @@ public enum DashboardEffect: Sendable, Hashable {
     transiting: TransitingType)
   /// Perform a traffic entry again, to the same or another place.
   case replayEntry(entry: UInt64, toDirectory: FileName, toIdentifier: FileName, transiting: TransitingType)
+  /// Cancel a transfer queued on a device of a pair (of the pair store under `home`): it is
+  /// never delivered. The store refuses while the device runs.
+  case cancelTransfer(home: String, pair: String, role: PairSnapshot.Role, id: UInt64)
   /// Decode a kept version of a mailbox, off the loop, and send
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
   /// version, when the pane first needs it; it does not write, so read-only runs it too.
@@ -38,7 +41,7 @@ public enum DashboardEffect: Sendable, Hashable {
   /// returns one of these when the dashboard is read-only, whatever asked for it.
   public var writes: Bool {
     switch self {
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry: return true
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .cancelTransfer: return true
     case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
   }
@@ -50,6 +53,8 @@ public enum DashboardEffect: Sendable, Hashable {
       return "pass to \(identifier.displayField) (\(transiting))"
     case .clear(_, let identifier): return "clear of \(identifier.displayField)"
     case .clearAll(let directory): return "clear-all of \(directory.displayField)"
+    case .cancelTransfer(_, let pair, let role, let id):
+      return "cancel of transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
     case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
       return
         "replay of version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
@@ -72,6 +77,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .pass: return "pass"
     case .clear: return "clear"
     case .clearAll: return "clear-all"
+    case .cancelTransfer: return "cancel-transfer"
     case .replayVersion, .replayEntry: return "replay"
     case .decode: return "decode"
     case .copyToClipboard: return "copy"

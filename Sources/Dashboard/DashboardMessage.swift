@@ -31,6 +31,9 @@ public enum DashboardMessage: Sendable {
   /// (``DecodedVersions/wanted``) when the executor came to it. It is asked for again when it
   /// is wanted again.
   case decodeSkipped(serial: UInt64)
+  /// The pairs of simulated devices under the home now, whole (at start and after every
+  /// change: a device started or stopped, a context or a queue changed).
+  case pairs([PairSnapshot])
   /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).
   case themeLoaded(name: String, error: String?)
 }

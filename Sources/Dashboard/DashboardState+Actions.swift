@@ -112,6 +112,9 @@ extension DashboardState {
       }
       directory = selected
       identifier = FileName(named)
+    } else if let (pair, device) = selectedDevice {
+      confirmCancel(on: device, of: pair)
+      return
     } else {
       guard case .mailbox(let selected, let name)? = selection, selectedMailbox?.isPresent == true else {
         report("clear: select a mailbox that holds a message to clear it", isError: true)

@@ -41,10 +41,12 @@ extension DashboardState {
 
   /// The contents pane's lines and what depends on them, for the state as it is now.
   var contents: ContentsLines {
-    ContentsLines(
+    var contents = ContentsLines(
       model: model, decodedVersions: decodedVersions, memo: contentsMemo, selection: treePane.selection,
       contentsPane: contentsPane, presentCounts: treePane.presentCounts, width: width, height: height,
       now: now)
+    contents.pairs = pairs
+    return contents
   }
 
   /// The lines of the contents pane for the current selection and view.

@@ -68,7 +68,7 @@ extension DashboardState {
     // The contents' lines are built only when what they show may have changed, not for every
     // change of another mailbox.
     var selectedChanged = false
-    if let node = selection, let names = changed[node.directory] {
+    if let node = selection, let directory = node.directory, let names = changed[directory] {
       selectedChanged = node.identifier.map { names.contains($0) } ?? true
     }
     if structural || selectedChanged || selection != selectionBefore { clampContents() }

@@ -72,6 +72,9 @@ extension DashboardState {
         report("theme " + DisplayText.escaped(name), isError: false)
       }
       return []
+    case .pairs(let pairs):
+      applyPairs(pairs)
+      return []
     case .key(let key):
       return handle(key) + passFormCheckWake()
     case .paste(let text):
@@ -136,6 +139,8 @@ extension DashboardState {
       case .pass(_, let identifier, let value, let transiting):
         done = (value == nil ? "notified " : "passed ") + "\(identifier.displayField) (\(transiting))"
       case .clear(_, let identifier): done = "cleared \(identifier.displayField)"
+      case .cancelTransfer(_, let pair, let role, let id):
+        done = "cancelled transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
       case .clearAll(let directory):
         done = "cleared every mailbox of \(DisplayText.field(displayPath(directory)))"
       case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):

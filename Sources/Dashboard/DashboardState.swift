@@ -37,6 +37,8 @@ public struct DashboardState: Sendable {
   public internal(set) var messageLog = MessageLog()
   public internal(set) var frozen: FrozenEvents?
   public internal(set) var rate = RateHistory()
+  /// The pairs of simulated devices, by name (``DashboardMessage/pairs(_:)``).
+  public internal(set) var pairs: [PairSnapshot] = []
 
   // The panes.
 

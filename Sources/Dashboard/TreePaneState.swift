@@ -33,12 +33,17 @@ public struct TreePaneState: Sendable {
     case sort(SortOrder)
     /// Keeps the selected row in view (after the pane's height changed).
     case scrollToSelection
+    /// The pairs of simulated devices are these, by name, sorted: their branch follows the
+    /// directories (none when there is no pair).
+    case pairs([String])
   }
 
   public private(set) var sort: SortOrder
   public private(set) var collapsedDirectories: Set<FileName> = []
   /// Directory paths, sorted: the branches.
   public private(set) var directoryPaths: [FileName] = []
+  /// The pairs' names, sorted: the rows of the pairs' branch, each followed by its two devices.
+  public private(set) var pairNames: [String] = []
   private var orders: [FileName: MailboxOrder] = [:]
   /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
   public private(set) var presentCounts: [FileName: Int] = [:]
@@ -101,6 +106,10 @@ public struct TreePaneState: Sendable {
       rebuild(directories)
       resync(directories, visibleRows: visibleRows)
     case .scrollToSelection: scrollToSelection(visibleRows: visibleRows)
+    case .pairs(let names):
+      guard names != pairNames else { return }
+      pairNames = names
+      resync(directories, visibleRows: visibleRows)
     }
   }
 
@@ -118,9 +127,45 @@ public struct TreePaneState: Sendable {
     return orders[directory]?.count ?? 0
   }
 
-  /// Rows of the tree: a branch row per directory and its mailboxes when expanded.
-  public var rowCount: Int {
+  /// Rows of the tree: a branch row per directory and its mailboxes when expanded, then the
+  /// pairs' branch.
+  public var rowCount: Int { directoryRowCount + pairRowCount }
+
+  /// Rows of the directories' branches.
+  private var directoryRowCount: Int {
     directoryPaths.reduce(0) { $0 + 1 + (collapsedDirectories.contains($1) ? 0 : visibleCount(of: $1)) }
+  }
+
+  /// Rows of the pairs' branch: its own, then per pair a row and one per device.
+  private var pairRowCount: Int { pairNames.isEmpty ? 0 : 1 + pairNames.count * (1 + Self.roles.count) }
+
+  private static let roles = PairSnapshot.Role.allCases
+
+  /// The pairs' node on `row`, counted from the pairs' branch row.
+  private func pairNode(atRow row: Int) -> TreeNodeID? {
+    guard !pairNames.isEmpty, row >= 0, row < pairRowCount else { return nil }
+    if row == 0 { return .pairs }
+    let stride = 1 + Self.roles.count
+    let (index, offset) = (row - 1).quotientAndRemainder(dividingBy: stride)
+    let name = pairNames[index]
+    return offset == 0 ? .pair(name) : .device(pair: name, role: Self.roles[offset - 1])
+  }
+
+  /// The row of a pairs' node, counted from the pairs' branch row.
+  private func pairRow(of node: TreeNodeID) -> Int? {
+    guard !pairNames.isEmpty else { return nil }
+    let stride = 1 + Self.roles.count
+    switch node {
+    case .pairs: return 0
+    case .pair(let name):
+      return pairNames.firstIndex(of: name).map { 1 + $0 * stride }
+    case .device(let name, let role):
+      guard let index = pairNames.firstIndex(of: name), let offset = Self.roles.firstIndex(of: role) else {
+        return nil
+      }
+      return 1 + index * stride + 1 + offset
+    case .directory, .mailbox: return nil
+    }
   }
 
   /// The node shown on `row`, in O(branches).
@@ -135,15 +180,16 @@ public struct TreePaneState: Sendable {
       }
       start += 1 + count
     }
-    return nil
+    return pairNode(atRow: row - start)
   }
 
   /// The row showing `node`, if it is shown.
   func row(of node: TreeNodeID, in directories: [FileName: DirectoryState]) -> Int? {
+    guard let nodeDirectory = node.directory else { return pairRow(of: node).map { directoryRowCount + $0 } }
     var start = 0
     for path in directoryPaths {
       let count = collapsedDirectories.contains(path) ? 0 : visibleCount(of: path)
-      if path == node.directory {
+      if path == nodeDirectory {
         guard let identifier = node.identifier else { return start }
         guard count > 0 else { return nil }
         if filter != nil {

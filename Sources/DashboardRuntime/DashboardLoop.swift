@@ -25,6 +25,7 @@ public final class DashboardLoop {
   public private(set) var state: DashboardState
   private let terminal: any DashboardTerminal
   private let source: any DashboardEventSource
+  private let messageSources: [any DashboardMessageSource]
   private let executor: any DashboardEffectExecutor
   private let clock: any DashboardClock
   private let inbox: DashboardInbox
@@ -40,14 +41,17 @@ public final class DashboardLoop {
   private let wantedDecodes = WantedDecodes()
 
   /// A loop over these parts; nothing starts until ``run()``. Give `executor` the same
-  /// read-only setting as `configuration`.
+  /// read-only setting as `configuration`. `messageSources` post further messages (the pairs
+  /// of simulated devices, ``PairsSource``).
   public init(
     terminal: any DashboardTerminal, source: any DashboardEventSource, executor: any DashboardEffectExecutor,
-    clock: any DashboardClock = SystemClock(), configuration: DashboardConfiguration
+    clock: any DashboardClock = SystemClock(), configuration: DashboardConfiguration,
+    messageSources: [any DashboardMessageSource] = []
   ) throws(WakePipeError) {
     inbox = try DashboardInbox()
     self.terminal = terminal
     self.source = source
+    self.messageSources = messageSources
     self.executor = executor
     self.clock = clock
     self.configuration = configuration
@@ -69,6 +73,7 @@ public final class DashboardLoop {
     let inbox = inbox
     let clock = clock
     source.start { events in inbox.post(.modelEvents(events, at: clock.now())) }
+    for messageSource in messageSources { messageSource.start { message in inbox.post(message) } }
     apply(.resize(width: terminal.width, height: terminal.height))
     for message in inbox.take() { apply(message) }
     draw()
@@ -98,6 +103,7 @@ public final class DashboardLoop {
       if needsFrame && after - lastFrame >= Self.frameMilliseconds { draw() }
     }
     source.cancel()
+    for messageSource in messageSources { messageSource.cancel() }
     executor.waitUntilIdle()
     return .quit
   }
@@ -122,6 +128,7 @@ public final class DashboardLoop {
   private func interrupted(by signal: Int32) -> DashboardExit {
     terminal.stop()
     source.cancel()
+    for messageSource in messageSources { messageSource.cancel() }
     return .interrupted(signal: signal)
   }
 
@@ -155,7 +162,7 @@ public final class DashboardLoop {
       terminal.redrawAll()
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .decode:
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .cancelTransfer, .decode:
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox

@@ -31,7 +31,8 @@ public struct EffectJob: Sendable {
     case .replayEntry(let id, _, _, _):
       entry = model.trafficEntry(id)
       self.model = model
-    case .pass, .clear, .clearAll, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
+    case .pass, .clear, .clearAll, .cancelTransfer, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint,
+      .quit:
       break  // nothing to capture; the loop does the last six itself
     }
   }
@@ -63,6 +64,10 @@ public struct EffectJob: Sendable {
         guard let entry, let model else { return .failed(effect, "that traffic entry is no longer kept") }
         try operations.replay(
           entry, in: model, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
+      case .cancelTransfer(let home, let pair, let role, let id):
+        if let failure = PairsSource.cancelTransfer(id, pair: pair, role: role, home: home) {
+          return .failed(effect, failure)
+        }
       case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
       }

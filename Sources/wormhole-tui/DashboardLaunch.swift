@@ -10,10 +10,11 @@ import TerminalTheme
 /// executable.
 enum DashboardLaunch {
   /// Runs the dashboard on `roots` until the operator quits (`.success`) or a signal ends it
-  /// (the process ends by that signal, after the clean-ups).
+  /// (the process ends by that signal, after the clean-ups). The pairs of simulated devices
+  /// under `pairsHome` are the tree's pairs' branch.
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
-    model: ModelConfiguration
+    model: ModelConfiguration, pairsHome: String
   ) throws(CommandError) -> ExitCode {
     let source: MailboxWatcherSource
     do {
@@ -28,7 +29,7 @@ enum DashboardLaunch {
     do {
       loop = try DashboardLoop(
         terminal: Terminal(), source: source, executor: MailboxEffectExecutor(isReadOnly: readOnly),
-        configuration: configuration)
+        configuration: configuration, messageSources: [PairsSource(home: pairsHome)])
     } catch {
       throw .failure(error.description)
     }

@@ -54,7 +54,8 @@ enum DashboardVerb {
     }
     return try DashboardLaunch.run(
       roots: roots, readOnly: arguments.flag(.readOnly), themes: themes, theme: theme,
-      mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history))
+      mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history),
+      pairsHome: PairArguments.store(arguments).home)
   }
 
   /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by

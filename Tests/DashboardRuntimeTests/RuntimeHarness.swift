@@ -62,14 +62,16 @@ struct LoopRun {
     themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault,
     width: Int = 120,
     height: Int = 32, realWaits: @escaping @Sendable () -> Bool = { false },
-    clock: ManualClock = ManualClock(), script: [InMemoryTerminal.Step]
+    clock: ManualClock = ManualClock(), messageSources: [any DashboardMessageSource] = [],
+    script: [InMemoryTerminal.Step]
   ) throws {
     terminal = InMemoryTerminal(
       width: width, height: height, clock: clock, isBusy: { realWaits() || executor.isBusy }, script: script)
     loop = try DashboardLoop(
       terminal: terminal, source: source, executor: executor, clock: clock,
       configuration: DashboardConfiguration(
-        rootPaths: rootPaths, isReadOnly: readOnly, themes: themes, theme: theme, model: model))
+        rootPaths: rootPaths, isReadOnly: readOnly, themes: themes, theme: theme, model: model),
+      messageSources: messageSources)
     exit = try loop.run()
   }
 }

@@ -15,7 +15,7 @@ enum MailboxTreeView {
     DashboardView.title("Mailboxes", details: details, focused: focused, into: &screen, area: area)
     let body = Rect(x: area.x, y: area.y + 1, width: area.width, height: area.height - 1)
     screen.fill(body, role: "list")
-    if state.treePane.directoryPaths.isEmpty {
+    if state.treePane.rowCount == 0 {
       screen.write(
         " no wormhole directory yet", row: body.y, column: body.x, limit: body.width, role: "list.dim")
       screen.write(
@@ -40,6 +40,7 @@ enum MailboxTreeView {
       case .mailbox(let directory, let identifier):
         drawMailbox(
           identifier, in: directory, state: state, nameWidth: nameWidth, into: &screen, row: y, area: body)
+      case .pairs, .pair, .device: PairTreeRowView.draw(node, state: state, into: &screen, row: y, area: body)
       }
       if selected {
         screen.paint(

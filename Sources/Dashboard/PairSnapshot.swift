@@ -1,0 +1,88 @@
+/// A pair of simulated devices as the dashboard shows it: a plain value, read from the pair
+/// store by the runtime's pairs source and posted as ``DashboardMessage/pairs(_:)``. Texts
+/// here are as read from disk; views show them through `DisplayText`.
+public struct PairSnapshot: Sendable, Equatable {
+  /// The two roles of a pair.
+  public enum Role: String, Sendable, Hashable, CaseIterable {
+    case phone, watch
+  }
+
+  /// One entry of an application context: its identifier and the size of its archive.
+  public struct ContextEntry: Sendable, Equatable {
+    public var identifier: String
+    public var size: Int
+
+    public init(identifier: String, size: Int) {
+      self.identifier = identifier
+      self.size = size
+    }
+  }
+
+  /// A transfer waiting in a device's outbound queue.
+  public struct QueuedTransfer: Sendable, Equatable {
+    public var id: UInt64
+    public var identifier: String
+    public var size: Int
+    /// When it was queued, in milliseconds since 1970.
+    public var time: Int64
+
+    public init(id: UInt64, identifier: String, size: Int, time: Int64) {
+      self.id = id
+      self.identifier = identifier
+      self.size = size
+      self.time = time
+    }
+  }
+
+  /// One device of the pair.
+  public struct Device: Sendable, Equatable {
+    public var role: Role
+    /// The pid of the running device process (`0` while it starts), `nil` when it is not running.
+    public var runningPID: Int32?
+    /// The application context it sent, by identifier.
+    public var applicationContext: [ContextEntry]
+    /// The application context it last received, by identifier.
+    public var receivedContext: [ContextEntry]
+    /// Its outbound queue, oldest first.
+    public var queuedTransfers: [QueuedTransfer]
+    /// Why part of its files could not be read, if so.
+    public var error: String?
+
+    public init(
+      role: Role, runningPID: Int32? = nil, applicationContext: [ContextEntry] = [],
+      receivedContext: [ContextEntry] = [], queuedTransfers: [QueuedTransfer] = [], error: String? = nil
+    ) {
+      self.role = role
+      self.runningPID = runningPID
+      self.applicationContext = applicationContext
+      self.receivedContext = receivedContext
+      self.queuedTransfers = queuedTransfers
+      self.error = error
+    }
+
+    public var isRunning: Bool { runningPID != nil }
+  }
+
+  /// The pair's name.
+  public var name: String
+  /// The home whose pair store holds it (what a cancel of a transfer goes to).
+  public var home: String
+  public var phone: Device
+  public var watch: Device
+
+  public init(name: String, home: String = "", phone: Device, watch: Device) {
+    self.name = name
+    self.home = home
+    self.phone = phone
+    self.watch = watch
+  }
+
+  /// Whether each device can reach the other: with the local link, whenever both run.
+  public var isReachable: Bool { phone.isRunning && watch.isRunning }
+
+  /// The device of `role`.
+  public func device(_ role: Role) -> Device { role == .phone ? phone : watch }
+
+  /// Transfers queued on both devices.
+  public var queuedCount: Int { phone.queuedTransfers.count + watch.queuedTransfers.count }
+}

@@ -1,0 +1,53 @@
+import ArchivedValues
+import TerminalScreen
+
+/// The rows of the pairs' branch of the tree: the branch, a pair ("phone ● watch ○", reachable
+/// or not, how many transfers wait), and each device (running or not, its contexts).
+enum PairTreeRowView {
+  static func draw(_ node: TreeNodeID, state: DashboardState, into screen: inout Screen, row: Int, area: Rect)
+  {
+    switch node {
+    case .pairs:
+      let count = " \(state.pairs.count) "
+      let countWidth = TerminalWidth.columns(of: count)
+      let x = area.x + screen.write("▾ pairs", row: row, column: area.x, role: "list.branch")
+      screen.write(
+        count, row: row, column: max(area.maxX - countWidth, x), limit: countWidth, role: "list.branch")
+    case .pair(let name):
+      guard let pair = state.pair(named: name) else { return }
+      let reachable = pair.isReachable ? "reachable" : "unreachable"
+      let queued = pair.queuedCount > 0 ? "  \(pair.queuedCount) queued" : ""
+      let name = DisplayText.field(pair.name)
+      var text =
+        "  " + name + "  phone " + mark(pair.phone) + " watch " + mark(pair.watch) + "  " + reachable + queued
+      // A narrow pane keeps both marks, whether they reach each other and the queue.
+      if TerminalWidth.columns(of: text) > area.width {
+        text = "  " + name + " " + mark(pair.phone) + mark(pair.watch) + " " + reachable + queued
+      }
+      screen.write(
+        text, row: row, column: area.x, limit: area.width, role: pair.isReachable ? "list" : "list.dim")
+    case .device(let name, let role):
+      guard let pair = state.pair(named: name) else { return }
+      let device = pair.device(role)
+      let running = device.runningPID.map { $0 == 0 ? "starting" : "pid \($0)" } ?? "not running"
+      let text =
+        "    " + Formatting.padded(role.rawValue, 6) + running + "  ctx "
+        + identifiers(device.applicationContext)
+        + "  recv " + identifiers(device.receivedContext)
+      let role: StyleRole = device.error != nil ? "list.error" : device.isRunning ? "list" : "list.dim"
+      screen.write(text, row: row, column: area.x, limit: area.width, role: role)
+    case .directory, .mailbox:
+      return
+    }
+  }
+
+  /// `●` for a running device, `○` for one that is not.
+  private static func mark(_ device: PairSnapshot.Device) -> String { device.isRunning ? "●" : "○" }
+
+  /// The identifiers of a context, summarized: "-" when empty, the first two and how many more.
+  private static func identifiers(_ entries: [PairSnapshot.ContextEntry]) -> String {
+    guard !entries.isEmpty else { return "-" }
+    let shown = entries.prefix(2).map { DisplayText.field($0.identifier) }.joined(separator: ",")
+    return entries.count > 2 ? shown + " +\(entries.count - 2)" : shown
+  }
+}
