@@ -78,7 +78,8 @@ let package = Package(
     .target(
       name: "DashboardRuntime",
       dependencies: [
-        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalBackend",
+        "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
+        "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
       ]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
@@ -91,7 +92,8 @@ let package = Package(
       name: "wormhole-tui",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
-        "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen", "TerminalTheme",
+        "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
+        "TerminalTheme",
         "DeviceSession", "DevicePairing",
       ]),
     .executableTarget(
@@ -105,7 +107,8 @@ let package = Package(
     .testTarget(
       name: "KeyedArchiveTests",
       dependencies: [
-        "KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary", "SnapshotSupport",
+        "KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary",
+        "SnapshotSupport",
       ],
       exclude: ["Fixtures", "Golden"]),
     // Reads the sources of the pure modules: none may import Foundation, Glibc or Dispatch.
@@ -139,7 +142,8 @@ let package = Package(
       ]),
     .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
-    .testTarget(name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "TestSupport"]),
+    .testTarget(
+      name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "TestSupport"]),
     .testTarget(
       name: "MailboxModelTests",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),
@@ -164,7 +168,8 @@ let package = Package(
     .executableTarget(
       name: "device-runner", dependencies: ["DevicePairing", "DeviceSession"], path: "Tests/DeviceRunner"),
     .testTarget(
-      name: "DevicePairingTests", dependencies: ["DevicePairing", "DeviceSession", "device-runner"]),
+      name: "DevicePairingTests",
+      dependencies: ["DevicePairing", "DeviceSession", "TestSupport", "device-runner"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),

@@ -4,51 +4,21 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 
-/// A fresh home under the system temporary directory, removed by `remove()`.
+/// The shared hermetic directory and collector of values from other threads.
+typealias TemporaryDirectory = TestSupport.TemporaryDirectory
+typealias Collector<Value: Sendable> = TestSupport.Collector<Value>
+
+/// A fresh home for pairs: the shared hermetic directory, with the pair store under it.
 struct TemporaryHome {
-  let path: String
+  private let directory = TemporaryDirectory(prefix: "device-test")
+  var path: String { directory.path }
 
-  init() {
-    var template = Array((NSTemporaryDirectory() + "/device-test-XXXXXX").utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
-      guard let base = buffer.baseAddress, mkdtemp(base) != nil else { return nil }
-      return String(cString: base)
-    }
-    path = made ?? NSTemporaryDirectory() + "/device-test-\(UUID())"
-    if made == nil {
-      try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-  }
-
-  func remove() { try? FileManager.default.removeItem(atPath: path) }
+  func remove() { directory.remove() }
 
   var store: PairStore { PairStore(home: path) }
-}
-
-/// Collects values from other threads; a test waits for a condition with a deadline that only
-/// bounds a failure (a passing test never waits for it).
-final class Collector<Value: Sendable>: Sendable {
-  private let state = Mutex<[Value]>([])
-  private let signal = DispatchSemaphore(value: 0)
-
-  func append(_ value: Value) {
-    state.withLock { $0.append(value) }
-    signal.signal()
-  }
-
-  var values: [Value] { state.withLock { $0 } }
-
-  /// Waits until `condition` holds for the values or `seconds` passed; returns the values.
-  @discardableResult
-  func wait(seconds: Double = 10, until condition: ([Value]) -> Bool) -> [Value] {
-    let deadline = DispatchTime.now() + seconds
-    while !condition(values) {
-      if signal.wait(timeout: deadline) == .timedOut { break }
-    }
-    return values
-  }
 }
 
 /// A simulated device in this process with its deliveries collected.
