@@ -152,22 +152,54 @@ extension TrafficJournal {
   /// or "another process" when that cannot be told (no `/proc`, another PID namespace).
   static func lockHolder(of descriptor: Int32) -> String {
     var status = stat()
-    guard fstat(descriptor, &status) == 0,
-      let table = try? FileSystem.readMailbox("/proc/locks", limit: 4 << 20)
-    else { return "another process" }
-    let inode = String(status.st_ino)
+    guard fstat(descriptor, &status) == 0 else { return "another process" }
+    // The file as /proc/locks names it: the device's major and minor numbers in hexadecimal, then
+    // the inode (an inode number alone is shared by files of other file systems).
+    let device = UInt64(status.st_dev)
+    let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+    let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+    let file = [String(major, radix: 16), String(minor, radix: 16), String(status.st_ino)]
+    // The table is made anew for each read(2), so one that others' locks change between reads
+    // can skip a line: it is read in one large read, and read again when the holder is not in it.
+    for _ in 0..<3 {
+      if let holder = holder(of: file, in: locksTable()) { return holder }
+    }
+    return "another process"
+  }
+
+  /// /proc/locks, read with one large first read; empty when it cannot be read.
+  private static func locksTable() -> [UInt8] {
+    let table = open("/proc/locks", O_RDONLY | O_CLOEXEC)
+    guard table >= 0 else { return [] }
+    defer { _ = close(table) }
+    guard case .bytes(let bytes) = FileSystem.readToEnd(table, expectedSize: 1 << 20, limit: 4 << 20) else {
+      return []
+    }
+    return bytes
+  }
+
+  /// "pid N (name)" of the process holding a `flock` on `file` in `table`, if it is there.
+  private static func holder(of file: [String], in table: [UInt8]) -> String? {
     for line in table.split(separator: UInt8(ascii: "\n")) {
       // "1: FLOCK  ADVISORY  WRITE 4242 fd:01:123456 0 EOF"; a waiter's line has "->".
       let fields = line.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
       guard fields.count >= 6, fields[1] == "FLOCK", fields[2] != "->",
-        fields[5].split(separator: ":").last.map(String.init) == inode,
+        sameFile(fields[5], file),
         let pid = Int32(fields[4]), pid > 0
       else { continue }
       let name = (try? FileSystem.readMailbox("/proc/\(pid)/comm", limit: 4096)).flatMap { $0 }
         .map { String(decoding: $0.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self) }
       return "pid \(pid)" + (name.map { " (\(DisplayText.field($0)))" } ?? "")
     }
-    return "another process"
+    return nil
+  }
+
+  /// Whether `field` (`MAJ:MIN:INODE`, the first two in hexadecimal) names `file`.
+  private static func sameFile(_ field: String, _ file: [String]) -> Bool {
+    let parts = field.split(separator: ":").map(String.init)
+    guard parts.count == 3, let major = UInt64(parts[0], radix: 16), let minor = UInt64(parts[1], radix: 16)
+    else { return false }
+    return String(major, radix: 16) == file[0] && String(minor, radix: 16) == file[1] && parts[2] == file[2]
   }
 }
 

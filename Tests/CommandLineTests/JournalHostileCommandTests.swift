@@ -146,7 +146,7 @@ import Wormhole
     #expect(flock(holder, LOCK_EX) == 0)
     // The default wait is 5 seconds.
     let pass = try run(["pass", "b"] + location)
-    #expect(pass.status == 3 && pass.errors.contains("locked by pid \(getpid())"))
+    #expect(pass.status == 3 && pass.errors.contains("locked by pid \(getpid())"), "\(pass.errors)")
     #expect(flock(holder, LOCK_UN) == 0)
     #expect(try run(["pass", "c"] + location).status == 0)
   }
