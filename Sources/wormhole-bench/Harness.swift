@@ -125,3 +125,10 @@ func numberPrinted(byChildRunning group: String, environment added: [String: Str
   guard let value = Double(text) else { throw BenchmarkFailure("the \(group) child printed \(text)") }
   return value
 }
+
+/// Writes `text` and a line break to standard error with write(2), which reports nothing and
+/// never traps (FileHandle's write does on a closed or full stream).
+func diagnose(_ text: String) {
+  let bytes = Array((text + "\n").utf8)
+  _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}

@@ -89,8 +89,7 @@ private func hostileLatencies(
       usleep(20_000)
     }
     if ProcessInfo.processInfo.environment["WORMHOLE_BENCH_SAMPLES"] != nil {
-      let line = Array("samples: \(latencies.map { Int($0 * 1000) })\n".utf8)
-      _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+      diagnose("samples: \(latencies.map { Int($0 * 1000) })")
     }
     return latencies
   }

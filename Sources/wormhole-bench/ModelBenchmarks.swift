@@ -177,8 +177,7 @@ private func modelLatencyBenchmarks() throws -> [BenchmarkRecord] {
     }
   }
   if !hasPeer {
-    FileHandle.standardError.write(
-      Data("wormhole-bench: inotifywait not found (apt-get install inotify-tools); peer skipped\n".utf8))
+    diagnose("wormhole-bench: inotifywait not found (apt-get install inotify-tools); peer skipped")
   }
   return records
 }
@@ -484,8 +483,7 @@ private func rawFloodBenchmarks() throws -> [BenchmarkRecord] {
     peerKnown = peer.known
     detail["watchdog_writes_per_second"] = peer.rate
   } else {
-    FileHandle.standardError.write(
-      Data("wormhole-bench: python3 watchdog not importable; peer skipped\n".utf8))
+    diagnose("wormhole-bench: python3 watchdog not importable; peer skipped")
   }
   return [
     BenchmarkRecord(

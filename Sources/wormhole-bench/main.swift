@@ -9,7 +9,7 @@ if arguments.first == "child-listener", arguments.count == 3 {
   do {
     try runChildListener(mode: arguments[1], directory: arguments[2])
   } catch {
-    FileHandle.standardError.write(Data("wormhole-bench child: \(error)\n".utf8))
+    diagnose("wormhole-bench child: \(error)")
     exit(1)
   }
 }
@@ -17,7 +17,7 @@ if arguments.first == "child-pair" {
   do {
     try runPairChild(Array(arguments.dropFirst()))
   } catch {
-    FileHandle.standardError.write(Data("wormhole-bench child-pair: \(error)\n".utf8))
+    diagnose("wormhole-bench child-pair: \(error)")
     exit(1)
   }
 }
@@ -29,8 +29,7 @@ let groups: [(String, () throws -> [BenchmarkRecord])] = [
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {
-  FileHandle.standardError.write(
-    Data("wormhole-bench: unknown group \(name); groups: \(groups.map(\.0))\n".utf8))
+  diagnose("wormhole-bench: unknown group \(name); groups: \(groups.map(\.0))")
   exit(2)
 }
 for (name, run) in groups where arguments.isEmpty || arguments.contains(name) {
@@ -40,7 +39,7 @@ for (name, run) in groups where arguments.isEmpty || arguments.contains(name) {
       fflush(nil)
     }
   } catch {
-    FileHandle.standardError.write(Data("wormhole-bench: \(name): \(error)\n".utf8))
+    diagnose("wormhole-bench: \(name): \(error)")
     exit(1)
   }
 }
