@@ -56,9 +56,12 @@ let package = Package(
     .target(name: "PatternMatching", dependencies: ["CPCRE2"]),
     // A thin, safe wrapper over Linux inotify: the only code that touches it.
     .target(name: "Inotify"),
+    // fsetxattr/fgetxattr from glibc's <sys/xattr.h>: the mailbox's transfer identifier.
+    .target(name: "CExtendedAttributes"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(
-      name: "Wormhole", dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify"]),
+      name: "Wormhole",
+      dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify", "CExtendedAttributes"]),
     // CoreSimulator device sets read as values: devices, pairs, application groups, notes.
     .target(
       name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "ArchivedValues"]),

@@ -1,3 +1,4 @@
+import CExtendedAttributes
 import Glibc
 import WormholeVocabulary
 
@@ -13,6 +14,19 @@ extension FileSystem {
     /// A `read` failed with this `errno`.
     case failed(code: Int32)
   }
+
+  /// The transfer identifier this library set on an open mailbox (``Wormhole/transferAttributeName``),
+  /// or `nil` when the file has none (written by another program, or a file system without user
+  /// extended attributes). At most 64 bytes are read: the library writes 16, or a session's id.
+  package static func transferIdentifier(_ descriptor: Int32) -> String? {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    let count = buffer.withUnsafeMutableBytes { bytes in
+      fgetxattr(descriptor, Wormhole.transferAttributeName, bytes.baseAddress, bytes.count)
+    }
+    guard count > 0 else { return nil }
+    return String(validating: buffer[..<count], as: UTF8.self)
+  }
+
 
   /// Reads the file open at `descriptor` from where it is to its end, whatever its size turns
   /// out to be (an in-place writer may be growing it), and at most `limit` bytes.

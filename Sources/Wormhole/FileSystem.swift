@@ -1,3 +1,4 @@
+import CExtendedAttributes
 import Glibc
 import Synchronization
 import WormholeVocabulary
@@ -81,8 +82,11 @@ package enum FileSystem {
   /// Writes `bytes` to a new temporary file in `directory` and renames it over `name`, so that
   /// readers see the old message or the new one, never a mix. The old file stays if anything
   /// fails. With `durable`, the file is flushed to disk before the rename and the directory after.
+  /// Writes `bytes` to a temporary file and renames it over `name`. A `transfer` identifier is
+  /// set on the file as ``Wormhole/transferAttributeName`` before the rename, so the mailbox never
+  /// appears without it; a file system without user extended attributes just does not keep it.
   static func writeAtomically(
-    _ bytes: UnsafeRawBufferPointer, directory: String, name: String, durable: Bool
+    _ bytes: UnsafeRawBufferPointer, directory: String, name: String, durable: Bool, transfer: String? = nil
   ) throws(WormholeError) {
     let temporary = directory + "/" + temporaryName()
     let target = directory + "/" + name
@@ -94,6 +98,13 @@ package enum FileSystem {
     }
     do throws(WormholeError) {
       try writeAll(descriptor, bytes, path: temporary)
+      if let transfer {
+        // Best effort by design: ENOTSUP (no user attributes here) or EPERM leave the file as
+        // MMWormhole would write it, and pairing falls back to identifier, size and time.
+        _ = transfer.utf8CString.withUnsafeBufferPointer { value in
+          fsetxattr(descriptor, Wormhole.transferAttributeName, value.baseAddress, value.count - 1, 0)
+        }
+      }
       if durable && fsync(descriptor) != 0 {
         throw .fileSystem(operation: "flush", path: temporary, code: errno)
       }

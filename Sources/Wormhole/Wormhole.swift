@@ -189,12 +189,20 @@ public final class Wormhole: Sendable {
     try passArchive(Array(archive), identifier: identifier, replayOf: replayOf)
   }
 
+  /// Passes an archive with the device fields of its journal record (``TrafficDetails``) and,
+  /// for a simulated device storing what a session carried, that session's transiting type in the
+  /// record. The write gets a transfer identifier (the one in `details`, else a new random one),
+  /// kept in the mailbox's ``transferAttributeName`` extended attribute and in the record, so a
+  /// watcher pairs the file with its record exactly.
   @discardableResult
-  func passArchive(_ archive: [UInt8], identifier: String, replayOf: UInt64? = nil) throws(WormholeError)
-    -> TrafficRecord
-  {
+  package func passArchive(
+    _ archive: [UInt8], identifier: String, replayOf: UInt64? = nil, details: TrafficDetails = TrafficDetails(),
+    recordedAs transiting: TransitingType? = nil
+  ) throws(WormholeError) -> TrafficRecord {
     try MessageIdentifier.validate(identifier)
     let name = MessageIdentifier.fileName(for: identifier)
+    var details = details
+    if details.transfer == nil { details.transfer = Self.newTransferIdentifier() }
     // A journal that cannot be used is reported before the mailbox is written: nothing half-done.
     try journal.prepare()
     do throws(WormholeError) {
@@ -202,16 +210,49 @@ public final class Wormhole: Sendable {
         let result = archive.withUnsafeBytes { bytes in
           Result { () throws(WormholeError) in
             try FileSystem.writeAtomically(
-              bytes, directory: directory, name: name, durable: options.isDurable)
+              bytes, directory: directory, name: name, durable: options.isDurable, transfer: details.transfer)
           }
         }
         try result.get()
       }
     } catch {
-      recordFailure(kind: .pass, identifier: identifier, bytes: archive.count, error: error)
+      recordFailure(
+        kind: .pass, identifier: identifier, bytes: archive.count, error: error, details: details,
+        transiting: transiting)
       throw error
     }
-    return try post(kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf)
+    return try post(
+      kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf, details: details,
+      transiting: transiting)
+  }
+
+  /// The extended attribute that holds a mailbox's transfer identifier (``TrafficRecord/transfer``)
+  /// when this library wrote it: `user.wormhole.transfer`. File systems without user extended
+  /// attributes simply lack it, and watchers fall back to pairing by identifier, size and time.
+  public static let transferAttributeName = "user.wormhole.transfer"
+
+  /// A new transfer identifier for a write: 16 lowercase hexadecimal digits, random.
+  package static func newTransferIdentifier() -> String {
+    let value = UInt64.random(in: 0...UInt64.max)
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  /// Journals a post that wrote nothing to a mailbox of this directory: a simulated device's
+  /// session message, context or transfer as it is sent, queued, delivered, cancelled or fails.
+  /// `transiting` is the session type the record names.
+  @discardableResult
+  package func record(
+    kind: TrafficKind = .pass, identifier: String, bytes: Int, transiting: TransitingType,
+    details: TrafficDetails, error: String? = nil
+  ) throws(WormholeError) -> TrafficRecord {
+    try journal.prepare()
+    return try journal.append { sequence, milliseconds in
+      TrafficRecord(
+        sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
+        transiting: transiting.rawValue, kind: kind, identifier: identifier, bytes: bytes,
+        outcome: error == nil ? .ok : .failed, error: error, details: details)
+    }
   }
 
   /// Passes several archives in order as one batch: each identifier's mailbox is written once,
@@ -223,6 +264,21 @@ public final class Wormhole: Sendable {
   package func passArchives(_ archives: [(identifier: String, archive: [UInt8])]) throws(WormholeError)
     -> [TrafficRecord]
   {
+    try passArchives(archives.map { ($0.identifier, $0.archive, TrafficDetails()) }, recordedAs: nil)
+  }
+
+  /// ``passArchives(_:)`` with each archive's device fields (a transfer identifier is made for
+  /// those without one; the mailbox written keeps its identifier's last one) and the transiting
+  /// type the records name.
+  @discardableResult
+  package func passArchives(
+    _ archives: [(identifier: String, archive: [UInt8], details: TrafficDetails)], recordedAs transiting: TransitingType?
+  ) throws(WormholeError) -> [TrafficRecord] {
+    let archives = archives.map { item in
+      var details = item.details
+      if details.transfer == nil { details.transfer = Self.newTransferIdentifier() }
+      return (identifier: item.identifier, archive: item.archive, details: details)
+    }
     var last: [String: Int] = [:]
     for (index, item) in archives.enumerated() {
       try MessageIdentifier.validate(item.identifier)
@@ -236,13 +292,15 @@ public final class Wormhole: Sendable {
             Result { () throws(WormholeError) in
               try FileSystem.writeAtomically(
                 bytes, directory: directory, name: MessageIdentifier.fileName(for: item.identifier),
-                durable: options.isDurable)
+                durable: options.isDurable, transfer: item.details.transfer)
             }
           }
           try result.get()
         }
       } catch {
-        recordFailure(kind: .pass, identifier: item.identifier, bytes: item.archive.count, error: error)
+        recordFailure(
+          kind: .pass, identifier: item.identifier, bytes: item.archive.count, error: error,
+          details: item.details, transiting: transiting)
         throw error
       }
     }
@@ -250,7 +308,9 @@ public final class Wormhole: Sendable {
     records.reserveCapacity(archives.count)
     for item in archives {
       records.append(
-        try post(kind: .pass, identifier: item.identifier, bytes: item.archive.count, replayOf: nil))
+        try post(
+          kind: .pass, identifier: item.identifier, bytes: item.archive.count, replayOf: nil,
+          details: item.details, transiting: transiting))
     }
     return records
   }
@@ -468,25 +528,27 @@ public final class Wormhole: Sendable {
   // MARK: Internals
 
   @discardableResult
-  private func post(kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?)
-    throws(WormholeError)
-    -> TrafficRecord
-  {
+  private func post(
+    kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?,
+    details: TrafficDetails = TrafficDetails(), transiting: TransitingType? = nil
+  ) throws(WormholeError) -> TrafficRecord {
     try journal.append { sequence, milliseconds in
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
-        transiting: transitingType.rawValue, kind: kind, identifier: identifier, bytes: bytes, outcome: .ok,
-        replayOf: replayOf)
+        transiting: (transiting ?? transitingType).rawValue, kind: kind, identifier: identifier, bytes: bytes,
+        outcome: .ok, replayOf: replayOf, details: details)
     }
   }
 
-  private func recordFailure(kind: TrafficKind, identifier: String, bytes: Int, error: WormholeError) {
+  private func recordFailure(
+    kind: TrafficKind, identifier: String, bytes: Int, error: WormholeError,
+    details: TrafficDetails = TrafficDetails(), transiting: TransitingType? = nil
+  ) {
     _ = try? journal.append { sequence, milliseconds in
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
-        transiting: transitingType.rawValue, kind: kind, identifier: identifier, bytes: bytes,
-        outcome: .failed,
-        error: error.description)
+        transiting: (transiting ?? transitingType).rawValue, kind: kind, identifier: identifier, bytes: bytes,
+        outcome: .failed, error: error.description, details: details)
     }
   }
 

@@ -5,7 +5,9 @@ import ArchivedValues
 /// On disk each record is one line of JSON (see the README's "Traffic journal" section):
 /// `{"seq":7,"time":"2026-11-29T12:41:09.123Z","pid":4242,"sender":"app","transiting":"file",`
 /// `"kind":"pass","identifier":"button","bytes":231,"outcome":"ok"}`, with `error` when the
-/// outcome is `failed` and `replay_of` when the post replays an earlier one.
+/// outcome is `failed` and `replay_of` when the post replays an earlier one. Records of simulated
+/// devices and of library writes add `device`, `peer`, `delivery` and `transfer` (each only when
+/// set), so a record written before those fields existed reads with them `nil`.
 public struct TrafficRecord: Sendable, Hashable {
   /// Increases by one with every record of the directory, across processes and rotations, up
   /// to ``maximumSequence``; a smaller number than the last one read means the numbering
@@ -28,6 +30,17 @@ public struct TrafficRecord: Sendable, Hashable {
   public var error: String? { didSet { stored = nil } }
   /// The sequence number of the record this post replays.
   public var replayOf: UInt64? { didSet { stored = nil } }
+  /// The simulated device that made the record, `<pair>/<role>` (see ``TrafficDetails``).
+  public var device: String? { didSet { stored = nil } }
+  /// The device on the other end of a session post, `<pair>/<role>`.
+  public var peer: String? { didSet { stored = nil } }
+  /// Where a session post stands: queued, delivered, failed or cancelled.
+  public var delivery: TrafficDelivery? { didSet { stored = nil } }
+  /// The identifier of the write or transfer: the same text is in the mailbox's
+  /// `user.wormhole.transfer` extended attribute when the post wrote one, and on every record of
+  /// one session transfer (queued, then delivered or cancelled), so records and file changes pair
+  /// exactly.
+  public var transfer: String? { didSet { stored = nil } }
   /// The line as read from the journal, unknown fields included; `nil` for a record made in
   /// memory or changed since it was read.
   private var stored: [UInt8]?
@@ -41,7 +54,7 @@ public struct TrafficRecord: Sendable, Hashable {
   public init(
     sequence: UInt64, milliseconds: Int64, processIdentifier: Int32, sender: String, transiting: String,
     kind: TrafficKind, identifier: String, bytes: Int, outcome: TrafficOutcome, error: String? = nil,
-    replayOf: UInt64? = nil
+    replayOf: UInt64? = nil, details: TrafficDetails = TrafficDetails()
   ) {
     self.sequence = sequence
     self.milliseconds = milliseconds
@@ -54,6 +67,15 @@ public struct TrafficRecord: Sendable, Hashable {
     self.outcome = outcome
     self.error = error
     self.replayOf = replayOf
+    self.device = details.device
+    self.peer = details.peer
+    self.delivery = details.delivery
+    self.transfer = details.transfer
+  }
+
+  /// The device fields of the record, as a value to pass on.
+  public var details: TrafficDetails {
+    TrafficDetails(device: device, peer: peer, delivery: delivery, transfer: transfer)
   }
 
   /// The record's line as stored in the journal when it was read from one (unknown fields kept,
@@ -120,6 +142,22 @@ public struct TrafficRecord: Sendable, Hashable {
       literal(",\"replay_of\":")
       number(replayOf)
     }
+    if let device {
+      literal(",\"device\":")
+      JSONText.appendString(device, to: &out)
+    }
+    if let peer {
+      literal(",\"peer\":")
+      JSONText.appendString(peer, to: &out)
+    }
+    if let delivery {
+      literal(",\"delivery\":")
+      JSONText.appendString(delivery.rawValue, to: &out)
+    }
+    if let transfer {
+      literal(",\"transfer\":")
+      JSONText.appendString(transfer, to: &out)
+    }
     out.append(UInt8(ascii: "}"))
     return out
   }
@@ -158,10 +196,20 @@ public struct TrafficRecord: Sendable, Hashable {
       }
       replayOf = UInt64(number)
     }
+    // The device fields are optional text; one of another type is not this build's field, and is
+    // ignored rather than making the record unreadable (the stored line keeps it).
+    func text(_ name: String) -> String? {
+      if case .string(let value)? = fields[name] { return value }
+      return nil
+    }
+    let details = TrafficDetails(
+      device: text("device"), peer: text("peer"), delivery: text("delivery").map(TrafficDelivery.init(rawValue:)),
+      transfer: text("transfer"))
     self.init(
       sequence: UInt64(sequence), milliseconds: milliseconds, processIdentifier: processIdentifier,
       sender: sender, transiting: transiting, kind: TrafficKind(rawValue: kind), identifier: identifier,
-      bytes: byteCount, outcome: TrafficOutcome(rawValue: outcome), error: error, replayOf: replayOf)
+      bytes: byteCount, outcome: TrafficOutcome(rawValue: outcome), error: error, replayOf: replayOf,
+      details: details)
     stored = Array(bytes)
   }
 

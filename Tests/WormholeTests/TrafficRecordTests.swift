@@ -40,9 +40,32 @@ import Testing
     #expect(record.storedLine == Array(line.utf8))
     #expect(record.kind.rawValue == "deliver" && record.outcome.rawValue == "queued")
     #expect(record.storedField("device") == .string("watch"))
+    #expect(record.device == "watch")
+    // A known field of another type than this build writes is not taken, but kept as stored.
+    #expect(record.transfer == nil && record.storedField("transfer") != nil)
     var changed = record
     changed.identifier = "b"
-    #expect(changed.storedLine == nil && !changed.jsonLine.contains("device"))
+    #expect(changed.storedLine == nil && changed.jsonLine.contains(#""device":"watch""#))
+    #expect(!changed.jsonLine.contains("transfer"))
+  }
+
+  @Test func deviceFieldsRoundTripAndOldRecordsReadWithoutThem() throws {
+    let record = TrafficRecord(
+      sequence: 9, milliseconds: 1_764_420_069_123, processIdentifier: 5, sender: "device",
+      transiting: "session-message", kind: .pass, identifier: "ping", bytes: 12, outcome: .failed,
+      error: "not reachable (WCErrorCodeNotReachable 7007)",
+      details: TrafficDetails(device: "desk/phone", peer: "desk/watch", delivery: .failed, transfer: "17"))
+    let line = record.jsonLine
+    #expect(line.hasSuffix(#","device":"desk/phone","peer":"desk/watch","delivery":"failed","transfer":"17"}"#))
+    let read = try #require(TrafficRecord(jsonLine: line))
+    #expect(read == record && read.details == record.details)
+    let old =
+      #"{"seq":1,"time":"2026-11-29T12:41:09.123Z","pid":4,"sender":"s","transiting":"file","kind":"pass","identifier":"a","bytes":5,"outcome":"ok"}"#
+    let oldRecord = try #require(TrafficRecord(jsonLine: old))
+    #expect(oldRecord.details.isEmpty && oldRecord.details == TrafficDetails())
+    let unknownState = try #require(
+      TrafficRecord(jsonLine: old.replacingOccurrences(of: "}", with: #","delivery":"bounced"}"#)))
+    #expect(unknownState.delivery?.rawValue == "bounced")
   }
 
   @Test func datesAreValidatedStrictly() {

@@ -24,6 +24,29 @@ import Testing
     #expect(root["title"] as? String == "hi")
   }
 
+  @Test func aPassNamesItsWriteInTheRecordAndOnTheMailbox() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    let first = try wormhole.passMessage(Self.message, identifier: "button")
+    let second = try wormhole.passMessage(Self.message, identifier: "button")
+    let transfer = try #require(second.transfer)
+    #expect(transfer.utf8.count == 16 && first.transfer != transfer)
+    let descriptor = open(temporary.path + "/button.archive", O_RDONLY)
+    defer { close(descriptor) }
+    #expect(FileSystem.transferIdentifier(descriptor) == transfer)
+    #expect(try wormhole.trafficRecords().last?.transfer == transfer)
+    // A session's own identifier is kept as given, and a mailbox written by another program has none.
+    let stored = try wormhole.passArchive(
+      [UInt8](try #require(try wormhole.archive(withIdentifier: "button"))), identifier: "copy",
+      details: TrafficDetails(device: "desk/watch", peer: "desk/phone", delivery: .delivered, transfer: "42"),
+      recordedAs: .sessionFile)
+    #expect(stored.transiting == "session-file" && stored.transfer == "42" && stored.peer == "desk/phone")
+    let plain = open(temporary.path + "/plain.archive", O_WRONLY | O_CREAT, 0o600)
+    defer { close(plain) }
+    #expect(FileSystem.transferIdentifier(plain) == nil)
+  }
+
   @Test func mailboxesAndDirectoriesArePrivate() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
