@@ -27,7 +27,6 @@ extension FileSystem {
     return String(validating: buffer[..<count], as: UTF8.self)
   }
 
-
   /// Reads the file open at `descriptor` from where it is to its end, whatever its size turns
   /// out to be (an in-place writer may be growing it), and at most `limit` bytes.
   ///

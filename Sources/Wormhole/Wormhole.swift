@@ -196,7 +196,8 @@ public final class Wormhole: Sendable {
   /// watcher pairs the file with its record exactly.
   @discardableResult
   package func passArchive(
-    _ archive: [UInt8], identifier: String, replayOf: UInt64? = nil, details: TrafficDetails = TrafficDetails(),
+    _ archive: [UInt8], identifier: String, replayOf: UInt64? = nil,
+    details: TrafficDetails = TrafficDetails(),
     recordedAs transiting: TransitingType? = nil
   ) throws(WormholeError) -> TrafficRecord {
     try MessageIdentifier.validate(identifier)
@@ -272,7 +273,8 @@ public final class Wormhole: Sendable {
   /// type the records name.
   @discardableResult
   package func passArchives(
-    _ archives: [(identifier: String, archive: [UInt8], details: TrafficDetails)], recordedAs transiting: TransitingType?
+    _ archives: [(identifier: String, archive: [UInt8], details: TrafficDetails)],
+    recordedAs transiting: TransitingType?
   ) throws(WormholeError) -> [TrafficRecord] {
     let archives = archives.map { item in
       var details = item.details

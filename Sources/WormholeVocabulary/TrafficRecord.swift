@@ -203,7 +203,8 @@ public struct TrafficRecord: Sendable, Hashable {
       return nil
     }
     let details = TrafficDetails(
-      device: text("device"), peer: text("peer"), delivery: text("delivery").map(TrafficDelivery.init(rawValue:)),
+      device: text("device"), peer: text("peer"),
+      delivery: text("delivery").map(TrafficDelivery.init(rawValue:)),
       transfer: text("transfer"))
     self.init(
       sequence: UInt64(sequence), milliseconds: milliseconds, processIdentifier: processIdentifier,

@@ -56,7 +56,8 @@ import Testing
       error: "not reachable (WCErrorCodeNotReachable 7007)",
       details: TrafficDetails(device: "desk/phone", peer: "desk/watch", delivery: .failed, transfer: "17"))
     let line = record.jsonLine
-    #expect(line.hasSuffix(#","device":"desk/phone","peer":"desk/watch","delivery":"failed","transfer":"17"}"#))
+    #expect(
+      line.hasSuffix(#","device":"desk/phone","peer":"desk/watch","delivery":"failed","transfer":"17"}"#))
     let read = try #require(TrafficRecord(jsonLine: line))
     #expect(read == record && read.details == record.details)
     let old =
