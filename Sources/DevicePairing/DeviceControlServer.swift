@@ -50,9 +50,8 @@ public final class DeviceControlServer: Sendable {
     listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0 else { throw failure() }
     _ = unlink(path)  // a dead device's; the run lock says none is alive
-    let previous = umask(0o177)
+    // Not through umask, which is the whole process's: the device's directory is 0700 anyway.
     let bound = UnixSocketLink.withAddress(path) { bind(listener, $0, $1) }
-    _ = umask(previous)
     guard bound == 0, chmod(path, 0o600) == 0, listen(listener, 8) == 0 else {
       let error = failure()
       _ = close(listener)

@@ -51,7 +51,7 @@ enum SessionMailboxes {
     do throws(PairedDeviceError) {
       outcome = all ? try client.clearContext() : try client.removeFromContext(identifiers: identifiers)
     } catch {
-      throw SessionPass.failure(error, verb: "clear it once it stops")
+      throw SessionPass.failure(error, otherwise: "clear it once it stops")
     }
     let peer = SessionPass.peer(address, route: outcome.route)
     switch outcome.update {

@@ -1,9 +1,6 @@
 import DevicePairing
 import DeviceSession
-import Dispatch
-import Glibc
 import KeyedArchive
-import Synchronization
 import WormholeVocabulary
 
 /// `pass --transiting session-context|session-message|session-file --pair NAME --role ROLE`,
@@ -50,7 +47,7 @@ enum SessionPass {
       do throws(PairedDeviceError) {
         reply = try client.sendMessage(identifier: identifier, archive: archive, replyTimeout: replyTimeout)
       } catch {
-        throw failure(error, verb: "pass from the \(address.role.counterpart)")
+        throw failure(error, otherwise: "pass from the \(address.role.counterpart)")
       }
       if let reply { emit(try SessionLines.reply(reply)) }
     case .sessionContext:
@@ -59,7 +56,7 @@ enum SessionPass {
         outcome = try client.updateContext(
           identifier: identifier, archive: archive, deliveringIdentical: arguments.flag(.deliverIdentical))
       } catch {
-        throw failure(error, verb: "pass from the \(address.role.counterpart)")
+        throw failure(error, otherwise: "pass from the \(address.role.counterpart)")
       }
       diagnose(contextLine(outcome, address: address))
     case .sessionFile:
@@ -67,7 +64,7 @@ enum SessionPass {
       do throws(PairedDeviceError) {
         outcome = try client.transferFile(identifier: identifier, archive: archive)
       } catch {
-        throw failure(error, verb: "pass from the \(address.role.counterpart)")
+        throw failure(error, otherwise: "pass from the \(address.role.counterpart)")
       }
       diagnose(transferLine(outcome, address: address))
     case .file, .coordinatedFile:
@@ -132,7 +129,7 @@ enum SessionPass {
 
   /// A client's error as the verb's: the session's as ``failure(_:)`` says it, a device that
   /// runs but does not answer with what to do instead (`otherwise`).
-  static func failure(_ error: PairedDeviceError, verb otherwise: String) -> CommandError {
+  static func failure(_ error: PairedDeviceError, otherwise: String) -> CommandError {
     switch error {
     case .session(let session): return failure(session)
     case .store(let store): return CommandError(store)

@@ -381,6 +381,25 @@ import Testing
     #expect(k.status == 1, "\(k.output)")
   }
 
+  @Test func aHomeDeeperThanASocketAddressStillServesTheControlSocket() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let deep = directory.path + "/" + String(repeating: "d", count: 120)
+    try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+    let home = ["--home", deep]
+    #expect(try run(["pair", "create", "p"] + home).status == 0)
+    #expect((deep + "/pairs/p/phone/control.sock").utf8.count > 107)
+    let phone = try RunningCommand(["device", "run", "--pair", "p", "--role", "phone"] + home)
+    #expect(phone.waitFor("activated"), "\(phone.currentErrors)")
+    let sent = try run(
+      ["pass", "f", "1", "--transiting", "session-file", "--pair", "p", "--role", "phone"] + home)
+    #expect(
+      sent.status == 0 && sent.errors.contains("transfer 1 is queued: the watch is not reachable"),
+      "\(sent.errors)")
+    phone.interrupt()
+    #expect(phone.finish().status == 0)
+  }
+
   @Test(arguments: [
     ["pass", "x", "1", "--transiting", "session-file"], ["read", "x", "--transiting", "session-context"],
     ["clear", "x", "--transiting", "session-message"],
