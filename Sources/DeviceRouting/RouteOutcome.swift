@@ -80,17 +80,23 @@ public struct RouteOutcome: Sendable, Equatable, CustomStringConvertible {
   }
 
   /// The outcome as one JSON object, for a traffic record's `route` field and `--json` output:
-  /// `{"taken":"catcher"|"delegate"|"unhandled","catcher":{…}?,"declined_by":{…}?,
+  /// `{"taken":"catcher"|"delegate"|"unhandled","subject":"…"?,"catcher":{…}?,"declined_by":{…}?,
   /// "cut_off":[{…,"reason":"…"}],"not_tried":[{…}]}`, a catcher being
-  /// `{"kind","index","pattern","label"?}`; `cut_off` and `not_tried` only when not empty.
+  /// `{"kind","index","pattern","label"?}`; `subject` only when there is one, `cut_off` and
+  /// `not_tried` only when not empty.
   public var json: String {
     var fields: [String] = []
+    let taken: String
     switch taker {
-    case .catcher(let catcher):
-      fields.append("\"taken\":\"catcher\"")
-      fields.append("\"catcher\":" + Self.json(catcher))
-    case .delegate: fields.append("\"taken\":\"delegate\"")
-    case .unhandled: fields.append("\"taken\":\"unhandled\"")
+    case .catcher: taken = "catcher"
+    case .delegate: taken = "delegate"
+    case .unhandled: taken = "unhandled"
+    }
+    fields.append("\"taken\":\"\(taken)\"")
+    if let subject { fields.append("\"subject\":" + JSONText.string(subject)) }
+    switch taker {
+    case .catcher(let catcher): fields.append("\"catcher\":" + Self.json(catcher))
+    case .delegate, .unhandled: break
     }
     if let declinedBy { fields.append("\"declined_by\":" + Self.json(declinedBy)) }
     if !cutOff.isEmpty {

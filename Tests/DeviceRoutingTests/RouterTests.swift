@@ -267,9 +267,15 @@ import Testing
       ])
     #expect(
       outcome.json
-        == #"{"taken":"delegate","declined_by":{"kind":"deep-link","index":0,"pattern":"my\"app","label":"r:1"},"#
+        == #"{"taken":"delegate","subject":"myapp://x","declined_by":{"kind":"deep-link","index":0,"pattern":"my\"app","label":"r:1"},"#
         + #""cut_off":[{"kind":"deep-link","index":1,"pattern":"(a+)+$","reason":"PCRE2 match limit"}]}"#)
-    #expect(RouteOutcome(kind: .push, subject: "n", taker: .unhandled).json == #"{"taken":"unhandled"}"#)
+    #expect(RouteOutcome(kind: .push, subject: nil, taker: .unhandled).json == #"{"taken":"unhandled"}"#)
+    let caught = RouteOutcome(
+      kind: .push, subject: "n\u{1B}", taker: .catcher(CatcherReference(kind: .push, index: 2, pattern: "n."))
+    )
+    #expect(
+      caught.json
+        == #"{"taken":"catcher","subject":"n\u001b","catcher":{"kind":"push","index":2,"pattern":"n."}}"#)
   }
 
   @Test func aBadPatternIsRefusedWithWhereItStops() {
