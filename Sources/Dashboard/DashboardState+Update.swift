@@ -268,8 +268,10 @@ extension DashboardState {
     }
   }
 
-  /// A directory as the tree shows it: relative to the root it is under (not yet escaped).
+  /// A directory as the tree shows it: by its device-set label, else relative to the root it is
+  /// under (not yet escaped).
   public func displayPath(_ directory: FileName) -> String {
+    if let label = deviceSetLabels?.label(for: directory) { return label }
     let path = directory.lossyText
     for root in rootPaths {
       if path == root { return root.split(separator: "/").last.map(String.init) ?? root }

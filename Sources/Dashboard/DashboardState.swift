@@ -18,6 +18,8 @@ public struct DashboardState: Sendable {
   public internal(set) var model: ModelState
   /// The roots being watched, for showing directories relative to them.
   public var rootPaths: [String]
+  /// The simulator device set shown, if any: names its containers' directories (``showDeviceSet(_:)``).
+  public internal(set) var deviceSetLabels: DeviceSetLabels?
 
   // The interface around the panes.
 
