@@ -10,6 +10,7 @@ extension DashboardState {
   public mutating func showDeviceSet(_ labels: DeviceSetLabels) {
     deviceSetLabels = labels
     rootPaths = [labels.path]
+    if isReadOnly { readOnlyReason = "a device set is read-only unless --read-write is given" }
     // Every group, with the path its label stands for (groups without mailboxes are not in the tree).
     for container in labels.containers {
       messageLog.append(

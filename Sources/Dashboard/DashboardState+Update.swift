@@ -25,7 +25,7 @@ extension DashboardState {
     refreshedContentsLines()
     guard isReadOnly, effects.contains(where: \.writes) else { return effects }
     for effect in effects where effect.writes {
-      report("read-only: \(effect.operation) refused (started with --read-only)", isError: true)
+      report("read-only: \(effect.operation) refused (\(readOnlyReason))", isError: true)
     }
     return effects.filter { !$0.writes }
   }
@@ -224,7 +224,7 @@ extension DashboardState {
   /// of the keymap is applied (the effects are checked again by ``update(_:)``).
   mutating func run(_ binding: KeyBinding, _ action: DashboardAction) -> [DashboardEffect] {
     if binding.writes && isReadOnly {
-      report("read-only: \(binding.help) is disabled (started with --read-only)", isError: true)
+      report("read-only: \(binding.help) is disabled (\(readOnlyReason))", isError: true)
       return []
     }
     return perform(action)

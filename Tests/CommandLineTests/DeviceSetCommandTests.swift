@@ -230,7 +230,7 @@ import WormholeVocabulary
       pane.waitFor("E0D1C2B3-A495-8677-6859-4A3B2C1D0E0F ⇄ iPhone SE (inactive) · group.com.example.old"))
     #expect(pane.waitFor("from the old watch"))
     pane.send("d")
-    #expect(pane.waitFor("is disabled"))
+    #expect(pane.waitFor("is disabled (a device set is read-only unless --read-write is given)"))
     pane.send("q")
     #expect(pane.waitUntil { pane.isDead })
     #expect(FileManager.default.fileExists(atPath: container + "/arrived.archive"), "nothing was cleared")

@@ -71,6 +71,16 @@ private func deviceSetHarness(width: Int = 200, height: Int = 16) -> DashboardHa
     #expect(clean.state.status?.isError == false)
   }
 
+  @Test func refusalsSayADeviceSetIsReadOnly() {
+    var harness = deviceSetHarness()
+    harness.type("d")
+    #expect(
+      harness.state.status?.text.hasSuffix(
+        "is disabled (a device set is read-only unless --read-write is given)")
+        == true, "\(String(describing: harness.state.status))")
+    #expect(harness.effects.allSatisfy { !$0.writes })
+  }
+
   @Test func labelsMatchTheContainerAndWhatIsBelowItOnly() {
     #expect(labels.label(for: phoneGroup)?.hasPrefix("Ana's iPhone") == true)
     #expect(
