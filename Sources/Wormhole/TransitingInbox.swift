@@ -32,12 +32,10 @@ public final class TransitingInbox: Sendable {
     var received = ReceivedMessage(identifier: identifier, message: nil, archive: nil, record: record)
     if let archive {
       received.archive = Data(archive)
-      do {
-        received.message = try MessageCoding.decode(
-          archive,
-          path:
-            "the \(transiting.rawValue) message \(quoted(identifier)) from \(details.peer.map(DisplayText.field) ?? "the peer")"
-        )
+      let peer = details.peer.map(quoted) ?? "the peer"
+      let source = "the \(transiting.rawValue) message \(quoted(identifier)) from \(peer)"
+      do throws(WormholeError) {
+        received.message = try MessageCoding.decode(archive, path: source)
       } catch {
         received.failure = error
       }
