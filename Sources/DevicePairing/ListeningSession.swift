@@ -170,8 +170,10 @@ public final class ListeningSession: Sendable {
     switch delivery {
     case .message(let message):
       for inbox in inboxes {
+        // An empty message is a notification without one (`passMessage(nil, ...)`).
         inbox.deliver(
-          message.payload, identifier: message.identifier, transiting: .sessionMessage, details: details,
+          message.payload.isEmpty ? nil : message.payload, identifier: message.identifier,
+          transiting: .sessionMessage, details: details,
           milliseconds: message.time / 1_000_000)
       }
     case .context(let received):
@@ -197,6 +199,15 @@ public final class ListeningSession: Sendable {
     case .activated, .reachabilityChanged, .transferFinished, .failure:
       break
     }
+  }
+
+  /// Why a notification without a message cannot travel by `type`.
+  static func noNotifications(_ type: TransitingType) -> WormholeError {
+    .sessionFailed(
+      type, code: nil,
+      reason:
+        "a notification without a message travels only as session-message (a \(type.rawValue) always carries an archive); pass a message, or notify through a session-message wormhole"
+    )
   }
 
   /// A session failure as the library reports it, with WatchConnectivity's code.

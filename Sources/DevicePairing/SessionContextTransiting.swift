@@ -33,6 +33,7 @@ public struct SessionContextTransiting: WormholeTransiting {
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite
   {
+    guard !archive.isEmpty else { throw ListeningSession.noNotifications(transitingType) }
     switch try update(archive, identifier: identifier, deliveringIdentical: deliversIdentical) {
     case .sent: return .handedOff(.delivered)
     case .queued: return .handedOff(.queued)

@@ -23,6 +23,7 @@ public struct SessionFileTransiting: WormholeTransiting {
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite
   {
+    guard !archive.isEmpty else { throw ListeningSession.noNotifications(transitingType) }
     let queued: FileTransfer
     do throws(SessionError) {
       queued = try session.device.session.transferFile(archive, identifier: identifier)

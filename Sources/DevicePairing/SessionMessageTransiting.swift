@@ -7,7 +7,8 @@ import WormholeVocabulary
 ///
 /// A message is sent at once, in order, and only while the counterpart is reachable; otherwise
 /// the pass throws ``WormholeError/sessionFailed(_:code:reason:)`` with code 7007. Nothing is
-/// stored: reading a message back returns `nil`, as in MMWormhole. Deleting removes the device's
+/// stored: reading a message back returns `nil`, as in MMWormhole. `passMessage(nil, ...)` sends an
+/// empty message, which the counterpart's listeners hear as a notification without a message. Deleting removes the device's
 /// own mailbox, as MMWormhole's file transiting underneath does.
 public struct SessionMessageTransiting: WormholeTransiting {
   /// The device's listening session: it sends, and hands what arrives to the wormhole.

@@ -167,7 +167,9 @@ final class ListenerRegistry: Sendable {
       let key = FileName(record.identifier)
       guard listening[key] != nil else { continue }
       // A session's traffic record (it has a delivery) rings only when it wrote the mailbox.
-      if record.kind == .pass && record.delivery != nil && !mailboxHolds(record, reader: reader) { continue }
+      if record.delivery != nil && (record.kind != .pass || !mailboxHolds(record, reader: reader)) {
+        continue
+      }
       if lastPass[key] == nil && lastNotify[key] == nil { order.append(key) }
       if record.kind == .pass {
         lastPass[key] = record

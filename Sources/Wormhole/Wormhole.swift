@@ -167,7 +167,10 @@ public final class Wormhole: Sendable {
   {
     try MessageIdentifier.validate(identifier)
     guard let message else {
-      return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf)
+      guard transiting.deliversIncomingMessages else {
+        return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf)
+      }
+      return try notifyElsewhere(identifier: identifier, replayOf: replayOf)
     }
     let archive: [UInt8]
     do {
@@ -247,6 +250,25 @@ public final class Wormhole: Sendable {
     return try post(
       kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf,
       details: recorded(details, write), transiting: transiting)
+  }
+
+  /// A notification without a message through a transiting that carries it elsewhere (a
+  /// session's counterpart): an empty archive written, journaled as `notify`.
+  private func notifyElsewhere(identifier: String, replayOf: UInt64?) throws(WormholeError) -> TrafficRecord {
+    var details = transiting.recordDetails
+    let transfer = Self.newTransferIdentifier()
+    details.transfer = transfer
+    try journal.prepare()
+    let write: TransitingWrite
+    do throws(WormholeError) {
+      write = try transiting.writeMessage([], identifier: identifier, transfer: transfer)
+    } catch {
+      details.delivery = details.delivery ?? .failed
+      recordFailure(kind: .notify, identifier: identifier, bytes: 0, error: error, details: details)
+      throw error
+    }
+    return try post(
+      kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf, details: recorded(details, write))
   }
 
   /// The details of a post after `write`: the write's over the caller's; a post that notifies no

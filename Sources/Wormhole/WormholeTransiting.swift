@@ -29,7 +29,9 @@ public protocol WormholeTransiting: Sendable {
   /// Stores or sends `archive` as the message for `identifier` (already validated), and says
   /// whether the wormhole's journal post notifies listeners. `transfer` names this write: a file
   /// transiting sets it on the mailbox (``Wormhole/transferAttributeName``) so that watchers pair
-  /// the file with its record.
+  /// the file with its record. For a transiting that ``deliversIncomingMessages``, an empty
+  /// `archive` is a notification without a message (`passMessage(nil, ...)`): throw if the type
+  /// cannot carry one.
   func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite
 

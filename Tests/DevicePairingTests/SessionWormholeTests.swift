@@ -72,6 +72,22 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
       records.allSatisfy { $0.device == "pair/phone" && $0.peer == "pair/watch" && $0.delivery == .delivered }
     )
     #expect(sender.directory == phone.device.mailboxes.directory)
+
+    // A notification without a message travels as an empty message; the other types need one.
+    let notice = try sender.passMessage(nil, identifier: "tap")
+    #expect(notice.kind == .notify && notice.delivery == .delivered && notice.peer == "pair/watch")
+    let notified = try #require(watch.heard.wait(for: 4).last)
+    #expect(notified.isNotificationOnly && notified.message == nil && notified.failure == nil)
+    let (files, _) = try phone.wormhole(.sessionFile)
+    #expect {
+      try files.passMessage(nil, identifier: "tap")
+    } throws: { error in
+      guard case .sessionFailed(.sessionFile, nil, let reason)? = error as? WormholeError else {
+        return false
+      }
+      return reason.contains("only as session-message")
+    }
+    #expect(phone.device.session.outstandingTransfers.isEmpty)
   }
 
   @Test func aSessionMessageToADownCounterpartFailsWith7007() throws {
