@@ -132,8 +132,8 @@ public final class ListeningSession: Sendable {
   }
 
   /// Calls `observer` with every delivery of the device's session once listening is activated
-  /// (activation, reachability, transfers finished, failures included), before the listeners
-  /// hear it. Replaces any earlier observer; `nil` removes it.
+  /// (activation, reachability, transfers finished, failures included), after the listeners
+  /// heard it. Replaces any earlier observer; `nil` removes it.
   public func observeSession(_ observer: (@Sendable (SessionDelivery) -> Void)?) {
     state.withLock { $0.observer = observer }
   }
@@ -164,7 +164,7 @@ public final class ListeningSession: Sendable {
       state.inboxes.removeAll { !$0.isOpen }
       return (state.observer, state.inboxes)
     }
-    observer?(delivery)
+    defer { observer?(delivery) }
     var details = TrafficDetails(
       device: Self.name(device.address), peer: Self.name(device.address.counterpart), delivery: .delivered)
     switch delivery {
