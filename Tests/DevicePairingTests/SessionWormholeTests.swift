@@ -151,7 +151,8 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
     let emptied = watch.deliveries.wait { deliveries in
       deliveries.contains { if case .context(let c) = $0 { c.context.entries["score"] == [] } else { false } }
     }
-    #expect(emptied.contains { if case .context(let c) = $0 { c.context.entries["score"] == [] } else { false } })
+    #expect(
+      emptied.contains { if case .context(let c) = $0 { c.context.entries["score"] == [] } else { false } })
     #expect(try receiver.message(withIdentifier: "score") == nil)
     #expect(watch.heard.values.count == 2)
     #expect(try sender.trafficRecords().last?.kind == .clear)
