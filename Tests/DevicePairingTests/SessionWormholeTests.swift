@@ -72,6 +72,7 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
       records.allSatisfy { $0.device == "pair/phone" && $0.peer == "pair/watch" && $0.delivery == .delivered }
     )
     #expect(sender.directory == phone.device.mailboxes.directory)
+    #expect(ListeningSession.shared(for: phone.device) === phone.session)  // one per device
 
     // A notification without a message travels as an empty message; the other types need one.
     let notice = try sender.passMessage(nil, identifier: "tap")
