@@ -91,6 +91,10 @@ let package = Package(
     .target(
       name: "DevicePairing",
       dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive"]),
+    // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
+    .target(
+      name: "DeviceRouting",
+      dependencies: ["PatternMatching", "WormholeVocabulary", "ArchivedValues", "DeviceSession"]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
@@ -144,6 +148,8 @@ let package = Package(
         "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
       ]),
     .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
+    .testTarget(
+      name: "DeviceRoutingTests", dependencies: ["DeviceRouting", "PatternMatching", "DeviceSession"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     .testTarget(
       name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "TestSupport"]),
