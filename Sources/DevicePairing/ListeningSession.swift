@@ -181,8 +181,8 @@ public final class ListeningSession: Sendable {
       let identifiers =
         received.changedIdentifiers.isEmpty ? received.context.identifiers : received.changedIdentifiers
       for identifier in identifiers {
-        // A removed identifier, or one emptied by a delete (see SessionContextTransiting), is no message.
-        guard let archive = received.context.entries[identifier], !archive.isEmpty else { continue }
+        // A removed identifier is no message.
+        guard let archive = received.context.entries[identifier] else { continue }
         for inbox in inboxes {
           inbox.deliver(
             archive, identifier: identifier, transiting: .sessionContext, details: details,

@@ -9,9 +9,9 @@ import WormholeVocabulary
 /// dictionary) and sends it now or when the counterpart is next reachable; the latest wins, and a
 /// context identical to the current one is neither sent nor delivered (its record says
 /// `unchanged`). Reading returns the identifier's archive in the received context, else in the
-/// device's own context, as MMWormholeSession. Deleting empties the identifier in the device's
-/// own context (an empty archive stands for a removed identifier: it reads as `nil` and is not
-/// delivered), which the counterpart receives as an update.
+/// device's own context, as MMWormholeSession. Deleting removes the identifier from the device's
+/// own context (as MMWormhole's `deleteContentForIdentifier:`), which the counterpart receives as
+/// an update: its received context then lacks it, and its listeners hear nothing for it.
 public struct SessionContextTransiting: WormholeTransiting {
   /// The device's listening session: it sends, and hands what arrives to the wormhole.
   public let session: ListeningSession
@@ -54,14 +54,19 @@ public struct SessionContextTransiting: WormholeTransiting {
   }
 
   public func deleteMessage(withIdentifier identifier: String) throws(WormholeError) {
-    guard session.device.session.applicationContext.entries[identifier]?.isEmpty == false else { return }
-    _ = try update([], identifier: identifier, deliveringIdentical: false)
+    try remove([identifier])
   }
 
+  /// Empties the device's application context (`updateApplicationContext([:])` in MMWormhole).
   public func deleteAllMessages() throws(WormholeError) {
-    let context = session.device.session.applicationContext
-    for identifier in context.identifiers where context.entries[identifier]?.isEmpty == false {
-      _ = try update([], identifier: identifier, deliveringIdentical: false)
+    try remove(session.device.session.applicationContext.identifiers)
+  }
+
+  private func remove(_ identifiers: [String]) throws(WormholeError) {
+    do throws(SessionError) {
+      try session.device.session.removeFromApplicationContext(identifiers)
+    } catch {
+      throw ListeningSession.failure(error, transitingType)
     }
   }
 

@@ -145,15 +145,27 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
     #expect(watch.heard.wait(for: 2).map(\.message) == [text("2"), text("3")])
     #expect(watch.heard.values.allSatisfy { $0.record.transiting == "session-context" })
 
-    // Clearing empties the identifier in the phone's context: the watch receives the update,
+    // Clearing removes the identifier from the phone's context: the watch receives the update,
     // reads nothing for it any more, and its listeners hear no message.
     try sender.clearMessageContents(forIdentifier: "score")
     #expect(try sender.message(withIdentifier: "score") == nil)
     let emptied = watch.deliveries.wait { deliveries in
-      deliveries.contains { if case .context(let c) = $0 { c.context.entries["score"] == [] } else { false } }
+      deliveries.contains {
+        if case .context(let c) = $0 {
+          c.context.version == 4 && c.context.entries["score"] == nil
+        } else {
+          false
+        }
+      }
     }
     #expect(
-      emptied.contains { if case .context(let c) = $0 { c.context.entries["score"] == [] } else { false } })
+      emptied.contains {
+        if case .context(let c) = $0 {
+          c.context.version == 4 && c.context.entries["score"] == nil
+        } else {
+          false
+        }
+      })
     #expect(try receiver.message(withIdentifier: "score") == nil)
     #expect(watch.heard.values.count == 2)
     #expect(try sender.trafficRecords().last?.kind == .clear)
