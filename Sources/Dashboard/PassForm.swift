@@ -127,7 +127,8 @@ public struct PassForm: Sendable {
     if isCheckPending { return "value: not checked yet (checked when typing pauses, or on Enter)" }
     if case .failure(let error) = parsedValue { return "value: \(error)" }
     if transiting.isSession, case .success(nil) = parsedValue {
-      return "value: \(transiting) carries a message: type a JSON value (only the file types notify without one)"
+      return
+        "value: \(transiting) carries a message: type a JSON value (only the file types notify without one)"
     }
     return nil
   }

@@ -140,7 +140,9 @@ public struct SessionFields: Sendable {
     case .sessionMessage:
       if receiverRuns {
         var text = "delivered live to \(them)"
-        if let seconds = replyTimeoutSeconds { text += ", then \(Self.seconds(seconds)) for a reply (7012 if none)" }
+        if let seconds = replyTimeoutSeconds {
+          text += ", then \(Self.seconds(seconds)) for a reply (7012 if none)"
+        }
         lines = [head + ": " + text]
       } else {
         lines = [head + ": \(them) is not running: session-message will fail 7007"]

@@ -15,7 +15,8 @@ public struct DevicePairOperations: PairOperations {
         + "--pair --role from a shell")
   }
 
-  public func cancelTransfer(_ id: UInt64, of device: DeviceAddress, home: String) throws(PairOperationError) {
+  public func cancelTransfer(_ id: UInt64, of device: DeviceAddress, home: String) throws(PairOperationError)
+  {
     do throws(PairStoreError) {
       try PairStore(home: home).cancelTransfer(id, of: device)
     } catch {

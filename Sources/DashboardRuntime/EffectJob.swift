@@ -116,7 +116,8 @@ public struct EffectJob: Sendable {
         return .failure(SessionSendFailure(reason: "that version is no longer kept"))
       }
       guard let bytes = version.bytes else {
-        return .failure(SessionSendFailure(reason: OperationError.bytesNotKept(size: version.size).description))
+        return .failure(
+          SessionSendFailure(reason: OperationError.bytesNotKept(size: version.size).description))
       }
       return .success(bytes)
     case .entry(let id):
@@ -127,7 +128,8 @@ public struct EffectJob: Sendable {
         return .failure(SessionSendFailure(reason: OperationError.messageNotKept(entry: id).description))
       }
       guard let bytes = version.bytes else {
-        return .failure(SessionSendFailure(reason: OperationError.bytesNotKept(size: version.size).description))
+        return .failure(
+          SessionSendFailure(reason: OperationError.bytesNotKept(size: version.size).description))
       }
       return .success(bytes)
     }

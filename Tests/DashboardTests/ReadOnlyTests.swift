@@ -97,7 +97,10 @@ import WormholeVocabulary
       .value(.integer(1)), .version(directory: group, identifier: "a", serial: 1), .entry(1),
     ]
     let sends = [TransitingType.sessionContext, .sessionMessage, .sessionFile].flatMap { type in
-      contents.map { DashboardEffect.sessionSend(SessionSend(sender: sender, transiting: type, identifier: "a", content: $0)) }
+      contents.map {
+        DashboardEffect.sessionSend(
+          SessionSend(sender: sender, transiting: type, identifier: "a", content: $0))
+      }
     }
     #expect(sends.allSatisfy { $0.writes })
     let others: [DashboardEffect] = [

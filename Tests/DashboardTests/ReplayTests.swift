@@ -23,7 +23,9 @@ import WormholeVocabulary
       transiting: "session-message", kind: .notify, identifier: "a", bytes: 0, outcome: .ok)
     harness.send(
       .modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now + 1))
-    harness.send(.pairs([PairSnapshot(name: "desk", home: "/h", phone: .init(role: .phone), watch: .init(role: .watch))]))
+    harness.send(
+      .pairs([PairSnapshot(name: "desk", home: "/h", phone: .init(role: .phone), watch: .init(role: .watch))])
+    )
     harness.effects = []
     harness.type("<Tab><Tab>r")
     var form = try #require(replayForm(harness))

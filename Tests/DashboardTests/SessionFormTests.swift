@@ -118,7 +118,8 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
     form = try #require(passForm(harness))
     #expect(form.session.pair?.name == "travel")
     #expect(form.session.applicationGroup == SessionFields.defaultApplicationGroup)  // none on screen
-    #expect(harness.shows("phone → watch of travel: the watch is not running: session-message will fail 7007"))
+    #expect(
+      harness.shows("phone → watch of travel: the watch is not running: session-message will fail 7007"))
     harness.type("<Tab>")
     harness.send(.key(.left))
     form = try #require(passForm(harness))
@@ -249,7 +250,9 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
     var harness = sessionHarness()
     harness.type("p5<Enter>")
     #expect(
-      harness.effects == [.pass(directory: watchGroup, identifier: "score", value: .integer(5), transiting: .file)])
+      harness.effects == [
+        .pass(directory: watchGroup, identifier: "score", value: .integer(5), transiting: .file)
+      ])
   }
 }
 
@@ -290,7 +293,8 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
             [
               TrafficRecord(
                 sequence: 1, milliseconds: harness.now, processIdentifier: 7, sender: "watch",
-                transiting: "session-file", kind: .pass, identifier: "score", bytes: bytes.count, outcome: .ok)
+                transiting: "session-file", kind: .pass, identifier: "score", bytes: bytes.count, outcome: .ok
+              )
             ], initial: false),
         ], at: harness.now))
     harness.send(.clock(harness.now + 5_000))
@@ -319,11 +323,13 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
   @Test func aSessionSendReportsWhereItWentAndWhatCameBack() {
     var harness = sessionHarness()
     let send = SessionSend(
-      sender: deskSender(.watch), transiting: .sessionMessage, identifier: "ping", content: .value(.integer(1)),
+      sender: deskSender(.watch), transiting: .sessionMessage, identifier: "ping",
+      content: .value(.integer(1)),
       replyTimeout: 2)
     #expect(DashboardEffect.sessionSend(send).writes)
     #expect(DashboardEffect.sessionSend(send).verb == "pass")
-    harness.send(.effectFinished(.done(.sessionSend(send), detail: "delivered to the phone; reply: \"pong\u{1B}\"")))
+    harness.send(
+      .effectFinished(.done(.sessionSend(send), detail: "delivered to the phone; reply: \"pong\u{1B}\"")))
     let last = harness.state.messageLog.entries.last?.text ?? ""
     #expect(last.hasPrefix("passed ping (session-message, watch → phone of desk): delivered to the phone"))
     #expect(last.contains("reply: \"pong\\u{1b}\""), "\(last)")
@@ -331,9 +337,11 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
       .effectFinished(
         .failed(
           .sessionSend(send),
-          "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)")))
+          "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"))
+    )
     #expect(harness.state.status?.isError == true)
-    #expect(harness.state.status?.text.hasPrefix("pass failed: the counterpart device is not reachable") == true)
+    #expect(
+      harness.state.status?.text.hasPrefix("pass failed: the counterpart device is not reachable") == true)
     #expect(harness.state.status?.text.contains("7007") == true)
   }
 }

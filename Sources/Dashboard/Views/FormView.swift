@@ -44,12 +44,15 @@ enum FormView {
       limit: box.width - 4, role: "overlay.disabled")
   }
 
-  static func drawReplayForm(_ form: ReplayForm, state: DashboardState, into screen: inout Screen, area: Rect) {
+  static func drawReplayForm(_ form: ReplayForm, state: DashboardState, into screen: inout Screen, area: Rect)
+  {
     let width = formWidth(form.transiting, area: area)
     // The title and the note wrap, so what is replayed and why is read whole.
     let lines =
       OverlayView.wrap(form.title, width: width - 4).map { ($0, StyleRole("overlay")) }
-      + (form.note.map { OverlayView.wrap($0, width: width - 4) } ?? []).map { ($0, StyleRole("overlay.disabled")) }
+      + (form.note.map { OverlayView.wrap($0, width: width - 4) } ?? []).map {
+        ($0, StyleRole("overlay.disabled"))
+      }
     let meaning = form.sessionMeaning(pairs: state.pairs).flatMap { OverlayView.wrap($0, width: width - 4) }
     let fields = form.fields
     // The meaning follows the fields after a blank row, as in the pass form.
@@ -65,7 +68,8 @@ enum FormView {
       switch field {
       case .identifier:
         textField(
-          form.transiting.isSession ? "identifier" : "to", form.identifier, focused: focused, row: y, box: box,
+          form.transiting.isSession ? "identifier" : "to", form.identifier, focused: focused, row: y,
+          box: box,
           into: &screen)
       case .transiting:
         choice("transiting", "◂ \(form.transiting) ▸", focused: focused, row: y, box: box, into: &screen)
@@ -118,7 +122,8 @@ enum FormView {
   }
 
   private static func sessionField(
-    _ row: SessionRow, _ session: SessionFields, focused: Bool, row y: Int, box: Rect, into screen: inout Screen
+    _ row: SessionRow, _ session: SessionFields, focused: Bool, row y: Int, box: Rect,
+    into screen: inout Screen
   ) {
     switch row {
     case .pair:
@@ -131,10 +136,12 @@ enum FormView {
     case .replyTimeout:
       let (area, role) = fieldArea("reply timeout", focused: focused, row: y, box: box, into: &screen)
       if session.replyTimeout.text.isEmpty && !focused {
-        screen.write("none (seconds to wait for a reply)", row: y, column: area.x, limit: area.width, role: role)
+        screen.write(
+          "none (seconds to wait for a reply)", row: y, column: area.x, limit: area.width, role: role)
       } else {
         OverlayView.drawField(
-          session.replyTimeout, focused: focused, row: y, from: area.x, to: area.maxX, role: role, into: &screen)
+          session.replyTimeout, focused: focused, row: y, from: area.x, to: area.maxX, role: role,
+          into: &screen)
       }
     case .deliversIdentical:
       choice(
@@ -157,7 +164,8 @@ enum FormView {
     _ label: String, _ field: TextField, focused: Bool, row: Int, box: Rect, into screen: inout Screen
   ) {
     let (area, role) = fieldArea(label, focused: focused, row: row, box: box, into: &screen)
-    OverlayView.drawField(field, focused: focused, row: row, from: area.x, to: area.maxX, role: role, into: &screen)
+    OverlayView.drawField(
+      field, focused: focused, row: row, from: area.x, to: area.maxX, role: role, into: &screen)
   }
 
   /// Writes a form field's label and fills the field's area: the area and the role its value is
