@@ -9,10 +9,10 @@ import WormholeVocabulary
 private let snapshots = snapshotDirectory()
 
 /// The watch of `desk`'s group directory, under the harness's home.
-let watchGroup: FileName = "/w/pairs/desk/watch/AppGroup/group.example"
+private let deskWatchGroup: FileName = "/w/pairs/desk/watch/AppGroup/group.example"
 
 /// `desk` (its devices running as told) and `travel` (neither running), under `/w`.
-func sessionPairs(phone: Bool = true, watch: Bool = true) -> [PairSnapshot] {
+private func sessionPairs(phone: Bool = true, watch: Bool = true) -> [PairSnapshot] {
   [
     PairSnapshot(
       name: "travel", home: "/w", phone: .init(role: .phone), watch: .init(role: .watch)),
@@ -24,15 +24,15 @@ func sessionPairs(phone: Bool = true, watch: Bool = true) -> [PairSnapshot] {
 
 /// A dashboard on the watch of desk's group (a mailbox `score`) and the two pairs. Rows: the
 /// directory, `score`, the pairs' branch, desk, its phone, its watch, travel, its phone, its watch.
-func sessionHarness(
+private func sessionHarness(
   phone: Bool = true, watch: Bool = true, width: Int = 100, height: Int = 30, readOnly: Bool = false
 ) -> DashboardHarness {
   var harness = DashboardHarness(width: width, height: height, readOnly: readOnly)
   harness.send(
     .modelEvents(
       [
-        .directoryAppeared(watchGroup),
-        .directoryScanned(watchGroup, mailboxes: ["score": archive(.integer(3))], initial: true),
+        .directoryAppeared(deskWatchGroup),
+        .directoryScanned(deskWatchGroup, mailboxes: ["score": archive(.integer(3))], initial: true),
       ], at: harness.now))
   harness.send(.pairs(sessionPairs(phone: phone, watch: watch)))
   harness.effects = []
@@ -40,7 +40,7 @@ func sessionHarness(
 }
 
 /// The sender the forms default to for desk's `role`, in the group on screen.
-func deskSender(_ role: PairSnapshot.Role, pair: String = "desk") -> SessionSend.Sender {
+private func deskSender(_ role: PairSnapshot.Role, pair: String = "desk") -> SessionSend.Sender {
   SessionSend.Sender(home: "/w", pair: pair, role: role, applicationGroup: "group.example")
 }
 
@@ -251,7 +251,7 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
     harness.type("p5<Enter>")
     #expect(
       harness.effects == [
-        .pass(directory: watchGroup, identifier: "score", value: .integer(5), transiting: .file)
+        .pass(directory: deskWatchGroup, identifier: "score", value: .integer(5), transiting: .file)
       ])
   }
 }
@@ -263,7 +263,7 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
     var form = try #require(replayForm(harness))
     #expect(form.transiting == .file)
     #expect(form.session.role == .watch)
-    let serial = try #require(harness.state.model.mailbox("score", in: watchGroup)?.current?.serial)
+    let serial = try #require(harness.state.model.mailbox("score", in: deskWatchGroup)?.current?.serial)
     harness.type("<Tab><Right><Right><Right>")
     form = try #require(replayForm(harness))
     #expect(form.transiting == .sessionMessage)
@@ -275,7 +275,7 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
         == .sessionSend(
           SessionSend(
             sender: deskSender(.watch), transiting: .sessionMessage, identifier: "score",
-            content: .version(directory: watchGroup, identifier: "score", serial: serial))))
+            content: .version(directory: deskWatchGroup, identifier: "score", serial: serial))))
   }
 
   /// A transfer stored in the watch's mailbox, journaled as session-file: the form keeps the
@@ -287,9 +287,9 @@ private func replayForm(_ harness: DashboardHarness) -> ReplayForm? {
     harness.send(
       .modelEvents(
         [
-          .mailboxChanged(directory: watchGroup, identifier: "score", archive(.integer(9))),
+          .mailboxChanged(directory: deskWatchGroup, identifier: "score", archive(.integer(9))),
           .journalRecords(
-            directory: watchGroup,
+            directory: deskWatchGroup,
             [
               TrafficRecord(
                 sequence: 1, milliseconds: harness.now, processIdentifier: 7, sender: "watch",
