@@ -73,7 +73,7 @@ public final class MailboxDelivery: Sendable {
   }
 
   /// The journal's records of this directory, oldest first (the rotated file's too).
-  func journaledRecords() -> [TrafficRecord] {
+  public func journaledRecords() -> [TrafficRecord] {
     TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
   }
 

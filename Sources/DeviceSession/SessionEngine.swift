@@ -141,8 +141,9 @@ public final class SessionEngine: Sendable {
 
   /// Sets the observer, which is handed every ``SessionEvent`` from now on (none is kept while
   /// there is none: set it before ``activate()``), in the order the session made them, one at a
-  /// time, outside the session's locks (so it may call the engine). It is called on the thread
-  /// that made the event: keep it short, or hand the event on.
+  /// time, outside the session's locks (so it may call the engine), and before the delivery or
+  /// reply handler hears of the same thing. It is called on the thread that made the event: keep
+  /// it short, or hand the event on.
   public func setObserver(_ observer: Observer?) {
     observations.withLock { $0.observer = observer }
   }
@@ -172,6 +173,7 @@ public final class SessionEngine: Sendable {
       state.activation = .notActivated
       return disconnect(&state)
     }
+    drainObservations()
     for reply in replies { reply.handler(.failure(.notReachable)) }
   }
 
@@ -325,6 +327,7 @@ public final class SessionEngine: Sendable {
       state.timerDeadline = next
       return (due.map(\.value), next)
     }
+    drainObservations()
     for reply in expired { reply.handler(.failure(.replyTimedOut(seconds: reply.seconds))) }
     if let next { startTimer(until: next) }
   }
@@ -433,6 +436,7 @@ public final class SessionEngine: Sendable {
       emit([.reachabilityChanged(true)])
     case .reachabilityChanged(false):
       let replies = state.withLock { disconnect(&$0) }
+      drainObservations()
       for reply in replies { reply.handler(.failure(.notReachable)) }
       emit([.reachabilityChanged(false)])
     case .refused(let error):
@@ -509,6 +513,7 @@ public final class SessionEngine: Sendable {
             identifier: reply.identifier, sequence: frame.sequence, time: reply.time, bytes: frame.payload.count))
         return reply
       }
+      drainObservations()
       reply?.handler(.success(frame.payload))
     case .context:
       receiveContext(frame)
@@ -645,7 +650,10 @@ public final class SessionEngine: Sendable {
 
   // MARK: Deliveries
 
+  /// Queues deliveries for the handler. The observer is handed what happened first, so that a
+  /// journal has every event before the handler hears of it.
   private func emit(_ items: [SessionDelivery]) {
+    drainObservations()
     deliveries.withLock { $0.queue.append(contentsOf: items) }
     drain()
   }
