@@ -48,15 +48,15 @@ enum TrafficPaneView {
     let entries = (first...last).map { index -> TrafficEntry? in
       filtered ? state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index]) : state.model.traffic[index]
     }
-    // Session entries on screen widen the outcome (delivery states) and the sender (the route).
+    // Session entries on screen make room for their route (`device -> peer`).
     let columns = Columns(width: area.width, sessions: entries.contains { $0?.device != nil })
     columns.drawHeadings(into: &screen, row: headings.y, x: area.x)
     for (offset, entry) in entries.enumerated() {
       guard let entry else { continue }
       let y = body.y + offset
       let role = self.role(of: entry)
-      let outcome = entry.error == nil ? (entry.delivery.map { DisplayText.field($0.rawValue) } ?? "ok") : "FAILED"
-      let senderWidth = columns.shown.first { $0.column == .sender }?.width ?? 0
+      let outcome = entry.error == nil ? "ok" : "FAILED"
+      let routeWidth = columns.shown.first { $0.column == .route }?.width
       // Cut in the middle, where identifiers of one app often differ least; an error after it
       // leaves the identifier at least half the column.
       let identifierWidth = columns.shown.first { $0.column == .identifier }?.width ?? 12
@@ -68,6 +68,7 @@ enum TrafficPaneView {
       // never rests on colour alone (NO_COLOR, a monochrome terminal).
       var kind = DisplayText.field(kindName(entry.kind))
       if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
+      if entry.device != nil { kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome) }
       columns.draw(
         [
           .time: timeText(of: entry, now: state.now), .kind: kind,
@@ -75,7 +76,8 @@ enum TrafficPaneView {
           .type: entry.transiting.map { columns.showsFullTypes ? DisplayText.field($0) : shortName(of: $0) }
             ?? "-",
           .size: Formatting.size(entry.size),
-          .sender: route(of: entry, width: senderWidth) ?? entry.sender.map(DisplayText.field) ?? "-",
+          .sender: entry.sender.map(DisplayText.field) ?? "-",
+          .route: routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
       if entry.id == state.trafficPane.selection {
@@ -84,6 +86,19 @@ enum TrafficPaneView {
           role: focused ? "list.selected" : "list.selected.unfocused")
       }
     }
+  }
+
+  /// A session entry's kind column: where the post stands (`delivered`, `queued`, `cancelled`;
+  /// `replied` for a reply that came; FAILED as for any failure), and, without a route column,
+  /// its direction before it (`->` sent, `<-` received): the compact form.
+  static func sessionKind(of entry: TrafficEntry, showsRoute: Bool, showsOutcome: Bool) -> String {
+    let isReply = entry.kind.rawValue == "reply"
+    if entry.error != nil || entry.delivery == .failed {
+      return isReply ? "FAILED reply" : "FAILED"
+    }
+    let state = isReply ? "replied" : DisplayText.field(entry.delivery?.rawValue ?? kindName(entry.kind))
+    guard !showsRoute else { return state }
+    return (entry.isIncoming ? "<-" : "->") + state
   }
 
   /// A session entry's devices, `device -> peer` (`device <- peer` for what the device
@@ -141,11 +156,12 @@ enum TrafficPaneView {
   /// The columns that fit a pane width. Time, kind and identifier always; then the transiting
   /// type (short names), outcome, size and sender as they fit at their narrowest; what is left
   /// widens the type to full names, then the sender, then the identifier. The last column takes
-  /// the rest of the row. With session entries on screen (`sessions`), the outcome is 9 wide
-  /// (`delivered`, `cancelled`) and the sender, which shows their route, grows up to 26
-  /// (`demo/phone -> demo/watch`).
+  /// the rest of the row. With session entries on screen (`sessions`), a route column comes
+  /// right after the type, 24 wide (`desk/phone -> desk/watch`) where that fits and 14
+  /// (`phone -> watch`) where only that does, before the outcome, size and sender are given room;
+  /// what is left widens it up to 48 first.
   struct Columns {
-    enum Column: CaseIterable { case time, kind, identifier, type, size, sender, outcome }
+    enum Column: CaseIterable { case time, kind, identifier, type, route, size, sender, outcome }
     var shown: [(column: Column, width: Int)] = []
     /// Whether the type column holds full names (`coordinated-file`) rather than short ones.
     var showsFullTypes = false
@@ -155,8 +171,18 @@ enum TrafficPaneView {
     init(width: Int, sessions: Bool = false) {
       var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]
       var used = 1 + 12 + 1 + 12 + 1 + 12
-      for (column, narrowest) in [(Column.type, 5), (.outcome, sessions ? 9 : 7), (.size, 8), (.sender, 8)]
-      where used + 1 + narrowest <= width {
+      if sessions {
+        if used + 1 + 5 <= width {
+          widths[.type] = 5
+          used += 1 + 5
+        }
+        if let route = [24, 14].first(where: { used + 1 + $0 <= width }) {
+          widths[.route] = route
+          used += 1 + route
+        }
+      }
+      for (column, narrowest) in [(Column.type, 5), (.outcome, 7), (.size, 8), (.sender, 8)]
+      where widths[column] == nil && used + 1 + narrowest <= width {
         widths[column] = narrowest
         used += 1 + narrowest
       }
@@ -166,8 +192,14 @@ enum TrafficPaneView {
         showsFullTypes = true
         spare -= 11
       }
+      if let route = widths[.route], route == 24 {
+        // Longer pair names, escaped ones too, where there is room.
+        let grow = min(spare, 24)
+        widths[.route] = route + grow
+        spare -= grow
+      }
       if let sender = widths[.sender] {
-        let grow = min(spare, sessions ? 18 : 4)
+        let grow = min(spare, 4)
         widths[.sender] = sender + grow
         spare -= grow
       }
@@ -179,7 +211,7 @@ enum TrafficPaneView {
       draw(
         [
           .time: "time", .kind: "kind", .identifier: "identifier", .type: "type", .size: "size",
-          .sender: "sender", .outcome: "outcome",
+          .sender: "sender", .outcome: "outcome", .route: "devices",
         ], into: &screen, row: row, x: x, role: "traffic.header")
     }
 
