@@ -67,7 +67,8 @@ public final class MailboxDelivery: Sendable {
       do throws(WormholeError) {
         if wormhole == nil { wormhole = try Self.open(directory) }
         try wormhole?.record(
-          kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details, error: error)
+          kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details,
+          error: error)
       } catch {}
     }
   }

@@ -46,7 +46,9 @@ public final class SessionJournal: Sendable {
   }
 
   /// `<pair>/<role>`.
-  public static func name(_ address: DeviceAddress) -> String { address.pair.text + "/" + address.role.rawValue }
+  public static func name(_ address: DeviceAddress) -> String {
+    address.pair.text + "/" + address.role.rawValue
+  }
 
   /// The transfer identifier of transfer `id` sent by `sender` (see the table above).
   public static func transferIdentifier(sender: String, transfer id: UInt64) -> String { sender + "#\(id)" }
@@ -72,7 +74,8 @@ public final class SessionJournal: Sendable {
       record(identifier, bytes: bytes, .sessionMessage, .failed, transfer: transfer, error: error)
     case .replyReceived(let identifier, let sequence, let time, let bytes):
       record(
-        identifier, bytes: bytes, .sessionMessage, .delivered, transfer: "\(device)#message-\(time)-\(sequence)",
+        identifier, bytes: bytes, .sessionMessage, .delivered,
+        transfer: "\(device)#message-\(time)-\(sequence)",
         kind: Self.reply)
     case .replyFailed(let identifier, let sequence, let time, let error):
       record(
@@ -113,7 +116,8 @@ public final class SessionJournal: Sendable {
       record(identifier, bytes: bytes, .sessionFile, .failed, transfer: nil, error: error)
     case .messageReceived(let identifier, let sequence, let time, let bytes):
       record(
-        identifier, bytes: bytes, .sessionMessage, .delivered, transfer: "\(peer)#message-\(time)-\(sequence)")
+        identifier, bytes: bytes, .sessionMessage, .delivered, transfer: "\(peer)#message-\(time)-\(sequence)"
+      )
     case .contextReceived(let version, let identifiers, let bytes):
       for identifier in identifiers.isEmpty ? [Self.wholeContext] : identifiers {
         record(identifier, bytes: bytes, .sessionContext, .delivered, transfer: "\(peer)#context-\(version)")

@@ -196,7 +196,8 @@ public final class SessionEngine: Sendable {
     }
     return try state.withLock { state throws(SessionError) -> ContextUpdate in
       do throws(SessionError) {
-        return try updateContext(&state, payload, identifier: identifier, deliveringIdentical: deliveringIdentical)
+        return try updateContext(
+          &state, payload, identifier: identifier, deliveringIdentical: deliveringIdentical)
       } catch {
         observe(.contextFailed(identifier: identifier, bytes: payload.count, error: error))
         throw error
@@ -251,7 +252,9 @@ public final class SessionEngine: Sendable {
     do throws(SessionError) {
       return try send(payload, identifier: identifier, replyTimeout: replyTimeout, replyHandler: replyHandler)
     } catch {
-      observe(.messageFailed(identifier: identifier, sequence: nil, time: clock(), bytes: payload.count, error: error))
+      observe(
+        .messageFailed(
+          identifier: identifier, sequence: nil, time: clock(), bytes: payload.count, error: error))
       throw error
     }
   }
@@ -273,7 +276,8 @@ public final class SessionEngine: Sendable {
       let time = clock()
       if let replyHandler {
         state.pendingReplies[sequence] = PendingReply(
-          handler: replyHandler, deadline: deadline, seconds: replyTimeout, identifier: identifier, time: time)
+          handler: replyHandler, deadline: deadline, seconds: replyTimeout, identifier: identifier, time: time
+        )
       }
       let frame = DeviceFrame(
         kind: .message, identifier: identifier, sequence: sequence, sender: role, time: time,
@@ -486,7 +490,9 @@ public final class SessionEngine: Sendable {
     state.isReachable = false
     state.inFlight = []
     for (sequence, reply) in state.pendingReplies.sorted(by: { $0.key < $1.key }) {
-      observe(.replyFailed(identifier: reply.identifier, sequence: sequence, time: reply.time, error: .notReachable))
+      observe(
+        .replyFailed(identifier: reply.identifier, sequence: sequence, time: reply.time, error: .notReachable)
+      )
     }
     let replies = state.pendingReplies.sorted { $0.key < $1.key }.map(\.value)
     state.pendingReplies = [:]
@@ -498,7 +504,8 @@ public final class SessionEngine: Sendable {
     case .message:
       observe(
         .messageReceived(
-          identifier: frame.identifier, sequence: frame.sequence, time: frame.time, bytes: frame.payload.count))
+          identifier: frame.identifier, sequence: frame.sequence, time: frame.time, bytes: frame.payload.count
+        ))
       emit([
         .message(
           ReceivedMessage(
@@ -510,7 +517,8 @@ public final class SessionEngine: Sendable {
         guard let reply = state.pendingReplies.removeValue(forKey: frame.sequence) else { return nil }
         observe(
           .replyReceived(
-            identifier: reply.identifier, sequence: frame.sequence, time: reply.time, bytes: frame.payload.count))
+            identifier: reply.identifier, sequence: frame.sequence, time: reply.time,
+            bytes: frame.payload.count))
         return reply
       }
       drainObservations()

@@ -8,7 +8,8 @@ public enum MailboxObservation: Sendable, Hashable {
   /// decodes nothing. `transfer` is the file's transfer identifier (its `user.wormhole.transfer`
   /// attribute) when the library that wrote it set one: it pairs the change with the journal
   /// record of the same identifier exactly.
-  case file(bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil, transfer: String? = nil)
+  case file(
+    bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil, transfer: String? = nil)
   /// The file exists but could not be read (permissions, a symbolic link, a FIFO...).
   case unreadable(String)
 }

@@ -345,7 +345,8 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
     id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: FileName, identifier: FileName,
     transiting: String? = nil, size: Int, sender: String? = nil, processIdentifier: Int32? = nil,
     sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil,
-    arrivalMilliseconds: Int64? = nil, hasDoubtfulTime: Bool = false, details: TrafficDetails = TrafficDetails()
+    arrivalMilliseconds: Int64? = nil, hasDoubtfulTime: Bool = false,
+    details: TrafficDetails = TrafficDetails()
   ) {
     self.details = details
     self.id = id

@@ -188,7 +188,8 @@ extension ModelState {
       pendingRecords.remove(spent, key: key)
     } else {
       pendingChanges.append(
-        PendingChange(kind: .written(serial: serial, size: size), milliseconds: now, transfer: transfer), key: key,
+        PendingChange(kind: .written(serial: serial, size: size), milliseconds: now, transfer: transfer),
+        key: key,
         deadline: now + (transfer == nil ? window : configuration.transferMatchWindowMilliseconds))
     }
   }

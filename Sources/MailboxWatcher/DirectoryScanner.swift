@@ -120,7 +120,9 @@ enum DirectoryScanner {
     // Read to the end: an in-place writer may have grown it since the fstat.
     switch FileSystem.readToEnd(descriptor, expectedSize: size, limit: limit) {
     case .bytes(let bytes):
-      return (.file(bytes: bytes, size: bytes.count, modifiedNanoseconds: modified, transfer: transfer), stamp)
+      return (
+        .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: modified, transfer: transfer), stamp
+      )
     case .tooLarge(let count):
       return (.file(bytes: nil, size: count, modifiedNanoseconds: modified, transfer: transfer), stamp)
     case .failed(let code): return (.unreadable("cannot read it: \(String(cString: strerror(code)))"), stamp)

@@ -36,7 +36,8 @@ extension MailboxObservation {
       DecodedMessage(decoding: $0, size: size).summary(width: MailboxVersion.summaryColumns)
     }
     return .file(
-      bytes: bytes, size: size, modifiedNanoseconds: modifiedNanoseconds, summary: summary, transfer: transfer)
+      bytes: bytes, size: size, modifiedNanoseconds: modifiedNanoseconds, summary: summary, transfer: transfer
+    )
   }
 
   /// This observation with its message summarized, when it is a file read without one.

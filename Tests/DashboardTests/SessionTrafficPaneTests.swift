@@ -28,13 +28,15 @@ private func pairTraffic(width: Int, height: Int) -> DashboardHarness {
   let phone: [TrafficRecord] = [
     session(1, "tap", .sessionMessage, .delivered, transfer: "desk/phone#message-1-1", at: now),
     session(
-      2, "tap", .sessionMessage, .delivered, transfer: "desk/phone#message-1-1", kind: TrafficKind(rawValue: "reply"),
+      2, "tap", .sessionMessage, .delivered, transfer: "desk/phone#message-1-1",
+      kind: TrafficKind(rawValue: "reply"),
       at: now + 5),
     session(
       3, "tap", .sessionMessage, .failed, transfer: "desk/phone#message-2",
       error: "the counterpart device is not reachable (WCErrorCodeNotReachable 7007)", at: now + 10),
     session(
-      4, "ask", .sessionMessage, .failed, transfer: "desk/phone#message-3-2", kind: TrafficKind(rawValue: "reply"),
+      4, "ask", .sessionMessage, .failed, transfer: "desk/phone#message-3-2",
+      kind: TrafficKind(rawValue: "reply"),
       error: "no reply came within 0.2 s (WCErrorCodeMessageReplyTimedOut 7012)", at: now + 20),
     session(5, "mode", .sessionContext, .queued, transfer: "desk/phone#context-1", at: now + 30),
     session(6, "mode", .sessionContext, .delivered, transfer: "desk/phone#context-1", at: now + 40),
@@ -80,7 +82,8 @@ private func pairTraffic(width: Int, height: Int) -> DashboardHarness {
       transfer: "ev\u{1B}[2Jil/phone#message-1-1", at: harness.now)
     harness.send(
       .modelEvents(
-        [.directoryAppeared(group), .journalRecords(directory: group, [record], initial: false)], at: harness.now))
+        [.directoryAppeared(group), .journalRecords(directory: group, [record], initial: false)],
+        at: harness.now))
     #expect(!harness.lines.joined().contains("\u{1B}"))
     #expect(harness.lines.contains { $0.contains(#""ev\u{1b}[2Jil/phone" -> "ev\u{1b}[2Jil/watch""#) })
   }

@@ -45,7 +45,8 @@ private func transferAttribute(_ path: String) -> String? {
     let sent = records(phone)
     #expect(sent.map(\.kind) == [.pass, TrafficKind(rawValue: "reply")])
     #expect(sent.allSatisfy { $0.transiting == "session-message" && $0.outcome == .ok })
-    #expect(sent.allSatisfy { $0.device == "desk/phone" && $0.peer == "desk/watch" && $0.delivery == .delivered })
+    #expect(
+      sent.allSatisfy { $0.device == "desk/phone" && $0.peer == "desk/watch" && $0.delivery == .delivered })
     #expect(sent.map(\.bytes) == [4, 4])
     let transfer = try #require(sent.first?.transfer)
     #expect(transfer.hasPrefix("desk/phone#message-") && transfer.hasSuffix("-1"))
@@ -66,12 +67,16 @@ private func transferAttribute(_ path: String) -> String? {
     let pair = try makePair(home, "desk")
     let phone = try DeviceUnderTest(home.store, pair.phone)
     defer { phone.stop() }
-    #expect(throws: SessionError.notReachable) { try phone.session.sendMessage(bytes("x"), identifier: "tap") }
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
     let large = [UInt8](repeating: 1, count: FrameCodec.defaultMaximumFrameBytes)
     #expect(throws: SessionError.self) { try phone.session.sendMessage(large, identifier: "big") }
     let watch = try DeviceUnderTest(home.store, pair.watch, activate: false)
     defer { watch.stop() }
-    #expect(throws: SessionError.notActivated) { try watch.session.sendMessage(bytes("z"), identifier: "early") }
+    #expect(throws: SessionError.notActivated) {
+      try watch.session.sendMessage(bytes("z"), identifier: "early")
+    }
 
     let failed = records(phone)
     #expect(failed.map(\.identifier) == ["tap", "big"])
@@ -95,7 +100,9 @@ private func transferAttribute(_ path: String) -> String? {
     defer { phone.stop(); watch.stop() }
     #expect(phone.waitReachable())
     let replies = Collector<Result<[UInt8], SessionError>>()
-    try phone.session.sendMessage(bytes("hello?"), identifier: "ask", replyTimeout: 0.2) { replies.append($0) }
+    try phone.session.sendMessage(bytes("hello?"), identifier: "ask", replyTimeout: 0.2) {
+      replies.append($0)
+    }
     #expect(replies.wait(for: 1).first == .failure(.replyTimedOut(seconds: 0.2)))
     let journal = records(phone)
     #expect(journal.count == 2)
@@ -178,7 +185,9 @@ private func transferAttribute(_ path: String) -> String? {
     let pair = try makePair(home, "desk")
     let directory = home.store.directory(for: pair.watch)
     let mailboxes = try MailboxDelivery(device: directory, applicationGroup: "group.test")
-    let batch = (1...3).map { FileTransfer(id: UInt64($0), identifier: $0 == 3 ? "b" : "a", payload: bytes("p\($0)"), time: 0) }
+    let batch = (1...3).map {
+      FileTransfer(id: UInt64($0), identifier: $0 == 3 ? "b" : "a", payload: bytes("p\($0)"), time: 0)
+    }
     let first = try FileSessionStorage(directory: directory, mailboxes: mailboxes)
     _ = try first.load()
     try first.storeReceivedTransfers(batch)
@@ -187,12 +196,14 @@ private func transferAttribute(_ path: String) -> String? {
 
     let again = try FileSessionStorage(directory: directory, mailboxes: mailboxes)
     #expect(try again.load().lastReceivedTransfer == 0)
-    try again.storeReceivedTransfers(batch + [FileTransfer(id: 4, identifier: "a", payload: bytes("p4"), time: 0)])
+    try again.storeReceivedTransfers(
+      batch + [FileTransfer(id: 4, identifier: "a", payload: bytes("p4"), time: 0)])
     let transfers = mailboxes.journaledRecords().compactMap(\.transfer)
     #expect(transfers == (1...4).map { "desk/phone#\($0)" })
     #expect(try Data(contentsOf: URL(fileURLWithPath: mailboxes.directory + "/a.archive")) == Data("p4".utf8))
     #expect(try Data(contentsOf: URL(fileURLWithPath: mailboxes.directory + "/b.archive")) == Data("p3".utf8))
     // And once recorded, a later start reads no journal and re-stores nothing.
-    #expect(try FileSessionStorage(directory: directory, mailboxes: mailboxes).load().lastReceivedTransfer == 4)
+    #expect(
+      try FileSessionStorage(directory: directory, mailboxes: mailboxes).load().lastReceivedTransfer == 4)
   }
 }

@@ -144,7 +144,8 @@ private struct Harness {
     let failed = TrafficDetails(
       device: "desk/phone", peer: "desk/watch", delivery: .failed, transfer: "desk/phone#message-9")
     harness.records(
-      [record(1, "tap", bytes: 2, transiting: "session-message", details: failed, outcome: .failed)], at: 1_000)
+      [record(1, "tap", bytes: 2, transiting: "session-message", details: failed, outcome: .failed)],
+      at: 1_000)
     let entry = try #require(harness.traffic.first)
     #expect(entry.delivery == .failed && entry.device == "desk/phone" && entry.peer == "desk/watch")
     #expect(

@@ -15,7 +15,8 @@ import WormholeVocabulary
     let archive = try KeyedArchiveEncoder().encodeBytes(.string("hi"))
     let record = try wormhole.passArchive(archive, identifier: "a")
     let transfer = try #require(record.transfer)
-    let observed = DirectoryScanner.observe(directory: FileName(directory.path), identifier: "a", limit: 1 << 20)
+    let observed = DirectoryScanner.observe(
+      directory: FileName(directory.path), identifier: "a", limit: 1 << 20)
     guard case .file(_, _, _, _, let seen)? = observed?.0 else {
       Issue.record("not observed as a file: \(String(describing: observed))")
       return

@@ -46,7 +46,8 @@ enum TrafficPaneView {
     }
     let first = max(last - body.height + 1, 0)
     let entries = (first...last).map { index -> TrafficEntry? in
-      filtered ? state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index]) : state.model.traffic[index]
+      filtered
+        ? state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index]) : state.model.traffic[index]
     }
     // Session entries on screen make room for their route (`device -> peer`).
     let columns = Columns(width: area.width, sessions: entries.contains { $0?.device != nil })
@@ -68,7 +69,9 @@ enum TrafficPaneView {
       // never rests on colour alone (NO_COLOR, a monochrome terminal).
       var kind = DisplayText.field(kindName(entry.kind))
       if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
-      if entry.device != nil { kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome) }
+      if entry.device != nil {
+        kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome)
+      }
       columns.draw(
         [
           .time: timeText(of: entry, now: state.now), .kind: kind,
