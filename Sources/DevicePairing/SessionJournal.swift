@@ -17,7 +17,9 @@ import WormholeVocabulary
 ///
 /// So the part before `#` is always the sending device, and a record whose `device` is not that
 /// part was made by the receiver. Records are written on a serial queue of their own, off the
-/// session's threads, in the order the engine made the events; ``flush()`` waits for them.
+/// session's threads, in the order the engine made the events: events are gathered for
+/// ``gatheringMilliseconds`` and written together, so that a burst of messages costs one wake-up
+/// of that queue, not one per record. ``flush()`` writes what waits and returns when it is written.
 public final class SessionJournal: Sendable {
   /// The device whose session is journaled, `<pair>/<role>`.
   public let device: String
@@ -26,6 +28,16 @@ public final class SessionJournal: Sendable {
   private let mailboxes: MailboxDelivery
   private let queue = DispatchQueue(label: "device-session-journal")
   private let pending = Mutex(Pending())
+  private let waiting = Mutex(Waiting())
+
+  /// Events observed and not yet handed to the queue.
+  private struct Waiting {
+    var events: [SessionEvent] = []
+    var isScheduled = false
+  }
+
+  /// How long events are gathered before they are written.
+  public static let gatheringMilliseconds = 2
 
   /// What earlier events said that later ones need: a delivered context's identifier, a
   /// delivered transfer's identifier and size.
@@ -53,14 +65,34 @@ public final class SessionJournal: Sendable {
   /// The transfer identifier of transfer `id` sent by `sender` (see the table above).
   public static func transferIdentifier(sender: String, transfer id: UInt64) -> String { sender + "#\(id)" }
 
-  /// Takes one event (on any thread); it is written on the journal's queue.
+  /// Takes one event (on any thread); it is written on the journal's queue, with the others
+  /// observed within ``gatheringMilliseconds``.
   public func observe(_ event: SessionEvent) {
-    queue.async { self.write(event) }
+    let schedules = waiting.withLock { waiting -> Bool in
+      waiting.events.append(event)
+      guard !waiting.isScheduled else { return false }
+      waiting.isScheduled = true
+      return true
+    }
+    if schedules {
+      queue.asyncAfter(deadline: .now() + .milliseconds(Self.gatheringMilliseconds)) { self.writeWaiting() }
+    }
   }
 
-  /// Waits until every event observed so far is written.
+  /// Writes every event observed so far, and returns when they are written.
   public func flush() {
-    queue.sync {}
+    queue.sync { writeWaiting() }
+  }
+
+  /// On the queue: writes the events gathered so far, in order.
+  private func writeWaiting() {
+    let events = waiting.withLock { waiting -> [SessionEvent] in
+      let events = waiting.events
+      waiting.events = []
+      waiting.isScheduled = false
+      return events
+    }
+    for event in events { write(event) }
   }
 
   private func write(_ event: SessionEvent) {
