@@ -235,15 +235,21 @@ public final class SessionEngine: Sendable {
   /// when none of them is in the context: nothing is sent.
   @discardableResult
   public func removeFromApplicationContext(_ identifiers: [String]) throws(SessionError) -> ContextUpdate {
-    try state.withLock { state throws(SessionError) -> ContextUpdate in
+    defer { drainObservations() }
+    return try state.withLock { state throws(SessionError) -> ContextUpdate in
       guard state.activation == .activated else { throw .notActivated }
       var entries = state.applicationContext.entries
       for identifier in identifiers { entries[identifier] = nil }
       guard entries != state.applicationContext.entries else { return .unchanged }
       let context = SessionContext(entries: entries, version: state.applicationContext.version + 1)
       try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
+      let removed = Set(identifiers).filter { state.applicationContext.entries[$0] != nil }
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       state.applicationContext = context
       state.pendingContextForced = false
+      for identifier in removed {
+        observe(.contextQueued(identifier: identifier, version: context.version, bytes: 0))
+      }
       if state.isReachable
         && sendContext(state, payload: context.encodedEntries(), identifier: "", forced: false)
       {

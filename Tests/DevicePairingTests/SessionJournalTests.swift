@@ -177,6 +177,40 @@ private func transferAttribute(_ path: String) -> String? {
     #expect(journal.allSatisfy { $0.transfer == "desk/phone#\(transfer.id)" && $0.bytes == 5 })
   }
 
+  /// The library's session wormholes send through the same engine: their sends are journaled by
+  /// the observer too, with the identifier the receiver's record shares.
+  @Test func aLibrarySendIsJournaledByTheSessionWithTheSharedIdentifier() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let pair = try makePair(home, "desk")
+    let phone = try DeviceUnderTest(home.store, pair.phone)
+    let watch = try DeviceUnderTest(home.store, pair.watch)
+    defer { phone.stop(); watch.stop() }
+    #expect(phone.waitReachable())
+    let wormhole = try Wormhole(
+      session: ListeningSession.shared(for: phone.device), transitingType: .sessionMessage)
+    try wormhole.passMessage(.string("hi"), identifier: "lib")
+    watch.deliveries.wait { _ in !watch.messages.isEmpty }
+    let sent = records(phone).filter { $0.transfer?.hasPrefix("desk/phone#message-") == true }
+    #expect(sent.map(\.identifier) == ["lib"])
+    #expect(sent.first?.delivery == .delivered)
+    #expect(records(watch).map(\.transfer) == sent.map(\.transfer))
+  }
+
+  @Test func removingFromTheContextIsJournaledAsAQueuedContext() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let pair = try makePair(home, "desk")
+    let phone = try DeviceUnderTest(home.store, pair.phone)
+    defer { phone.stop() }
+    try phone.session.updateApplicationContext(bytes("v1"), identifier: "mode")
+    try phone.session.removeFromApplicationContext(["mode", "absent"])
+    let journal = records(phone)
+    #expect(journal.map(\.transfer) == ["desk/phone#context-1", "desk/phone#context-2"])
+    #expect(
+      journal.last?.identifier == "mode" && journal.last?.bytes == 0 && journal.last?.delivery == .queued)
+  }
+
   /// A receiver killed after storing a batch but before recording its last id stores it again
   /// when it is re-sent: the journal must still hold one record per transfer.
   @Test func aBatchStoredAgainAfterAKillIsNotJournaledTwice() throws {
