@@ -24,7 +24,8 @@ public enum DeviceControlChannel {
   {
     guard let frame = try exchange(request, with: directory, waiting: seconds) else { return nil }
     guard let answer = try? ControlAnswer(frame) else {
-      throw .controlChannel(directory.address, reason: "the running device gave no answer on its control socket")
+      throw .controlChannel(
+        directory.address, reason: "the running device gave no answer on its control socket")
     }
     return answer
   }

@@ -33,7 +33,8 @@ extension PairedDeviceClient {
     do { _ = try store.pair(named: address.pair) } catch { throw PairedDeviceError(error) }
     let directory = store.directory(for: address)
     guard let pid = RunLock.holder(at: directory.runLockPath) else { return nil }
-    guard let frame = try DeviceControlChannel.exchange(request, with: directory, waiting: Self.routingSeconds)
+    guard
+      let frame = try DeviceControlChannel.exchange(request, with: directory, waiting: Self.routingSeconds)
     else {
       // Stopped in between, or running without a control socket (starting, or not a device run).
       guard RunLock.holder(at: directory.runLockPath) != nil else { return nil }

@@ -270,7 +270,9 @@ public struct TrafficRecord: Sendable, Hashable {
         out.append(UInt8(ascii: "{"))
         for (index, entry) in entries.enumerated() {
           if index > 0 { out.append(UInt8(ascii: ",")) }
-          if case .string(let key) = entry.key { JSONText.appendString(key, to: &out) } else {
+          if case .string(let key) = entry.key {
+            JSONText.appendString(key, to: &out)
+          } else {
             JSONText.appendString("", to: &out)
           }
           out.append(UInt8(ascii: ":"))

@@ -45,7 +45,8 @@ enum RouteArguments {
     case .bytes(let bytes): return bytes
     case .tooLarge(let size):
       throw .usage("the \(what) \(shown) is \(size) bytes or more; at most \(maximumInputBytes) are read")
-    case .failed(let code): throw .usage("cannot read the \(what) \(shown): \(String(cString: strerror(code)))")
+    case .failed(let code):
+      throw .usage("cannot read the \(what) \(shown): \(String(cString: strerror(code)))")
     }
   }
 
@@ -101,7 +102,8 @@ enum RouteArguments {
     let kind = printed.delivery.kind.rawValue
     let payload = String(decoding: printed.delivery.bytes, as: UTF8.self)
     if json {
-      return "{\"kind\":\(JSONText.string(kind)),\"subject\":\(JSONText.string(orNull: printed.outcome.subject)),"
+      return
+        "{\"kind\":\(JSONText.string(kind)),\"subject\":\(JSONText.string(orNull: printed.outcome.subject)),"
         + "\"route\":\(printed.outcome.json),\"payload\":\(JSONText.string(payload))}"
     }
     let subject = printed.outcome.subject.map(DisplayText.escaped) ?? "(no notification identifier)"

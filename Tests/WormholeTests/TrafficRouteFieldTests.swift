@@ -7,7 +7,8 @@ import Testing
 @Suite struct TrafficRouteFieldTests {
   func record(route: String?, payload: String?, kind: TrafficKind = .push) -> TrafficRecord {
     TrafficRecord(
-      sequence: 3, milliseconds: 1_764_420_069_123, processIdentifier: 5, sender: "device", transiting: "file",
+      sequence: 3, milliseconds: 1_764_420_069_123, processIdentifier: 5, sender: "device",
+      transiting: "file",
       kind: kind, identifier: "promo", bytes: 38, outcome: .ok,
       details: TrafficDetails(device: "r1/phone", transfer: "ab", route: route, payload: payload))
   }
@@ -18,7 +19,9 @@ import Testing
     let payload = #"{"aps":{"notification_id":"promo-7"}}"#
     let written = record(route: route, payload: payload)
     let line = written.jsonLine
-    #expect(line.hasSuffix(#","transfer":"ab","route":"# + route + #","payload":"# + JSONText.string(payload) + "}"))
+    #expect(
+      line.hasSuffix(#","transfer":"ab","route":"# + route + #","payload":"# + JSONText.string(payload) + "}")
+    )
     let read = try #require(TrafficRecord(jsonLine: line))
     #expect(read.route == route && read.payload == payload && read.kind == .push)
     #expect(read.details == written.details && read == written)
@@ -41,7 +44,8 @@ import Testing
     let oldRecord = try #require(TrafficRecord(jsonLine: old))
     #expect(oldRecord.route == nil && oldRecord.payload == nil && oldRecord.details.isEmpty)
     // A route of another type than an object is not taken, but kept in the stored line.
-    let odd = try #require(TrafficRecord(jsonLine: old.replacingOccurrences(of: "}", with: #","route":"x"}"#)))
+    let odd = try #require(
+      TrafficRecord(jsonLine: old.replacingOccurrences(of: "}", with: #","route":"x"}"#)))
     #expect(odd.route == nil && odd.storedField("route") == .string("x"))
   }
 }
