@@ -101,7 +101,7 @@ let package = Package(
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing", "DeviceRouting",
+        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -135,7 +135,8 @@ let package = Package(
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
     // What tests share: a hermetic temporary directory, a tmux pane to drive a real terminal.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["PropertyList", "WormholeVocabulary"], path: "Tests/TestSupport"),
     .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(
@@ -171,7 +172,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "SimulatorDeviceSetTests",
-      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport"],
+      dependencies: [
+        "SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport", "TestSupport",
+      ],
       exclude: ["Fixtures", "Snapshots"]),
     // A simulated device in a child process, for the tests that kill one; also measures the link.
     .executableTarget(
@@ -184,6 +187,7 @@ let package = Package(
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
-      name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),
+      name: "CommandLineTests",
+      dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "WormholeVocabulary", "wormhole-tui"]),
   ]
 )

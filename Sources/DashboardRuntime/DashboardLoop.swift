@@ -61,6 +61,7 @@ public final class DashboardLoop {
       model: ModelState(configuration: configuration.model),
       rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
+    if let deviceSet = configuration.deviceSet { state.showDeviceSet(deviceSet) }
   }
 
   /// Runs until the operator quits or a signal ends it; the terminal is restored on every path.
@@ -162,7 +163,7 @@ public final class DashboardLoop {
       terminal.redrawAll()
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .cancelTransfer, .decode:
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .cancelTransfer, .decode:
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox

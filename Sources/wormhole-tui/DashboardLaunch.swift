@@ -1,3 +1,4 @@
+import Dashboard
 import DashboardRuntime
 import KeyedArchive
 import MailboxModel
@@ -5,16 +6,16 @@ import MailboxWatcher
 import TerminalBackend
 import TerminalTheme
 
-/// Builds the dashboard's real parts (ncurses, the watcher, the mailbox operations) and runs
-/// the loop of ``DashboardRuntime`` over them. Nothing else of the dashboard lives in the
-/// executable.
+/// Builds the dashboard's real parts (ncurses, the watcher, the mailbox operations, the pairs'
+/// devices through DevicePairing's client) and runs the loop of ``DashboardRuntime`` over them.
+/// Nothing else of the dashboard lives in the executable.
 enum DashboardLaunch {
   /// Runs the dashboard on `roots` until the operator quits (`.success`) or a signal ends it
   /// (the process ends by that signal, after the clean-ups). The pairs of simulated devices
   /// under `pairsHome` are the tree's pairs' branch.
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
-    model: ModelConfiguration, pairsHome: String
+    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil
   ) throws(CommandError) -> ExitCode {
     let source: MailboxWatcherSource
     do {
@@ -24,11 +25,12 @@ enum DashboardLaunch {
     }
     let configuration = DashboardConfiguration(
       rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
-      theme: theme, model: model)
+      theme: theme, model: model, deviceSet: deviceSet)
     let loop: DashboardLoop
     do {
       loop = try DashboardLoop(
-        terminal: Terminal(), source: source, executor: MailboxEffectExecutor(isReadOnly: readOnly),
+        terminal: Terminal(), source: source,
+        executor: MailboxEffectExecutor(pairs: DevicePairOperations(), isReadOnly: readOnly),
         configuration: configuration, messageSources: [PairsSource(home: pairsHome)])
     } catch {
       throw .failure(error.description)
