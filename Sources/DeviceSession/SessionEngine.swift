@@ -571,6 +571,8 @@ public final class SessionEngine: Sendable {
       receiveTransfer(frame)
     case .transferAcknowledgement:
       finishTransfers([frame.transferID])
+    case .push, .deepLink:
+      break  // routed by the device that is sent them (its control socket), not by the session
     }
   }
 
