@@ -33,7 +33,8 @@ public struct SessionFileTransiting: WormholeTransiting {
       throw ListeningSession.failure(error, transitingType)
     }
     return TransitingWrite(
-      notifiesListeners: false, details: TrafficDetails(
+      notifiesListeners: false,
+      details: TrafficDetails(
         delivery: .queued,
         transfer: SessionJournal.transferIdentifier(
           sender: SessionJournal.name(session.device.address), transfer: queued.id)))
