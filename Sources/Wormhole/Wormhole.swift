@@ -310,6 +310,41 @@ public final class Wormhole: Sendable {
     }
   }
 
+  /// A record to journal with ``record(contentsOf:)``: what ``record(kind:identifier:bytes:transiting:details:error:)``
+  /// takes, as a value.
+  package struct JournalEntry: Sendable {
+    package var kind: TrafficKind
+    package var identifier: String
+    package var bytes: Int
+    package var transiting: TransitingType
+    package var details: TrafficDetails
+    package var error: String?
+
+    package init(
+      kind: TrafficKind = .pass, identifier: String, bytes: Int, transiting: TransitingType,
+      details: TrafficDetails, error: String? = nil
+    ) {
+      (self.kind, self.identifier, self.bytes, self.transiting) = (kind, identifier, bytes, transiting)
+      (self.details, self.error) = (details, error)
+    }
+  }
+
+  /// Journals several posts that wrote no mailbox, in order, in one locked write: a device's
+  /// session journal hands over what it gathered at once (one lock and one `write` instead of
+  /// one each).
+  @discardableResult
+  package func record(contentsOf entries: [JournalEntry]) throws(WormholeError) -> [TrafficRecord] {
+    try journal.prepare()
+    return try journal.append(count: entries.count) { index, sequence, milliseconds in
+      let entry = entries[index]
+      return TrafficRecord(
+        sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
+        transiting: entry.transiting.rawValue, kind: entry.kind, identifier: entry.identifier,
+        bytes: entry.bytes, outcome: entry.error == nil ? .ok : .failed, error: entry.error,
+        details: entry.details)
+    }
+  }
+
   /// Passes several archives in order as one batch: each identifier's mailbox is written once,
   /// with its last archive (mailboxes keep only the latest, so the earlier ones would be replaced
   /// at once anyway), then the journal gets one record per archive, in order, so listeners hear
