@@ -81,21 +81,25 @@ enum DemoDevicePlayer {
       send(dictionary([("level", .real(Double(step % 10) / 10))]), "volume", session, reply: false)
     }
     if step % 7 == 3 {
-      send(dictionary([("battery", .integer(Int64(100 - step % 60)))]), unansweredIdentifier, session, reply: true)
+      send(
+        dictionary([("battery", .integer(Int64(100 - step % 60)))]), unansweredIdentifier, session,
+        reply: true)
     }
-    if step % 2 == 0, let archive = archive(
-      dictionary([
-        ("title", .string(track.0)), ("artist", .string(track.1)),
-        ("position", .real(Double(step % 8) * stepSeconds)),
-      ]))
+    if step % 2 == 0,
+      let archive = archive(
+        dictionary([
+          ("title", .string(track.0)), ("artist", .string(track.1)),
+          ("position", .real(Double(step % 8) * stepSeconds)),
+        ]))
     {
       _ = try? session.updateApplicationContext(archive, identifier: "nowPlaying")
     }
-    if step % 3 == 1, let archive = archive(
-      dictionary([
-        ("title", .string(track.0)),
-        ("thumbnail", .data((0..<48).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ step) })),
-      ]))
+    if step % 3 == 1,
+      let archive = archive(
+        dictionary([
+          ("title", .string(track.0)),
+          ("thumbnail", .data((0..<48).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ step) })),
+        ]))
     {
       _ = try? session.transferFile(archive, identifier: "artwork")
     }
@@ -106,24 +110,28 @@ enum DemoDevicePlayer {
 
   /// One step of the watch's script.
   static func watchStep(_ step: Int, _ session: SessionEngine) {
-    if step % 2 == 1, let archive = archive(
-      dictionary([
-        ("heartRate", .integer(Int64(64 + (step * 7) % 31))), ("calories", .integer(Int64(step * 3))),
-      ]))
+    if step % 2 == 1,
+      let archive = archive(
+        dictionary([
+          ("heartRate", .integer(Int64(64 + (step * 7) % 31))), ("calories", .integer(Int64(step * 3))),
+        ]))
     {
       _ = try? session.updateApplicationContext(archive, identifier: "workout")
     }
     if step % 3 == 0 {
       send(dictionary([("delta", .integer(step % 2 == 0 ? 1 : -1))]), "crown", session, reply: false)
     }
-    if step % 6 == 5, let archive = archive(
-      dictionary([("minutes", .integer(Int64(step / 2))), ("completed", .boolean(step % 12 == 5))]))
+    if step % 6 == 5,
+      let archive = archive(
+        dictionary([("minutes", .integer(Int64(step / 2))), ("completed", .boolean(step % 12 == 5))]))
     {
       _ = try? session.transferFile(archive, identifier: "workoutSummary")
     }
   }
 
-  private static func send(_ value: ArchivedValue, _ identifier: String, _ session: SessionEngine, reply: Bool) {
+  private static func send(
+    _ value: ArchivedValue, _ identifier: String, _ session: SessionEngine, reply: Bool
+  ) {
     guard let archive = archive(value) else { return }
     if reply {
       _ = try? session.sendMessage(archive, identifier: identifier, replyTimeout: replyTimeout) { _ in }

@@ -99,7 +99,8 @@ enum DemoVerb {
         try FileManager.default.createDirectory(
           atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       } catch {
-        throw .failure("cannot prepare the demo's \(device.role) containers \(DisplayText.field(path)): \(error)")
+        throw .failure(
+          "cannot prepare the demo's \(device.role) containers \(DisplayText.field(path)): \(error)")
       }
     }
   }
