@@ -9,11 +9,12 @@ import Wormhole
 /// demo's pair (``DemoDevicePlayer``).
 enum DemoPlayerVerb {
   static let verb = Verb(
-    name: "demo-player", synopsis: "--home DIR --role app|extension|phone|watch",
+    name: "demo-player", synopsis: "--home DIR --role app|extension|phone|watch|reaper",
     summary: "(internal) one simulated process of the demo",
     options: [
       OptionSpec(.home, help: "the demo's home"),
-      OptionSpec(.role, help: "app, extension, phone or watch"),
+      OptionSpec(
+        .role, help: "app, extension, phone, watch, or reaper (removes the home when all have ended)"),
     ],
     usesLocation: false, isHidden: true,
     run: run)
@@ -24,6 +25,7 @@ enum DemoPlayerVerb {
     guard let home = arguments.value(.home), let role = arguments.value(.role) else {
       throw .usage("demo-player needs --home and --role")
     }
+    if role == "reaper" { return DemoReaper.run(home: home) }
     if let device = DeviceRole(rawValue: role) {
       return try DemoDevicePlayer.run(home: home, role: device, parent: parent)
     }

@@ -5,7 +5,8 @@ import Synchronization
 
 /// The demo's simulated processes, children of this program running the hidden `demo-player`
 /// verb: an app and its extension in the home's application group, and the pair's phone and
-/// watch (``DemoDevicePlayer``). Each ends with its parent, even a parent killed with SIGKILL.
+/// watch (``DemoDevicePlayer``). Each ends with its parent, even a parent killed with SIGKILL;
+/// then a last one, ``DemoReaper``, removes the home once the others are gone.
 ///
 /// The watch is stopped and started again as ``DemoSchedule`` says: a process that ends (its
 /// link closes, so the phone sees it unreachable at once) and a new one that activates and is
@@ -16,6 +17,7 @@ final class DemoPlayers: Sendable {
 
   private let home: String
   private let schedule: DemoSchedule
+  private let removesHome: Bool
   private let state = Mutex(State())
   /// Wakes the schedule's thread early, when stopping.
   private let wake = DispatchSemaphore(value: 0)
@@ -25,18 +27,26 @@ final class DemoPlayers: Sendable {
   private struct State {
     var others: [pid_t] = []
     var watch: pid_t?
+    var reaper: pid_t?
+    /// The write ends of the reaper's two pipes (``DemoReaper``), held by this process only.
+    var lifeline: Int32?
+    var presence: Int32?
     var stopping = false
     var scheduleRuns = false
   }
 
-  init(home: String, schedule: DemoSchedule = .standard) {
+  /// The players of the demo in `home`. With `removesHome`, a reaper removes the home should
+  /// this process be killed before it can.
+  init(home: String, schedule: DemoSchedule = .standard, removesHome: Bool) {
     self.home = home
     self.schedule = schedule
+    self.removesHome = removesHome
   }
 
   /// Starts the app, the extension, the phone and the watch, and the watch's schedule;
   /// `report` hears each time the watch stops or returns.
   func start(reporting report: WatchReport? = nil) throws(CommandError) {
+    if removesHome { try startReaper() }
     for role in ["app", "extension", "phone"] {
       let pid = try spawn(role)
       state.withLock { $0.others.append(pid) }
@@ -65,7 +75,7 @@ final class DemoPlayers: Sendable {
       let stopped = state.withLock { state -> Bool in
         guard !state.stopping else { return true }
         if running {
-          if state.watch == nil, let pid = try? spawn("watch") { state.watch = pid }
+          if state.watch == nil, let pid = try? spawn("watch", presence: state.presence) { state.watch = pid }
         } else if let pid = state.watch {
           state.watch = nil
           Self.end(pid)
@@ -77,13 +87,66 @@ final class DemoPlayers: Sendable {
     }
   }
 
-  /// Starts `demo-player --role ROLE` over the home.
+  /// Starts the reaper with the read ends of its two pipes; this process keeps the write ends
+  /// (close-on-exec, so only the players get the presence one, on purpose).
+  private func startReaper() throws(CommandError) {
+    guard let lifeline = Self.pipe(), let presence = Self.pipe() else {
+      throw .failure("cannot make the demo's pipes: \(String(cString: strerror(errno)))")
+    }
+    state.withLock {
+      $0.lifeline = lifeline.write
+      $0.presence = presence.write
+    }
+    defer {
+      close(lifeline.read)
+      close(presence.read)
+    }
+    let pid = try spawn(
+      "reaper",
+      descriptors: [
+        (lifeline.read, DemoReaper.lifelineDescriptor), (presence.read, DemoReaper.presenceDescriptor),
+      ])
+    state.withLock { $0.reaper = pid }
+  }
+
+  /// A close-on-exec pipe, its descriptors above the few a child gets (so that moving them
+  /// into place never lands one on another). Made before any other thread of the demo starts a
+  /// process, so none inherits the moment before close-on-exec is set (`pipe2` is not
+  /// imported).
+  private static func pipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [0, 0]
+    guard Glibc.pipe(&ends) == 0 else { return nil }
+    let moved = ends.map { fcntl($0, F_DUPFD_CLOEXEC, 10) }
+    close(ends[0])
+    close(ends[1])
+    guard moved.allSatisfy({ $0 >= 0 }) else {
+      for descriptor in moved where descriptor >= 0 { close(descriptor) }
+      return nil
+    }
+    return (moved[0], moved[1])
+  }
+
+  /// Starts `demo-player --role ROLE` over the home, holding the reaper's presence pipe.
   private func spawn(_ role: String) throws(CommandError) -> pid_t {
+    try spawn(role, presence: state.withLock { $0.presence })
+  }
+
+  /// Starts a player holding `presence` (the write end of the reaper's presence pipe).
+  private func spawn(_ role: String, presence: Int32?) throws(CommandError) -> pid_t {
+    try spawn(role, descriptors: presence.map { [($0, DemoReaper.playerPresenceDescriptor)] } ?? [])
+  }
+
+  /// Starts `demo-player --role ROLE` over the home with `descriptors` moved into place.
+  private func spawn(_ role: String, descriptors: [(from: Int32, to: Int32)]) throws(CommandError) -> pid_t {
     var pid: pid_t = 0
     let arguments = ["wormhole-tui", "demo-player", "--home", home, "--role", role]
     var pointers = arguments.map { strdup($0) } + [nil]
     defer { for pointer in pointers { free(pointer) } }
-    let spawned = posix_spawn(&pid, "/proc/self/exe", nil, nil, &pointers, environ)
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for (from, to) in descriptors { posix_spawn_file_actions_adddup2(&actions, from, to) }
+    let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, nil, &pointers, environ)
     guard spawned == 0 else {
       throw .failure("cannot start the demo's \(role) process: \(String(cString: strerror(spawned)))")
     }
@@ -110,6 +173,17 @@ final class DemoPlayers: Sendable {
     }
     for pid in pids { kill(pid, SIGTERM) }
     for pid in pids { Self.wait(for: pid) }
+    // The players are gone: the reaper removes the home (which the caller would otherwise) and ends.
+    let (reaper, pipes) = state.withLock { state -> (pid_t?, [Int32]) in
+      defer {
+        state.reaper = nil
+        state.lifeline = nil
+        state.presence = nil
+      }
+      return (state.reaper, [state.lifeline, state.presence].compactMap { $0 })
+    }
+    for descriptor in pipes { close(descriptor) }
+    if let reaper { Self.wait(for: reaper) }
   }
 
   private static func end(_ pid: pid_t) {

@@ -55,7 +55,7 @@ enum DemoVerb {
     let seconds = try arguments.seconds(.seconds)
     let home = try makeTemporaryHome()
     let keep = arguments.flag(.keep)
-    let players = DemoPlayers(home: home)
+    let players = DemoPlayers(home: home, removesHome: !keep)
     // On every way out (return, a failed write, a signal): the players end, the home goes.
     Termination.onExit {
       players.stop()

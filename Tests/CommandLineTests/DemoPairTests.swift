@@ -5,7 +5,8 @@ import Testing
 
 /// The demo's pair: its phone and watch run for the demo's length, the watch goes away and comes
 /// back (the schedule: away from 2.5 s to 5 s), and every way the demo ends leaves no process and
-/// no file behind.
+/// no file behind. Its processes are found by their command lines, which name the demo's home
+/// below the test's temporary directory.
 @Suite(.serialized, .timeLimit(.minutes(3))) struct DemoPairTests {
   /// `demo --no-ui --seconds 8` with its standard error in the same stream as its traffic (so the
   /// order of "the watch stops", the entries and "the watch is back" is the order they happened),
@@ -86,7 +87,8 @@ import Testing
     // A transfer stored by the watch: both devices run, and so do the app and the extension.
     #expect(command.waitFor(Self.watchContainer, inErrors: false))
     let children = Self.processes(mentioning: temporary.path)
-    #expect(children.count == 4, "\(children)")
+    // The app, the extension, the phone, the watch and the reaper.
+    #expect(children.count == 5, "\(children)")
     let demo = try #require(children.first.flatMap(Self.parent(of:)))
     #expect(kill(demo, number) == 0)
     let result = command.finish()
@@ -95,14 +97,16 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
 
-  /// A demo killed with SIGKILL cannot clean up, but its processes end with it.
-  @Test func killedTheDemoTakesItsProcessesWithIt() throws {
+  /// A demo killed with SIGKILL cannot clean up: its processes end with it, and the last of
+  /// them, the reaper, removes the home.
+  @Test func killedTheDemoTakesItsProcessesAndItsHomeWithIt() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
     let command = try RunningCommand(["demo", "--no-ui"], environment: ["TMPDIR": temporary.path])
     #expect(command.waitFor(Self.watchContainer, inErrors: false))
     let children = Self.processes(mentioning: temporary.path)
-    #expect(children.count == 4, "\(children)")
+    // The app, the extension, the phone, the watch and the reaper.
+    #expect(children.count == 5, "\(children)")
     let demo = try #require(children.first.flatMap(Self.parent(of:)))
     let watches = children.compactMap(Self.exitWatch(of:))
     #expect(watches.count == children.count)
@@ -114,10 +118,11 @@ import Testing
       close(descriptor)
     }
     #expect(Self.processes(mentioning: temporary.path).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
 
-  /// The dashboard's demo shows the demo's pair in its pairs' branch, both devices running, and
-  /// the watch not running while it is away (the pairs once came from the default home, not the
+  /// The dashboard's demo shows the demo's pair in its pairs' branch, both devices running, the
+  /// watch not running while it is away and running again when it returns (the pairs once came from the default home, not the
   /// demo's: `WORMHOLE_HOME` here is an empty directory).
   @Test func theDashboardDemoShowsThePair() throws {
     let temporary = TemporaryDirectory()
@@ -132,6 +137,8 @@ import Testing
     pane.waitFor("demo  phone ● watch ●  reachable")
     // The watch goes away at 2.5 s: the row says so within the store's poll.
     pane.waitFor("demo  phone ● watch ○  unreachable")
+    // And returns at 5 s, a new process.
+    pane.waitFor("demo  phone ● watch ●  reachable")
     pane.send("q")
     #expect(pane.waitUntil { pane.isDead })
     #expect(Self.processes(mentioning: temporary.path).isEmpty)
