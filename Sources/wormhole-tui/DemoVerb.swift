@@ -17,17 +17,21 @@ enum DemoVerb {
 
   static let verb = Verb(
     name: "demo", synopsis: "[--no-ui] [--seconds N] [--keep] [--theme NAME|PATH]",
-    summary: "Open the dashboard over live simulated app and extension traffic (a temporary home).",
+    summary: "Open the dashboard over live simulated traffic: an app, its extension, a phone and its watch.",
     details: """
       Two processes, an app and its extension, pass realistic messages in application group
       \(group): both file transiting types, notifications without a message, clears, a
-      write that bypasses the journal, and a pass that fails. The pair "\(DemoDevicePlayer.pairName)"
-      runs a simulated phone and watch (each in its own process, with its own containers): session
-      messages (the watch echoes those that wait for a reply, except one, whose reply times out),
-      application contexts and file transfers both ways. \(watchAbsence) The home is removed
-      on exit, with the processes, unless --keep is given. --no-ui prints each traffic entry as it
-      happens, one line each with its transiting type, for --seconds N (default: until
-      interrupted); when the watch stops and returns is said on standard error.
+      write that bypasses the journal, and a pass that fails. The pair "\(DemoDevicePlayer.pairName)" runs a
+      simulated phone and watch, each a process with its own containers: session messages (the
+      watch echoes those that wait for a reply, but one, whose reply times out), application
+      contexts and file transfers, both ways. The watch stops \(seconds(DemoSchedule.standard.firstAbsence)) after the start, and every
+      \(seconds(DemoSchedule.standard.period)) after that, for \(seconds(DemoSchedule.standard.absence)): meanwhile the phone's messages fail (not reachable,
+      7007) and its contexts and transfers queue; when it returns it is handed the newest
+      context and the queued transfers, in order. The home is removed on exit, with the
+      processes, unless --keep is given (a last process removes it should the demo be killed).
+      --no-ui prints each traffic entry as it happens, one line each with its transiting type,
+      for --seconds N (default: until interrupted), and says on standard error when the watch
+      stops and returns.
       """,
     options: [
       OptionSpec(.noUI, help: "print the traffic instead of opening the dashboard"),
@@ -38,15 +42,7 @@ enum DemoVerb {
     usesLocation: false,
     run: run)
 
-  /// The watch's absence, as help says it.
-  static var watchAbsence: String {
-    let schedule = DemoSchedule.standard
-    return "The watch stops \(seconds(schedule.firstAbsence)) after the start and every "
-      + "\(seconds(schedule.period)) after that, for \(seconds(schedule.absence)): meanwhile the phone's "
-      + "messages fail (not reachable, 7007) and its contexts and transfers queue; when the watch "
-      + "returns it is handed the newest context and the queued transfers, in order."
-  }
-
+  /// "2.5 s", "15 s".
   private static func seconds(_ value: Double) -> String {
     (value == value.rounded() ? String(Int(value)) : String(value)) + " s"
   }
