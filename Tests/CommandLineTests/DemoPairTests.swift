@@ -121,6 +121,24 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
 
+  /// `--keep` keeps the home, with the pair and what its devices stored, and no process.
+  @Test func aKeptHomeHoldsThePairAndNoProcessRemains() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let result = try run(
+      ["demo", "--no-ui", "--seconds", "1.5", "--keep"], environment: ["TMPDIR": temporary.path])
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.errors.contains("the demo home is kept at"))
+    let homes = try FileManager.default.contentsOfDirectory(atPath: temporary.path)
+    let home = try #require(homes.first, "no home kept")
+    #expect(homes.count == 1)
+    let pair = temporary.path + "/" + home + "/pairs/demo"
+    #expect(FileManager.default.fileExists(atPath: pair + "/pair.json"))
+    #expect(
+      FileManager.default.fileExists(atPath: pair + "/watch/AppGroup/group.com.example.demo/artwork.archive"))
+    #expect(Self.processes(mentioning: temporary.path).isEmpty)
+  }
+
   /// The dashboard's demo shows the demo's pair in its pairs' branch, both devices running, the
   /// watch not running while it is away and running again when it returns (the pairs once came from the default home, not the
   /// demo's: `WORMHOLE_HOME` here is an empty directory).
