@@ -34,7 +34,9 @@ enum DemoDevicePlayer {
     }
     Termination.onExit { device.stop() }
     let session = device.session
+    let reachable = DispatchSemaphore(value: 0)
     session.setDeliveryHandler { delivery in
+      if case .reachabilityChanged(true) = delivery { reachable.signal() }
       // The watch echoes what waits for a reply, except the message it is made to ignore.
       guard role == .watch, case .message(let message) = delivery, message.replyRequested,
         message.identifier != unansweredIdentifier
@@ -52,6 +54,9 @@ enum DemoDevicePlayer {
     // As `device run` does: `pass --pair demo --role ROLE` sends through the running device.
     try ControlChannel.serve(session, directory: device.directory)
     do throws(SessionError) { try session.activate() } catch { throw CommandError(error) }
+    // The script starts once the other side is there (or after a while without it), so that
+    // its first messages do not fail only because the two processes started a moment apart.
+    _ = reachable.wait(timeout: .now() + 2)
     var step = 0
     var next = DispatchTime.now()
     while getppid() == parent {

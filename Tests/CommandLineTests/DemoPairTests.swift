@@ -67,12 +67,26 @@ import Testing
     #expect(away.contains { $0.contains("transiting=session-message") && $0.contains("7007") }, "\(away)")
     // The message the watch never answers times out.
     #expect(result.lines.contains { $0.contains("transiting=session-message") && $0.contains("7012") })
-    // Transfers and contexts queue while it is away, and are delivered when it returns.
-    #expect(away.contains { $0.contains("transiting=session-file") && $0.contains("queued") }, "\(away)")
-    #expect(away.contains { $0.contains("transiting=session-context") && $0.contains("queued") }, "\(away)")
-    #expect(back.contains { $0.contains("transiting=session-file") && $0.contains("delivered") }, "\(back)")
-    #expect(
-      back.contains { $0.contains("transiting=session-context") && $0.contains("delivered") }, "\(back)")
+    func phone(_ line: String, _ type: String, _ delivery: String) -> Bool {
+      line.contains(Self.phoneContainer) && line.contains(" demo/phone -> demo/watch \(delivery) ")
+        && line.hasSuffix("transiting=\(type)")
+    }
+    func watch(_ line: String, _ type: String, _ identifier: String? = nil) -> Bool {
+      line.contains(Self.watchContainer) && line.contains(" demo/watch <- demo/phone delivered ")
+        && line.hasSuffix("transiting=\(type)") && identifier.map { line.contains(" \($0) ") } != false
+    }
+    // Once a send has failed, none reaches the watch until it returns.
+    let failing = away.drop { !($0.hasSuffix("transiting=session-message") && $0.contains("7007")) }
+    #expect(!failing.isEmpty && !failing.contains { phone($0, "session-message", "delivered") }, "\(away)")
+    // What the returned watch is handed before the phone's first new message (a step sends its
+    // message first): every transfer queued meanwhile, and of the contexts queued meanwhile the
+    // newest only, once.
+    let handed = back.prefix { !watch($0, "session-message") }
+    let queued = away.filter { phone($0, "session-file", "queued") }.count
+    #expect(queued > 0, "\(away)")
+    #expect(handed.filter { watch($0, "session-file") }.count >= queued, "\(back)")
+    #expect(away.filter { phone($0, "session-context", "queued") }.count > 1, "\(away)")
+    #expect(handed.filter { watch($0, "session-context", "nowPlaying") }.count == 1, "\(back)")
     #expect(Self.processes(mentioning: temporary.path).isEmpty)
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
