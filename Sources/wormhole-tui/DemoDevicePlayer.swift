@@ -32,7 +32,6 @@ enum DemoDevicePlayer {
     let device = try PairArguments.attempt { () throws(PairStoreError) in
       try SimulatedDevice(store: store, address: address, applicationGroup: DemoVerb.group)
     }
-    Termination.onExit { device.stop() }
     let session = device.session
     let reachable = DispatchSemaphore(value: 0)
     session.setDeliveryHandler { delivery in
@@ -52,7 +51,19 @@ enum DemoDevicePlayer {
       return source
     }
     // As `device run` does: `pass --pair demo --role ROLE` sends through the running device.
-    try ControlChannel.serve(session, directory: device.directory)
+    // Served before activation; stopped before the run lock is released, so that its socket
+    // file is never another run's.
+    let control: DeviceControlServer
+    do throws(PairedDeviceError) {
+      control = try DeviceControlServer(session: session, directory: device.directory)
+    } catch {
+      device.stop()
+      throw .failure(error.description)
+    }
+    Termination.onExit {
+      control.stop()
+      device.stop()
+    }
     do throws(SessionError) { try session.activate() } catch { throw CommandError(error) }
     // The script starts once the other side is there (or after a while without it), so that
     // its first messages do not fail only because the two processes started a moment apart.
