@@ -12,7 +12,7 @@ import Synchronization
 /// link closes, so the phone sees it unreachable at once) and a new one that activates and is
 /// handed what waited for it.
 final class DemoPlayers: Sendable {
-  /// Why a watch change is reported: it stopped (`false`) or runs again (`true`).
+  /// Hears a change of the watch: it stopped (`false`) or runs again (`true`).
   typealias WatchReport = @Sendable (_ running: Bool) -> Void
 
   private let home: String
@@ -47,18 +47,20 @@ final class DemoPlayers: Sendable {
   /// `report` hears each time the watch stops or returns.
   func start(reporting report: WatchReport? = nil) throws(CommandError) {
     if removesHome { try startReaper() }
-    for role in ["app", "extension", "phone"] {
-      let pid = try spawn(role)
-      state.withLock { $0.others.append(pid) }
+    // Under the lock, so that a stop() that begins meanwhile (a signal) ends all that started.
+    let started = try state.withLock { state throws(CommandError) -> Bool in
+      for role in ["app", "extension", "phone"] where !state.stopping {
+        state.others.append(try spawn(role, presence: state.presence))
+      }
+      guard !state.stopping else { return false }
+      state.watch = try spawn("watch", presence: state.presence)
+      state.scheduleRuns = true
+      return true
     }
-    let watch = try spawn("watch")
-    state.withLock {
-      $0.watch = watch
-      $0.scheduleRuns = true
-    }
-    let started = DispatchTime.now()
+    guard started else { return }
+    let startedAt = DispatchTime.now()
     Thread.detachNewThread { [self] in
-      runSchedule(from: started, report: report)
+      runSchedule(from: startedAt, report: report)
       scheduleEnded.signal()
     }
   }
@@ -124,11 +126,6 @@ final class DemoPlayers: Sendable {
       return nil
     }
     return (moved[0], moved[1])
-  }
-
-  /// Starts `demo-player --role ROLE` over the home, holding the reaper's presence pipe.
-  private func spawn(_ role: String) throws(CommandError) -> pid_t {
-    try spawn(role, presence: state.withLock { $0.presence })
   }
 
   /// Starts a player holding `presence` (the write end of the reaper's presence pipe).
