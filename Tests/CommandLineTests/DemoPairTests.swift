@@ -40,9 +40,8 @@ import Testing
     for expected in ["transiting=file", "transiting=coordinated-file", " changed-without-record "] {
       #expect(result.output.contains(expected), "\(expected) in \(result.output)")
     }
-    let (before, _, back) = try Self.phases(result)
+    let (_, _, back) = try Self.phases(result)
     // The watch stores the phone's transfers in its own container, and the phone the watch's.
-    #expect(before.contains { $0.contains(Self.watchContainer) && $0.contains(" passed ") }, "\(before)")
     #expect(result.lines.contains { $0.contains(Self.phoneContainer) && $0.contains(" workoutSummary ") })
     // A watch that returned is a new process: what it stores after "back" it stored since.
     #expect(back.contains { $0.contains(Self.watchContainer) && $0.contains(" artwork ") }, "\(back)")
@@ -101,8 +100,8 @@ import Testing
     // A transfer stored by the watch: both devices run, and so do the app and the extension.
     #expect(command.waitFor(Self.watchContainer, inErrors: false))
     let children = Self.processes(mentioning: temporary.path)
-    // The app, the extension, the phone, the watch and the reaper.
-    #expect(children.count == 5, "\(children)")
+    // The app, the extension, the phone, the reaper and (unless it is away) the watch.
+    #expect(children.count >= 4, "\(children)")
     let demo = try #require(children.first.flatMap(Self.parent(of:)))
     #expect(kill(demo, number) == 0)
     let result = command.finish()
@@ -119,8 +118,8 @@ import Testing
     let command = try RunningCommand(["demo", "--no-ui"], environment: ["TMPDIR": temporary.path])
     #expect(command.waitFor(Self.watchContainer, inErrors: false))
     let children = Self.processes(mentioning: temporary.path)
-    // The app, the extension, the phone, the watch and the reaper.
-    #expect(children.count == 5, "\(children)")
+    // The app, the extension, the phone, the reaper and (unless it is away) the watch.
+    #expect(children.count >= 4, "\(children)")
     let demo = try #require(children.first.flatMap(Self.parent(of:)))
     let watches = children.compactMap(Self.exitWatch(of:))
     #expect(watches.count == children.count)
