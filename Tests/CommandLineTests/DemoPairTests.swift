@@ -49,11 +49,10 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
   }
 
-  /// Once the devices journal their session traffic (helper "traffic"), each session type is an
-  /// entry: sends while the watch is away fail with 7007, a reply that never comes with 7012,
-  /// and what queued meanwhile is delivered when it returns.
-  @Test(.disabled("needs the session traffic journaled by the devices (branch traffic, not merged yet)"))
-  func everyTransitingTypeAndTheWatchsAbsenceAreTraffic() throws {
+  /// The devices journal their session events, so each transiting type is traffic: sends while
+  /// the watch is away fail with 7007, a reply that never comes with 7012, and what queued
+  /// meanwhile is delivered when it returns.
+  @Test func everyTransitingTypeAndTheWatchsAbsenceAreTraffic() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
     let result = try Self.headless(in: temporary)
