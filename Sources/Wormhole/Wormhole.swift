@@ -276,6 +276,8 @@ public final class Wormhole: Sendable {
   private func recorded(_ details: TrafficDetails, _ write: TransitingWrite) -> TrafficDetails {
     var result = write.details.over(details)
     if !write.notifiesListeners && result.delivery == nil { result.delivery = .delivered }
+    // A transiting that journals itself names the transfer (or not) in its own terms.
+    if transiting.journalsItsOwnTraffic { result.transfer = write.details.transfer }
     return result
   }
 
@@ -588,18 +590,32 @@ public final class Wormhole: Sendable {
     kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?,
     details: TrafficDetails = TrafficDetails(), transiting: TransitingType? = nil
   ) throws(WormholeError) -> TrafficRecord {
-    try journal.append { sequence, milliseconds in
+    func record(_ sequence: UInt64, _ milliseconds: Int64) -> TrafficRecord {
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
         transiting: (transiting ?? transitingType).rawValue, kind: kind, identifier: identifier, bytes: bytes,
         outcome: .ok, replayOf: replayOf, details: details)
     }
+    // A session's device journals the event itself, under the transfer identifier both devices
+    // share: a second record here would count every send twice.
+    guard !self.transiting.journalsItsOwnTraffic else {
+      return record(0, Self.nowMilliseconds())
+    }
+    return try journal.append { sequence, milliseconds in record(sequence, milliseconds) }
+  }
+
+  /// The time now, in milliseconds since 1970, for a record made in memory.
+  private static func nowMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
   }
 
   private func recordFailure(
     kind: TrafficKind, identifier: String, bytes: Int, error: WormholeError,
     details: TrafficDetails = TrafficDetails(), transiting: TransitingType? = nil
   ) {
+    guard !self.transiting.journalsItsOwnTraffic else { return }  // see post(...)
     _ = try? journal.append { sequence, milliseconds in
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
