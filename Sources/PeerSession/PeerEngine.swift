@@ -126,7 +126,7 @@ public final class PeerEngine: Sendable {
 
   /// The connected peers (`MCSession.connectedPeers`), in name order.
   public var connectedPeers: [PeerIdentity] { state.withLock { $0.members.values.map(\.identity).sorted() } }
-  /// The peers found by browsing and not lost since, with their discovery info, in name order.
+  /// The peers found by browsing and not lost since, with their discovery info.
   public var foundPeers: [PeerIdentity: DiscoveryInfo] {
     state.withLock { Dictionary(uniqueKeysWithValues: $0.found.values.map { ($0.0, $0.1) }) }
   }
@@ -136,7 +136,11 @@ public final class PeerEngine: Sendable {
   }
   /// Resource transfers in progress, both directions.
   public var resources: [PeerResourceProgress] {
-    state.withLock { Array($0.outgoing.values.map(\.progress)) + Array($0.incoming.values) }
+    state.withLock { state in
+      (state.outgoing.values.map(\.progress) + state.incoming.values).sorted {
+        ($0.id.sender, $0.id.number) < ($1.id.sender, $1.id.number)
+      }
+    }
   }
   /// Unreliable messages dropped so far because the handler fell behind.
   public var unreliableDrops: Int { deliveries.withLock { $0.totalDrops } }
@@ -259,32 +263,33 @@ public final class PeerEngine: Sendable {
         kind: .invitation, source: local, sequence: id, value: UInt64(state.sessionSize), payload: context)
       guard link.send(frame, to: peer) else { throw .notConnected([peer]) }
       state.invitationsOut[peer.id] = OutgoingInvitation(id: id, peer: peer)
+      enqueue([.event(.stateChanged(peer, .connecting, reason: nil))])
       return id
     }
-    emit([.event(.stateChanged(peer, .connecting, reason: nil))])
+    drain()
     timer.schedule(after: max(0, timeout)) { [weak self] in self?.expire(invitation: id, peer: peer) }
     return id
   }
 
   private func expire(invitation id: UInt64, peer: PeerIdentity) {
-    let expired = state.withLock { state -> Bool in
-      guard state.invitationsOut[peer.id]?.id == id else { return false }
+    state.withLock { state in
+      guard state.invitationsOut[peer.id]?.id == id else { return }
       state.invitationsOut[peer.id] = nil
       _ = link.send(PeerFrame(kind: .withdrawal, source: local, sequence: id), to: peer)
-      return true
+      enqueue([.event(.stateChanged(peer, .notConnected, reason: .timedOut))])
     }
-    if expired { emit([.event(.stateChanged(peer, .notConnected, reason: .timedOut))]) }
+    drain()
   }
 
   /// Answers an invitation that waits (the `ask` policy): accepting joins the inviter's session.
   public func answer(_ invitation: PeerInvitation, accept: Bool) throws(PeerError) {
-    let items = try state.withLock { state throws(PeerError) -> [Item] in
+    try state.withLock { state throws(PeerError) in
       guard let pending = state.invitationsIn[invitation.peer.id], pending.id == invitation.id else {
         throw .invitationNotPending(invitation.peer, id: invitation.id)
       }
-      return answer(pending, accept: accept, in: &state)
+      enqueue(answer(pending, accept: accept, in: &state))
     }
-    emit(items)
+    drain()
   }
 
   private func answer(_ invitation: PeerInvitation, accept: Bool, in state: inout State) -> [Item] {
@@ -338,7 +343,7 @@ public final class PeerEngine: Sendable {
   /// Leaves the session (`MCSession.disconnect()`): the others see this peer leave, and every
   /// peer here goes `notConnected`; invitations waiting on either side are given up.
   public func disconnect() {
-    let items = state.withLock { state -> [Item] in
+    state.withLock { state in
       var items: [Item] = []
       for member in state.members.values where member.isNeighbour {
         _ = link.send(PeerFrame(kind: .leave, source: local), to: member.identity)
@@ -357,9 +362,9 @@ public final class PeerEngine: Sendable {
       state.invitationsOut = [:]
       state.invitationsIn = [:]
       let gone = state.members.values.map(\.identity).sorted()
-      return items + remove(gone.map(\.id), reason: .disconnected, in: &state, spreading: false)
+      enqueue(items + remove(gone.map(\.id), reason: .disconnected, in: &state, spreading: false))
     }
-    emit(items)
+    drain()
   }
 
   /// Removes members; fails their resources; tells the other neighbours unless `spreading` is false.
@@ -440,7 +445,7 @@ public final class PeerEngine: Sendable {
     guard name.utf8.count <= PeerFrameCodec.maximumTextBytes, !name.isEmpty else {
       throw .storage("a resource name has 1 to \(PeerFrameCodec.maximumTextBytes) bytes")
     }
-    let items = try state.withLock { state throws(PeerError) -> (PeerResourceID, [Item]) in
+    let id = try state.withLock { state throws(PeerError) -> PeerResourceID in
       guard state.isStarted else { throw .notStarted }
       guard state.members[peer.id] != nil else { throw .notConnected([peer]) }
       let id = PeerResourceID(sender: local.id, number: state.nextResource)
@@ -452,10 +457,11 @@ public final class PeerEngine: Sendable {
         text: name)
       guard forward(start, to: peer.id, in: state) else { throw .notConnected([peer]) }
       state.outgoing[id] = Outgoing(progress: progress, source: source, sent: 0)
-      return (id, [.event(.resource(.started(progress)))] + pump(id, in: &state))
+      enqueue([.event(.resource(.started(progress)))] + pump(id, in: &state))
+      return id
     }
-    emit(items.1)
-    return items.0
+    drain()
+    return id
   }
 
   /// Sends chunks of `id` while the window has room.
@@ -494,7 +500,7 @@ public final class PeerEngine: Sendable {
 
   /// Cancels a resource transfer in progress, from either side: the other side hears it.
   public func cancelResource(_ id: PeerResourceID) throws(PeerError) {
-    let items = try state.withLock { state throws(PeerError) -> [Item] in
+    try state.withLock { state throws(PeerError) in
       let progress: PeerResourceProgress
       if let outgoing = state.outgoing.removeValue(forKey: id) {
         progress = outgoing.progress
@@ -508,9 +514,9 @@ public final class PeerEngine: Sendable {
         kind: .resourceCancel, source: local, destination: progress.peer.id, sequence: id.number,
         value: id.sender)
       _ = forward(frame, to: progress.peer.id, in: state)
-      return [.event(.resource(.cancelled(progress, byPeer: false)))]
+      enqueue([.event(.resource(.cancelled(progress, byPeer: false)))])
     }
-    emit(items)
+    drain()
   }
 
   /// Fails every transfer to or from `peer`, which went away.
@@ -531,32 +537,34 @@ public final class PeerEngine: Sendable {
   // MARK: Link events
 
   private func handle(_ event: PeerLinkEvent) {
-    let items = state.withLock { state -> [Item] in
-      switch event {
-      case .announced(let advertisement):
-        guard state.isBrowsing, advertisement.service == service, advertisement.peer != local else {
-          return []
-        }
-        let isNew = state.found[advertisement.peer.id] == nil
-        state.found[advertisement.peer.id] = (advertisement.peer, advertisement.info)
-        return isNew ? [.event(.found(advertisement.peer, info: advertisement.info))] : []
-      case .withdrawn(let peer):
-        return state.found.removeValue(forKey: peer.id) == nil ? [] : [.event(.lost(peer))]
-      case .hungUp(let peer):
-        var items: [Item] = state.found.removeValue(forKey: peer.id) == nil ? [] : [.event(.lost(peer))]
-        if state.invitationsOut.removeValue(forKey: peer.id) != nil
-          || state.invitationsIn.removeValue(forKey: peer.id) != nil
-        {
-          items.append(.event(.stateChanged(peer, .notConnected, reason: .hungUp)))
-        }
-        return items + lose(neighbour: peer.id, reason: .hungUp, in: &state)
-      case .refused(let error, let from):
-        return [.event(.refused("from \(from): \(error)"))]
-      case .received(let frame, let from):
-        return receive(frame, from: from, in: &state)
+    state.withLock { state in enqueue(handle(event, in: &state)) }
+    drain()
+  }
+
+  private func handle(_ event: PeerLinkEvent, in state: inout State) -> [Item] {
+    switch event {
+    case .announced(let advertisement):
+      guard state.isBrowsing, advertisement.service == service, advertisement.peer != local else {
+        return []
       }
+      let isNew = state.found[advertisement.peer.id] == nil
+      state.found[advertisement.peer.id] = (advertisement.peer, advertisement.info)
+      return isNew ? [.event(.found(advertisement.peer, info: advertisement.info))] : []
+    case .withdrawn(let peer):
+      return state.found.removeValue(forKey: peer.id) == nil ? [] : [.event(.lost(peer))]
+    case .hungUp(let peer):
+      var items: [Item] = state.found.removeValue(forKey: peer.id) == nil ? [] : [.event(.lost(peer))]
+      let outgoing = state.invitationsOut.removeValue(forKey: peer.id)
+      let incoming = state.invitationsIn.removeValue(forKey: peer.id)
+      if outgoing != nil || incoming != nil {
+        items.append(.event(.stateChanged(peer, .notConnected, reason: .hungUp)))
+      }
+      return items + lose(neighbour: peer.id, reason: .hungUp, in: &state)
+    case .refused(let error, let from):
+      return [.event(.refused("from \(from): \(error)"))]
+    case .received(let frame, let from):
+      return receive(frame, from: from, in: &state)
     }
-    emit(items)
   }
 
   private func receive(_ frame: PeerFrame, from neighbour: PeerIdentity, in state: inout State) -> [Item] {
@@ -792,9 +800,11 @@ public final class PeerEngine: Sendable {
 
   // MARK: Deliveries
 
-  /// Queues items for the handler. Unreliable data beyond the receive queue's limit is dropped
-  /// here and counted; one report per peer waits in the queue for the drops since the last.
-  private func emit(_ items: [Item]) {
+  /// Queues items for the handler; called with the state locked, so that events are queued in
+  /// the order the state changed (the handler gets them from ``drain()``, after the lock).
+  /// Unreliable data beyond the receive queue's limit is dropped here and counted; one report
+  /// per peer waits in the queue for the drops since the last.
+  private func enqueue(_ items: [Item]) {
     guard !items.isEmpty else { return }
     deliveries.withLock { queue in
       for item in items {
@@ -813,7 +823,6 @@ public final class PeerEngine: Sendable {
         }
       }
     }
-    drain()
   }
 
   /// Hands queued events to the handler, outside the lock, one thread at a time (whoever finds
