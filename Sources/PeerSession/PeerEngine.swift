@@ -91,10 +91,40 @@ public final class PeerEngine: Sendable {
   private struct DeliveryQueue {
     var handler: EventHandler?
     var queue: [Item] = []
+    /// The first item not yet taken (the stream takes one at a time).
+    var head = 0
     var isDraining = false
     var queuedUnreliable = 0
     var unreported: [UInt64: Int] = [:]
     var totalDrops = 0
+    /// Iterators of ``PeerEngine/events`` waiting for an event, by their number.
+    var waiters: [(UInt64, CheckedContinuation<PeerEvent?, Never>)] = []
+    var nextWaiter: UInt64 = 1
+    var isFinished = false
+
+    var isEmpty: Bool { head == queue.count }
+
+    /// Takes the first waiting item as the event it becomes.
+    mutating func takeFirst() -> PeerEvent? {
+      guard !isEmpty else { return nil }
+      let item = queue[head]
+      head += 1
+      if head == queue.count {
+        queue.removeAll(keepingCapacity: true)
+        head = 0
+      } else if head > 4096 && head * 2 > queue.count {
+        queue.removeSubrange(0..<head)
+        head = 0
+      }
+      switch item {
+      case .event(let event): return event
+      case .unreliable(let bytes, let peer):
+        queuedUnreliable -= 1
+        return .data(bytes, from: peer, mode: .unreliable)
+      case .dropReport(let peer):
+        return .unreliableDropped(from: peer, count: unreported.removeValue(forKey: peer.id) ?? 0)
+      }
+    }
   }
 
   /// A peer `local` for `service` over `link`.
@@ -189,6 +219,8 @@ public final class PeerEngine: Sendable {
     stopBrowsing()
     link.stop()
     state.withLock { $0.isStarted = false }
+    deliveries.withLock { $0.isFinished = true }
+    drain()
   }
 
   // MARK: Advertising and browsing
@@ -826,30 +858,67 @@ public final class PeerEngine: Sendable {
   }
 
   /// Hands queued events to the handler, outside the lock, one thread at a time (whoever finds
-  /// the queue idle drains it), so that order holds and a handler may call the engine.
+  /// the queue idle drains it), so that order holds and a handler may call the engine. With no
+  /// handler, hands them to the iterators of ``events`` that wait, one each.
   private func drain() {
     while true {
       let next = deliveries.withLock { queue -> (EventHandler, [PeerEvent])? in
-        guard let handler = queue.handler, !queue.queue.isEmpty, !queue.isDraining else { return nil }
+        guard let handler = queue.handler, !queue.isEmpty, !queue.isDraining else { return nil }
         queue.isDraining = true
         var events: [PeerEvent] = []
-        for item in queue.queue {
-          switch item {
-          case .event(let event): events.append(event)
-          case .unreliable(let bytes, let peer):
-            queue.queuedUnreliable -= 1
-            events.append(.data(bytes, from: peer, mode: .unreliable))
-          case .dropReport(let peer):
-            let count = queue.unreported.removeValue(forKey: peer.id) ?? 0
-            events.append(.unreliableDropped(from: peer, count: count))
-          }
-        }
-        queue.queue = []
+        while let event = queue.takeFirst() { events.append(event) }
         return (handler, events)
       }
-      guard let (handler, events) = next else { return }
+      guard let (handler, events) = next else { break }
       for event in events { handler(event) }
       deliveries.withLock { $0.isDraining = false }
+    }
+    let handed = deliveries.withLock { queue -> [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] in
+      guard queue.handler == nil else { return [] }
+      var handed: [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] = []
+      while !queue.waiters.isEmpty, let event = queue.takeFirst() {
+        handed.append((queue.waiters.removeFirst().1, event))
+      }
+      if queue.isFinished && queue.isEmpty {
+        handed += queue.waiters.map { ($0.1, nil) }
+        queue.waiters = []
+      }
+      return handed
+    }
+    for (waiter, event) in handed { waiter.resume(returning: event) }
+  }
+
+  // MARK: Events as an asynchronous sequence
+
+  /// The events as an `AsyncSequence`, for use instead of a handler (set none): each `next()`
+  /// takes the oldest event, waiting for one; a consumer that falls behind drops unreliable
+  /// data as a slow handler does. The sequence ends when the engine is stopped and every event
+  /// was taken; a task cancelled while waiting gets `nil`.
+  public var events: PeerEvents { PeerEvents(engine: self) }
+
+  func nextEvent() async -> PeerEvent? {
+    let number = deliveries.withLock { queue in
+      defer { queue.nextWaiter += 1 }
+      return queue.nextWaiter
+    }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { (continuation: CheckedContinuation<PeerEvent?, Never>) in
+        let ready = deliveries.withLock { queue -> PeerEvent?? in
+          if queue.handler == nil, queue.waiters.isEmpty, let event = queue.takeFirst() {
+            return .some(event)
+          }
+          if queue.isFinished && queue.isEmpty || Task.isCancelled { return .some(nil) }
+          queue.waiters.append((number, continuation))
+          return nil
+        }
+        if let ready { continuation.resume(returning: ready) }
+      }
+    } onCancel: {
+      let waiter = deliveries.withLock { queue -> CheckedContinuation<PeerEvent?, Never>? in
+        guard let index = queue.waiters.firstIndex(where: { $0.0 == number }) else { return nil }
+        return queue.waiters.remove(at: index).1
+      }
+      waiter?.resume(returning: nil)
     }
   }
 }

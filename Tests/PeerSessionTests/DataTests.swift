@@ -50,7 +50,7 @@ import Testing
     #expect(receiver.engine.unreliableDrops == 984)
     let events = receiver.events
     receiver.engine.setEventHandler { events.record($0) }
-    #expect(receiver.events.data.count == 16 + 0)
+    #expect(receiver.events.data.count == 16)
     let reports = receiver.events.events.compactMap {
       if case .unreliableDropped(let peer, let count) = $0 { return (peer, count) }
       return nil
