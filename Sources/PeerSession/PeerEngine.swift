@@ -600,6 +600,18 @@ public final class PeerEngine: Sendable {
   }
 
   private func receive(_ frame: PeerFrame, from neighbour: PeerIdentity, in state: inout State) -> [Item] {
+    // A frame that is not relayed comes from its maker; a relayed one only along the route to
+    // its maker, so no neighbour can speak for another peer.
+    let relayable: Set<PeerFrame.Kind> = [
+      .data, .resourceStart, .resourceChunk, .resourceAcknowledgement, .resourceCancel,
+    ]
+    if frame.source.id != neighbour.id {
+      guard relayable.contains(frame.kind), state.members[frame.source.id]?.route == neighbour.id else {
+        return [
+          .event(.refused("a \(frame.kind) frame from \(neighbour) claims to come from \(frame.source)"))
+        ]
+      }
+    }
     if frame.destination != 0 && frame.destination != local.id {
       // Relayed through this peer.
       guard forward(frame, to: frame.destination, in: state) else {

@@ -107,3 +107,26 @@ import Testing
     }
   }
 }
+
+@Suite struct ImpersonationTests {
+  @Test func aNeighbourCannotSpeakForAnotherPeer() throws {
+    let network = ScriptedNetwork()
+    let alice = try TestPeer("alice", network: network)
+    let bob = try TestPeer("bob", network: network)
+    let carol = try TestPeer("carol", network: network)
+    try connect(alice, bob, network: network)
+    try connect(alice, carol, network: network)
+    // carol forges a leave and data as if bob sent them, straight to alice.
+    let link = network.link(for: carol.identity)
+    #expect(link.send(PeerFrame(kind: .leave, source: bob.identity), to: alice.identity))
+    #expect(
+      link.send(
+        PeerFrame(kind: .data, source: bob.identity, destination: alice.identity.id, payload: [6]),
+        to: alice.identity))
+    network.run()
+    #expect(alice.engine.state(of: bob.identity) == .connected)
+    #expect(alice.events.data.isEmpty)
+    let refusals = alice.events.events.filter { if case .refused = $0 { return true } else { return false } }
+    #expect(refusals.count == 2)
+  }
+}
