@@ -186,7 +186,7 @@ let package = Package(
     .testTarget(
       name: "DevicePairingTests",
       dependencies: ["DevicePairing", "DeviceSession", "TestSupport", "device-runner"]),
-    .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession"]),
+    .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests",
