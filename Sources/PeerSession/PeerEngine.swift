@@ -64,6 +64,7 @@ public final class PeerEngine: Sendable {
 
   private struct State {
     var isStarted = false
+    var isStopped = false
     var advertisement: PeerAdvertisement?
     var policy = InvitationPolicy.never
     var isBrowsing = false
@@ -197,9 +198,11 @@ public final class PeerEngine: Sendable {
     drain()
   }
 
-  /// Starts the link. Called once; later calls do nothing.
+  /// Starts the link. Later calls do nothing; after ``stop()`` it throws ``PeerError/stopped``
+  /// (a new run is a new engine, with a new identity).
   public func start() throws(PeerError) {
-    let isNew = state.withLock { state -> Bool in
+    let isNew = try state.withLock { state throws(PeerError) -> Bool in
+      guard !state.isStopped else { throw .stopped }
       defer { state.isStarted = true }
       return !state.isStarted
     }
@@ -218,7 +221,10 @@ public final class PeerEngine: Sendable {
     stopAdvertising()
     stopBrowsing()
     link.stop()
-    state.withLock { $0.isStarted = false }
+    state.withLock { state in
+      state.isStarted = false
+      state.isStopped = true
+    }
     deliveries.withLock { $0.isFinished = true }
     drain()
   }
@@ -314,6 +320,8 @@ public final class PeerEngine: Sendable {
   }
 
   /// Answers an invitation that waits (the `ask` policy): accepting joins the inviter's session.
+  /// An acceptance that would make the two sessions more than ``maximumPeers`` together is sent
+  /// as a decline with `sessionFull` instead, and the inviter goes `notConnected` with that reason.
   public func answer(_ invitation: PeerInvitation, accept: Bool) throws(PeerError) {
     try state.withLock { state throws(PeerError) in
       guard let pending = state.invitationsIn[invitation.peer.id], pending.id == invitation.id else {

@@ -4,6 +4,8 @@ import ArchivedValues
 public enum PeerError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The engine has not been started.
   case notStarted
+  /// The engine was stopped; a new run is a new engine.
+  case stopped
   /// The peers named are not connected to this session.
   case notConnected([PeerIdentity])
   /// The peer has not been found by browsing (or was lost since).
@@ -30,6 +32,7 @@ public enum PeerError: Error, Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notStarted: return "the peer is not started"
+    case .stopped: return "the peer was stopped: a new run is a new peer, with a new identity"
     case .notConnected(let peers):
       return "not connected: \(peers.map(\.description).joined(separator: ", ")); invite them first"
     case .notFound(let peer): return "peer \(peer) has not been found: browse for its service first"

@@ -72,5 +72,10 @@ import Testing
       storage: MemoryStorage())
     #expect(throws: PeerError.notStarted) { try engine.startBrowsing() }
     #expect(throws: PeerError.notStarted) { try engine.startAdvertising(policy: .always) }
+    try engine.start()
+    try engine.startBrowsing()
+    engine.stop()
+    #expect(throws: PeerError.notStarted) { try engine.startBrowsing() }
+    #expect(throws: PeerError.stopped) { try engine.start() }
   }
 }
