@@ -20,12 +20,11 @@ public protocol PeerLink: Sendable {
   /// Advertisers already present are announced at once.
   func browse(_ service: ServiceType?)
 
-  /// Queues `frame` for `peer` without blocking. Returns `false` when `peer` cannot be reached
-  /// (nothing was queued).
+  /// Queues `frame` for `peer` without blocking, and without calling the handler (the engine
+  /// calls this with its state locked). Returns `false` when `peer` cannot be reached (nothing
+  /// was queued). Leaving a session is a frame (`leave`), not a hang-up: `hungUp` means the
+  /// peer's link is gone.
   func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool
-
-  /// Closes the connection to `peer`, if there is one: it hears `hungUp` for this peer.
-  func hangUp(_ peer: PeerIdentity)
 
   /// Stops: withdraws the advertisement, closes every connection, and delivers no more events
   /// once it returns. Not to be called from the handler.

@@ -7,7 +7,7 @@ public enum PeerLinkEvent: Sendable, Equatable {
   /// A frame arrived from the neighbour `from` (the frame's source made it; a relay may have
   /// passed it on).
   case received(PeerFrame, from: PeerIdentity)
-  /// The link to `peer` closed: it stopped, or its process ended (SIGKILL included).
+  /// The peer's link is gone: it stopped, or its process ended (SIGKILL included).
   case hungUp(PeerIdentity)
   /// The neighbour sent bytes that are not a frame; the link dropped that connection (a
   /// `hungUp` follows).

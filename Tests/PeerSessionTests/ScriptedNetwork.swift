@@ -97,13 +97,6 @@ final class ScriptedNetwork: Sendable {
     }
   }
 
-  fileprivate func hangUp(_ sender: PeerIdentity, _ peer: PeerIdentity) {
-    state.withLock { state in
-      state.pending.append((peer.id, .hungUp(sender)))
-      state.pending.append((sender.id, .hungUp(peer)))
-    }
-  }
-
   fileprivate func stop(_ identity: PeerIdentity) { kill(identity) }
 
   /// One peer's end of the network.
@@ -119,7 +112,6 @@ final class ScriptedNetwork: Sendable {
     func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool {
       network.send(frame, from: identity, to: peer)
     }
-    func hangUp(_ peer: PeerIdentity) { network.hangUp(identity, peer) }
     func stop() { network.stop(identity) }
   }
 }

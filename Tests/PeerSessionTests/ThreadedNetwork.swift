@@ -87,7 +87,6 @@ final class ThreadedNetwork: Sendable {
     func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool {
       network.send(frame, from: identity, to: peer)
     }
-    func hangUp(_ peer: PeerIdentity) {}
     func stop() { network.stop(identity) }
   }
 }
