@@ -116,7 +116,7 @@ struct ContentsLines {
     }
     guard case .mailbox(_, let identifier) = selection else {
       guard let directory = selection.directory else {
-        return PairContentsLines.lines(for: selection, pairs: pairs, now: now)
+        return PairContentsLines.lines(for: selection, pairs: pairs, traffic: model.traffic, now: now)
       }
       return directoryLines(directory)
     }

@@ -112,8 +112,8 @@ extension DashboardState {
       }
       directory = selected
       identifier = FileName(named)
-    } else if let (pair, device) = selectedDevice {
-      confirmCancel(on: device, of: pair)
+    } else if let pair = selection?.pairName.flatMap(pair(named:)) {
+      confirmCancel(in: pair)
       return
     } else {
       guard case .mailbox(let selected, let name)? = selection, selectedMailbox?.isPresent == true else {

@@ -94,13 +94,14 @@ public struct PairSnapshot: Sendable, Equatable {
   /// The device of `role`.
   public func device(_ role: Role) -> Device { role == .phone ? phone : watch }
 
-  /// The directory under which the device of `role` keeps its containers, with a trailing
-  /// `/`: `<home>/pairs/<name>/<role>/` (the home without its trailing slashes, as the
-  /// watcher names directories). Traffic entries of directories under it are the device's.
-  public func containerPrefix(of role: Role) -> String {
+  /// The directory that holds the application-group containers of the device of `role`, with
+  /// a trailing `/`: `<home>/pairs/<name>/<role>/AppGroup/` (the home without its trailing
+  /// slashes, as the watcher names directories). Traffic entries of directories under it are
+  /// the device's.
+  public func containersPrefix(of role: Role) -> String {
     var home = home
     while home.count > 1 && home.hasSuffix("/") { home.removeLast() }
-    return home + "/pairs/" + name + "/" + role.rawValue + "/"
+    return home + "/pairs/" + name + "/" + role.rawValue + "/AppGroup/"
   }
 
   /// Transfers queued on both devices.

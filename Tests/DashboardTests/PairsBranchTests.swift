@@ -51,10 +51,10 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     #expect(harness.state.node(atRow: 9) == nil)
     #expect(harness.shows("desk ●○ unreachable  2 queued"), "\(harness)")
     #expect(harness.shows("travel  phone ○ watch ○  unreachable"), "\(harness)")
-    #expect(harness.shows("phone pid 4242  ctx score,theme +1"), "\(harness)")
+    #expect(harness.shows("phone activated  ctx score,theme +1"), "\(harness)")
     harness.send(.resize(width: 200, height: 30))
     #expect(harness.shows("desk  phone ● watch ○  unreachable  2 queued"), "\(harness)")
-    #expect(harness.shows("phone pid 4242  ctx score,theme +1  recv heart-rate"), "\(harness)")
+    #expect(harness.shows("phone activated  ctx score,theme +1  recv heart-rate  pid 4242"), "\(harness)")
   }
 
   @Test func theSelectionStaysOnItsDeviceAcrossChangesAndMovesWhenItsPairGoes() {
@@ -67,7 +67,12 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     started[0].watch.runningPID = 77
     harness.send(.pairs(started))
     #expect(harness.state.selection == .device(pair: "travel", role: .watch))
-    #expect(harness.shows("watch pid 77"), "\(harness)")
+    // Running, not yet activated: a half mark, and still unreachable.
+    #expect(harness.shows("watch not activated  ctx -"), "\(harness)")
+    #expect(harness.shows("travel  phone ○ watch ◐  unreachable"), "\(harness)")
+    started[0].watch.isActivated = true
+    harness.send(.pairs(started))
+    #expect(harness.shows("watch activated  ctx -"), "\(harness)")
     // `travel` goes: the row that held the selection is clamped to the last row left.
     harness.send(.pairs([all[1]]))
     #expect(harness.state.treeRowCount == 2 + 1 + 3)
@@ -80,7 +85,8 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     harness.type("jjj")
     #expect(harness.state.selection == .device(pair: "desk", role: .phone))
     let text = harness.state.contentsLines().map { $0.pieces.map(\.text).joined() }
-    #expect(text.contains("state      running, pid 4242"))
+    #expect(text.contains("state      activated, pid 4242"))
+    #expect(text.contains("reachable  no: the watch is not running"))
     #expect(text.contains("application context (3)"))
     #expect(text.contains("score  120 B") || text.contains { $0.hasPrefix("score  ") })
     #expect(text.contains("received context (1)"))
