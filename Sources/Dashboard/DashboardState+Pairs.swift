@@ -16,9 +16,12 @@ extension DashboardState {
   /// The pair named `name`, if there is one.
   public func pair(named name: String) -> PairSnapshot? { pairs.first { $0.name == name } }
 
-  /// Asks before cancelling the queued transfer under the contents cursor of a selected pair
-  /// or device.
+  /// Asks before cancelling the queued transfer under the contents cursor of a selected device.
   mutating func confirmCancel(in pair: PairSnapshot) {
+    if case .pair = selection {
+      report("cancel: select the device whose transfer it is; its contents list its queue", isError: true)
+      return
+    }
     guard let selection,
       let (role, transfer) = PairContentsLines.transfer(onLine: contentsCursor, of: selection, pairs: pairs)
     else {

@@ -16,19 +16,21 @@ enum PairContentsLines {
   /// The most traffic entries listed for a pair or a device.
   static let trafficLimit = 100
 
-  static func lines(for node: TreeNodeID, pairs: [PairSnapshot], traffic: [TrafficEntry], now: Int64)
-    -> [ContentLine]
-  {
-    build(node, pairs: pairs, traffic: traffic, now: now).lines
+  /// The lines for `node`, `columns` wide (the pair's table of its two devices fits them).
+  static func lines(
+    for node: TreeNodeID, pairs: [PairSnapshot], traffic: [TrafficEntry], columns: Int, now: Int64
+  ) -> [ContentLine] {
+    build(node, pairs: pairs, traffic: traffic, columns: columns, now: now).lines
   }
 
-  /// The queued transfer shown on contents line `line` of a selected pair or device, and whose
-  /// it is, if one is.
+  /// The queued transfer shown on contents line `line` of a selected device, and whose it is,
+  /// if one is. (A pair's table shows both devices' queues side by side: a transfer is
+  /// cancelled from its device's contents.)
   static func transfer(onLine line: Int, of node: TreeNodeID, pairs: [PairSnapshot])
     -> (role: PairSnapshot.Role, transfer: PairSnapshot.QueuedTransfer)?
   {
-    // The traffic comes after every queue, so the lines up to them do not depend on it.
-    build(node, pairs: pairs, traffic: [], now: 0).transfers[line]
+    // The traffic comes after the queue, so the lines up to it do not depend on it.
+    build(node, pairs: pairs, traffic: [], columns: 80, now: 0).transfers[line]
   }
 
   /// The lines, and which of them show a queued transfer.
@@ -50,9 +52,9 @@ enum PairContentsLines {
     }
   }
 
-  private static func build(_ node: TreeNodeID, pairs: [PairSnapshot], traffic: [TrafficEntry], now: Int64)
-    -> Builder
-  {
+  private static func build(
+    _ node: TreeNodeID, pairs: [PairSnapshot], traffic: [TrafficEntry], columns: Int, now: Int64
+  ) -> Builder {
     var builder = Builder(now: now)
     switch node {
     case .pairs:
@@ -64,11 +66,7 @@ enum PairContentsLines {
       guard let pair = pairs.first(where: { $0.name == name }) else { break }
       builder.keyed("pair", DisplayText.field(pair.name))
       builder.keyed("reachable", reachability(of: pair))
-      for role in PairSnapshot.Role.allCases {
-        let device = pair.device(role)
-        builder.keyed(role.rawValue, state(of: device), role: device.isActivated ? "contents" : "list.dim")
-        deviceBody(device, indent: 2, into: &builder)
-      }
+      table(pair, columns: columns, into: &builder)
       trafficLines(
         PairSnapshot.Role.allCases.map { ($0, pair.containersPrefix(of: $0)) }, traffic: traffic,
         showsRole: true, into: &builder)
@@ -100,6 +98,51 @@ enum PairContentsLines {
     let apart = PairSnapshot.Role.allCases.filter { !pair.device($0).isActivated }
       .map { "the \($0.rawValue) is \(pair.device($0).activationText)" }
     return "no: " + apart.joined(separator: ", ")
+  }
+
+  /// The pair's two devices side by side: a row per state, context entry and queued transfer,
+  /// the phone's in the first column and the watch's in the second, then their errors.
+  private static func table(_ pair: PairSnapshot, columns: Int, into builder: inout Builder) {
+    let cell = max((columns - 11) / 2, 12)
+    func row(_ key: String, _ cells: [(text: String, role: StyleRole)]) {
+      var pieces: [ContentLine.Piece] = [.init(Formatting.padded(key, 11), "contents.key")]
+      for (index, content) in cells.enumerated() {
+        let text = TerminalWidth.truncated(content.text, toColumns: cell - 1)
+        pieces.append(.init(index == cells.count - 1 ? text : Formatting.padded(text, cell), content.role))
+      }
+      builder.lines.append(ContentLine(pieces))
+    }
+    /// "identifier  size", the identifier cut in its middle so that the size shows.
+    func entry(_ identifier: String, _ size: Int, prefix: String = "") -> String {
+      let size = "  " + Formatting.size(size)
+      let room = cell - 1 - TerminalWidth.columns(of: prefix + size)
+      return prefix + Formatting.middleTruncated(DisplayText.field(identifier), toColumns: max(room, 1)) + size
+    }
+    let devices = PairSnapshot.Role.allCases.map { pair.device($0) }
+    row("", devices.map { ($0.role.rawValue, "contents.key") })
+    row("state", devices.map { ($0.activationText, $0.isActivated ? "contents" : "list.dim") })
+    row("pid", devices.map { ($0.runningPID.map { $0 == 0 ? "starting" : "\($0)" } ?? "-", "contents") })
+    func rows(_ key: String, _ cells: (PairSnapshot.Device) -> [String]) {
+      let values = devices.map(cells)
+      let count = max(values.map(\.count).max() ?? 0, 1)
+      for index in 0..<count {
+        row(
+          index == 0 ? key : "",
+          values.map { column in
+            column.indices.contains(index)
+              ? (column[index], "contents") : (index == 0 ? "none" : "", "list.dim")
+          })
+      }
+    }
+    rows("app ctx") { $0.applicationContext.map { entry($0.identifier, $0.size) } }
+    rows("recv ctx") { $0.receivedContext.map { entry($0.identifier, $0.size) } }
+    rows("queued") { $0.queuedTransfers.map { entry($0.identifier, $0.size, prefix: "#\($0.id) ") } }
+    for device in devices {
+      if let error = device.error {
+        builder.lines.append(
+          .text(device.role.rawValue + " error: " + DisplayText.escaped(error), "list.error"))
+      }
+    }
   }
 
   /// A device's error, contexts and queue.
@@ -163,9 +206,24 @@ enum PairContentsLines {
       if entry.size > 0 { pieces.append(.init("  " + Formatting.size(entry.size), "contents")) }
       builder.lines.append(ContentLine(indent: 2, pieces))
       if let error = entry.error {
-        builder.lines.append(ContentLine(indent: 6, [.init(DisplayText.escaped(error), "list.error")]))
+        let label = failureLabel(error).map { $0 + ": " } ?? ""
+        builder.lines.append(ContentLine(indent: 6, [.init(label + DisplayText.escaped(error), "list.error")]))
       }
     }
+  }
+
+  /// WatchConnectivity's failures a session send meets, by code: what a failed entry's error
+  /// line starts with, so that it shows in a narrow pane however long the error is.
+  private static let failureLabels = [
+    (code: 7007, label: "not reachable"), (code: 7012, label: "reply timed out"),
+    (code: 7004, label: "not activated"), (code: 7010, label: "payload too large"),
+  ]
+
+  /// `not reachable (7007)` for an error that names `WCErrorCode… 7007`, and so on; `nil` for
+  /// any other error.
+  static func failureLabel(_ error: String) -> String? {
+    guard error.contains("WCErrorCode") else { return nil }
+    return failureLabels.first { error.contains(" \($0.code))") }.map { "\($0.label) (\($0.code))" }
   }
 
   /// The entries of directories under any of `prefixes`, newest first (the stream's order
