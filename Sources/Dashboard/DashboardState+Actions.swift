@@ -177,10 +177,11 @@ extension DashboardState {
   private mutating func toggle() {
     switch focus {
     case .mailboxes:
-      if case .directory(let path)? = selection {
-        updateTree(.toggle(path))
-      } else {
-        focus = .contents
+      switch selection {
+      case .directory(let path)?: updateTree(.toggle(path))
+      case .pairs?: updateTree(.togglePairs(.pairs))
+      case .pair(let name)?: updateTree(.togglePairs(.pair(name)))
+      default: focus = .contents
       }
     case .contents:
       updateContents(.toggleBranch(lines: contentsLines()))

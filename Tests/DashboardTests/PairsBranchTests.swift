@@ -49,7 +49,7 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     #expect(harness.state.node(atRow: 6) == .pair("travel"))
     #expect(harness.state.node(atRow: 8) == .device(pair: "travel", role: .watch))
     #expect(harness.state.node(atRow: 9) == nil)
-    #expect(harness.shows("desk ●○ unreachable  2 queued"), "\(harness)")
+    #expect(harness.shows("▾ desk ●○ unreachable 2 queued"), "\(harness)")
     #expect(harness.shows("travel  phone ○ watch ○  unreachable"), "\(harness)")
     #expect(harness.shows("phone activated  ctx score,theme +1"), "\(harness)")
     harness.send(.resize(width: 200, height: 30))
@@ -149,5 +149,35 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     #expect(harness.state.overlay == nil)
     #expect(harness.effects.isEmpty)
     #expect(harness.shows("read-only:"), "\(harness)")
+  }
+}
+
+@Suite struct PairFoldingTests {
+  @Test func enterFoldsAPairsDevicesAndTheWholeBranchAndUnfoldsThem() {
+    var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
+    harness.send(.pairs(pairs(now: harness.now)))
+    harness.type("jj")
+    #expect(harness.state.selection == .pair("desk"))
+    harness.type("<Enter>")
+    // desk's devices are folded away: travel follows it at once.
+    #expect(harness.state.treeRowCount == 2 + 1 + 1 + 3)
+    #expect(harness.state.node(atRow: 4) == .pair("travel"))
+    #expect(harness.state.selection == .pair("desk") && harness.state.focus == .mailboxes)
+    #expect(harness.shows("▸ desk ●○ unreachable 2 queued"), "\(harness)")
+    // The fold outlives a change of the pairs.
+    var changed = pairs(now: harness.now)
+    changed[0].phone.runningPID = 9
+    harness.send(.pairs(changed))
+    #expect(harness.state.node(atRow: 4) == .pair("travel"))
+    harness.type("k<Enter>")
+    #expect(harness.state.selection == .pairs)
+    #expect(harness.state.treeRowCount == 2 + 1)
+    #expect(harness.shows("▸ pairs"), "\(harness)")
+    harness.type("<Enter>j<Enter>")
+    #expect(harness.state.treeRowCount == 2 + 1 + 2 * 3)
+    #expect(harness.state.node(atRow: 4) == .device(pair: "desk", role: .phone))
+    // Enter on a device still opens its contents.
+    harness.type("j<Enter>")
+    #expect(harness.state.focus == .contents)
   }
 }

@@ -11,18 +11,20 @@ enum PairTreeRowView {
     case .pairs:
       let count = " \(state.pairs.count) "
       let countWidth = TerminalWidth.columns(of: count)
-      let x = area.x + screen.write("▾ pairs", row: row, column: area.x, role: "list.branch")
+      let folded = state.treePane.collapsedPairNodes.contains(.pairs)
+      let x = area.x + screen.write((folded ? "▸" : "▾") + " pairs", row: row, column: area.x, role: "list.branch")
       screen.write(
         count, row: row, column: max(area.maxX - countWidth, x), limit: countWidth, role: "list.branch")
     case .pair(let name):
       guard let pair = state.pair(named: name) else { return }
       let reachable = pair.isReachable ? "reachable" : "unreachable"
       let queued = pair.queuedCount > 0 ? "  \(pair.queuedCount) queued" : ""
-      let name = DisplayText.field(pair.name)
+      let name = (state.treePane.collapsedPairNodes.contains(node) ? "▸ " : "▾ ") + DisplayText.field(pair.name)
       var text =
         "  " + name + "  phone " + mark(pair.phone) + " watch " + mark(pair.watch) + "  " + reachable + queued
       // A narrow pane keeps both marks, whether they reach each other and the queue.
       if TerminalWidth.columns(of: text) > area.width {
+        let queued = pair.queuedCount > 0 ? " \(pair.queuedCount) queued" : ""
         text = "  " + name + " " + mark(pair.phone) + mark(pair.watch) + " " + reachable + queued
       }
       screen.write(
