@@ -40,7 +40,8 @@ enum PairContentsLines {
     let now: Int64
 
     mutating func keyed(_ key: String, _ value: String, indent: Int = 0, role: StyleRole = "contents") {
-      lines.append(ContentLine(indent: indent, [.init(Formatting.padded(key, 11), "contents.key"), .init(value, role)]))
+      lines.append(
+        ContentLine(indent: indent, [.init(Formatting.padded(key, 11), "contents.key"), .init(value, role)]))
     }
 
     mutating func title(_ text: String, indent: Int) {
@@ -77,7 +78,8 @@ enum PairContentsLines {
       builder.keyed("state", state(of: device))
       builder.keyed("reachable", reachability(of: pair))
       deviceBody(device, indent: 0, into: &builder)
-      trafficLines([(role, pair.containersPrefix(of: role))], traffic: traffic, showsRole: false, into: &builder)
+      trafficLines(
+        [(role, pair.containersPrefix(of: role))], traffic: traffic, showsRole: false, into: &builder)
     case .directory, .mailbox:
       break
     }
@@ -116,7 +118,8 @@ enum PairContentsLines {
     func entry(_ identifier: String, _ size: Int, prefix: String = "") -> String {
       let size = "  " + Formatting.size(size)
       let room = cell - 1 - TerminalWidth.columns(of: prefix + size)
-      return prefix + Formatting.middleTruncated(DisplayText.field(identifier), toColumns: max(room, 1)) + size
+      return prefix + Formatting.middleTruncated(DisplayText.field(identifier), toColumns: max(room, 1))
+        + size
     }
     let devices = PairSnapshot.Role.allCases.map { pair.device($0) }
     row("", devices.map { ($0.role.rawValue, "contents.key") })
@@ -148,7 +151,8 @@ enum PairContentsLines {
   /// A device's error, contexts and queue.
   private static func deviceBody(_ device: PairSnapshot.Device, indent: Int, into builder: inout Builder) {
     if let error = device.error {
-      builder.lines.append(ContentLine(indent: indent, [.init("error: " + DisplayText.escaped(error), "list.error")]))
+      builder.lines.append(
+        ContentLine(indent: indent, [.init("error: " + DisplayText.escaped(error), "list.error")]))
     }
     context("application context", device.applicationContext, indent: indent, into: &builder)
     context("received context", device.receivedContext, indent: indent, into: &builder)
@@ -194,20 +198,25 @@ enum PairContentsLines {
     builder.title("traffic (\(count))", indent: 0)
     if entries.isEmpty { builder.none(indent: 2) }
     for (role, entry) in entries {
-      var pieces: [ContentLine.Piece] = [.init(TrafficPaneView.timeText(of: entry, now: builder.now) + " ", "list.dim")]
+      var pieces: [ContentLine.Piece] = [
+        .init(TrafficPaneView.timeText(of: entry, now: builder.now) + " ", "list.dim")
+      ]
       if showsRole { pieces.append(.init(Formatting.padded(role.rawValue, 6), "contents.key")) }
       let failed = entry.error != nil
       let kind = failed ? "FAILED" : DisplayText.field(TrafficPaneView.kindName(entry.kind))
-      pieces.append(.init(Formatting.padded(kind, 8) + " ", failed ? "traffic.failed" : TrafficPaneView.role(of: entry)))
+      pieces.append(
+        .init(Formatting.padded(kind, 8) + " ", failed ? "traffic.failed" : TrafficPaneView.role(of: entry)))
       if let transiting = entry.transiting {
-        pieces.append(.init(Formatting.padded(TrafficPaneView.shortName(of: transiting), 5) + " ", "contents"))
+        pieces.append(
+          .init(Formatting.padded(TrafficPaneView.shortName(of: transiting), 5) + " ", "contents"))
       }
       pieces.append(.init(entry.identifier.displayField, "contents"))
       if entry.size > 0 { pieces.append(.init("  " + Formatting.size(entry.size), "contents")) }
       builder.lines.append(ContentLine(indent: 2, pieces))
       if let error = entry.error {
         let label = failureLabel(error).map { $0 + ": " } ?? ""
-        builder.lines.append(ContentLine(indent: 6, [.init(label + DisplayText.escaped(error), "list.error")]))
+        builder.lines.append(
+          ContentLine(indent: 6, [.init(label + DisplayText.escaped(error), "list.error")]))
       }
     }
   }

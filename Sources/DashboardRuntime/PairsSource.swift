@@ -101,7 +101,8 @@ public final class PairsSource: DashboardMessageSource {
       guard let name = try? PairStore.name(pair.name) else { continue }
       for role in PairSnapshot.Role.allCases {
         guard let pid = pair.device(role).runningPID, pid > 0 else { continue }
-        let directory = store.directory(for: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
+        let directory = store.directory(
+          for: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
         running[directory.runLockPath] = (pid, directory)
       }
     }

@@ -32,7 +32,9 @@ import Testing
     #expect(object["reachable"] as? Bool == true)
     let watchPID = try #require((listedWatch["pid"] as? NSNumber)?.int32Value)
     let text = try run(["pair", "list"] + options)
-    #expect(text.lines.first?.contains("watch running (pid \(watchPID)), activated, 0 queued") == true, "\(text.output)")
+    #expect(
+      text.lines.first?.contains("watch running (pid \(watchPID)), activated, 0 queued") == true,
+      "\(text.output)")
 
     let pane = try TmuxPane(width: 120, height: 40) { _ in
       "env TERM=xterm-256color LANG=C.UTF-8 \(executablePath) --home \(home.path)"

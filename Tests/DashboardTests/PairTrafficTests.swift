@@ -23,7 +23,8 @@ private func desk(now: Int64) -> PairSnapshot {
       receivedContext: [.init(identifier: "heart-rate", size: 40)],
       queuedTransfers: [.init(id: 3, identifier: "photo", size: 20_480, time: now - 60_000)]),
     watch: PairSnapshot.Device(
-      role: .watch, runningPID: 4343, isActivated: false, applicationContext: [.init(identifier: "heart-rate", size: 40)],
+      role: .watch, runningPID: 4343, isActivated: false,
+      applicationContext: [.init(identifier: "heart-rate", size: 40)],
       receivedContext: [.init(identifier: "score", size: 120), .init(identifier: "theme", size: 64)]))
 }
 
@@ -55,15 +56,19 @@ private func harness(width: Int, height: Int) -> DashboardHarness {
         record(1, "score", .sessionContext, bytes: 120, at: now - 9_000),
         record(
           2, "greet", .sessionMessage, bytes: 12, at: now - 7_000,
-          error: "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"),
+          error:
+            "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"
+        ),
         record(
           3, "ping", .sessionMessage, bytes: 0, at: now - 5_000, kind: TrafficKind(rawValue: "reply"),
           error: "no reply came within 2.0 s (WCErrorCodeMessageReplyTimedOut 7012)"),
       ], initial: false),
     .journalRecords(
-      directory: watchGroup, [record(1, "photo", .sessionFile, bytes: 20_480, at: now - 3_000)], initial: false),
+      directory: watchGroup, [record(1, "photo", .sessionFile, bytes: 20_480, at: now - 3_000)],
+      initial: false),
     .journalRecords(
-      directory: otherGroup, [record(1, "elsewhere", .sessionMessage, bytes: 5, at: now - 1_000)], initial: false),
+      directory: otherGroup, [record(1, "elsewhere", .sessionMessage, bytes: 5, at: now - 1_000)],
+      initial: false),
   ]
   harness.send(.modelEvents(events, at: now))
   harness.send(.pairs([desk(now: now)]))
@@ -77,7 +82,9 @@ private func select(_ node: TreeNodeID, in harness: inout DashboardHarness) {
 }
 
 private func text(_ harness: DashboardHarness) -> [String] {
-  harness.state.contentsLines().map { String(repeating: " ", count: $0.indent) + $0.pieces.map(\.text).joined() }
+  harness.state.contentsLines().map {
+    String(repeating: " ", count: $0.indent) + $0.pieces.map(\.text).joined()
+  }
 }
 
 @Suite struct PairTrafficTests {
@@ -93,7 +100,8 @@ private func text(_ harness: DashboardHarness) -> [String] {
     #expect(traffic[2].hasPrefix("      reply timed out (7012): no reply came within 2.0 s"), "\(traffic)")
     #expect(traffic[3].contains("FAILED") && traffic[3].contains("greet  12 B"))
     #expect(traffic[4].hasPrefix("      not reachable (7007): the counterpart device"), "\(traffic)")
-    #expect(traffic[5].contains("passed") && traffic[5].contains("ctx") && traffic[5].contains("score  120 B"))
+    #expect(
+      traffic[5].contains("passed") && traffic[5].contains("ctx") && traffic[5].contains("score  120 B"))
     #expect(!lines.joined().contains("elsewhere") && !lines.joined().contains("photo  20 KB  "))
     #expect(harness.role(of: "FAILED") == "traffic.failed")
   }

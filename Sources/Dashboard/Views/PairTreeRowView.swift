@@ -12,14 +12,16 @@ enum PairTreeRowView {
       let count = " \(state.pairs.count) "
       let countWidth = TerminalWidth.columns(of: count)
       let folded = state.treePane.collapsedPairNodes.contains(.pairs)
-      let x = area.x + screen.write((folded ? "▸" : "▾") + " pairs", row: row, column: area.x, role: "list.branch")
+      let x =
+        area.x + screen.write((folded ? "▸" : "▾") + " pairs", row: row, column: area.x, role: "list.branch")
       screen.write(
         count, row: row, column: max(area.maxX - countWidth, x), limit: countWidth, role: "list.branch")
     case .pair(let name):
       guard let pair = state.pair(named: name) else { return }
       let reachable = pair.isReachable ? "reachable" : "unreachable"
       let queued = pair.queuedCount > 0 ? "  \(pair.queuedCount) queued" : ""
-      let name = (state.treePane.collapsedPairNodes.contains(node) ? "▸ " : "▾ ") + DisplayText.field(pair.name)
+      let name =
+        (state.treePane.collapsedPairNodes.contains(node) ? "▸ " : "▾ ") + DisplayText.field(pair.name)
       var text =
         "  " + name + "  phone " + mark(pair.phone) + " watch " + mark(pair.watch) + "  " + reachable + queued
       // A narrow pane keeps both marks, whether they reach each other and the queue.
