@@ -163,6 +163,18 @@ import WormholeVocabulary
     #expect(harness.shows("~ root.v: 2 → 8"))
   }
 
+  @Test func theHeadersAgeKeepsItsPlaceBeforeTheSparklineOnANarrowPane() {
+    // At 80 columns the contents pane is about 48 wide: the sparkline used to take the right end
+    // whatever it cut, and the header ended at "modified 12:00:00 (".
+    var harness = DashboardHarness(width: 80, height: 24, mailboxes: ["n": .dictionary([])])
+    for value in [4, 2, 8] {
+      harness.changeMailbox("n", to: .dictionary([.init(key: .string("v"), value: .integer(Int64(value)))]))
+    }
+    harness.type("j<Tab>j")
+    #expect(harness.state.sparklineSeries() != nil)
+    #expect(harness.shows(" ago)"))
+  }
+
   @Test func treeCollapsesAndExpandsWithEnter() {
     var harness = DashboardHarness(mailboxes: [
       "n": .dictionary([.init(key: .string("inner"), value: .array([.integer(1), .integer(2)]))])

@@ -64,15 +64,21 @@ enum ContentsPaneView {
     } else if mailbox.error == nil {
       parts.append("cleared")
     }
+    // What the header must keep: the state, size, time and age; the sender and the version
+    // count give way first, then the sparkline.
+    let kept = parts.firstIndex { $0.hasPrefix("modified ") }.map { $0 + 1 } ?? parts.count
+    let essential = TerminalWidth.columns(of: parts.prefix(kept).joined(separator: " · ")) + 2
     parts.append("\(mailbox.versionCount) version\(mailbox.versionCount == 1 ? "" : "s")")
-    // The sparkline, when there is one, keeps the right end of the line.
+    // The sparkline, when there is one, keeps the right end of the line, in what the essential
+    // part leaves.
     var right = area.maxX
     if let series = contents.sparklineSeries(lines: lines) {
-      let blocks = Sparkline.text(series.values, width: min(24, max(area.width / 3, 4)))
       let label = DisplayText.escaped(series.label)
       let text = " " + TerminalWidth.truncated(label, toColumns: 16) + " "
+      let room = area.width - essential - TerminalWidth.columns(of: text) - 2
+      let blocks = Sparkline.text(series.values, width: min(24, max(area.width / 3, 4), room))
       let width = TerminalWidth.columns(of: text) + TerminalWidth.columns(of: blocks) + 1
-      if width < area.width / 2 {
+      if room >= 4 && width < area.width / 2 {
         right = area.maxX - width
         let x = right + screen.write(text, row: area.y, column: right, role: "contents.key")
         screen.write(blocks, row: area.y, column: x, role: "sparkline")
