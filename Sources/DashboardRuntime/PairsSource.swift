@@ -46,6 +46,11 @@ public final class PairsSource: DashboardMessageSource {
   /// The pairs under `home` (`<home>/pairs`); nothing is read until ``start(posting:)``.
   public init(home: String) { store = PairStore(home: home) }
 
+  deinit {
+    // An active source is not released with its last reference: cancel it, closing its pidfd.
+    for exit in state.withLock({ $0.exits.values }) { exit.source.cancel() }
+  }
+
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
     let first = state.withLock { state -> Bool in
       state.post = post
