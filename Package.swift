@@ -91,13 +91,17 @@ let package = Package(
     .target(
       name: "DevicePairing",
       dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive"]),
+    // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
+    .target(
+      name: "DeviceRouting",
+      dependencies: ["PatternMatching", "WormholeVocabulary", "ArchivedValues", "DeviceSession"]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing",
+        "DeviceSession", "DevicePairing", "SimulatorDeviceSet",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -131,7 +135,8 @@ let package = Package(
     // Snapshot files for tests: quoted lines and style runs by role; SNAPSHOT_RECORD=1 re-records.
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
     // What tests share: a hermetic temporary directory, a tmux pane to drive a real terminal.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(
+      name: "TestSupport", dependencies: ["PropertyList", "WormholeVocabulary"], path: "Tests/TestSupport"),
     .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(
@@ -144,6 +149,8 @@ let package = Package(
         "TerminalBackend", "TerminalInput", "TerminalTheme", "TestSupport", "terminal-backend-check",
       ]),
     .testTarget(name: "PatternMatchingTests", dependencies: ["PatternMatching"]),
+    .testTarget(
+      name: "DeviceRoutingTests", dependencies: ["DeviceRouting", "PatternMatching", "DeviceSession"]),
     .testTarget(name: "WormholeVocabularyTests", dependencies: ["WormholeVocabulary", "KeyedArchive"]),
     .testTarget(
       name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "TestSupport"]),
@@ -165,7 +172,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "SimulatorDeviceSetTests",
-      dependencies: ["SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport"],
+      dependencies: [
+        "SimulatorDeviceSet", "PropertyList", "WormholeVocabulary", "SnapshotSupport", "TestSupport",
+      ],
       exclude: ["Fixtures", "Snapshots"]),
     // A simulated device in a child process, for the tests that kill one; also measures the link.
     .executableTarget(
@@ -175,6 +184,7 @@ let package = Package(
       dependencies: ["DevicePairing", "DeviceSession", "TestSupport", "device-runner"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
-      name: "CommandLineTests", dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "wormhole-tui"]),
+      name: "CommandLineTests",
+      dependencies: ["Wormhole", "KeyedArchive", "TestSupport", "WormholeVocabulary", "wormhole-tui"]),
   ]
 )

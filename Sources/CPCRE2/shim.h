@@ -20,6 +20,9 @@ typedef struct pcre2_real_compile_context_8 pcre2_compile_context_8;
 typedef struct pcre2_real_general_context_8 pcre2_general_context_8;
 
 // Compile options.
+#define PCRE2_CASELESS 0x00000008u
+#define PCRE2_ENDANCHORED 0x20000000u
+#define PCRE2_ANCHORED 0x80000000u
 #define PCRE2_UCP 0x00020000u
 #define PCRE2_UTF 0x00080000u
 #define PCRE2_MATCH_INVALID_UTF 0x04000000u

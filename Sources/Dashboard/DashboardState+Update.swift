@@ -25,7 +25,7 @@ extension DashboardState {
     refreshedContentsLines()
     guard isReadOnly, effects.contains(where: \.writes) else { return effects }
     for effect in effects where effect.writes {
-      report("read-only: \(effect.operation) refused (started with --read-only)", isError: true)
+      report("read-only: \(effect.operation) refused (\(readOnlyReason))", isError: true)
     }
     return effects.filter { !$0.writes }
   }
@@ -224,7 +224,7 @@ extension DashboardState {
   /// of the keymap is applied (the effects are checked again by ``update(_:)``).
   mutating func run(_ binding: KeyBinding, _ action: DashboardAction) -> [DashboardEffect] {
     if binding.writes && isReadOnly {
-      report("read-only: \(binding.help) is disabled (started with --read-only)", isError: true)
+      report("read-only: \(binding.help) is disabled (\(readOnlyReason))", isError: true)
       return []
     }
     return perform(action)
@@ -268,8 +268,10 @@ extension DashboardState {
     }
   }
 
-  /// A directory as the tree shows it: relative to the root it is under (not yet escaped).
+  /// A directory as the tree shows it: by its device-set label, else relative to the root it is
+  /// under (not yet escaped).
   public func displayPath(_ directory: FileName) -> String {
+    if let label = deviceSetLabels?.label(for: directory) { return label }
     let path = directory.lossyText
     for root in rootPaths {
       if path == root { return root.split(separator: "/").last.map(String.init) ?? root }

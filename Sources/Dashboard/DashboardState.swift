@@ -18,6 +18,8 @@ public struct DashboardState: Sendable {
   public internal(set) var model: ModelState
   /// The roots being watched, for showing directories relative to them.
   public var rootPaths: [String]
+  /// The simulator device set shown, if any: names its containers' directories (``showDeviceSet(_:)``).
+  public internal(set) var deviceSetLabels: DeviceSetLabels?
 
   // The interface around the panes.
 
@@ -28,6 +30,8 @@ public struct DashboardState: Sendable {
   public internal(set) var focus: Pane = .mailboxes
   /// Whether actions that write are disabled (`--read-only`).
   public var isReadOnly: Bool
+  /// Why they are, as refusals say it.
+  public internal(set) var readOnlyReason = "started with --read-only"
   /// The theme in use, by name.
   public internal(set) var themeName: String
   public internal(set) var overlay: Overlay?

@@ -1,3 +1,4 @@
+import Dashboard
 import MailboxModel
 import TerminalTheme
 
@@ -15,11 +16,13 @@ public struct DashboardConfiguration: Sendable {
   public var theme: Theme
   /// What the model keeps: versions per mailbox (`--history N`), traffic, bytes.
   public var model: ModelConfiguration
+  /// The simulator device set shown (`--device-set`): its labels and notes, given at start.
+  public var deviceSet: DeviceSetLabels?
 
   public init(
     rootPaths: [String], isReadOnly: Bool = false, mouse: Bool = false,
     themes: ThemeCatalog = ThemeCatalog(userDirectory: nil), theme: Theme = ThemeCatalog.shippedDefault,
-    model: ModelConfiguration = ModelConfiguration()
+    model: ModelConfiguration = ModelConfiguration(), deviceSet: DeviceSetLabels? = nil
   ) {
     self.rootPaths = rootPaths
     self.isReadOnly = isReadOnly
@@ -27,5 +30,6 @@ public struct DashboardConfiguration: Sendable {
     self.themes = themes
     self.theme = theme
     self.model = model
+    self.deviceSet = deviceSet
   }
 }

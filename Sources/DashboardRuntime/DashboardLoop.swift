@@ -61,6 +61,7 @@ public final class DashboardLoop {
       model: ModelState(configuration: configuration.model),
       rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
+    if let deviceSet = configuration.deviceSet { state.showDeviceSet(deviceSet) }
   }
 
   /// Runs until the operator quits or a signal ends it; the terminal is restored on every path.

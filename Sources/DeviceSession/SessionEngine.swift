@@ -188,6 +188,30 @@ public final class SessionEngine: Sendable {
     }
   }
 
+  /// Removes `identifiers` from the application context and delivers the result to the
+  /// counterpart as a context update (the latest wins), now or when it is next reachable; its
+  /// received context then lacks them, and they are among the changed identifiers. `unchanged`
+  /// when none of them is in the context: nothing is sent.
+  @discardableResult
+  public func removeFromApplicationContext(_ identifiers: [String]) throws(SessionError) -> ContextUpdate {
+    try state.withLock { state throws(SessionError) -> ContextUpdate in
+      guard state.activation == .activated else { throw .notActivated }
+      var entries = state.applicationContext.entries
+      for identifier in identifiers { entries[identifier] = nil }
+      guard entries != state.applicationContext.entries else { return .unchanged }
+      let context = SessionContext(entries: entries, version: state.applicationContext.version + 1)
+      try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
+      state.applicationContext = context
+      state.pendingContextForced = false
+      if state.isReachable
+        && sendContext(state, payload: context.encodedEntries(), identifier: "", forced: false)
+      {
+        return .sent(version: context.version)
+      }
+      return .queued(version: context.version)
+    }
+  }
+
   private func sendContext(_ state: State, payload: [UInt8], identifier: String, forced: Bool) -> Bool {
     link.send(
       DeviceFrame(

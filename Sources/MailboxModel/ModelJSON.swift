@@ -52,7 +52,8 @@ extension ModelState {
     return out + "]}"
   }
 
-  private func mailboxJSON(_ mailbox: Mailbox, width: Int) -> String {
+  /// One mailbox as `json(trafficLimit:summaryWidth:)` shows it (also under a device set's groups).
+  package func mailboxJSON(_ mailbox: Mailbox, width: Int) -> String {
     var out = "{\"identifier\":\(JSONText.name(mailbox.identifier))"
     out += ",\"identifier_bytes\":\(JSONText.nameBytes(mailbox.identifier)),\"present\":\(mailbox.isOnDisk)"
     let current = mailbox.current

@@ -18,6 +18,8 @@ public final class Pattern: @unchecked Sendable {
   public let source: String
   /// The limits every match runs under.
   public let limits: MatchLimits
+  /// How the pattern matches (case, whole subject).
+  public let options: PatternOptions
   /// Whether PCRE2 compiled the pattern to machine code (the limit on steps applies either way).
   public let isCompiledToMachineCode: Bool
   private let code: OpaquePointer
@@ -26,14 +28,16 @@ public final class Pattern: @unchecked Sendable {
   /// Compiles `source`.
   /// - Throws: ``PatternError`` with PCRE2's message and the offset, in characters, where it
   ///   stopped; or when PCRE2 cannot allocate what matching needs.
-  public init(_ source: String, limits: MatchLimits = .interactive, compileToMachineCode: Bool = true)
-    throws(PatternError)
-  {
+  public init(
+    _ source: String, limits: MatchLimits = .interactive, options: PatternOptions = [],
+    compileToMachineCode: Bool = true
+  ) throws(PatternError) {
     self.source = source
     self.limits = limits
+    self.options = options
     var errorCode: Int32 = 0
     var errorOffset = 0
-    let options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF)
+    let options = UInt32(PCRE2_UTF | PCRE2_UCP | PCRE2_MATCH_INVALID_UTF) | options.compileOptions
     var text = source
     let compiled = text.withUTF8 { bytes in
       withNonNullBase(bytes) { base, count in
@@ -78,7 +82,9 @@ public final class Pattern: @unchecked Sendable {
   /// Whether the pattern matches anywhere in `bytes`, which need not be valid UTF-8 (an invalid
   /// sequence matches nothing), or was cut off trying.
   public func match(utf8 bytes: UnsafeBufferPointer<UInt8>) -> MatchOutcome {
-    let steps = limits.stepsPerStart(subjectLength: bytes.count)
+    // A pattern matched against the whole subject has one start position: it gets every step.
+    let starts = options.contains(.wholeSubject) ? 0 : bytes.count
+    let steps = limits.stepsPerStart(subjectLength: starts)
     let result = state.withLock { state in
       pcre2_set_match_limit_8(state.context, steps)
       return withNonNullBase(bytes) { base, count in

@@ -1,10 +1,12 @@
 import Dispatch
 import Foundation
+import Glibc
 import Synchronization
 import WormholeVocabulary
 
 /// The listeners of one ``Wormhole``, and the journal follower that wakes them, started with the
-/// first listener and stopped with the last.
+/// first listener and stopped with the last. For a transiting that delivers incoming messages
+/// itself (a session type) no follower runs: ``deliver(_:)`` hands each one to the listeners.
 final class ListenerRegistry: Sendable {
   private struct Entry {
     let id: UInt64
@@ -25,12 +27,16 @@ final class ListenerRegistry: Sendable {
   /// Where listeners run; `nil` runs them on the follower's thread, in order, with no hop.
   private let queue: DispatchQueue?
   private let state = Mutex(State())
+  /// Whether listeners are woken by the directory's journal (the file types) rather than by
+  /// ``deliver(_:)``.
+  let followsJournal: Bool
   /// Told what the journal follower notices (an unreadable journal, the directory removed...).
   let noticeHandler = Mutex<(@Sendable (TrafficJournalNotice) -> Void)?>(nil)
 
-  init(directory: String, options: Wormhole.Options) {
+  init(directory: String, options: Wormhole.Options, followsJournal: Bool = true) {
     self.directory = directory
     self.queue = options.listenerQueue
+    self.followsJournal = followsJournal
   }
 
   func add(identifier: String, reader: Wormhole, listener: @escaping @Sendable (ReceivedMessage) -> Void)
@@ -39,6 +45,7 @@ final class ListenerRegistry: Sendable {
     // A follower is started outside the lock (it touches the file system). Registration then
     // needs one to exist: if the last listener was removed meanwhile (stopping the follower),
     // start another and try again; if another thread started one first, ours is cancelled.
+    guard followsJournal else { return register(identifier: identifier, listener: listener) }
     var started: TrafficJournalFollower?
     while true {
       if started == nil && state.withLock({ $0.follower == nil }) {
@@ -75,6 +82,44 @@ final class ListenerRegistry: Sendable {
       guard let id else { continue }
       return ListenerToken(identifier: identifier) { [weak self] in
         self?.remove(id: id, identifier: identifier)
+      }
+    }
+  }
+
+  /// Registers a listener that ``deliver(_:)`` calls (no journal follower).
+  private func register(identifier: String, listener: @escaping @Sendable (ReceivedMessage) -> Void)
+    -> ListenerToken
+  {
+    let id = state.withLock { state -> UInt64 in
+      state.nextID += 1
+      state.entries[FileName(identifier), default: []].append(Entry(id: state.nextID, listener: listener))
+      return state.nextID
+    }
+    return ListenerToken(identifier: identifier) { [weak self] in
+      self?.remove(id: id, identifier: identifier)
+    }
+  }
+
+  /// Hands a message that arrived by other means than the journal (a session's) to the listeners
+  /// of its identifier, on the listener queue when there is one.
+  func deliver(_ message: ReceivedMessage) {
+    let key = FileName(message.identifier)
+    let targets = state.withLock { $0.entries[key] } ?? []
+    call(targets, with: message, key: key)
+  }
+
+  private func call(_ targets: [Entry], with delivery: ReceivedMessage, key: FileName) {
+    for entry in targets {
+      let listener = entry.listener
+      if let queue {
+        // Still registered when it runs? A token cancelled meanwhile hears nothing more.
+        let id = entry.id
+        queue.async { [weak self] in
+          guard let self, self.isRegistered(id: id, key: key) else { return }
+          listener(delivery)
+        }
+      } else {
+        listener(delivery)
       }
     }
   }
@@ -121,6 +166,10 @@ final class ListenerRegistry: Sendable {
     for record in records where record.outcome == .ok {
       let key = FileName(record.identifier)
       guard listening[key] != nil else { continue }
+      // A session's traffic record (it has a delivery) rings only when it wrote the mailbox.
+      if record.delivery != nil && (record.kind != .pass || !mailboxHolds(record, reader: reader)) {
+        continue
+      }
       if lastPass[key] == nil && lastNotify[key] == nil { order.append(key) }
       if record.kind == .pass {
         lastPass[key] = record
@@ -139,22 +188,20 @@ final class ListenerRegistry: Sendable {
           ReceivedMessage(identifier: record.identifier, message: nil, archive: nil, record: record))
       }
       let targets = listening[key] ?? []
-      for delivery in deliveries {
-        for entry in targets {
-          let listener = entry.listener
-          if let queue {
-            // Still registered when it runs? A token cancelled meanwhile hears nothing more.
-            let id = entry.id
-            queue.async { [weak self] in
-              guard let self, self.isRegistered(id: id, key: key) else { return }
-              listener(delivery)
-            }
-          } else {
-            listener(delivery)
-          }
-        }
-      }
+      for delivery in deliveries { call(targets, with: delivery, key: key) }
     }
+  }
+
+  /// Whether the mailbox of the record's identifier carries the record's transfer identifier (the
+  /// record wrote it). A file system without user extended attributes never does.
+  private func mailboxHolds(_ record: TrafficRecord, reader: Wormhole) -> Bool {
+    guard let transfer = record.transfer,
+      let path = try? reader.mailboxPath(forIdentifier: record.identifier)
+    else { return false }
+    let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { _ = close(descriptor) }
+    return FileSystem.transferIdentifier(descriptor) == transfer
   }
 
   private func read(_ identifier: String, record: TrafficRecord, reader: Wormhole) -> ReceivedMessage {

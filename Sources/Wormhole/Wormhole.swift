@@ -51,12 +51,14 @@ public final class Wormhole: Sendable {
     public init() {}
   }
 
-  /// The wormhole directory that holds the mailboxes.
+  /// The wormhole directory that holds the traffic journal and, for the file types, the
+  /// mailboxes (for a session type, the device's own mailboxes of its application group).
   public let directory: String
   public let transitingType: TransitingType
+  /// How messages travel: the implementation of ``transitingType``.
+  public let transiting: any WormholeTransiting
   public let options: Options
   private let journal: TrafficJournalWriter
-  private let coordination: Coordination
   let listeners: ListenerRegistry
 
   /// A wormhole for an application group, in `<home>/AppGroup/<group>/<optionalDirectory>`.
@@ -73,24 +75,49 @@ public final class Wormhole: Sendable {
     try self.init(directory: path, transitingType: transitingType, options: options)
   }
 
-  /// A wormhole in `directory`, for example a copied or mounted simulator app group. The
-  /// directory is created when missing unless `options.createsDirectory` is off.
-  public init(directory: String, transitingType: TransitingType = .file, options: Options = Options())
+  /// A wormhole in `directory`, for example a copied or mounted simulator app group, with one of
+  /// the file types (``FileTransiting`` or ``CoordinatedFileTransiting``). The directory is
+  /// created when missing unless `options.createsDirectory` is off. A session type needs a pair,
+  /// not a directory: it throws ``WormholeError/transitingTypeUnavailable(_:)`` here (open it on
+  /// a pair's device with DevicePairing's `Wormhole(pair:role:transitingType:applicationGroup:home:)`).
+  public convenience init(
+    directory: String, transitingType: TransitingType = .file, options: Options = Options()
+  )
     throws(WormholeError)
   {
-    guard transitingType.isAvailable else { throw .transitingTypeUnavailable(transitingType) }
-    let path = trimmingTrailingSlashes(directory)
+    let transiting: any WormholeTransiting
+    switch transitingType {
+    case .file: transiting = FileTransiting(directory: directory, isDurable: options.isDurable)
+    case .coordinatedFile:
+      transiting = CoordinatedFileTransiting(directory: directory, isDurable: options.isDurable)
+    case .sessionContext, .sessionMessage, .sessionFile:
+      throw .transitingTypeUnavailable(transitingType)
+    }
+    try self.init(transiting: transiting, options: options)
+  }
+
+  /// A wormhole whose messages travel by `transiting`: one of the file types, a session type on
+  /// a paired device (DevicePairing), or an implementation of your own. Its directory is created
+  /// when missing unless `options.createsDirectory` is off; the journal is kept there.
+  public init(transiting: some WormholeTransiting, options: Options = Options()) throws(WormholeError) {
+    let path = trimmingTrailingSlashes(transiting.directory)
     if options.createsDirectory { try FileSystem.makeDirectories(path) }
     try FileSystem.checkDirectory(path)
     self.directory = path
-    self.transitingType = transitingType
+    self.transitingType = transiting.transitingType
+    self.transiting = transiting
     var options = options
     options.sender = Self.cut(options.sender, toBytes: Self.maximumSenderLength)
     self.options = options
     self.journal = TrafficJournalWriter(
       directory: path, limit: options.journalLimit, lockTimeout: options.journalLockTimeout)
-    self.coordination = Coordination(path: path + "/" + Coordination.fileName)
-    self.listeners = ListenerRegistry(directory: path, options: options)
+    let listeners = ListenerRegistry(
+      directory: path, options: options, followsJournal: !transiting.deliversIncomingMessages)
+    self.listeners = listeners
+    if transiting.deliversIncomingMessages {
+      transiting.deliverIncomingMessages(
+        to: TransitingInbox(registry: listeners))
+    }
   }
 
   /// A wormhole in the directory at `url`.
@@ -140,7 +167,10 @@ public final class Wormhole: Sendable {
   {
     try MessageIdentifier.validate(identifier)
     guard let message else {
-      return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf)
+      guard transiting.deliversIncomingMessages else {
+        return try post(kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf)
+      }
+      return try notifyElsewhere(identifier: identifier, replayOf: replayOf)
     }
     let archive: [UInt8]
     do {
@@ -201,30 +231,52 @@ public final class Wormhole: Sendable {
     recordedAs transiting: TransitingType? = nil
   ) throws(WormholeError) -> TrafficRecord {
     try MessageIdentifier.validate(identifier)
-    let name = MessageIdentifier.fileName(for: identifier)
-    var details = details
-    if details.transfer == nil { details.transfer = Self.newTransferIdentifier() }
+    var details = details.over(self.transiting.recordDetails)
+    let transfer = details.transfer ?? Self.newTransferIdentifier()
+    details.transfer = transfer
     // A journal that cannot be used is reported before the mailbox is written: nothing half-done.
     try journal.prepare()
+    let write: TransitingWrite
     do throws(WormholeError) {
-      try coordinated(identifier, .exclusive) { () throws(WormholeError) in
-        let result = archive.withUnsafeBytes { bytes in
-          Result { () throws(WormholeError) in
-            try FileSystem.writeAtomically(
-              bytes, directory: directory, name: name, durable: options.isDurable, transfer: details.transfer)
-          }
-        }
-        try result.get()
-      }
+      write = try self.transiting.writeMessage(archive, identifier: identifier, transfer: transfer)
     } catch {
+      var failed = details
+      if !transitingType.isAvailable { failed.delivery = failed.delivery ?? .failed }
       recordFailure(
-        kind: .pass, identifier: identifier, bytes: archive.count, error: error, details: details,
+        kind: .pass, identifier: identifier, bytes: archive.count, error: error, details: failed,
         transiting: transiting)
       throw error
     }
     return try post(
-      kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf, details: details,
-      transiting: transiting)
+      kind: .pass, identifier: identifier, bytes: archive.count, replayOf: replayOf,
+      details: recorded(details, write), transiting: transiting)
+  }
+
+  /// A notification without a message through a transiting that carries it elsewhere (a
+  /// session's counterpart): an empty archive written, journaled as `notify`.
+  private func notifyElsewhere(identifier: String, replayOf: UInt64?) throws(WormholeError) -> TrafficRecord {
+    var details = transiting.recordDetails
+    let transfer = Self.newTransferIdentifier()
+    details.transfer = transfer
+    try journal.prepare()
+    let write: TransitingWrite
+    do throws(WormholeError) {
+      write = try transiting.writeMessage([], identifier: identifier, transfer: transfer)
+    } catch {
+      details.delivery = details.delivery ?? .failed
+      recordFailure(kind: .notify, identifier: identifier, bytes: 0, error: error, details: details)
+      throw error
+    }
+    return try post(
+      kind: .notify, identifier: identifier, bytes: 0, replayOf: replayOf, details: recorded(details, write))
+  }
+
+  /// The details of a post after `write`: the write's over the caller's; a post that notifies no
+  /// listener always says where the delivery stands (see ``TransitingWrite/notifiesListeners``).
+  private func recorded(_ details: TrafficDetails, _ write: TransitingWrite) -> TrafficDetails {
+    var result = write.details.over(details)
+    if !write.notifiesListeners && result.delivery == nil { result.delivery = .delivered }
+    return result
   }
 
   /// The extended attribute that holds a mailbox's transfer identifier (``TrafficRecord/transfer``)
@@ -276,8 +328,18 @@ public final class Wormhole: Sendable {
     _ archives: [(identifier: String, archive: [UInt8], details: TrafficDetails)],
     recordedAs transiting: TransitingType?
   ) throws(WormholeError) -> [TrafficRecord] {
+    // Only mailboxes keep just the latest: any other transiting sends each archive.
+    guard transitingType == .file || transitingType == .coordinatedFile else {
+      var records: [TrafficRecord] = []
+      for item in archives {
+        records.append(
+          try passArchive(
+            item.archive, identifier: item.identifier, details: item.details, recordedAs: transiting))
+      }
+      return records
+    }
     let archives = archives.map { item in
-      var details = item.details
+      var details = item.details.over(self.transiting.recordDetails)
       if details.transfer == nil { details.transfer = Self.newTransferIdentifier() }
       return (identifier: item.identifier, archive: item.archive, details: details)
     }
@@ -289,16 +351,8 @@ public final class Wormhole: Sendable {
     try journal.prepare()
     for (index, item) in archives.enumerated() where last[item.identifier] == index {
       do throws(WormholeError) {
-        try coordinated(item.identifier, .exclusive) { () throws(WormholeError) in
-          let result = item.archive.withUnsafeBytes { bytes in
-            Result { () throws(WormholeError) in
-              try FileSystem.writeAtomically(
-                bytes, directory: directory, name: MessageIdentifier.fileName(for: item.identifier),
-                durable: options.isDurable, transfer: item.details.transfer)
-            }
-          }
-          try result.get()
-        }
+        _ = try self.transiting.writeMessage(
+          item.archive, identifier: item.identifier, transfer: item.details.transfer ?? "")
       } catch {
         recordFailure(
           kind: .pass, identifier: item.identifier, bytes: item.archive.count, error: error,
@@ -403,10 +457,8 @@ public final class Wormhole: Sendable {
   }
 
   func archiveBytes(withIdentifier identifier: String) throws(WormholeError) -> [UInt8]? {
-    let path = try mailboxPath(forIdentifier: identifier)
-    return try coordinated(identifier, .shared) { () throws(WormholeError) in
-      try FileSystem.readMailbox(path, limit: options.maximumMessageBytes)
-    }
+    try MessageIdentifier.validate(identifier)
+    return try transiting.message(withIdentifier: identifier, limit: options.maximumMessageBytes)
   }
 
   /// The identifiers that have a mailbox in this directory, sorted by their bytes. Mailboxes
@@ -434,7 +486,9 @@ public final class Wormhole: Sendable {
   /// never followed); anything else of that name is left alone and reported.
   public func clearMessageContents(forIdentifier identifier: String) throws(WormholeError) {
     try MessageIdentifier.validate(identifier)
-    try clear(name: MessageIdentifier.fileName(for: FileName(identifier)), identifier: identifier)
+    try clear(identifier: identifier) { () throws(WormholeError) in
+      try transiting.deleteMessage(withIdentifier: identifier)
+    }
   }
 
   /// Removes the mailbox named `fileName` (`<identifier>.archive`, as ``mailboxFileNames()``
@@ -447,15 +501,26 @@ public final class Wormhole: Sendable {
         fileName.lossyText,
         reason: "it is not a mailbox name (<identifier>\(MessageIdentifier.fileExtension))")
     }
-    try clear(name: fileName, identifier: identifier.string ?? identifier.lossyText)
+    let text = identifier.string ?? identifier.lossyText
+    let transiting = self.transiting
+    try clear(identifier: text) { () throws(WormholeError) in
+      switch transiting {
+      case let files as FileTransiting: try files.deleteMessage(named: fileName)
+      case let files as CoordinatedFileTransiting: try files.deleteMessage(named: fileName, identifier: text)
+      default:
+        guard let string = identifier.string else {
+          throw .invalidIdentifier(
+            text, reason: "it is not valid UTF-8, which only the file transiting types can remove by name")
+        }
+        try transiting.deleteMessage(withIdentifier: string)
+      }
+    }
   }
 
-  private func clear(name: FileName, identifier: String) throws(WormholeError) {
+  private func clear(identifier: String, _ delete: () throws(WormholeError) -> Void) throws(WormholeError) {
     try journal.prepare()
     do throws(WormholeError) {
-      try coordinated(identifier, .exclusive) { () throws(WormholeError) in
-        try FileSystem.removeMailbox(directory: directory, name: name)
-      }
+      try delete()
     } catch {
       recordFailure(kind: .clear, identifier: identifier, bytes: 0, error: error)
       throw error
@@ -469,18 +534,7 @@ public final class Wormhole: Sendable {
   public func clearAllMessageContents() throws(WormholeError) {
     try journal.prepare()
     do throws(WormholeError) {
-      try coordinatedAll { () throws(WormholeError) in
-        for name in try mailboxFileNames() {
-          do throws(WormholeError) {
-            try FileSystem.removeMailbox(directory: directory, name: name)
-          } catch {
-            // Something named like a mailbox that is not a file or link is not ours to remove:
-            // skip it, clear the rest.
-            if case .notAMailbox = error { continue }
-            throw error
-          }
-        }
-      }
+      try transiting.deleteAllMessages()
     } catch {
       recordFailure(kind: .clearAll, identifier: "", bytes: 0, error: error)
       throw error
@@ -552,21 +606,6 @@ public final class Wormhole: Sendable {
         transiting: (transiting ?? transitingType).rawValue, kind: kind, identifier: identifier, bytes: bytes,
         outcome: .failed, error: error.description, details: details)
     }
-  }
-
-  private func coordinated<T>(
-    _ identifier: String, _ kind: RangeLock.Kind, _ body: () throws(WormholeError) -> T
-  )
-    throws(WormholeError) -> T
-  {
-    guard transitingType == .coordinatedFile else { return try body() }
-    return try coordination.withLock(
-      offset: Coordination.offset(for: identifier), length: 1, kind: kind, body)
-  }
-
-  private func coordinatedAll(_ body: () throws(WormholeError) -> Void) throws(WormholeError) {
-    guard transitingType == .coordinatedFile else { return try body() }
-    try coordination.withLock(offset: 0, length: 0, kind: .exclusive, body)
   }
 }
 

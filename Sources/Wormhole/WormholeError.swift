@@ -9,8 +9,16 @@ public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {
   case invalidName(kind: String, name: String, reason: String)
   /// The wormhole directory is missing, not a directory, or cannot be created.
   case containerUnavailable(path: String, reason: String)
-  /// The transiting type exists in the design but not in this build.
+  /// The transiting type cannot be opened this way: a session type needs a pair's device, not
+  /// a directory.
   case transitingTypeUnavailable(TransitingType)
+  /// A session transiting type's operation failed. `code` is WatchConnectivity's `WCErrorCode`
+  /// where it has one (7004 not activated, 7007 not reachable, 7010 payload too large, 7012 reply
+  /// timed out); `reason` says what happened and what to do.
+  case sessionFailed(TransitingType, code: Int?, reason: String)
+  /// The simulated device a session wormhole needs could not be opened or used (no such pair,
+  /// the role already runs in another process, its files cannot be used).
+  case deviceUnavailable(device: String, reason: String)
   /// A file-system call failed.
   case fileSystem(operation: String, path: String, code: Int32)
   /// A mailbox path holds something other than a regular file.
@@ -37,7 +45,13 @@ public enum WormholeError: Error, Sendable, Equatable, CustomStringConvertible {
       return "wormhole directory \(path) is unavailable: \(reason)"
     case .transitingTypeUnavailable(let type):
       return
-        "transiting type \(type.rawValue) is not available in this build (use file or coordinated-file)"
+        "transiting type \(type.rawValue) is not available on a directory: it travels between a pair's simulated "
+        + "devices (open it with Wormhole(pair:role:transitingType:applicationGroup:home:) from DevicePairing, "
+        + "or use file or coordinated-file)"
+    case .sessionFailed(let type, _, let reason):
+      return "\(type.rawValue) failed: \(DisplayText.escaped(reason))"
+    case .deviceUnavailable(let device, let reason):
+      return "the simulated device \(quoted(device)) cannot be used: \(DisplayText.escaped(reason))"
     case .fileSystem(let operation, let path, let code):
       let hint = code == ENOSPC ? " (the disk is full; the previous message was kept)" : ""
       return "cannot \(operation) \(path): \(String(cString: strerror(code)))\(hint)"

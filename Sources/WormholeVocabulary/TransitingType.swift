@@ -12,8 +12,15 @@ public enum TransitingType: String, Sendable, Hashable, CaseIterable, CustomStri
   /// WatchConnectivity's file transfers: queued and delivered in order.
   case sessionFile = "session-file"
 
-  /// Whether this build can pass messages with this type.
-  public var isAvailable: Bool { self == .file || self == .coordinatedFile }
+  /// Whether a wormhole of this type can be opened on a directory alone: `true` for ``file`` and
+  /// ``coordinatedFile``. All five types are available to the library; the session types need a
+  /// pair instead (see ``needsPair``), so for them this is `false`, and a wormhole on a
+  /// directory, a form or a verb without a pair cannot use them.
+  public var isAvailable: Bool { !needsPair }
+
+  /// Whether this type travels between a pair's two simulated devices (the three session types),
+  /// so that a wormhole of it is opened on a pair and role rather than on a directory.
+  public var needsPair: Bool { self == .sessionContext || self == .sessionMessage || self == .sessionFile }
 
   public var description: String { rawValue }
 }

@@ -1,3 +1,4 @@
+import Dashboard
 import DashboardRuntime
 import KeyedArchive
 import MailboxModel
@@ -14,7 +15,7 @@ enum DashboardLaunch {
   /// under `pairsHome` are the tree's pairs' branch.
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
-    model: ModelConfiguration, pairsHome: String
+    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil
   ) throws(CommandError) -> ExitCode {
     let source: MailboxWatcherSource
     do {
@@ -24,7 +25,7 @@ enum DashboardLaunch {
     }
     let configuration = DashboardConfiguration(
       rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
-      theme: theme, model: model)
+      theme: theme, model: model, deviceSet: deviceSet)
     let loop: DashboardLoop
     do {
       loop = try DashboardLoop(

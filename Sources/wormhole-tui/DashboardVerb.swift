@@ -14,17 +14,24 @@ enum DashboardVerb {
     OptionSpec(.mouse, help: "click to select, wheel to scroll"),
     OptionSpec(
       .history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
+    DeviceSetArguments.option, DeviceSetArguments.readWriteOption,
   ]
 
   static let verb = Verb(
     name: "dashboard",
-    synopsis: "[ROOT...] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
+    synopsis:
+      "[ROOT...|--device-set DIR] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
     summary: "Open the live dashboard (also what 'wormhole-tui [ROOT...]' does).",
     details: """
       Mailboxes of every wormhole directory below the roots (the wormhole home by default), their
       contents and history, and the traffic between processes, live. Press ? inside for the keys.
       Needs a terminal: for scripts and bug reports use 'wormhole-tui snapshot' (one frame as
       text) or 'wormhole-tui dump'.
+      --device-set DIR watches the application groups of a CoreSimulator device set (the Devices
+      folder of a Mac's ~/Library/Developer/CoreSimulator), named by device, runtime, paired
+      device and group; its pairs and what was missing or damaged are in the message log (L).
+      A device set is read-only, since it is usually a copy of a Mac's and writing there reaches
+      no simulator: --read-write allows writes (a set mounted from a Mac whose simulators run).
       """,
     options: options, run: run)
 
@@ -41,7 +48,14 @@ enum DashboardVerb {
         "TERM is \(terminalName.isEmpty ? "not set" : "dumb"): the dashboard needs a terminal that can move "
           + "the cursor; use 'wormhole-tui snapshot' for one frame as text, or 'wormhole-tui dump'")
     }
-    let roots = try DumpVerb.roots(arguments)
+    let deviceSet = try DeviceSetArguments.deviceSet(arguments)
+    let readOnly = DeviceSetArguments.isReadOnly(arguments, deviceSet: deviceSet)
+    let roots: [WatchRoot]
+    if let deviceSet {
+      roots = DeviceSetArguments.roots(deviceSet)
+    } else {
+      roots = try DumpVerb.roots(arguments)
+    }
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
     // A theme that does not load ends the start with its file, line and what was expected
     // (exit 2), before the terminal is taken; inside the dashboard `t` and `:theme` keep the
@@ -53,9 +67,10 @@ enum DashboardVerb {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
     return try DashboardLaunch.run(
-      roots: roots, readOnly: arguments.flag(.readOnly), themes: themes, theme: theme,
+      roots: roots, readOnly: readOnly, themes: themes, theme: theme,
       mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history),
-      pairsHome: PairArguments.store(arguments).home)
+      pairsHome: PairArguments.store(arguments).home,
+      deviceSet: deviceSet.map { DeviceSetArguments.labels($0, isReadOnly: readOnly) })
   }
 
   /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by

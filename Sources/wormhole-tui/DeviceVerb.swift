@@ -51,7 +51,6 @@ enum DeviceVerb {
     let device = try PairArguments.attempt { () throws(PairStoreError) in
       try SimulatedDevice(store: store, address: address, applicationGroup: group)
     }
-    Termination.onExit { device.stop() }
     let counterpart = address.role.counterpart
     device.session.setDeliveryHandler { delivery in
       switch delivery {
@@ -86,8 +85,19 @@ enum DeviceVerb {
       source.resume()
       sources.append(source)
     }
-    // Served before activation, so that a verb that saw "activated" finds it.
-    try ControlChannel.serve(device.session, directory: device.directory)
+    // Served before activation, so that a verb that saw "activated" finds it; stopped before
+    // the run lock is released, so that its socket file is never another run's.
+    let control: DeviceControlServer
+    do throws(PairedDeviceError) {
+      control = try DeviceControlServer(session: device.session, directory: device.directory)
+    } catch {
+      device.stop()
+      throw .failure(error.description)
+    }
+    Termination.onExit {
+      control.stop()
+      device.stop()
+    }
     do throws(SessionError) {
       try device.session.activate()
     } catch {

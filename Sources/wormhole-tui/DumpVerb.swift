@@ -29,10 +29,14 @@ enum DumpVerb {
       OptionSpec(.json, help: "print JSON"),
       OptionSpec(.follow, help: "keep running and print each new traffic entry"),
       OptionSpec(.traffic, help: "recent traffic entries in the dump (default 20)"),
+      DeviceSetDump.option,
     ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    if let set = try DeviceSetArguments.deviceSet(arguments) {
+      return try DeviceSetDump.run(set, arguments: arguments)
+    }
     let json = arguments.flag(.json)
     let follow = arguments.flag(.follow)
     let trafficLimit = try arguments.integer(.traffic) ?? 20

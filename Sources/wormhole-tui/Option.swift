@@ -18,6 +18,8 @@ struct Option: Hashable, Sendable {
   static let group = Option("group", "G")
   static let directory = Option("directory", "D")
   static let container = Option("container", "DIR")
+  static let deviceSet = Option("device-set", "DIR")
+  static let readWrite = Option("read-write")
   static let help = Option("help")
 
   // Passing and clearing.

@@ -8,7 +8,8 @@ import WormholeVocabulary
 /// what each type leaves to read, as MMWormholeSession's transiting types do.
 /// - `session-context`: the received context's value for the identifier, else the device's own
 ///   application context's (as MMWormhole reads `receivedApplicationContext`, then `applicationContext`);
-///   clear removes the identifier from the device's application context, delivered when both run.
+///   clear removes the identifier from the device's application context (as the device, or
+///   through the `device run` that holds its role), delivered as a context update when both run.
 /// - `session-message`: never stored, so there is nothing to read (exit 1) or clear.
 /// - `session-file`: received transfers are stored in the device's group mailboxes: the file type
 ///   on the device's containers (handled by the verbs' usual path).
@@ -43,40 +44,27 @@ enum SessionMailboxes {
   {
     let address = try PairArguments.address(arguments, verb: "clear --transiting \(type.rawValue)")
     guard type == .sessionContext else { return }  // messages are never stored: nothing to clear
-    let store = PairArguments.store(arguments)
-    let directory = store.directory(for: address)
-    let lock: RunLock
-    do {
-      _ = try store.pair(named: address.pair)
-      lock = try RunLock(path: directory.runLockPath)
-    } catch let error as PairStoreError {
-      throw CommandError(error)
-    } catch let error as RunLock.Failure {
-      switch error {
-      case .held(let pid):
-        throw .failure(
-          "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(pid.map(String.init) ?? "?")): "
-            + "its context is cleared from disk only while it is down (a control channel to a running device is "
-            + "a later slice); stop it first")
-      case .unavailable(let reason): throw .failure(reason)
-      }
+    let client = PairedDeviceClient(
+      store: PairArguments.store(arguments), address: address,
+      applicationGroup: PairArguments.group(arguments))
+    let outcome: PairedDeviceClient.ContextOutcome
+    do throws(PairedDeviceError) {
+      outcome = all ? try client.clearContext() : try client.removeFromContext(identifiers: identifiers)
     } catch {
-      throw .failure("\(error)")
+      throw SessionPass.failure(error, otherwise: "clear it once it stops")
     }
-    defer { lock.release() }
-    let storage = try storage(arguments, store: store, address: address)
-    let snapshot: SessionSnapshot
-    do { snapshot = try storage.load() } catch { throw CommandError(error) }
-    var entries = snapshot.applicationContext.entries
-    if all { entries = [:] } else { for identifier in identifiers { entries[identifier] = nil } }
-    guard entries != snapshot.applicationContext.entries else { return }
-    let context = SessionContext(entries: entries, version: snapshot.applicationContext.version + 1)
-    do {
-      try storage.saveApplicationContext(context, acknowledgedVersion: snapshot.acknowledgedContextVersion)
-    } catch {
-      throw CommandError(error)
+    let peer = SessionPass.peer(address, route: outcome.route)
+    switch outcome.update {
+    case .unchanged: break  // none of them was in the context
+    case .sent(let version) where outcome.isStored:
+      diagnose("context version \(version) of the \(address.role) was stored by \(peer)")
+    case .sent(let version):
+      diagnose(
+        "context version \(version) of the \(address.role) was sent to \(peer), not acknowledged yet: "
+          + "it is sent again when both run")
+    case .queued(let version):
+      diagnose("context version \(version) of the \(address.role) is delivered when both devices run")
     }
-    diagnose("context version \(context.version) of the \(address.role) is delivered when both devices run")
   }
 
   private static func storage(_ arguments: ParsedArguments, store: PairStore, address: DeviceAddress)

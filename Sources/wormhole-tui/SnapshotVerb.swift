@@ -13,7 +13,8 @@ import Wormhole
 enum SnapshotVerb {
   static let verb = Verb(
     name: "snapshot",
-    synopsis: "[ROOT...] [--size COLSxROWS] [--theme NAME|PATH] [--keys KEYS] [--ansi] [OPTIONS]",
+    synopsis:
+      "[ROOT...|--device-set DIR] [--size COLSxROWS] [--theme NAME|PATH] [--keys KEYS] [--ansi] [OPTIONS]",
     summary: "Print one frame of the dashboard as plain text, for scripts and bug reports.",
     details: """
       The roots are read once, KEYS are replayed (for example --keys 'jj<Enter>' or
@@ -25,7 +26,10 @@ enum SnapshotVerb {
       OptionSpec(.size, help: "frame size (default 100x30)"),
       OptionSpec(.keys, help: "keystrokes to replay first"),
       OptionSpec(.ansi, help: "keep colours and attributes as escape sequences"),
-    ] + DashboardVerb.options.filter { $0.option == .theme || $0.option == .readOnly },
+    ]
+      + DashboardVerb.options.filter {
+        [Option.theme, .readOnly, .deviceSet, .readWrite].contains($0.option)
+      },
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
@@ -44,14 +48,22 @@ enum SnapshotVerb {
     } catch {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
-    let roots = try DumpVerb.roots(arguments)
+    let deviceSet = try DeviceSetArguments.deviceSet(arguments)
+    let readOnly = DeviceSetArguments.isReadOnly(arguments, deviceSet: deviceSet)
+    let roots: [WatchRoot]
+    if let deviceSet {
+      roots = DeviceSetArguments.roots(deviceSet)
+    } else {
+      roots = try DumpVerb.roots(arguments)
+    }
     let events = try initialEvents(roots)
     let now = DashboardLaunch.now()
     var state = DashboardState(
       model: ModelState(configuration: DashboardVerb.modelConfiguration()),
       rootPaths: roots.map(\.path.lossyText),
       width: width, height: height, now: now,
-      isReadOnly: arguments.flag(.readOnly))
+      isReadOnly: readOnly)
+    if let deviceSet { state.showDeviceSet(DeviceSetArguments.labels(deviceSet, isReadOnly: readOnly)) }
     // Decodes are performed at once, here, as the loop's executor would; no other effect is: a
     // snapshot never writes.
     _ = state.update(.modelEvents(events, at: now), decodingWith: DecodedMessage.init(decoding:))

@@ -14,8 +14,8 @@ enum TransfersVerb {
       TIME', or with --json {"role", "id", "identifier", "bytes", "time", "metadata"} (metadata as
       WatchConnectivity carries it: {"identifier": …}). --role lists one device's only.
       cancel ID removes a transfer of the --role device from its queue: it is never delivered.
-      It works on the queue on disk, so the device must not be running (exit 3 with its pid;
-      cancelling through a running device needs a control channel to it, a later slice).
+      While the device is down it works on the queue on disk; while device run holds the role,
+      through its control socket (a transfer already sent cannot be recalled, exit 3).
       """,
     options: [
       PairArguments.pairOption, PairArguments.roleOption,
@@ -37,25 +37,26 @@ enum TransfersVerb {
         throw .usage("a transfer ID is a whole number, not \(DisplayText.field(text))")
       }
       let address = try PairArguments.address(arguments, verb: "transfers cancel")
-      do {
-        try store.cancelTransfer(id, of: address)
+      // A cancel never stores a message: the group is not used.
+      let client = PairedDeviceClient(store: store, address: address, applicationGroup: "default")
+      let route: PairedDeviceClient.Route
+      do throws(PairedDeviceError) {
+        route = try client.cancelTransfer(id: id)
       } catch {
-        if case .deviceRunning(_, let pid) = error {
-          let request = DeviceFrame(
-            kind: .transferAcknowledgement, transferID: id, sender: address.role, time: 0)
-          guard
-            let response = try ControlChannel.send(request, to: store.directory(for: address), waiting: 30)
-          else {
-            throw .failure(
-              "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(pid)) and does not "
-                + "answer on its control socket; stop it first")
-          }
-          if !response.text.isEmpty { diagnose(response.text) }
-          return response.code
+        switch error {
+        case .notAnswering(_, let pid):
+          throw .failure(
+            "the \(address.role) of \(PairDisplay.name(address.pair)) is running (pid \(pid ?? 0)) and does not "
+              + "answer on its control socket; stop it first")
+        case .session(let session): throw SessionPass.failure(session)
+        case .store(let store): throw CommandError(store)
+        case .controlChannel: throw .failure(error.description)
         }
-        throw CommandError(error)
       }
-      diagnose("cancelled transfer \(id) of the \(address.role): it is never delivered")
+      switch route {
+      case .runningDevice: diagnose("cancelled transfer \(id): it is never delivered")
+      case .stoppedDevice: diagnose("cancelled transfer \(id) of the \(address.role): it is never delivered")
+      }
       return .success
     }
     guard let pairText = arguments.value(.pair) else {

@@ -319,30 +319,85 @@ import Testing
     #expect(phone.finish().status == 0)
   }
 
-  @Test func aRunningDeviceCancelsThroughItsControlSocketAndAContextClearWaitsForItToStop() throws {
+  @Test func aRunningDeviceCancelsAndClearsItsContextThroughItsControlSocket() throws {
     let pairs = try PairHome()
     #expect(try pairs.pass("session-file", ["doc", "1"]).status == 0)
     #expect(try pairs.pass("session-file", ["doc", "2"]).status == 0)
     #expect(try pairs.pass("session-context", ["k", "1"]).status == 0)
     let phone = try pairs.device("phone")
-    let pid = try #require(try pairs.pid(of: "phone"))
     let cancel = try run(["transfers", "cancel", "1", "--pair", "p", "--role", "phone"] + pairs.home)
     #expect(cancel.status == 0 && cancel.errors.contains("cancelled transfer 1"), "\(cancel.errors)")
     let missing = try run(["transfers", "cancel", "9", "--pair", "p", "--role", "phone"] + pairs.home)
     #expect(missing.status == 3 && missing.errors.contains("no outstanding transfer 9"), "\(missing.errors)")
+    // The running phone removes k from its context itself: a new version, queued for the watch.
     let clear = try run(
       ["clear", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
-    #expect(clear.status == 3 && clear.errors.contains("running (pid \(pid))"), "\(clear.errors)")
+    #expect(
+      clear.status == 0
+        && clear.errors.contains("context version 2 of the phone is delivered when both devices run"),
+      "\(clear.errors)")
+    let gone = try run(
+      ["read", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
+    #expect(gone.status == 1, "\(gone.output)")
     phone.interrupt()
     #expect(phone.finish().status == 0)
     let left = try run(["transfers", "--pair", "p"] + pairs.home)
     #expect(left.lines.map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == ["phone 2"])
+    // Nothing left to clear: no new version, nothing said.
     let cleared = try run(
       ["clear", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
-    #expect(cleared.status == 0, "\(cleared.errors)")
+    #expect(cleared.status == 0 && cleared.errors.isEmpty, "\(cleared.errors)")
     let read = try run(
       ["read", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
     #expect(read.status == 1, "\(read.output)")
+  }
+
+  @Test func clearOfAContextWhileBothDevicesRunReachesTheWatchWithoutTheIdentifier() throws {
+    let pairs = try PairHome()
+    let watch = try pairs.device("watch")
+    let phone = try pairs.device("phone")
+    #expect(phone.waitFor("the watch is reachable"), "\(phone.currentErrors)")
+    for (identifier, value) in [("k", "1"), ("j", "2")] {
+      let sent = try pairs.pass("session-context", [identifier, value])
+      #expect(sent.status == 0 && sent.errors.contains("was stored by the watch"), "\(sent.errors)")
+    }
+    #expect(watch.waitFor("session-context #2 j: 2", inErrors: false), "\(watch.currentOutput)")
+    let clear = try run(
+      ["clear", "k", "--transiting", "session-context", "--pair", "p", "--role", "phone"] + pairs.home)
+    #expect(
+      clear.status == 0 && clear.errors.contains("context version 3 of the phone was stored by the watch"),
+      "\(clear.errors)")
+    #expect(watch.waitFor("session-context #3 k: (removed)", inErrors: false), "\(watch.currentOutput)")
+    for device in [watch, phone] {
+      device.interrupt()
+      #expect(device.finish().status == 0)
+    }
+    // The watch's received context has j and no longer k.
+    let watchRead =
+      ["--transiting", "session-context", "--pair", "p", "--role", "watch", "--json"] + pairs.home
+    let j = try run(["read", "j"] + watchRead)
+    #expect(j.status == 0 && j.lines == ["2"], "\(j.errors)")
+    let k = try run(["read", "k"] + watchRead)
+    #expect(k.status == 1, "\(k.output)")
+  }
+
+  @Test func aHomeDeeperThanASocketAddressStillServesTheControlSocket() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let deep = directory.path + "/" + String(repeating: "d", count: 120)
+    try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+    let home = ["--home", deep]
+    #expect(try run(["pair", "create", "p"] + home).status == 0)
+    #expect((deep + "/pairs/p/phone/control.sock").utf8.count > 107)
+    let phone = try RunningCommand(["device", "run", "--pair", "p", "--role", "phone"] + home)
+    #expect(phone.waitFor("activated"), "\(phone.currentErrors)")
+    let sent = try run(
+      ["pass", "f", "1", "--transiting", "session-file", "--pair", "p", "--role", "phone"] + home)
+    #expect(
+      sent.status == 0 && sent.errors.contains("transfer 1 is queued: the watch is not reachable"),
+      "\(sent.errors)")
+    phone.interrupt()
+    #expect(phone.finish().status == 0)
   }
 
   @Test(arguments: [

@@ -128,10 +128,13 @@ import Testing
     #expect(!restarted.session.hasUndeliveredContext)
     // The receiver persisted it: a restarted watch has it, and is not handed it again.
     watch.stop()
+    // Each side hears the link come and go on its own thread: wait for the phone to see the first
+    // watch leave and the second one come, or the message can meet the old, closed link (7007).
+    #expect(restarted.waitReachable(false))
     let watchAgain = try DeviceUnderTest(home.store, pair.watch)
     defer { watchAgain.stop() }
     #expect(watchAgain.session.receivedApplicationContext.entries == ["a": bytes("new")])
-    #expect(watchAgain.waitReachable())
+    #expect(watchAgain.waitReachable() && restarted.waitReachable())
     try restarted.session.sendMessage(bytes("after"), identifier: "m")
     watchAgain.deliveries.wait { _ in !watchAgain.messages.isEmpty }
     #expect(watchAgain.contexts.isEmpty)

@@ -1,5 +1,6 @@
 import Foundation
 import SnapshotSupport
+import TestSupport
 import Testing
 import WormholeVocabulary
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import PropertyList
+import TestSupport
 import Testing
 import WormholeVocabulary
 

@@ -4,21 +4,16 @@ import PropertyList
 import Testing
 import WormholeVocabulary
 
-/// The fixture trees committed beside this file (written by `Fixtures/make-fixtures.py`).
-let fixturesDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Fixtures").path
-
-/// The path of the committed fixture set `name` (its `Devices` folder).
-func fixtureSet(_ name: String) -> FileName { FileName(fixturesDirectory + "/" + name + "/Devices") }
-
-/// A device set built in a fresh temporary directory, for the hostile cases no fixture should
-/// hold in git (links, FIFOs, names that are not UTF-8). Paths are relative to ``root``, as bytes.
-final class DeviceSetBuilder {
+/// A CoreSimulator device set built in a fresh temporary directory (removed when the builder
+/// goes), for the device-set reader's hostile cases no fixture should hold in git (links, FIFOs,
+/// names that are not UTF-8) and for the verbs and the dashboard that show a set. Paths are
+/// relative to ``root``, as bytes.
+public final class DeviceSetBuilder: Sendable {
   /// The temporary directory; the set is its `Devices` folder.
-  let base: String
-  var root: FileName { FileName(base + "/Devices") }
+  public let base: String
+  public var root: FileName { FileName(base + "/Devices") }
 
-  init() {
+  public init() {
     var template = Array((NSTemporaryDirectory() + "/device-set-test-XXXXXX").utf8CString)
     let made = template.withUnsafeMutableBufferPointer { buffer -> String? in
       guard let pointer = buffer.baseAddress, mkdtemp(pointer) != nil else { return nil }
@@ -34,13 +29,13 @@ final class DeviceSetBuilder {
   deinit { try? FileManager.default.removeItem(atPath: base) }
 
   /// The full path of `relative` inside the set.
-  func path(_ relative: FileName) -> FileName {
+  public func path(_ relative: FileName) -> FileName {
     relative.byteCount == 0 ? root : root.appending(relative)
   }
 
   /// Makes the directory `relative` and its parents.
   @discardableResult
-  func directory(_ relative: FileName) -> FileName {
+  public func directory(_ relative: FileName) -> FileName {
     let full = path(relative)
     var prefix: [UInt8] = []
     for (index, byte) in full.bytes.enumerated() {
@@ -52,7 +47,7 @@ final class DeviceSetBuilder {
   }
 
   /// Writes `bytes` to `relative`, making its directory.
-  func file(_ relative: FileName, _ bytes: [UInt8]) {
+  public func file(_ relative: FileName, _ bytes: [UInt8]) {
     directoryOf(relative)
     let full = path(relative)
     let descriptor = call(full.bytes) { open($0, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
@@ -66,7 +61,7 @@ final class DeviceSetBuilder {
   }
 
   /// Writes `value` to `relative` as a binary or an XML property list.
-  func plist(_ relative: FileName, _ value: PropertyListValue, binary: Bool) {
+  public func plist(_ relative: FileName, _ value: PropertyListValue, binary: Bool) {
     if binary {
       do {
         file(relative, try BinaryPropertyListWriter().bytes(for: value))
@@ -79,21 +74,21 @@ final class DeviceSetBuilder {
   }
 
   /// Makes `relative` a symbolic link to `target`.
-  func link(_ relative: FileName, to target: String) {
+  public func link(_ relative: FileName, to target: String) {
     directoryOf(relative)
     let full = path(relative)
     if call(full.bytes, { symlink(target, $0) }) != 0 { Issue.record("cannot link \(full)") }
   }
 
   /// Makes `relative` a FIFO (which a careless reader would block on).
-  func fifo(_ relative: FileName) {
+  public func fifo(_ relative: FileName) {
     directoryOf(relative)
     let full = path(relative)
     if call(full.bytes, { mkfifo($0, 0o644) }) != 0 { Issue.record("cannot make FIFO \(full)") }
   }
 
   /// Sets the permission bits of `relative`.
-  func permissions(_ relative: FileName, _ mode: mode_t) {
+  public func permissions(_ relative: FileName, _ mode: mode_t) {
     let full = path(relative)
     if call(full.bytes, { chmod($0, mode) }) != 0 { Issue.record("cannot chmod \(full)") }
   }
@@ -114,7 +109,7 @@ final class DeviceSetBuilder {
   }
 
   /// A `device.plist` value as CoreSimulator writes it (with keys this reader ignores).
-  static func device(
+  public static func device(
     udid: String, name: String, runtime: String = "iOS-17-2", type: String = "iPhone-15", state: Int64 = 1
   ) -> PropertyListValue {
     .dictionary([
@@ -126,7 +121,7 @@ final class DeviceSetBuilder {
   }
 
   /// Container-manager metadata for the group `identifier`.
-  static func metadata(_ identifier: String) -> PropertyListValue {
+  public static func metadata(_ identifier: String) -> PropertyListValue {
     .dictionary([
       "MCMMetadataContentClass": .integer(7), "MCMMetadataIdentifier": .string(identifier),
       "MCMMetadataSchemaVersion": .integer(1),
@@ -134,7 +129,7 @@ final class DeviceSetBuilder {
   }
 
   /// `device_set.plist` with `pairs` (id, phone, watch, active).
-  static func pairs(_ pairs: [(String, String, String, Bool)]) -> PropertyListValue {
+  public static func pairs(_ pairs: [(String, String, String, Bool)]) -> PropertyListValue {
     .dictionary([
       "DevicePairs": .dictionary(
         pairs.map { pair in
@@ -148,24 +143,24 @@ final class DeviceSetBuilder {
   }
 
   /// The relative path of the group container `container` of device `udid`.
-  static func container(_ udid: String, _ container: FileName) -> FileName {
+  public static func container(_ udid: String, _ container: FileName) -> FileName {
     FileName(udid + "/data/Containers/Shared/AppGroup").appending(container)
   }
 
   /// The relative path of the metadata file of a group container.
-  static func metadataPath(_ udid: String, _ name: FileName) -> FileName {
+  public static func metadataPath(_ udid: String, _ name: FileName) -> FileName {
     container(udid, name).appending(".com.apple.mobile_container_manager.metadata.plist")
   }
 }
 
-enum SimulatorPrefix {
-  static let runtime = "com.apple.CoreSimulator.SimRuntime."
-  static let type = "com.apple.CoreSimulator.SimDeviceType."
+public enum SimulatorPrefix {
+  public static let runtime = "com.apple.CoreSimulator.SimRuntime."
+  public static let type = "com.apple.CoreSimulator.SimDeviceType."
 }
 
 /// XML property lists of the few value types the builder writes.
-enum XMLPropertyListText {
-  static func document(_ value: PropertyListValue) -> String {
+public enum XMLPropertyListText {
+  public static func document(_ value: PropertyListValue) -> String {
     """
     <?xml version="1.0" encoding="UTF-8"?>
     <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
@@ -176,7 +171,7 @@ enum XMLPropertyListText {
     """
   }
 
-  static func element(_ value: PropertyListValue) -> String {
+  public static func element(_ value: PropertyListValue) -> String {
     switch value {
     case .string(let text): return "<string>\(escaped(text))</string>"
     case .integer(let number): return "<integer>\(number)</integer>"
@@ -191,7 +186,7 @@ enum XMLPropertyListText {
     }
   }
 
-  static func escaped(_ text: String) -> String {
+  public static func escaped(_ text: String) -> String {
     text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
       .replacingOccurrences(of: ">", with: "&gt;")
   }
