@@ -90,7 +90,7 @@ let package = Package(
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
     .target(
       name: "DevicePairing",
-      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive"]),
+      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting"]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(
       name: "DeviceRouting",
@@ -101,7 +101,7 @@ let package = Package(
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing", "SimulatorDeviceSet",
+        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -181,7 +181,10 @@ let package = Package(
       name: "device-runner", dependencies: ["DevicePairing", "DeviceSession"], path: "Tests/DeviceRunner"),
     .testTarget(
       name: "DevicePairingTests",
-      dependencies: ["DevicePairing", "DeviceSession", "TestSupport", "device-runner"]),
+      dependencies: [
+        "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
+        "device-runner",
+      ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests",

@@ -82,12 +82,12 @@ extension DashboardState {
       overlay = .pass(
         PassForm(
           directories: treePane.directoryPaths, directory: selectedDirectory,
-          identifier: selection?.identifier?.lossyText ?? ""))
+          identifier: selection?.identifier?.lossyText ?? "", pairs: pairs, selection: selection))
       return []
     }
     let form = PassForm(
       directories: treePane.directoryPaths, directory: selectedDirectory, identifier: request.identifier,
-      value: request.value)
+      value: request.value, pairs: pairs, selection: selection)
     guard let effect = form.effect else {
       report("pass refused: " + DisplayText.escaped(form.problem ?? "the form is incomplete"), isError: true)
       return []
