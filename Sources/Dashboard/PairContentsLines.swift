@@ -70,7 +70,7 @@ enum PairContentsLines {
       table(pair, columns: columns, into: &builder)
       trafficLines(
         PairSnapshot.Role.allCases.map { ($0, pair.containersPrefix(of: $0)) }, traffic: traffic,
-        showsRole: true, into: &builder)
+        showsRole: true, columns: columns, into: &builder)
     case .device(let name, let role):
       guard let pair = pairs.first(where: { $0.name == name }) else { break }
       let device = pair.device(role)
@@ -79,7 +79,8 @@ enum PairContentsLines {
       builder.keyed("reachable", reachability(of: pair))
       deviceBody(device, indent: 0, into: &builder)
       trafficLines(
-        [(role, pair.containersPrefix(of: role))], traffic: traffic, showsRole: false, into: &builder)
+        [(role, pair.containersPrefix(of: role))], traffic: traffic, showsRole: false, columns: columns,
+        into: &builder)
     case .directory, .mailbox:
       break
     }
@@ -188,24 +189,40 @@ enum PairContentsLines {
     }
   }
 
-  /// The traffic of the directories under `prefixes` (each a device's), newest first.
+  /// The traffic of the directories under `prefixes` (each a device's), newest first. A
+  /// session entry shows where it stands (`delivered`, `queued`, `cancelled`, `replied`,
+  /// `FAILED`) and its route, `phone -> watch` (`phone <- watch` for what the phone received),
+  /// when the pane is wide enough; else its direction before its state (`->delivered`), after
+  /// the role whose containers recorded it (in a pair's contents).
   private static func trafficLines(
     _ prefixes: [(role: PairSnapshot.Role, prefix: String)], traffic: [TrafficEntry], showsRole: Bool,
-    into builder: inout Builder
+    columns: Int, into builder: inout Builder
   ) {
     let entries = self.traffic(under: prefixes, in: traffic, limit: trafficLimit)
     let count = entries.count < trafficLimit ? "\(entries.count)" : "newest \(trafficLimit)"
     builder.title("traffic (\(count))", indent: 0)
     if entries.isEmpty { builder.none(indent: 2) }
+    let hasSessions = entries.contains { $0.entry.device != nil }
+    let showsRoute = hasSessions && columns >= routeColumns
     for (role, entry) in entries {
       var pieces: [ContentLine.Piece] = [
         .init(TrafficPaneView.timeText(of: entry, now: builder.now) + " ", "list.dim")
       ]
-      if showsRole { pieces.append(.init(Formatting.padded(role.rawValue, 6), "contents.key")) }
-      let failed = entry.error != nil
-      let kind = failed ? "FAILED" : DisplayText.field(TrafficPaneView.kindName(entry.kind))
+      if showsRoute {
+        let route = TrafficPaneView.route(of: entry, width: 0) ?? (showsRole ? role.rawValue : "")
+        pieces.append(.init(Formatting.padded(route, 15), "contents.key"))
+      } else if showsRole {
+        pieces.append(.init(Formatting.padded(role.rawValue, 6), "contents.key"))
+      }
+      let failed = entry.error != nil || entry.delivery == .failed
+      let kind =
+        entry.device != nil
+        ? TrafficPaneView.sessionKind(of: entry, showsRoute: showsRoute, showsOutcome: false)
+        : failed ? "FAILED" : DisplayText.field(TrafficPaneView.kindName(entry.kind))
       pieces.append(
-        .init(Formatting.padded(kind, 8) + " ", failed ? "traffic.failed" : TrafficPaneView.role(of: entry)))
+        .init(
+          Formatting.padded(kind, hasSessions ? 12 : 8) + " ",
+          failed ? "traffic.failed" : TrafficPaneView.role(of: entry)))
       if let transiting = entry.transiting {
         pieces.append(
           .init(Formatting.padded(TrafficPaneView.shortName(of: transiting), 5) + " ", "contents"))
@@ -220,6 +237,9 @@ enum PairContentsLines {
       }
     }
   }
+
+  /// The contents width from which session entries show their route in a column of its own.
+  static let routeColumns = 64
 
   /// WatchConnectivity's failures a session send meets, by code: what a failed entry's error
   /// line starts with, so that it shows in a narrow pane however long the error is.

@@ -31,12 +31,16 @@ private func desk(now: Int64) -> PairSnapshot {
 /// A session record as a simulated device journals it.
 private func record(
   _ sequence: UInt64, _ identifier: String, _ transiting: TransitingType, bytes: Int, at milliseconds: Int64,
-  kind: TrafficKind = .pass, error: String? = nil
+  kind: TrafficKind = .pass, error: String? = nil, by device: String? = nil, transfer: String? = nil
 ) -> TrafficRecord {
-  TrafficRecord(
+  let peer = device.map { $0.hasSuffix("/phone") ? "desk/watch" : "desk/phone" }
+  return TrafficRecord(
     sequence: sequence, milliseconds: milliseconds, processIdentifier: 4242, sender: "device run",
     transiting: transiting.rawValue, kind: kind, identifier: identifier, bytes: bytes,
-    outcome: error == nil ? .ok : .failed, error: error)
+    outcome: error == nil ? .ok : .failed, error: error,
+    details: TrafficDetails(
+      device: device, peer: peer, delivery: device == nil ? nil : error == nil ? .delivered : .failed,
+      transfer: transfer))
 }
 
 /// The harness with desk's two group directories and their traffic: a context sent, a message
@@ -49,23 +53,30 @@ private func harness(width: Int, height: Int) -> DashboardHarness {
   for directory in [phoneGroup, watchGroup, otherGroup] {
     events += [.directoryAppeared(directory), .directoryScanned(directory, mailboxes: [:], initial: true)]
   }
+  let notReachable =
+    "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"
+  let timedOut = "no reply came within 2.0 s (WCErrorCodeMessageReplyTimedOut 7012)"
   events += [
     .journalRecords(
       directory: phoneGroup,
       [
-        record(1, "score", .sessionContext, bytes: 120, at: now - 9_000),
         record(
-          2, "greet", .sessionMessage, bytes: 12, at: now - 7_000,
-          error:
-            "the counterpart device is not reachable: start it with device run (WCErrorCodeNotReachable 7007)"
-        ),
+          1, "score", .sessionContext, bytes: 120, at: now - 9_000, by: "desk/phone",
+          transfer: "desk/phone#context-1"),
+        record(
+          2, "greet", .sessionMessage, bytes: 12, at: now - 7_000, error: notReachable, by: "desk/phone"),
         record(
           3, "ping", .sessionMessage, bytes: 0, at: now - 5_000, kind: TrafficKind(rawValue: "reply"),
-          error: "no reply came within 2.0 s (WCErrorCodeMessageReplyTimedOut 7012)"),
+          error: timedOut, by: "desk/phone", transfer: "desk/phone#message-1-1"),
       ], initial: false),
     .journalRecords(
-      directory: watchGroup, [record(1, "photo", .sessionFile, bytes: 20_480, at: now - 3_000)],
-      initial: false),
+      directory: watchGroup,
+      [
+        record(
+          1, "photo", .sessionFile, bytes: 20_480, at: now - 3_000, by: "desk/watch", transfer: "desk/phone#3"
+        )
+      ], initial: false),
+    // A plain record of another pair whose name starts with desk's.
     .journalRecords(
       directory: otherGroup, [record(1, "elsewhere", .sessionMessage, bytes: 5, at: now - 1_000)],
       initial: false),
@@ -101,7 +112,9 @@ private func text(_ harness: DashboardHarness) -> [String] {
     #expect(traffic[3].contains("FAILED") && traffic[3].contains("greet  12 B"))
     #expect(traffic[4].hasPrefix("      not reachable (7007): the counterpart device"), "\(traffic)")
     #expect(
-      traffic[5].contains("passed") && traffic[5].contains("ctx") && traffic[5].contains("score  120 B"))
+      traffic[5].contains("delivered") && traffic[5].contains("ctx") && traffic[5].contains("score  120 B"))
+    // Wide enough for each session entry's route.
+    #expect(traffic[1].contains("phone -> watch FAILED reply"), "\(traffic)")
     #expect(!lines.joined().contains("elsewhere") && !lines.joined().contains("photo  20 KB  "))
     #expect(harness.role(of: "FAILED") == "traffic.failed")
   }
@@ -122,7 +135,8 @@ private func text(_ harness: DashboardHarness) -> [String] {
     #expect(table.contains("queued | #3 photo | 21 KB | none"), "\(table)")
     let traffic = Array(lines.drop { !$0.hasPrefix("traffic (") })
     #expect(traffic.first == "traffic (4)", "\(lines)")
-    #expect(traffic[1].contains("watch") && traffic[1].contains("xfer") && traffic[1].contains("photo"))
+    #expect(
+      traffic[1].contains("watch <- phone delivered") && traffic[1].contains("xfer  photo"), "\(traffic)")
     #expect(traffic[2].contains("phone") && traffic[2].contains("FAILED"))
     #expect(!lines.joined().contains("elsewhere"))
     #expect(harness.shows("desk  phone ● watch ◐  unreachable  1 queued"), "\(harness)")
