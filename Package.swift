@@ -95,6 +95,10 @@ let package = Package(
     .target(
       name: "DeviceRouting",
       dependencies: ["PatternMatching", "WormholeVocabulary", "ArchivedValues", "DeviceSession"]),
+    // Multipeer Connectivity's semantics, I/O-free: service types, peer names and identities,
+    // frames, the peer link protocol and the peer engine (discovery, invitations, the mesh,
+    // data, resources). Pure.
+    .target(name: "PeerSession", dependencies: ["DeviceSession", "ArchivedValues"]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
@@ -185,6 +189,7 @@ let package = Package(
         "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
         "device-runner",
       ]),
+    .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests",

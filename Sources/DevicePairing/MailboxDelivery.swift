@@ -73,6 +73,18 @@ public final class MailboxDelivery: Sendable {
     }
   }
 
+  /// Journals several session posts in order, in one write (``record(kind:identifier:bytes:transiting:details:error:)``
+  /// for each, at once). Best effort, as that one is.
+  package func record(contentsOf entries: [Wormhole.JournalEntry]) {
+    guard !entries.isEmpty else { return }
+    wormhole.withLock { wormhole in
+      do throws(WormholeError) {
+        if wormhole == nil { wormhole = try Self.open(directory) }
+        try wormhole?.record(contentsOf: entries)
+      } catch {}
+    }
+  }
+
   /// The journal's records of this directory, oldest first (the rotated file's too).
   public func journaledRecords() -> [TrafficRecord] {
     TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()

@@ -1,6 +1,7 @@
 import DeviceSession
 import Dispatch
 import Synchronization
+import Wormhole
 import WormholeVocabulary
 
 /// Journals a simulated device's session: every ``SessionEvent`` of its engine becomes a traffic
@@ -29,6 +30,9 @@ public final class SessionJournal: Sendable {
   private let queue = DispatchQueue(label: "device-session-journal")
   private let pending = Mutex(Pending())
   private let waiting = Mutex(Waiting())
+  /// The records the events being written made (only the queue touches it; a `Mutex` for
+  /// `Sendable`): written in one go at the end of each batch.
+  private let batch = Mutex<[Wormhole.JournalEntry]>([])
 
   /// Events observed and not yet handed to the queue.
   private struct Waiting {
@@ -93,6 +97,12 @@ public final class SessionJournal: Sendable {
       return events
     }
     for event in events { write(event) }
+    // What the events made goes to the journal in one write.
+    let entries = batch.withLock { batch -> [Wormhole.JournalEntry] in
+      defer { batch = [] }
+      return batch
+    }
+    mailboxes.record(contentsOf: entries)
   }
 
   private func write(_ event: SessionEvent) {
@@ -169,9 +179,10 @@ public final class SessionJournal: Sendable {
     _ identifier: String, bytes: Int, _ transiting: TransitingType, _ delivery: TrafficDelivery,
     transfer: String?, kind: TrafficKind = .pass, error: SessionError? = nil
   ) {
-    mailboxes.record(
+    let entry = Wormhole.JournalEntry(
       kind: kind, identifier: identifier, bytes: bytes, transiting: transiting,
       details: TrafficDetails(device: device, peer: peer, delivery: delivery, transfer: transfer),
       error: error?.description)
+    batch.withLock { $0.append(entry) }
   }
 }

@@ -321,9 +321,11 @@ extension ModelState {
 
   /// Whether a pass record wrote a mailbox. Every pass through the library did, except a
   /// simulated device's session records, which only say what the session did: of those, only the
-  /// receiver's record of a stored transfer wrote one (see ``TrafficEntry/isIncoming``).
+  /// receiver's record of a stored transfer wrote one (see ``TrafficEntry/isIncoming``). A
+  /// session-type record without a delivery state is not a device's session record (another
+  /// writer's, or one made before the device fields): it is taken as a pass that wrote its mailbox.
   static func wroteMailbox(_ record: TrafficRecord) -> Bool {
-    guard record.transiting.hasPrefix("session-") else { return true }
+    guard record.transiting.hasPrefix("session-"), record.delivery != nil else { return true }
     return record.transiting == TransitingType.sessionFile.rawValue && record.delivery == .delivered
       && TrafficEntry.isIncoming(device: record.device, transfer: record.transfer)
   }
