@@ -140,19 +140,6 @@ public final class PairsSource: DashboardMessageSource {
     }
   }
 
-  /// Cancels a queued transfer of a device that is not running (see
-  /// `PairStore.cancelTransfer(_:of:)`); why it could not be, if so.
-  static func cancelTransfer(_ id: UInt64, pair: String, role: PairSnapshot.Role, home: String) -> String? {
-    do throws(PairStoreError) {
-      let name = try PairStore.name(pair)
-      try PairStore(home: home).cancelTransfer(
-        id, of: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
-      return nil
-    } catch {
-      return error.description
-    }
-  }
-
   /// Every pair of `store` as the dashboard shows it, by name. A store that cannot be listed
   /// shows no pair.
   public static func snapshots(of store: PairStore) -> [PairSnapshot] {
