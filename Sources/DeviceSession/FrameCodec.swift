@@ -14,8 +14,8 @@ public struct FrameCodec: LengthPrefixedCodec {
   /// The longest identifier, in UTF-8 bytes (a mailbox file name must fit 255 bytes).
   public static let maximumIdentifierBytes = 255
   public static let headerBytes = 36
-  static let magic: (UInt8, UInt8) = (UInt8(ascii: "W"), UInt8(ascii: "D"))
-  static let version: UInt8 = 1
+  public static let magic: (UInt8, UInt8) = (UInt8(ascii: "W"), UInt8(ascii: "D"))
+  public static let version: UInt8 = 1
 
   /// The largest frame (what follows the length prefix), in bytes.
   public var maximumFrameBytes: Int
@@ -31,12 +31,7 @@ public struct FrameCodec: LengthPrefixedCodec {
       throw .malformed("the identifier is \(identifier.count) bytes; at most \(Self.maximumIdentifierBytes)")
     }
     let length = Self.headerBytes + identifier.count + frame.payload.count
-    guard length <= maximumFrameBytes else { throw .oversized(bytes: length, limit: maximumFrameBytes) }
-    var writer = ByteWriter(capacity: 4 + length)
-    writer.append(UInt32(length))
-    writer.append(Self.magic.0)
-    writer.append(Self.magic.1)
-    writer.append(Self.version)
+    var writer = try frameWriter(length: length)
     writer.append(frame.kind.rawValue)
     writer.append(frame.sender.code)
     writer.append(frame.flags.rawValue)
@@ -53,11 +48,7 @@ public struct FrameCodec: LengthPrefixedCodec {
   /// The frame whose body (after the length prefix) is `length` bytes at `offset` in `bytes`.
   public func decodeBody(_ bytes: [UInt8], offset: Int, length: Int) throws(FrameError) -> DeviceFrame {
     var reader = ByteReader(bytes, offset: offset)
-    guard try reader.readByte() == Self.magic.0, try reader.readByte() == Self.magic.1 else {
-      throw .malformed("it does not start with the frame magic")
-    }
-    let version = try reader.readByte()
-    guard version == Self.version else { throw .malformed("version \(version) is not supported (1 is)") }
+    try Self.readMagicAndVersion(&reader, what: "frame")
     let kindCode = try reader.readByte()
     guard let kind = DeviceFrame.Kind(rawValue: kindCode) else {
       throw .malformed("unknown kind \(kindCode)")

@@ -24,6 +24,10 @@ public protocol LengthPrefixedCodec: Sendable {
   var maximumFrameBytes: Int { get }
   /// The size of the fixed header every body starts with: no frame is shorter.
   static var headerBytes: Int { get }
+  /// The two bytes every body starts with.
+  static var magic: (UInt8, UInt8) { get }
+  /// The format's version, the byte after the magic; another version is refused.
+  static var version: UInt8 { get }
   /// The frame whose body (after the length prefix) is `length` bytes at `offset` in `bytes`;
   /// `length` is what ``announcedLength(_:)`` accepted.
   func decodeBody(_ bytes: [UInt8], offset: Int, length: Int) throws(Failure) -> Frame
@@ -41,6 +45,30 @@ extension LengthPrefixedCodec {
       throw Failure(.malformed("a frame of \(length) bytes is shorter than its header"))
     }
     return length
+  }
+
+  /// A writer holding the length prefix, the magic and the version of a frame whose body is
+  /// `length` bytes, checked against the limit: the codec appends the rest of the body.
+  package func frameWriter(length: Int) throws(Failure) -> ByteWriter {
+    guard length <= maximumFrameBytes else {
+      throw Failure(.oversized(bytes: length, limit: maximumFrameBytes))
+    }
+    var writer = ByteWriter(capacity: 4 + length)
+    writer.append(UInt32(length))
+    writer.append(Self.magic.0)
+    writer.append(Self.magic.1)
+    writer.append(Self.version)
+    return writer
+  }
+
+  /// Reads and checks the magic and the version a body starts with; `what` names the frame in
+  /// the error (`peer frame`).
+  package static func readMagicAndVersion(_ reader: inout ByteReader, what: String) throws(FrameError) {
+    guard try reader.readByte() == magic.0, try reader.readByte() == magic.1 else {
+      throw .malformed("it does not start with the \(what) magic")
+    }
+    let found = try reader.readByte()
+    guard found == version else { throw .malformed("version \(found) is not supported (\(version) is)") }
   }
 
   /// The frame in `bytes`, which hold exactly one frame, length prefix included.

@@ -19,8 +19,8 @@ public struct PeerFrameCodec: LengthPrefixedCodec {
   /// The longest text (a service type or a resource name), in UTF-8 bytes.
   public static let maximumTextBytes = 255
   public static let headerBytes = 44
-  static let magic: (UInt8, UInt8) = (UInt8(ascii: "W"), UInt8(ascii: "P"))
-  static let version: UInt8 = 1
+  public static let magic: (UInt8, UInt8) = (UInt8(ascii: "W"), UInt8(ascii: "P"))
+  public static let version: UInt8 = 1
 
   /// The largest frame (what follows the length prefix), in bytes.
   public var maximumFrameBytes: Int
@@ -37,12 +37,7 @@ public struct PeerFrameCodec: LengthPrefixedCodec {
       throw .malformed("the text is \(text.count) bytes; at most \(Self.maximumTextBytes)")
     }
     let length = Self.headerBytes + name.count + text.count + frame.payload.count
-    guard length <= maximumFrameBytes else { throw .oversized(bytes: length, limit: maximumFrameBytes) }
-    var writer = ByteWriter(capacity: 4 + length)
-    writer.append(UInt32(length))
-    writer.append(Self.magic.0)
-    writer.append(Self.magic.1)
-    writer.append(Self.version)
+    var writer = try frameWriter(length: length)
     writer.append(frame.kind.rawValue)
     writer.append(frame.flags.rawValue)
     writer.append(UInt8(name.count))
@@ -62,11 +57,7 @@ public struct PeerFrameCodec: LengthPrefixedCodec {
   public func decodeBody(_ bytes: [UInt8], offset: Int, length: Int) throws(PeerFrameError) -> PeerFrame {
     do throws(FrameError) {
       var reader = ByteReader(bytes, offset: offset)
-      guard try reader.readByte() == Self.magic.0, try reader.readByte() == Self.magic.1 else {
-        throw .malformed("it does not start with the peer frame magic")
-      }
-      let version = try reader.readByte()
-      guard version == Self.version else { throw .malformed("version \(version) is not supported (1 is)") }
+      try Self.readMagicAndVersion(&reader, what: "peer frame")
       let kindCode = try reader.readByte()
       guard let kind = PeerFrame.Kind(rawValue: kindCode) else {
         throw .malformed("unknown kind \(kindCode)")
