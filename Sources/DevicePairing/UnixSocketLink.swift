@@ -71,7 +71,7 @@ public final class UnixSocketLink: DeviceLink {
     var connection: Int32 = -1
     if peer >= 0 {
       if Self.withAddress(directory.counterpart.socketPath, { connect(peer, $0, $1) }) == 0
-        && Self.setNonBlocking(peer)
+        && isCounterpart(peer) && Self.setNonBlocking(peer)
       {
         connection = peer
       } else {
@@ -194,7 +194,11 @@ public final class UnixSocketLink: DeviceLink {
       }
       if descriptors[1].revents & Int16(POLLIN) != 0 {
         let accepted = accept(listener, nil, nil)
-        if accepted >= 0 {
+        if accepted >= 0 && !isCounterpart(accepted) {
+          // Anything but the counterpart's running device (a stray `connect`, another program):
+          // refused, and the link it would have replaced is left alone.
+          _ = close(accepted)
+        } else if accepted >= 0 {
           _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
           _ = Self.setNonBlocking(accepted)
           // A counterpart that restarted before its old connection's hang-up was read: the new
@@ -207,6 +211,26 @@ public final class UnixSocketLink: DeviceLink {
         }
       }
     }
+  }
+
+  /// Whether the process at the other end of `connection` is the counterpart's running device:
+  /// the kernel's word for the peer's pid (`SO_PEERCRED`) against the pid in the counterpart's
+  /// run lock. A lock whose pid cannot be read (0) cannot be checked, and is trusted.
+  func isCounterpart(_ connection: Int32) -> Bool {
+    guard let holder = RunLock.holder(at: directory.counterpart.runLockPath) else { return false }
+    guard holder > 0 else { return true }
+    return Self.peerProcess(connection) == holder
+  }
+
+  /// The pid of the process at the other end of a Unix-domain socket, from the kernel.
+  static func peerProcess(_ connection: Int32) -> Int32? {
+    // `struct ucred { pid_t pid; uid_t uid; gid_t gid; }`, which Swift's Glibc does not declare.
+    var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+    var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+    guard getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0,
+      Int(length) == MemoryLayout.size(ofValue: credentials)
+    else { return nil }
+    return credentials.pid
   }
 
   /// Reads what is there and delivers whole frames; `false` when the connection is over.
