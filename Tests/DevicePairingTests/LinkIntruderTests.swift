@@ -19,19 +19,20 @@ import Testing
     let intruder = Process()
     intruder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     let sockets = [watch.device.directory.socketPath, phone.device.directory.socketPath]
-    intruder.arguments = [
-      "python3", "-c",
-      """
-      import socket, sys, time
-      held = []
-      for path in sys.argv[1:]:
-          s = socket.socket(socket.AF_UNIX); s.connect(path); held.append(s)
-          try: s.send(b"garbage")
-          except OSError: pass  # refused at once: the device closed it
-      time.sleep(0.3)
-      for s in held: s.close()
-      """,
-    ] + sockets
+    intruder.arguments =
+      [
+        "python3", "-c",
+        """
+        import socket, sys, time
+        held = []
+        for path in sys.argv[1:]:
+            s = socket.socket(socket.AF_UNIX); s.connect(path); held.append(s)
+            try: s.send(b"garbage")
+            except OSError: pass  # refused at once: the device closed it
+        time.sleep(0.3)
+        for s in held: s.close()
+        """,
+      ] + sockets
     try intruder.run()
     intruder.waitUntilExit()
     #expect(intruder.terminationStatus == 0)
