@@ -49,8 +49,11 @@ enum TrafficPaneView {
       filtered
         ? state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index]) : state.model.traffic[index]
     }
-    // Session entries on screen make room for their route (`device -> peer`).
-    let columns = Columns(width: area.width, sessions: entries.contains { $0?.device != nil })
+    // Session entries on screen make room for their devices (`device -> peer`); pushes and
+    // deep links for the route they took.
+    let columns = Columns(
+      width: area.width, sessions: entries.contains { $0?.device != nil },
+      routes: entries.contains { $0?.isRouted == true })
     columns.drawHeadings(into: &screen, row: headings.y, x: area.x)
     for (offset, entry) in entries.enumerated() {
       guard let entry else { continue }
@@ -69,9 +72,12 @@ enum TrafficPaneView {
       // never rests on colour alone (NO_COLOR, a monochrome terminal).
       var kind = DisplayText.field(kindName(entry.kind))
       if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
-      if entry.device != nil {
+      if entry.isRouted {
+        identifier = routedSubject(of: entry, width: identifierWidth)
+      } else if entry.device != nil {
         kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome)
       }
+      let takenWidth = columns.shown.first { $0.column == .taken }?.width
       columns.draw(
         [
           .time: timeText(of: entry, now: state.now), .kind: kind,
@@ -80,7 +86,9 @@ enum TrafficPaneView {
             ?? "-",
           .size: Formatting.size(entry.size),
           .sender: entry.sender.map(DisplayText.field) ?? "-",
-          .route: routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
+          .route: entry.isRouted
+            ? DisplayText.field(entry.device ?? "-") : routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
+          .taken: takenWidth.flatMap { taken(by: entry, width: $0) } ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
       if entry.id == state.trafficPane.selection {
@@ -117,6 +125,31 @@ enum TrafficPaneView {
     else { return full }
     return DisplayText.field(String(device[device.index(after: mark)...])) + arrow
       + DisplayText.field(String(peer[peer.index(after: peerMark)...]))
+  }
+
+  /// A push's or a deep link's subject in the identifier column, escaped: the notification
+  /// identifier or the URL (cut in the middle), then the mailbox its route passed it to, and
+  /// the error when the route's action failed.
+  static func routedSubject(of entry: TrafficEntry, width: Int) -> String {
+    var text: String
+    if let subject = entry.routeSubject {
+      text = Formatting.middleTruncated(DisplayText.field(subject), toColumns: max(width, 8))
+    } else {
+      text = "(no id)"
+    }
+    if entry.identifier.byteCount > 0 { text += " → " + entry.identifier.displayField }
+    if let error = entry.error { text += " (" + DisplayText.escaped(error) + ")" }
+    return text
+  }
+
+  /// The route a push or a deep link took, in the route column: the device's words where they
+  /// fit 24 columns or more (`catcher 0 "promo-.*" (app.routes:4)`, `delegate`, `unhandled`,
+  /// what was cut off), else the compact form (`catcher 0`, `unhandled cut`); `nil` for other
+  /// entries, `?` for a record whose route cannot be read.
+  static func taken(by entry: TrafficEntry, width: Int) -> String? {
+    guard entry.isRouted else { return nil }
+    guard let route = entry.route else { return "?" }
+    return width >= 24 ? route.description : route.compactDescription
   }
 
   /// A transiting type in at most five columns: `file`, `coord`, `ctx`, `msg`, `xfer`; a type
@@ -164,24 +197,31 @@ enum TrafficPaneView {
   /// (`phone -> watch`) where only that does, before the outcome, size and sender are given room;
   /// what is left widens it up to 48 first.
   struct Columns {
-    enum Column: CaseIterable { case time, kind, identifier, type, route, size, sender, outcome }
+    enum Column: CaseIterable { case time, kind, identifier, type, route, taken, size, sender, outcome }
     var shown: [(column: Column, width: Int)] = []
     /// Whether the type column holds full names (`coordinated-file`) rather than short ones.
     var showsFullTypes = false
     /// Whether the outcome has a column of its own.
     var showsOutcome: Bool { shown.contains { $0.column == .outcome } }
 
-    init(width: Int, sessions: Bool = false) {
+    init(width: Int, sessions: Bool = false, routes: Bool = false) {
       var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]
       var used = 1 + 12 + 1 + 12 + 1 + 12
-      if sessions {
+      if sessions || routes {
         if used + 1 + 5 <= width {
           widths[.type] = 5
           used += 1 + 5
         }
-        if let route = [24, 14].first(where: { used + 1 + $0 <= width }) {
+        // Pushes and deep links: the device and the route taken, in full (34 holds
+        // `catcher 0 "promo-.*" (app.routes:4)`) where both fit, else both compact.
+        let choices = routes ? [(24, 34), (14, 14)] : [(24, 0), (14, 0)]
+        if let (route, taken) = choices.first(where: { used + 1 + $0.0 + ($0.1 > 0 ? 1 + $0.1 : 0) <= width }) {
           widths[.route] = route
           used += 1 + route
+          if taken > 0 {
+            widths[.taken] = taken
+            used += 1 + taken
+          }
         }
       }
       for (column, narrowest) in [(Column.type, 5), (.outcome, 7), (.size, 8), (.sender, 8)]
@@ -195,7 +235,7 @@ enum TrafficPaneView {
         showsFullTypes = true
         spare -= 11
       }
-      if let route = widths[.route], route == 24 {
+      if let route = widths[.route], route == 24, !routes {
         // Longer pair names, escaped ones too, where there is room.
         let grow = min(spare, 24)
         widths[.route] = route + grow
@@ -214,7 +254,7 @@ enum TrafficPaneView {
       draw(
         [
           .time: "time", .kind: "kind", .identifier: "identifier", .type: "type", .size: "size",
-          .sender: "sender", .outcome: "outcome", .route: "devices",
+          .sender: "sender", .outcome: "outcome", .route: "devices", .taken: "route",
         ], into: &screen, row: row, x: x, role: "traffic.header")
     }
 
