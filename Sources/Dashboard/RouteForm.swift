@@ -32,7 +32,7 @@ public struct RouteForm: Sendable {
   public private(set) var payload: TextField
   public private(set) var url: TextField
   public var focus: Field = .text
-  /// What the form says it sends ("Push / open URL", or what a replay replays).
+  /// The form's first line: where it sends, or what a replay replays.
   public var title: String
   /// The traffic entry a replay sends again.
   public var replayOf: UInt64?
@@ -49,7 +49,9 @@ public struct RouteForm: Sendable {
   /// A form opened on `selection` (or a mailbox of `directory`) among `pairs`, with `text` typed
   /// for `kind`.
   public init(
-    kind: Kind = .push, text: String = "", title: String = "Push / open URL", replayOf: UInt64? = nil,
+    kind: Kind = .push, text: String = "",
+    title: String = "To a running device of a pair, which routes it and answers with the route taken",
+    replayOf: UInt64? = nil,
     pairs: [PairSnapshot], selection: TreeNodeID?, directory: FileName?, directories: [FileName],
     device: String? = nil
   ) {

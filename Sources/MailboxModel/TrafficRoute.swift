@@ -104,6 +104,21 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
     return text
   }
 
+  /// The route in fewer words, for a traffic pane's route column: the catcher's pattern without
+  /// its label (`catcher 0 "promo-.*"`), `delegate, 1 declined`, then `, cut off` when some
+  /// catchers were not decided.
+  public var shortDescription: String {
+    var text: String
+    if taken == "catcher", let catcher {
+      text = "catcher \(catcher.index) \(DisplayText.quoted(catcher.pattern))"
+    } else {
+      text = DisplayText.field(taken)
+    }
+    if let declinedBy { text += ", \(declinedBy.index) declined" }
+    if isCutOff { text += ", cut off" }
+    return text
+  }
+
   /// The route in at most 14 columns, for a narrow traffic pane: the taker, and `cut` when some
   /// catchers were not decided (`catcher 0 cut`, `unhandled cut`).
   public var compactDescription: String { isCutOff ? taker + " cut" : taker }

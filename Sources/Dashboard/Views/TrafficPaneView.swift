@@ -72,12 +72,12 @@ enum TrafficPaneView {
       // never rests on colour alone (NO_COLOR, a monochrome terminal).
       var kind = DisplayText.field(kindName(entry.kind))
       if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
+      let takenWidth = columns.shown.first { $0.column == .taken }?.width
       if entry.isRouted {
-        identifier = routedSubject(of: entry, width: identifierWidth)
+        identifier = routedSubject(of: entry, width: identifierWidth, showsRoute: takenWidth != nil)
       } else if entry.device != nil {
         kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome)
       }
-      let takenWidth = columns.shown.first { $0.column == .taken }?.width
       columns.draw(
         [
           .time: timeText(of: entry, now: state.now), .kind: kind,
@@ -129,27 +129,32 @@ enum TrafficPaneView {
 
   /// A push's or a deep link's subject in the identifier column, escaped: the notification
   /// identifier or the URL (cut in the middle), then the mailbox its route passed it to, and
-  /// the error when the route's action failed.
-  static func routedSubject(of entry: TrafficEntry, width: Int) -> String {
+  /// the error when the route's action failed. Without a route column (a narrow pane) the
+  /// route comes first, compact: `[catcher 0] promo-7`, `[delegate cut] myapp://…`.
+  static func routedSubject(of entry: TrafficEntry, width: Int, showsRoute: Bool) -> String {
+    var prefix = ""
+    if !showsRoute { prefix = "[" + (entry.route?.compactDescription ?? "?") + "] " }
+    let room = max(width - TerminalWidth.columns(of: prefix), 8)
     var text: String
     if let subject = entry.routeSubject {
-      text = Formatting.middleTruncated(DisplayText.field(subject), toColumns: max(width, 8))
+      text = prefix + Formatting.middleTruncated(DisplayText.field(subject), toColumns: room)
     } else {
-      text = "(no id)"
+      text = prefix + "(no id)"
     }
-    if entry.identifier.byteCount > 0 { text += " → " + entry.identifier.displayField }
+    if showsRoute, entry.identifier.byteCount > 0 { text += " → " + entry.identifier.displayField }
     if let error = entry.error { text += " (" + DisplayText.escaped(error) + ")" }
     return text
   }
 
   /// The route a push or a deep link took, in the route column: the device's words where they
-  /// fit 24 columns or more (`catcher 0 "promo-.*" (app.routes:4)`, `delegate`, `unhandled`,
-  /// what was cut off), else the compact form (`catcher 0`, `unhandled cut`); `nil` for other
-  /// entries, `?` for a record whose route cannot be read.
+  /// fit (`catcher 0 "promo-.*" (app.routes:4)`, `delegate, declined by …`, what was cut off),
+  /// else the short form (`catcher 0 "promo-.*"`, `delegate, 1 declined`, `…, cut off`); `nil`
+  /// for other entries, `?` for a record whose route cannot be read.
   static func taken(by entry: TrafficEntry, width: Int) -> String? {
     guard entry.isRouted else { return nil }
     guard let route = entry.route else { return "?" }
-    return width >= 24 ? route.description : route.compactDescription
+    let full = route.description
+    return TerminalWidth.columns(of: full) <= width ? full : route.shortDescription
   }
 
   /// A transiting type in at most five columns: `file`, `coord`, `ctx`, `msg`, `xfer`; a type
@@ -207,35 +212,44 @@ enum TrafficPaneView {
     init(width: Int, sessions: Bool = false, routes: Bool = false) {
       var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]
       var used = 1 + 12 + 1 + 12 + 1 + 12
-      if sessions || routes {
+      if routes && used + 1 + 10 + 1 + 20 <= width {
+        // Pushes and deep links: the device (`desk/phone`) and the route taken (20 holds
+        // `catcher 0 "promo-.*"`), before the type; narrower, the route goes into the
+        // identifier column, compact, and the identifier keeps the room of the other columns
+        // (a failure then reads FAILED where the kind is).
+        widths[.route] = 10
+        widths[.taken] = 20
+        used += 1 + 10 + 1 + 20
+      } else if sessions && !routes {
         if used + 1 + 5 <= width {
           widths[.type] = 5
           used += 1 + 5
         }
-        // Pushes and deep links: the device and the route taken, in full (34 holds
-        // `catcher 0 "promo-.*" (app.routes:4)`) where both fit, else both compact.
-        let choices = routes ? [(24, 34), (14, 14)] : [(24, 0), (14, 0)]
-        if let (route, taken) = choices.first(where: { used + 1 + $0.0 + ($0.1 > 0 ? 1 + $0.1 : 0) <= width }) {
+        if let route = [24, 14].first(where: { used + 1 + $0 <= width }) {
           widths[.route] = route
           used += 1 + route
-          if taken > 0 {
-            widths[.taken] = taken
-            used += 1 + taken
-          }
         }
       }
       for (column, narrowest) in [(Column.type, 5), (.outcome, 7), (.size, 8), (.sender, 8)]
-      where widths[column] == nil && used + 1 + narrowest <= width {
+      where widths[column] == nil && used + 1 + narrowest <= width
+        && !(routes && widths[.taken] == nil)
+      {
         widths[column] = narrowest
         used += 1 + narrowest
       }
       var spare = max(width - used, 0)
+      if let taken = widths[.taken] {
+        // The route in the device's words first (48 holds most with their label).
+        let grow = min(spare, 48 - taken)
+        widths[.taken] = taken + grow
+        spare -= grow
+      }
       if widths[.type] != nil && spare >= 11 {
         widths[.type] = 16
         showsFullTypes = true
         spare -= 11
       }
-      if let route = widths[.route], route == 24, !routes {
+      if let route = widths[.route], route == 24 {
         // Longer pair names, escaped ones too, where there is room.
         let grow = min(spare, 24)
         widths[.route] = route + grow
