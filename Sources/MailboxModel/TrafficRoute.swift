@@ -43,6 +43,9 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
   public var cutOff: [Catcher]
   /// How many catchers were not tried once the routing's budget was spent.
   public var notTriedCount: Int
+  /// Whether it was a push without a notification identifier (no catcher could match it): the
+  /// route's object does not say what was routed, its record's kind does.
+  public var lacksNotificationIdentifier = false
 
   public init(
     taken: String, subject: String? = nil, catcher: Catcher? = nil, declinedBy: Catcher? = nil,
@@ -56,8 +59,9 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
     self.notTriedCount = notTriedCount
   }
 
-  /// The route in `json` (one object's text), or `nil` when it is not one with a `taken` string.
-  public init?(json: String) {
+  /// The route in `json` (one object's text), or `nil` when it is not one with a `taken` string;
+  /// `kind` is the record's (a push without a subject lacks a notification identifier).
+  public init?(json: String, kind: TrafficKind? = nil) {
     let parsed = Array(json.utf8).withUnsafeBufferPointer { buffer in
       try? JSONParser(maximumDepth: 8).parse(buffer)
     }
@@ -77,6 +81,7 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
     } else {
       notTriedCount = 0
     }
+    lacksNotificationIdentifier = kind?.rawValue == TrafficKind.push.rawValue && subject == nil
   }
 
   /// Whether some catchers could not be decided (cut off, or not tried).
@@ -94,6 +99,7 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
   public var description: String {
     var text = taken == "catcher" ? (catcher?.description ?? "catcher") : DisplayText.field(taken)
     if let declinedBy { text += ", declined by \(declinedBy.description)" }
+    if lacksNotificationIdentifier { text += ", no notification identifier" }
     if !cutOff.isEmpty {
       text +=
         "; cut off: "
@@ -149,7 +155,9 @@ extension TrafficEntry {
   public var isRouted: Bool { kind.rawValue == TrafficKind.push.rawValue || kind.rawValue == TrafficKind.deepLink.rawValue }
 
   /// The route a push or a deep link took, when the record says it.
-  public var route: TrafficRoute? { details.route.flatMap(TrafficRoute.init(json:)) }
+  public var route: TrafficRoute? {
+    details.route.flatMap { TrafficRoute(json: $0, kind: TrafficKind(rawValue: kind.rawValue)) }
+  }
 
   /// What a push or a deep link carried (the push's JSON payload, or the URL), when the record
   /// kept it (at most 4096 bytes are).

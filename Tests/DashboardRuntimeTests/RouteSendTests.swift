@@ -107,6 +107,31 @@ private func run(_ effect: DashboardEffect, _ pairs: any PairOperations) -> Effe
   }
 }
 
+/// The model reads a route back from its record in the device's own words.
+@Suite struct TrafficRouteWordsTests {
+  @Test(arguments: [RouteKind.push, .deepLink])
+  func theRecordsRouteReadsAsTheOutcomeSaysIt(kind: RouteKind) {
+    let first = CatcherReference(kind: kind, index: 0, pattern: #"a\d+ "q""#, label: "app.routes:1")
+    let second = CatcherReference(kind: kind, index: 1, pattern: "(a+)+$", label: "app.routes:2")
+    let third = CatcherReference(kind: kind, index: 2, pattern: "b.*")
+    let outcomes = [
+      RouteOutcome(kind: kind, subject: "a1", taker: .catcher(first)),
+      RouteOutcome(kind: kind, subject: "x\u{1B}[2J", taker: .delegate, declinedBy: first),
+      RouteOutcome(kind: kind, subject: nil, taker: .unhandled),
+      RouteOutcome(
+        kind: kind, subject: "aaaa!", taker: .catcher(third),
+        cutOff: [RouteOutcome.CutOff(catcher: second, reason: .matchLimit)], notTried: [third, first]),
+    ]
+    let recordKind: TrafficKind = kind == .push ? .push : .deepLink
+    for outcome in outcomes {
+      let route = TrafficRoute(json: outcome.json, kind: recordKind)
+      #expect(route?.description == outcome.description, "\(outcome.json)")
+      #expect(route?.subject == outcome.subject)
+    }
+    #expect(TrafficRoute(json: "[1]") == nil && TrafficRoute(json: #"{"taken":1}"#) == nil)
+  }
+}
+
 /// A device running as `device run --routes` does, in this process: its session, its routes
 /// and its control socket.
 private final class RoutedDevice: Sendable {
@@ -158,7 +183,7 @@ private final class RoutedDevice: Sendable {
     #expect(records.count == 3)
     let first = try #require(records.first)
     #expect(first.payload == payload && first.device == "desk/phone")
-    let route = try #require(first.route.flatMap(TrafficRoute.init(json:)))
+    let route = try #require(first.route.flatMap { TrafficRoute(json: $0) })
     #expect(route.description == #"catcher 0 "promo-.*" (app.routes:1)"#)
     #expect(route.subject == "promo-7")
 
