@@ -19,7 +19,8 @@ extension DashboardState {
   mutating func openRouteForm() {
     overlay = .route(
       RouteForm(
-        pairs: pairs, selection: selection, directory: selectedDirectory, directories: treePane.directoryPaths))
+        pairs: pairs, selection: selection, directory: selectedDirectory, directories: treePane.directoryPaths
+      ))
   }
 
   /// `r` on a push or a deep link: the route form with what it carried, to the device it went

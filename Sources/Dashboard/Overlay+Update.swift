@@ -49,7 +49,10 @@ extension Overlay {
       let (effect, done) = form.handle(key)
       return OverlayStep(done ? nil : .replay(form), effect.map(OverlayStep.Request.effect))
     case .route(var form):
-      if key == .escape { return OverlayStep(nil, .report("\(form.replayOf == nil ? "push" : "replay") cancelled", isError: false)) }
+      if key == .escape {
+        return OverlayStep(
+          nil, .report("\(form.replayOf == nil ? "push" : "replay") cancelled", isError: false))
+      }
       let (effect, done) = form.handle(key)
       return OverlayStep(done ? nil : .route(form), effect.map(OverlayStep.Request.effect))
     case .command(var field):
@@ -90,7 +93,8 @@ extension Overlay {
       return OverlayStep(.replay(form))
     case .route(var form):
       guard try form.paste(text) else {
-        return OverlayStep(self, .report("paste ignored: move to the payload or the URL first (Tab)", isError: true))
+        return OverlayStep(
+          self, .report("paste ignored: move to the payload or the URL first (Tab)", isError: true))
       }
       return OverlayStep(.route(form))
     case .command(var field):

@@ -44,12 +44,14 @@ enum RouteContentsLines {
       return lines
     }
     lines.append(
-      .text("payload, \(payload.utf8.count) of \(TrafficRecord.maximumPayloadBytes) bytes (r sends it again):"))
+      .text(
+        "payload, \(payload.utf8.count) of \(TrafficRecord.maximumPayloadBytes) bytes (r sends it again):"))
     let layout = JSONLayout.indented(payload)
     for text in layout.lines {
       let body = text.drop { $0 == " " }
       lines.append(
-        ContentLine(indent: 2 + text.count - body.count, [.init(DisplayText.escaped(String(body)), "contents")]))
+        ContentLine(
+          indent: 2 + text.count - body.count, [.init(DisplayText.escaped(String(body)), "contents")]))
     }
     if layout.omitted > 0 {
       lines.append(ValueTree.omissionLine(layout.omitted, "lines", limit: ValueTree.rowLimit))

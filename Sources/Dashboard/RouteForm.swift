@@ -60,7 +60,8 @@ public struct RouteForm: Sendable {
     self.replayOf = replayOf
     payload = TextField(kind == .push ? text : "")
     url = TextField(kind == .deepLink ? text : "")
-    session = SessionFields(pairs: pairs, selection: selection, directory: directory, directories: directories)
+    session = SessionFields(
+      pairs: pairs, selection: selection, directory: directory, directories: directories)
     // A replay goes to the device the entry went to (`<pair>/<role>`) unless switched.
     if let device, let mark = device.lastIndex(of: "/"),
       let role = PairSnapshot.Role(rawValue: String(device[device.index(after: mark)...]))
@@ -93,7 +94,8 @@ public struct RouteForm: Sendable {
         if let id = push.apsString(forKey: Self.notificationKey) {
           lines.append("notification id \(DisplayText.quoted(id)): the first catcher matching it takes it")
         } else {
-          lines.append("no aps.\(Self.notificationKey): no catcher can match it; the delegate gets it, if any")
+          lines.append(
+            "no aps.\(Self.notificationKey): no catcher can match it; the delegate gets it, if any")
         }
         if let bundle = push.targetBundle { lines.append("meant for \(DisplayText.quoted(bundle))") }
       }

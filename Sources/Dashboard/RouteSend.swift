@@ -24,7 +24,9 @@ public struct RouteSend: Sendable, Hashable {
   /// The traffic entry this sends again, for a replay.
   public var replayOf: UInt64?
 
-  public init(home: String, pair: String, role: PairSnapshot.Role, delivery: Delivery, replayOf: UInt64? = nil) {
+  public init(
+    home: String, pair: String, role: PairSnapshot.Role, delivery: Delivery, replayOf: UInt64? = nil
+  ) {
     self.home = home
     self.pair = pair
     self.role = role

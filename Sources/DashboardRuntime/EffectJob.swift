@@ -39,7 +39,8 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .copyToClipboard, .loadTheme, .wake, .rescan,
+      .repaint,
       .quit:
       break  // nothing to capture; the loop does the last six itself
     }
@@ -129,7 +130,8 @@ public struct EffectJob: Sendable {
       guard let routed = try pairs.route(request) else {
         return .failed(
           effect,
-          "\(send.pair):\(send.role.rawValue) is not running: only a running device (wormhole-tui device run) takes pushes and deep links; nothing was sent")
+          "\(send.pair):\(send.role.rawValue) is not running: only a running device (wormhole-tui device run) takes pushes and deep links; nothing was sent"
+        )
       }
       if let failure = routed.failure {
         return .failed(effect, "route \(routed.description), but its action failed: \(failure)")

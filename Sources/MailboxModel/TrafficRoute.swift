@@ -152,7 +152,9 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
 
 extension TrafficEntry {
   /// Whether the entry is a push notification or a deep link delivered to a simulated device.
-  public var isRouted: Bool { kind.rawValue == TrafficKind.push.rawValue || kind.rawValue == TrafficKind.deepLink.rawValue }
+  public var isRouted: Bool {
+    kind.rawValue == TrafficKind.push.rawValue || kind.rawValue == TrafficKind.deepLink.rawValue
+  }
 
   /// The route a push or a deep link took, when the record says it.
   public var route: TrafficRoute? {

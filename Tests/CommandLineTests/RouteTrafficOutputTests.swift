@@ -21,7 +21,8 @@ import WormholeVocabulary
       kind: .deepLink, identifier: "", bytes: 20, transiting: .file,
       details: TrafficDetails(
         device: "desk/phone",
-        route: #"{"taken":"unhandled","subject":"myapp://\u001b[2Jx","not_tried":[{"kind":"deep-link","index":3,"pattern":"x"}]}"#,
+        route:
+          #"{"taken":"unhandled","subject":"myapp://\u001b[2Jx","not_tried":[{"kind":"deep-link","index":3,"pattern":"x"}]}"#,
         payload: "myapp://\u{1B}[2Jx"))
   }
 
@@ -33,7 +34,8 @@ import WormholeVocabulary
     #expect(tail.status == 0, "\(tail.errors)")
     #expect(tail.lines.count == 2)
     #expect(
-      tail.lines[0].hasSuffix(#" push promo 37 ok desk/phone subject="promo-7" route: catcher 0 "promo-.*" (app.routes:4)"#),
+      tail.lines[0].hasSuffix(
+        #" push promo 37 ok desk/phone subject="promo-7" route: catcher 0 "promo-.*" (app.routes:4)"#),
       "\(tail.lines[0])")
     #expect(
       tail.lines[1].hasSuffix(#"subject="myapp://\u{1b}[2Jx" route: unhandled; not tried: 1 catcher"#),
@@ -47,7 +49,9 @@ import WormholeVocabulary
     try journal(home.path)
     let text = try run(["dump", "--container", home.path])
     #expect(text.status == 0, "\(text.errors)")
-    #expect(text.output.contains(#"seq=1 subject="promo-7" route: catcher 0 "promo-.*" (app.routes:4)"#), "\(text.output)")
+    #expect(
+      text.output.contains(#"seq=1 subject="promo-7" route: catcher 0 "promo-.*" (app.routes:4)"#),
+      "\(text.output)")
     #expect(!text.output.contains("\u{1B}"))
     let dumped = try run(["dump", "--json", "--container", home.path])
     let document = try #require(try JSONSerialization.jsonObject(with: dumped.outputData) as? [String: Any])

@@ -34,7 +34,9 @@ private final class FakeRouteOperations: PairOperations {
 
 private let payload = #"{"aps":{"alert":"hi","notification_id":"promo-7"}}"#
 
-private func push(home: String = "/w", _ json: String = payload, role: PairSnapshot.Role = .phone) -> DashboardEffect {
+private func push(home: String = "/w", _ json: String = payload, role: PairSnapshot.Role = .phone)
+  -> DashboardEffect
+{
   .route(RouteSend(home: home, pair: "desk", role: role, delivery: .push(json)))
 }
 
@@ -54,7 +56,8 @@ private func run(_ effect: DashboardEffect, _ pairs: any PairOperations) -> Effe
     #expect(request.home == "/w" && request.device == DeviceAddress(pair: desk, role: .phone))
     #expect(request.delivery == .push(try PushNotification(json: payload)))
 
-    let link = run(.route(RouteSend(home: "/w", pair: "desk", role: .watch, delivery: .deepLink("myapp://x"))), pairs)
+    let link = run(
+      .route(RouteSend(home: "/w", pair: "desk", role: .watch, delivery: .deepLink("myapp://x"))), pairs)
     #expect(link.failure == nil)
     #expect(pairs.routed.last?.delivery == .deepLink(try DeepLink("myapp://x")))
     #expect(pairs.routed.last?.device.role == .watch)
@@ -78,7 +81,8 @@ private func run(_ effect: DashboardEffect, _ pairs: any PairOperations) -> Effe
     #expect(run(push(#"{"a":1}"#), pairs).failure?.contains(#"no "aps" dictionary"#) == true)
     let long = run(push(#"{"aps":{"a":""# + String(repeating: "x", count: 4100) + #""}}"#), pairs)
     #expect(long.failure?.hasPrefix("the payload is 4116 bytes") == true, "\(long.failure ?? "")")
-    let link = run(.route(RouteSend(home: "/w", pair: "desk", role: .phone, delivery: .deepLink("no scheme"))), pairs)
+    let link = run(
+      .route(RouteSend(home: "/w", pair: "desk", role: .phone, delivery: .deepLink("no scheme"))), pairs)
     #expect(link.failure != nil)
     let badPair = run(.route(RouteSend(home: "/w", pair: "", role: .phone, delivery: .push(payload))), pairs)
     #expect(badPair.failure?.contains("cannot name a pair") == true, "\(badPair)")
@@ -171,7 +175,8 @@ private final class RoutedDevice: Sendable {
     #expect(pushed.failure == nil, "\(pushed)")
     #expect(pushed.detail == #"route catcher 0 "promo-.*" (app.routes:1)"#)
     let opened = run(
-      .route(RouteSend(home: home.path, pair: "desk", role: .phone, delivery: .deepLink("myapp://item/42"))), pairs)
+      .route(RouteSend(home: home.path, pair: "desk", role: .phone, delivery: .deepLink("myapp://item/42"))),
+      pairs)
     #expect(opened.detail == #"route catcher 0 "myapp://item/.*" (app.routes:2)"#, "\(opened)")
     let unhandled = run(
       .route(RouteSend(home: home.path, pair: "desk", role: .phone, delivery: .deepLink("other://x"))), pairs)

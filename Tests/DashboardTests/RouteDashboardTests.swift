@@ -180,10 +180,13 @@ private func routeForm(_ harness: DashboardHarness) -> RouteForm? {
     harness.send(.paste(promoPayload))
     form = try #require(routeForm(harness))
     #expect(form.problem == nil)
-    #expect(harness.shows(#"notification id "promo-7": the first catcher matching it takes it"#), "\(harness)")
+    #expect(
+      harness.shows(#"notification id "promo-7": the first catcher matching it takes it"#), "\(harness)")
     harness.type("<Enter>")
     #expect(
-      harness.effects == [.route(RouteSend(home: "/w", pair: "desk", role: .phone, delivery: .push(promoPayload)))])
+      harness.effects == [
+        .route(RouteSend(home: "/w", pair: "desk", role: .phone, delivery: .push(promoPayload)))
+      ])
     #expect(harness.state.overlay == nil)
   }
 
@@ -298,7 +301,9 @@ private func routeForm(_ harness: DashboardHarness) -> RouteForm? {
     #expect(
       harness.effects == [
         .route(
-          RouteSend(home: "/w", pair: "desk", role: .watch, delivery: .deepLink("myapp://admin/users"), replayOf: link))
+          RouteSend(
+            home: "/w", pair: "desk", role: .watch, delivery: .deepLink("myapp://admin/users"), replayOf: link
+          ))
       ])
   }
 
@@ -308,6 +313,7 @@ private func routeForm(_ harness: DashboardHarness) -> RouteForm? {
     #expect(harness.state.overlay == nil)
     #expect(
       harness.state.status?.text.hasPrefix("replay refused: traffic entry") == true
-        && harness.state.status?.text.contains("payload was not kept") == true, "\(harness.state.status?.text ?? "")")
+        && harness.state.status?.text.contains("payload was not kept") == true,
+      "\(harness.state.status?.text ?? "")")
   }
 }

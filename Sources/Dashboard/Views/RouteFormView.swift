@@ -21,22 +21,27 @@ enum RouteFormView {
     }
     for field in fields {
       let focused = form.focus == field
-      let (fieldArea, role) = self.fieldArea(label(field, form), focused: focused, row: y, box: box, into: &screen)
+      let (fieldArea, role) = self.fieldArea(
+        label(field, form), focused: focused, row: y, box: box, into: &screen)
       switch field {
       case .kind:
         screen.write(
           "◂ \(form.kind.rawValue) ▸", row: y, column: fieldArea.x, limit: fieldArea.width, role: role)
       case .pair:
-        let pair = form.session.pair.map { "◂ " + DisplayText.field($0.name) + " ▸" } ?? "(no pair under the home)"
+        let pair =
+          form.session.pair.map { "◂ " + DisplayText.field($0.name) + " ▸" } ?? "(no pair under the home)"
         screen.write(pair, row: y, column: fieldArea.x, limit: fieldArea.width, role: role)
       case .role:
-        let target = form.session.pair.map { DisplayText.field($0.name) + ":" + form.session.role.rawValue } ?? "-"
+        let target =
+          form.session.pair.map { DisplayText.field($0.name) + ":" + form.session.role.rawValue } ?? "-"
         screen.write(
-          "◂ \(form.session.role.rawValue) ▸ (\(target))", row: y, column: fieldArea.x, limit: fieldArea.width,
+          "◂ \(form.session.role.rawValue) ▸ (\(target))", row: y, column: fieldArea.x,
+          limit: fieldArea.width,
           role: role)
       case .text:
         OverlayView.drawField(
-          form.text, focused: focused, row: y, from: fieldArea.x, to: fieldArea.maxX, role: role, into: &screen)
+          form.text, focused: focused, row: y, from: fieldArea.x, to: fieldArea.maxX, role: role,
+          into: &screen)
       }
       y += 1
     }

@@ -87,7 +87,8 @@ enum TrafficPaneView {
           .size: Formatting.size(entry.size),
           .sender: entry.sender.map(DisplayText.field) ?? "-",
           .route: entry.isRouted
-            ? DisplayText.field(entry.device ?? "-") : routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
+            ? DisplayText.field(entry.device ?? "-")
+            : routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
           .taken: takenWidth.flatMap { taken(by: entry, width: $0) } ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
