@@ -46,7 +46,7 @@ let package = Package(
       name: "Dashboard",
       dependencies: [
         "MailboxModel", "ArchivedValues", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
-        "PatternMatching",
+        "PatternMatching", "DeviceRouting",
       ]),
     // PCRE2 (8-bit) from Debian: regular expressions with match limits. Only the runtime library
     // (libpcre2-8-0, on every Debian system) is needed: shim.h declares the functions we call.
@@ -84,6 +84,7 @@ let package = Package(
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
         "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
+        "DeviceRouting",
       ]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),

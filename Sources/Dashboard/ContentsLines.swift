@@ -26,6 +26,8 @@ struct ContentsLines {
   let now: Int64
   /// The pairs of simulated devices, for their nodes of the tree.
   var pairs: [PairSnapshot] = []
+  /// A push or a deep link selected in the traffic pane: shown instead of the tree's selection.
+  var routeEntry: TrafficEntry?
 
   var contentsView: ContentsView { contentsPane.view }
   var contentsCursor: Int { contentsPane.cursor }
@@ -94,7 +96,7 @@ struct ContentsLines {
 
   /// The key of the lines shown now, when they can be kept.
   var memoKey: MemoKey? {
-    guard contentsView == .tree || contentsView == .json, let selection,
+    guard routeEntry == nil, contentsView == .tree || contentsView == .json, let selection,
       let current = selectedMailbox?.current
     else { return nil }
     return MemoKey(
@@ -111,6 +113,7 @@ struct ContentsLines {
 
   /// The lines built anew.
   private func builtLines() -> [ContentLine] {
+    if let routeEntry { return RouteContentsLines.lines(for: routeEntry, now: now) }
     guard let selection else {
       return [.text("Nothing here yet: no wormhole directory was found.", "list.dim")]
     }

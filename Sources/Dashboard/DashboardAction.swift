@@ -17,6 +17,8 @@ public enum DashboardAction: Sendable, Hashable {
   case command
   /// Open the pass form (`nil`), or pass this identifier and JSON at once (`:pass ID JSON`).
   case pass(PassRequest?)
+  /// Open the route form: a push to, or a URL opened on, a device of a pair (`u`, `:push`).
+  case route
   /// Clear the selected mailbox (`nil`), or the one named (`:clear ID`); both ask first.
   case clear(String?)
   case clearAll

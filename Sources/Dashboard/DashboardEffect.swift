@@ -19,6 +19,10 @@ public enum DashboardEffect: Sendable, Hashable {
   /// Send a value, a kept version or a traffic entry's message from one device of a pair to
   /// the other with a session type (the pass and replay forms' session types).
   case sessionSend(SessionSend)
+  /// Send a push notification to, or open a URL on, a device of a pair (the route form, or a
+  /// replay of a push or deep-link traffic entry): the running device routes it and answers
+  /// with the route taken.
+  case route(RouteSend)
   /// Cancel a transfer queued on a device of a pair (of the pair store under `home`): it is
   /// never delivered. A running device is asked to cancel it; a stopped one's queue is edited.
   case cancelTransfer(home: String, pair: String, role: PairSnapshot.Role, id: UInt64)
@@ -44,7 +48,8 @@ public enum DashboardEffect: Sendable, Hashable {
   /// returns one of these when the dashboard is read-only, whatever asked for it.
   public var writes: Bool {
     switch self {
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .cancelTransfer: return true
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer:
+      return true
     case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
   }
@@ -59,6 +64,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .sessionSend(let send):
       return (send.isReplay ? "replay of \(send.contentDescription)" : "pass")
         + " to \(DisplayText.field(send.identifier)) (\(send.transiting) from \(send.sender.direction))"
+    case .route(let send): return send.operation
     case .cancelTransfer(_, let pair, let role, let id):
       return "cancel of transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
     case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
@@ -86,6 +92,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .cancelTransfer: return "cancel-transfer"
     case .replayVersion, .replayEntry: return "replay"
     case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
+    case .route(let send): return send.replayOf == nil ? send.verb : "replay"
     case .decode: return "decode"
     case .copyToClipboard: return "copy"
     case .loadTheme: return "theme"

@@ -54,6 +54,7 @@ extension DashboardState {
           question: "Clear all \(count) mailboxes of \(DisplayText.field(displayPath(directory)))?",
           effect: .clearAll(directory: directory)))
     case .replay(let request): openReplay(request)
+    case .route: openRouteForm()
     case .sort(let order):
       updateTree(.sort(order ?? sort.next))
       report("sorted by \(sort.rawValue)", isError: false)

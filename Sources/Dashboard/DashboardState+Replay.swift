@@ -14,6 +14,10 @@ extension DashboardState {
         report("replay: no traffic entry to replay", isError: true)
         return
       }
+      if entry.isRouted {
+        openRouteReplay(entry)
+        return
+      }
       if entry.carriesMessage, model.version(of: entry) == nil {
         offerNearestVersion(instead: entry, request)
         return

@@ -149,6 +149,7 @@ extension DashboardState {
       case .replayEntry(let entry, _, let toIdentifier, let transiting):
         done = "replayed entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
       case .sessionSend(let send): done = send.doneText
+      case .route(let send): done = send.doneText
       default: done = effect.operation + " done"
       }
       report(done + (result.detail.map { ": " + DisplayText.escaped($0) } ?? ""), isError: false)

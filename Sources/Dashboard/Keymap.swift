@@ -38,6 +38,9 @@ public enum Keymap {
         parse: parsePass),
       writes: true),
     KeyBinding(
+      [.character("u")], .route, help: "push a notification to, or open a URL on, a device of a pair",
+      command: .init("push", "open-url"), writes: true),
+    KeyBinding(
       [.character("d"), .delete], .clear(nil), panes: [.mailboxes, .contents],
       help: "clear the selected mailbox", footer: "clear",
       command: CommandSyntax(

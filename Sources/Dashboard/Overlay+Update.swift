@@ -48,6 +48,13 @@ extension Overlay {
       if key == .escape { return OverlayStep(nil, .report("replay cancelled", isError: false)) }
       let (effect, done) = form.handle(key)
       return OverlayStep(done ? nil : .replay(form), effect.map(OverlayStep.Request.effect))
+    case .route(var form):
+      if key == .escape {
+        return OverlayStep(
+          nil, .report("\(form.replayOf == nil ? "push" : "replay") cancelled", isError: false))
+      }
+      let (effect, done) = form.handle(key)
+      return OverlayStep(done ? nil : .route(form), effect.map(OverlayStep.Request.effect))
     case .command(var field):
       switch key {
       case .escape: return OverlayStep(nil)
@@ -84,6 +91,12 @@ extension Overlay {
         return OverlayStep(self, .report("paste ignored: move to the identifier first (Tab)", isError: true))
       }
       return OverlayStep(.replay(form))
+    case .route(var form):
+      guard try form.paste(text) else {
+        return OverlayStep(
+          self, .report("paste ignored: move to the payload or the URL first (Tab)", isError: true))
+      }
+      return OverlayStep(.route(form))
     case .command(var field):
       try field.paste(text)
       return OverlayStep(.command(field))

@@ -10,6 +10,9 @@ public enum Overlay: Sendable {
   case pass(PassForm)
   /// The replay form (`r`): target and transiting type; Enter is the confirmation.
   case replay(ReplayForm)
+  /// The route form (`u`): a push to, or a URL opened on, a device of a pair; also a replay
+  /// of a push or deep-link traffic entry.
+  case route(RouteForm)
   /// The `:` command line.
   case command(TextField)
   /// A `/` filter being typed for a pane.

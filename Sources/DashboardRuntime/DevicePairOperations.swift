@@ -51,6 +51,21 @@ public struct DevicePairOperations: PairOperations {
     }
   }
 
+  public func route(_ request: PairRouteRequest) throws(PairOperationError) -> RoutedDelivery? {
+    // A push or a deep link touches no mailbox of the dashboard's: the group is only what the
+    // client is made with.
+    let client = PairedDeviceClient(
+      store: PairStore(home: request.home), address: request.device, applicationGroup: "default")
+    do throws(PairedDeviceError) {
+      switch request.delivery {
+      case .push(let notification): return try client.push(notification)
+      case .deepLink(let link): return try client.open(link)
+      }
+    } catch {
+      throw Self.error(error)
+    }
+  }
+
   /// The session's error as it is (its code is shown), anything else in the client's words.
   private static func error(_ error: PairedDeviceError) -> PairOperationError {
     if let session = error.sessionError { return .session(session) }

@@ -1,5 +1,6 @@
 import ArchivedValues
 import Dashboard
+import DeviceRouting
 import DeviceSession
 import KeyedArchive
 import MailboxModel
@@ -38,7 +39,8 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .copyToClipboard, .loadTheme, .wake, .rescan,
+      .repaint,
       .quit:
       break  // nothing to capture; the loop does the last six itself
     }
@@ -80,6 +82,8 @@ public struct EffectJob: Sendable {
           entry, in: model, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
       case .sessionSend(let send):
         return runSession(send, with: pairs)
+      case .route(let send):
+        return runRoute(send, with: pairs)
       case .cancelTransfer(let home, let pair, let role, let id):
         do throws(PairOperationError) {
           let name: PairName
@@ -92,6 +96,47 @@ public struct EffectJob: Sendable {
         break  // a decode reports its decoding (perform(with:))
       }
       return .done(effect)
+    } catch {
+      return .failed(effect, error.description)
+    }
+  }
+
+  // MARK: Pushes and deep links
+
+  /// Sends a push or opens a URL through `pairs`, checked again as the verbs check it: the
+  /// route taken is the detail; a device not running, a refusal or a route whose action failed
+  /// is a failure.
+  private func runRoute(_ send: RouteSend, with pairs: any PairOperations) -> EffectResult {
+    let name: PairName
+    do { name = try PairName(send.pair) } catch { return .failed(effect, Self.pairNameProblem(error)) }
+    let delivery: PairRouteRequest.Delivery
+    switch send.delivery {
+    case .push(let json):
+      do throws(PushPayloadError) {
+        delivery = .push(try PushNotification(json: json))
+      } catch {
+        return .failed(effect, error.description)
+      }
+    case .deepLink(let url):
+      do throws(DeepLinkError) {
+        delivery = .deepLink(try DeepLink(url))
+      } catch {
+        return .failed(effect, error.description)
+      }
+    }
+    let request = PairRouteRequest(
+      home: send.home, device: DeviceAddress(pair: name, role: DeviceRole(send.role)), delivery: delivery)
+    do throws(PairOperationError) {
+      guard let routed = try pairs.route(request) else {
+        return .failed(
+          effect,
+          "\(send.pair):\(send.role.rawValue) is not running: only a running device (wormhole-tui device run) takes pushes and deep links; nothing was sent"
+        )
+      }
+      if let failure = routed.failure {
+        return .failed(effect, "route \(routed.description), but its action failed: \(failure)")
+      }
+      return .done(effect, detail: "route " + routed.description)
     } catch {
       return .failed(effect, error.description)
     }

@@ -11,7 +11,11 @@ import WormholeVocabulary
 extension TrafficEntry {
   /// The entry as one JSON object on one line:
   /// `{"id","time","kind","directory","directory_bytes","identifier","identifier_bytes","transiting",`
-  /// `"bytes","sender","pid","seq","replay_of","error","device","peer","delivery","transfer"}`.
+  /// `"bytes","sender","pid","seq","replay_of","error","device","peer","delivery","transfer",`
+  /// `"route","payload"}`: `route` the route a push or a deep link took on the device, the
+  /// object its record holds (`{"taken":"catcher"|"delegate"|"unhandled",…}`), and `payload`
+  /// what it carried (the push's JSON as text, or the URL) when the record kept it; `null`
+  /// otherwise.
   public var jsonLine: String {
     var out = "{\"id\":\(id),\"time\":\(JSONText.string(TrafficRecord.timestamp(milliseconds)))"
     out += ",\"kind\":\(JSONText.string(kind.rawValue)),\"directory\":\(JSONText.name(directory))"
@@ -25,7 +29,12 @@ extension TrafficEntry {
       ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(JSONText.string(orNull: error))"
     out += ",\"device\":\(JSONText.string(orNull: device)),\"peer\":\(JSONText.string(orNull: peer))"
     out += ",\"delivery\":\(JSONText.string(orNull: delivery?.rawValue))"
-    out += ",\"transfer\":\(JSONText.string(orNull: transfer))}"
+    out += ",\"transfer\":\(JSONText.string(orNull: transfer))"
+    // The route is embedded as the object it is, only when it reads as one.
+    let routeObject = details.route.flatMap { text in
+      TrafficRoute(json: text) == nil || text.utf8.contains(where: { $0 < 0x20 }) ? nil : text
+    }
+    out += ",\"route\":\(routeObject ?? "null"),\"payload\":\(JSONText.string(orNull: payload))}"
     return out
   }
 }

@@ -146,6 +146,7 @@ enum DumpVerb {
     if let sequence = entry.sequence { columns.append("seq=\(sequence)") }
     if let replayOf = entry.replayOf { columns.append("replay-of=\(replayOf)") }
     if let error = entry.error { columns.append(DisplayText.quoted(error)) }
+    columns += TailVerb.routeColumns(entry.details, kind: TrafficKind(rawValue: entry.kind.rawValue))
     return columns.joined(separator: " ")
   }
 }

@@ -184,6 +184,7 @@ enum TailVerb {
     columns += sessionColumns(record.details)
     if let replay = record.replayOf { columns.append("replay-of=\(replay)") }
     if let error = record.error { columns.append(DisplayText.quoted(error)) }
+    columns += routeColumns(record.details, kind: record.kind)
     return columns.joined(separator: " ")
   }
 
@@ -193,11 +194,26 @@ enum TailVerb {
   /// sent) and the delivery state, each escaped; none for other records.
   static func sessionColumns(_ details: TrafficDetails) -> [String] {
     var columns: [String] = []
-    if let device = details.device {
+    if let device = details.device, details.route != nil, details.peer == nil {
+      // A push or a deep link: the device it went to; no peer.
+      columns.append(field(device))
+    } else if let device = details.device {
       let arrow = TrafficEntry.isIncoming(device: device, transfer: details.transfer) ? "<-" : "->"
       columns += [field(device), arrow, field(details.peer ?? "-")]
     }
     if let delivery = details.delivery { columns.append(field(delivery.rawValue)) }
+    return columns
+  }
+
+  /// A push's or a deep link's columns, last on the line: `subject="…"` (the notification
+  /// identifier or the URL, quoted and escaped) and `route: ` with the route taken in the
+  /// device's words (`catcher 0 "promo-.*" (app.routes:4)`, `delegate`, `unhandled`, what was
+  /// cut off); none for other records.
+  static func routeColumns(_ details: TrafficDetails, kind: TrafficKind) -> [String] {
+    guard let route = details.route.flatMap({ TrafficRoute(json: $0, kind: kind) }) else { return [] }
+    var columns: [String] = []
+    if let subject = route.subject { columns.append("subject=" + DisplayText.quoted(subject)) }
+    columns.append("route: " + route.description)
     return columns
   }
 }

@@ -121,6 +121,8 @@ struct WritePath: Sendable, CustomTestStringConvertible {
           transiting: .sessionFile, identifier: "copy",
           content: .version(directory: name, identifier: "greeting", serial: serial))),
       .cancelTransfer(home: directory.path, pair: "desk", role: .phone, id: 1),
+      .route(RouteSend(home: directory.path, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
+      .route(RouteSend(home: directory.path, pair: "desk", role: .watch, delivery: .deepLink("app://x"))),
     ]
     let before = directory.allFiles()
     let refusing = MailboxEffectExecutor(isReadOnly: true)

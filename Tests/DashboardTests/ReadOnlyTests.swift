@@ -90,6 +90,9 @@ import WormholeVocabulary
       ),
       .replayEntry(entry: 1, toDirectory: group, toIdentifier: "b", transiting: .file),
       .cancelTransfer(home: home, pair: "desk", role: .phone, id: 1),
+      // A push and a deep link write too: the device routes them, and a route may pass them on.
+      .route(RouteSend(home: home, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
+      .route(RouteSend(home: home, pair: "desk", role: .watch, delivery: .deepLink("app://x"), replayOf: 3)),
     ]
     // A session send of each type and each content writes (to the pair's devices).
     let sender = SessionSend.Sender(home: home, pair: "desk", role: .watch, applicationGroup: "g")

@@ -150,7 +150,7 @@ private struct Harness {
     #expect(entry.delivery == .failed && entry.device == "desk/phone" && entry.peer == "desk/watch")
     #expect(
       entry.jsonLine.hasSuffix(
-        #","error":"the counterpart device is not reachable (WCErrorCodeNotReachable 7007)","device":"desk/phone","peer":"desk/watch","delivery":"failed","transfer":"desk/phone#message-9"}"#
+        #","error":"the counterpart device is not reachable (WCErrorCodeNotReachable 7007)","device":"desk/phone","peer":"desk/watch","delivery":"failed","transfer":"desk/phone#message-9","route":null,"payload":null}"#
       ))
   }
 }

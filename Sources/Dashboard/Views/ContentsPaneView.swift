@@ -10,7 +10,9 @@ enum ContentsPaneView {
     let views = ContentsView.allCases.map { $0 == state.contentsPane.view ? "[\($0.rawValue)]" : $0.rawValue }
       .joined(separator: " ")
     var title = "Contents"
-    if let identifier = state.selection?.identifier {
+    if let entry = state.selectedRouteEntry {
+      title += " traffic entry \(entry.id)"
+    } else if let identifier = state.selection?.identifier {
       // The view tabs stay on screen: a long identifier is cut in its middle to leave them room.
       let room = area.width - TerminalWidth.columns(of: views) - TerminalWidth.columns(of: title) - 5
       title += " " + Formatting.middleTruncated(identifier.displayField, toColumns: max(room, 1))
@@ -49,7 +51,7 @@ enum ContentsPaneView {
     _ state: DashboardState, contents: ContentsLines, lines: [ContentLine], into screen: inout Screen,
     area: Rect
   ) {
-    guard let mailbox = state.selectedMailbox else { return }
+    guard state.selectedRouteEntry == nil, let mailbox = state.selectedMailbox else { return }
     var parts: [String] = []
     // Unreadable first: what follows is the last version that could be read, if any.
     if let error = mailbox.error { parts.append("unreadable: " + DisplayText.escaped(error)) }

@@ -22,6 +22,7 @@ enum OverlayView {
       screen.write("/Esc cancel", row: y, column: x, role: "overlay")
     case .pass(let form): FormView.drawPassForm(form, state: state, into: &screen, area: area)
     case .replay(let form): FormView.drawReplayForm(form, state: state, into: &screen, area: area)
+    case .route(let form): RouteFormView.draw(form, state: state, into: &screen, area: area)
     case .command, .filter: break  // typed on the footer line
     }
   }

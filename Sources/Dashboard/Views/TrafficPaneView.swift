@@ -49,8 +49,11 @@ enum TrafficPaneView {
       filtered
         ? state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index]) : state.model.traffic[index]
     }
-    // Session entries on screen make room for their route (`device -> peer`).
-    let columns = Columns(width: area.width, sessions: entries.contains { $0?.device != nil })
+    // Session entries on screen make room for their devices (`device -> peer`); pushes and
+    // deep links for the route they took.
+    let columns = Columns(
+      width: area.width, sessions: entries.contains { $0?.device != nil },
+      routes: entries.contains { $0?.isRouted == true })
     columns.drawHeadings(into: &screen, row: headings.y, x: area.x)
     for (offset, entry) in entries.enumerated() {
       guard let entry else { continue }
@@ -69,7 +72,10 @@ enum TrafficPaneView {
       // never rests on colour alone (NO_COLOR, a monochrome terminal).
       var kind = DisplayText.field(kindName(entry.kind))
       if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
-      if entry.device != nil {
+      let takenWidth = columns.shown.first { $0.column == .taken }?.width
+      if entry.isRouted {
+        identifier = routedSubject(of: entry, width: identifierWidth, showsRoute: takenWidth != nil)
+      } else if entry.device != nil {
         kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome)
       }
       columns.draw(
@@ -80,7 +86,10 @@ enum TrafficPaneView {
             ?? "-",
           .size: Formatting.size(entry.size),
           .sender: entry.sender.map(DisplayText.field) ?? "-",
-          .route: routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
+          .route: entry.isRouted
+            ? DisplayText.field(entry.device ?? "-")
+            : routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
+          .taken: takenWidth.flatMap { taken(by: entry, width: $0) } ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
       if entry.id == state.trafficPane.selection {
@@ -117,6 +126,36 @@ enum TrafficPaneView {
     else { return full }
     return DisplayText.field(String(device[device.index(after: mark)...])) + arrow
       + DisplayText.field(String(peer[peer.index(after: peerMark)...]))
+  }
+
+  /// A push's or a deep link's subject in the identifier column, escaped: the notification
+  /// identifier or the URL (cut in the middle), then the mailbox its route passed it to, and
+  /// the error when the route's action failed. Without a route column (a narrow pane) the
+  /// route comes first, compact: `[catcher 0] promo-7`, `[delegate cut] myapp://…`.
+  static func routedSubject(of entry: TrafficEntry, width: Int, showsRoute: Bool) -> String {
+    var prefix = ""
+    if !showsRoute { prefix = "[" + (entry.route?.compactDescription ?? "?") + "] " }
+    let room = max(width - TerminalWidth.columns(of: prefix), 8)
+    var text: String
+    if let subject = entry.routeSubject {
+      text = prefix + Formatting.middleTruncated(DisplayText.field(subject), toColumns: room)
+    } else {
+      text = prefix + "(no id)"
+    }
+    if showsRoute, entry.identifier.byteCount > 0 { text += " → " + entry.identifier.displayField }
+    if let error = entry.error { text += " (" + DisplayText.escaped(error) + ")" }
+    return text
+  }
+
+  /// The route a push or a deep link took, in the route column: the device's words where they
+  /// fit (`catcher 0 "promo-.*" (app.routes:4)`, `delegate, declined by …`, what was cut off),
+  /// else the short form (`catcher 0 "promo-.*"`, `delegate, 1 declined`, `…, cut off`); `nil`
+  /// for other entries, `?` for a record whose route cannot be read.
+  static func taken(by entry: TrafficEntry, width: Int) -> String? {
+    guard entry.isRouted else { return nil }
+    guard let route = entry.route else { return "?" }
+    let full = route.description
+    return TerminalWidth.columns(of: full) <= width ? full : route.shortDescription
   }
 
   /// A transiting type in at most five columns: `file`, `coord`, `ctx`, `msg`, `xfer`; a type
@@ -164,17 +203,25 @@ enum TrafficPaneView {
   /// (`phone -> watch`) where only that does, before the outcome, size and sender are given room;
   /// what is left widens it up to 48 first.
   struct Columns {
-    enum Column: CaseIterable { case time, kind, identifier, type, route, size, sender, outcome }
+    enum Column: CaseIterable { case time, kind, identifier, type, route, taken, size, sender, outcome }
     var shown: [(column: Column, width: Int)] = []
     /// Whether the type column holds full names (`coordinated-file`) rather than short ones.
     var showsFullTypes = false
     /// Whether the outcome has a column of its own.
     var showsOutcome: Bool { shown.contains { $0.column == .outcome } }
 
-    init(width: Int, sessions: Bool = false) {
+    init(width: Int, sessions: Bool = false, routes: Bool = false) {
       var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]
       var used = 1 + 12 + 1 + 12 + 1 + 12
-      if sessions {
+      if routes && used + 1 + 10 + 1 + 20 <= width {
+        // Pushes and deep links: the device (`desk/phone`) and the route taken (20 holds
+        // `catcher 0 "promo-.*"`), before the type; narrower, the route goes into the
+        // identifier column, compact, and the identifier keeps the room of the other columns
+        // (a failure then reads FAILED where the kind is).
+        widths[.route] = 10
+        widths[.taken] = 20
+        used += 1 + 10 + 1 + 20
+      } else if sessions && !routes {
         if used + 1 + 5 <= width {
           widths[.type] = 5
           used += 1 + 5
@@ -185,11 +232,19 @@ enum TrafficPaneView {
         }
       }
       for (column, narrowest) in [(Column.type, 5), (.outcome, 7), (.size, 8), (.sender, 8)]
-      where widths[column] == nil && used + 1 + narrowest <= width {
+      where widths[column] == nil && used + 1 + narrowest <= width
+        && !(routes && widths[.taken] == nil)
+      {
         widths[column] = narrowest
         used += 1 + narrowest
       }
       var spare = max(width - used, 0)
+      if let taken = widths[.taken] {
+        // The route in the device's words first (48 holds most with their label).
+        let grow = min(spare, 48 - taken)
+        widths[.taken] = taken + grow
+        spare -= grow
+      }
       if widths[.type] != nil && spare >= 11 {
         widths[.type] = 16
         showsFullTypes = true
@@ -214,7 +269,7 @@ enum TrafficPaneView {
       draw(
         [
           .time: "time", .kind: "kind", .identifier: "identifier", .type: "type", .size: "size",
-          .sender: "sender", .outcome: "outcome", .route: "devices",
+          .sender: "sender", .outcome: "outcome", .route: "devices", .taken: "route",
         ], into: &screen, row: row, x: x, role: "traffic.header")
     }
 
