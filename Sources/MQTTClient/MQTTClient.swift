@@ -73,7 +73,8 @@ public final class MQTTClient: Sendable {
   public static func load() throws(MQTTError) {
     var reason = [CChar](repeating: 0, count: 512)
     guard cmosquitto_load(&reason, reason.count) == 0 else {
-      throw .libraryMissing(String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+      throw .libraryMissing(
+        String(decoding: reason.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
   }
 
@@ -116,7 +117,8 @@ public final class MQTTClient: Sendable {
       }
       let code = will.payload.withUnsafeBytes {
         cmosquitto_will_set(
-          pointer, will.topic, Int32(will.payload.count), $0.baseAddress, will.quality.rawValue, will.isRetained)
+          pointer, will.topic, Int32(will.payload.count), $0.baseAddress, will.quality.rawValue,
+          will.isRetained)
       }
       guard code == CMOSQ_ERR_SUCCESS else {
         cmosquitto_destroy(pointer)
@@ -224,7 +226,9 @@ public final class MQTTClient: Sendable {
   /// Subscribes to `filter` (`+` and `#` wildcards allowed) at `quality`: messages arrive as
   /// ``MQTTEvent/received(_:)``. In a persistent session the broker keeps the subscription.
   public func subscribe(_ filter: String, quality: MQTTQuality) throws(MQTTError) {
-    guard !filter.utf8.contains(0) else { throw .invalidArgument("a topic filter must have no NUL character") }
+    guard !filter.utf8.contains(0) else {
+      throw .invalidArgument("a topic filter must have no NUL character")
+    }
     let code = cmosquitto_subscribe(handle.pointer, nil, filter, quality.rawValue)
     guard code == CMOSQ_ERR_SUCCESS else {
       throw .operationFailed("subscribe to \(DisplayText.field(filter))", reason: Self.words(code))

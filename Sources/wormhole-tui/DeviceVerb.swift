@@ -3,12 +3,14 @@ import DeviceSession
 import Dispatch
 import Glibc
 import KeyedArchive
+import MQTTClient
 
 /// `device run --pair NAME --role phone|watch`: one simulated device, running until interrupted.
 enum DeviceVerb {
   static let verb = Verb(
     name: "device",
-    synopsis: "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo]",
+    synopsis:
+      "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo] [--broker URL]",
     summary: "Run a pair's simulated phone or watch, printing what it receives.",
     details: """
       The device takes its role's run lock (a second run of the role is refused with the running
@@ -21,6 +23,8 @@ enum DeviceVerb {
       "time"}. Activation, reachability and finished transfers go to standard error.
       --reply answers each session message that waits for a reply with JSON, --echo with the
       message itself. SIGINT and SIGTERM stop the device cleanly (exit 0).
+      --broker mqtt://HOST:PORT reaches the counterpart through an MQTT broker instead of the
+      local socket, so the two devices may run on different machines (needs libmosquitto1).
       """,
     options: [
       PairArguments.pairOption, PairArguments.roleOption,
@@ -28,6 +32,7 @@ enum DeviceVerb {
       OptionSpec(.json, help: "print one JSON object per message"),
       OptionSpec(.reply, help: "answer each session message with this JSON value"),
       OptionSpec(.echo, help: "answer each session message with the message itself"),
+      OptionSpec(.broker, help: "reach the counterpart through this MQTT broker (mqtt://HOST:PORT)"),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -48,8 +53,9 @@ enum DeviceVerb {
     let json = arguments.flag(.json)
     let store = PairArguments.store(arguments)
     let group = PairArguments.group(arguments)
+    let link = try brokerLink(arguments, address: address)
     let device = try PairArguments.attempt { () throws(PairStoreError) in
-      try SimulatedDevice(store: store, address: address, applicationGroup: group)
+      try SimulatedDevice(store: store, address: address, applicationGroup: group, link: link)
     }
     let counterpart = address.role.counterpart
     device.session.setDeliveryHandler { delivery in
@@ -104,5 +110,23 @@ enum DeviceVerb {
       throw CommandError(error)
     }
     withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  /// The MQTT link `--broker` asks for (a usage error, exit 2, for a bad address, a pair name
+  /// a topic cannot hold, or no libmosquitto), or `nil` for the local one.
+  static func brokerLink(_ arguments: ParsedArguments, address: DeviceAddress) throws(CommandError)
+    -> MQTTDeviceLink?
+  {
+    guard let text = arguments.value(.broker) else { return nil }
+    let broker: BrokerAddress
+    do throws(MQTTError) {
+      broker = try BrokerAddress(parsing: text)
+      try MQTTClient.load()
+    } catch {
+      throw .usage(error.description)
+    }
+    do throws(LinkError) { return try MQTTDeviceLink(address: address, broker: broker) } catch {
+      throw .usage(error.description)
+    }
   }
 }

@@ -60,4 +60,5 @@ struct Option: Hashable, Sendable {
   static let echo = Option("echo")
   static let replyTimeout = Option("reply-timeout", "SECONDS")
   static let deliverIdentical = Option("deliver-identical")
+  static let broker = Option("broker", "URL")
 }

@@ -34,8 +34,13 @@ struct MQTTClientTests {
     func subscribe(_ filter: String, probe: String, quality: MQTTQuality = .atLeastOnce) throws {
       try client.subscribe(filter, quality: quality)
       try client.publish(bytes("probe"), to: probe, quality: .atLeastOnce)
-      let seen = events.wait(seconds: 10) { $0.contains(.received(MQTTMessage(topic: probe, payload: bytes("probe"), quality: quality))) }
-      try #require(seen.contains { if case .received(let message) = $0 { return message.topic == probe } else { return false } })
+      let seen = events.wait(seconds: 10) {
+        $0.contains(.received(MQTTMessage(topic: probe, payload: bytes("probe"), quality: quality)))
+      }
+      try #require(
+        seen.contains {
+          if case .received(let message) = $0 { return message.topic == probe } else { return false }
+        })
     }
   }
 
@@ -47,7 +52,9 @@ struct MQTTClientTests {
     let writer = try Recorder(broker, identifier: "writer")
     try writer.client.publish(bytes("zero"), to: "test/a", quality: .atMostOnce)
     try writer.client.publish(bytes("one"), to: "test/a", quality: .atLeastOnce)
-    #expect(try writer.client.publish(bytes("kept"), to: "test/kept", quality: .atLeastOnce, retained: true, timeout: 5))
+    #expect(
+      try writer.client.publish(
+        bytes("kept"), to: "test/kept", quality: .atLeastOnce, retained: true, timeout: 5))
     let got = reader.events.wait { $0.filter { if case .received = $0 { true } else { false } }.count >= 4 }
     #expect(got.count > 0)
     #expect(
@@ -60,7 +67,10 @@ struct MQTTClientTests {
     let late = try Recorder(broker, identifier: "late")
     try late.client.subscribe("test/kept", quality: .atLeastOnce)
     late.events.wait { _ in !late.messages.isEmpty }
-    #expect(late.messages == [MQTTMessage(topic: "test/kept", payload: bytes("kept"), quality: .atLeastOnce, isRetained: true)])
+    #expect(
+      late.messages == [
+        MQTTMessage(topic: "test/kept", payload: bytes("kept"), quality: .atLeastOnce, isRetained: true)
+      ])
     for client in [reader, writer, late] { client.client.disconnect() }
   }
 
@@ -72,7 +82,9 @@ struct MQTTClientTests {
     first.client.disconnect()
     let writer = try Recorder(broker, identifier: "writer")
     for index in 0..<20 {
-      #expect(try writer.client.publish(bytes("\(index)"), to: "queue/item", quality: .atLeastOnce, retained: false, timeout: 5))
+      #expect(
+        try writer.client.publish(
+          bytes("\(index)"), to: "queue/item", quality: .atLeastOnce, retained: false, timeout: 5))
     }
     // The same identifier, no new subscription: the broker kept it and the twenty messages.
     let again = try Recorder(broker, identifier: "queued", cleanSession: false)
@@ -91,7 +103,9 @@ struct MQTTClientTests {
     try writer.client.publish([UInt8](repeating: 1, count: 200), to: "big/one", quality: .atLeastOnce)
     try writer.client.publish(bytes("after"), to: "big/two", quality: .atLeastOnce)
     reader.events.wait { _ in reader.messages.contains { $0.topic == "big/two" } }
-    #expect(reader.events.values.contains(.dropped(reason: "a message of 200 bytes on big/one, above the limit of 100")))
+    #expect(
+      reader.events.values.contains(
+        .dropped(reason: "a message of 200 bytes on big/one, above the limit of 100")))
     #expect(!reader.messages.contains { $0.topic == "big/one" })
     #expect(throws: MQTTError.payloadTooLarge(bytes: 200, limit: 100)) {
       try reader.client.publish([UInt8](repeating: 1, count: 200), to: "big/out")
@@ -112,11 +126,16 @@ struct MQTTClientTests {
 
 @Suite struct BrokerAddressTests {
   @Test func addressesAreMqttHostAndPort() throws {
-    #expect(try BrokerAddress(parsing: "mqtt://example.org") == BrokerAddress(host: "example.org", port: 1883))
-    #expect(try BrokerAddress(parsing: "mqtt://127.0.0.1:1884/") == BrokerAddress(host: "127.0.0.1", port: 1884))
+    #expect(
+      try BrokerAddress(parsing: "mqtt://example.org") == BrokerAddress(host: "example.org", port: 1883))
+    #expect(
+      try BrokerAddress(parsing: "mqtt://127.0.0.1:1884/") == BrokerAddress(host: "127.0.0.1", port: 1884))
     #expect(try BrokerAddress(parsing: "mqtt://[::1]:9") == BrokerAddress(host: "::1", port: 9))
     #expect(BrokerAddress(host: "::1", port: 9).description == "mqtt://[::1]:9")
-    for bad in ["example.org", "http://x", "mqtts://x", "mqtt://", "mqtt://x:0", "mqtt://x:65536", "mqtt://u@x", "mqtt://x/path", "mqtt://x:1a", "mqtt://a b"] {
+    for bad in [
+      "example.org", "http://x", "mqtts://x", "mqtt://", "mqtt://x:0", "mqtt://x:65536", "mqtt://u@x",
+      "mqtt://x/path", "mqtt://x:1a", "mqtt://a b",
+    ] {
       #expect(throws: MQTTError.self, "\(bad)") { try BrokerAddress(parsing: bad) }
     }
   }

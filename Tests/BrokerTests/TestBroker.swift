@@ -43,7 +43,8 @@ final class TestBroker: Sendable {
   /// Starts a broker and waits until it listens.
   init() throws {
     guard let executable = Self.executable else {
-      throw BrokerTestError("mosquitto is not installed: apt install mosquitto mosquitto-clients libmosquitto1")
+      throw BrokerTestError(
+        "mosquitto is not installed: apt install mosquitto mosquitto-clients libmosquitto1")
     }
     try MQTTClient.load()
     directory = TemporaryDirectory(prefix: "broker-test")
@@ -120,7 +121,9 @@ final class TestBroker: Sendable {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
     }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let named = withUnsafeMutablePointer(to: &address) {
