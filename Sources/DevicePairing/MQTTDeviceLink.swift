@@ -103,15 +103,17 @@ public final class MQTTDeviceLink: DeviceLink {
   }
 
   public func stop() {
-    let client = state.withLock { state -> MQTTClient? in
+    let (client, isConnected) = state.withLock { state -> (MQTTClient?, Bool) in
       state.isStopping = true
-      return state.client
+      return (state.client, state.isConnected)
     }
     guard let client else { return }
     // Announced by the device itself: the broker sends the Will only for a connection that ends
     // otherwise. Waited for (briefly), so that the counterpart hears it before the disconnect.
-    _ = try? client.publish(
-      Self.offline, to: topics.topic(.presence), quality: .atLeastOnce, retained: true, timeout: 2)
+    if isConnected {
+      _ = try? client.publish(
+        Self.offline, to: topics.topic(.presence), quality: .atLeastOnce, retained: true, timeout: 2)
+    }
     client.disconnect()
     state.withLock {
       $0.client = nil

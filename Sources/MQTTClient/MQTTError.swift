@@ -19,7 +19,7 @@ public enum MQTTError: Error, Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .libraryMissing(let reason):
       return
-        "the MQTT client library libmosquitto.so.1 is not installed (apt install libmosquitto1): \(reason)"
+        "the MQTT client library libmosquitto.so.1 is not installed (apt install libmosquitto1): \(DisplayText.escaped(reason))"
     case .invalidAddress(let text, let reason):
       return "the broker address \(DisplayText.field(text)) is not mqtt://HOST:PORT: \(reason)"
     case .invalidArgument(let reason): return "libmosquitto refused the request: \(reason)"
