@@ -217,6 +217,46 @@ struct MQTTDeviceLinkTests {
     #expect(presence.lines.values.contains("wormhole/v1/pairs/pair/watch/presence 0 online"))
   }
 
+  /// Anything can publish on a device's topics: what is not a frame of the topic's kinds from
+  /// the counterpart is refused (reported, never delivered), and the session goes on.
+  @Test func whatArrivesFromTheBrokerIsCheckedBeforeTheSessionSeesIt() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    try #require(watch.waitReachable())
+    let intruder = try MQTTClient(clientIdentifier: "intruder", cleanSession: true) { _ in }
+    try intruder.connect(to: broker.address)
+    defer { intruder.disconnect() }
+    let topics = try DeviceTopics(address: pair.phone)
+    let codec = FrameCodec()
+    let ownRole = try codec.encode(DeviceFrame(kind: .message, identifier: "m", sender: .watch, time: 0))
+    let wrongTopic = try codec.encode(DeviceFrame(kind: .message, identifier: "m", sender: .phone, time: 0))
+    for (payload, kind) in [
+      (bytes("garbage"), DeviceTopics.Kind.transfer), (ownRole, .message), (wrongTopic, .transfer),
+      (bytes("maybe"), .presence),
+    ] {
+      #expect(
+        try intruder.publish(
+          payload, to: topics.topic(kind), quality: .atLeastOnce, retained: false, timeout: 5))
+    }
+    let failures = { (values: [SessionDelivery]) in
+      values.filter { if case .failure = $0 { true } else { false } }
+    }
+    let seen = watch.deliveries.wait { failures($0).count >= 4 }
+    #expect(failures(seen).count == 4)
+    #expect(watch.messages.isEmpty && watch.transfers.isEmpty)
+    // The real phone still reaches the watch.
+    try phone.session.sendMessage(bytes("hello"), identifier: "tap")
+    watch.deliveries.wait { _ in !watch.messages.isEmpty }
+    #expect(watch.messages.map(\.payload) == [bytes("hello")])
+    phone.stop()
+  }
+
   @Test func aPairNameAnMqttTopicCannotHoldIsRefused() throws {
     let address = DeviceAddress(pair: try PairName("a+b"), role: .phone)
     #expect(throws: LinkError.self) { try DeviceTopics(address: address) }
