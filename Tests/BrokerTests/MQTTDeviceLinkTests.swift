@@ -86,6 +86,36 @@ struct MQTTDeviceLinkTests {
     }
   }
 
+  /// The broker goes away mid-stream: both devices hear the other unreachable (7007), the
+  /// clients reconnect by themselves (backoff from 1 s) when it is back, and the pair works again.
+  @Test func aBrokerRestartedMidStreamIsReconnectedToByBothDevices() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    try #require(phone.waitReachable() && watch.waitReachable())
+    broker.kill()
+    #expect(phone.waitReachable(false) && watch.waitReachable(false))
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
+    try broker.restart()
+    #expect(phone.waitReachable(seconds: 30) && watch.waitReachable(seconds: 30))
+    let replies = Collector<Result<[UInt8], SessionError>>()
+    let session = watch.session
+    watch.session.setDeliveryHandler { delivery in
+      watch.deliveries.append(delivery)
+      if case .message(let message) = delivery { try? session.reply(to: message, with: bytes("back")) }
+    }
+    try phone.session.sendMessage(bytes("again"), identifier: "tap", replyTimeout: 10) { replies.append($0) }
+    #expect(replies.wait(for: 1).first == .success(bytes("back")))
+  }
+
   @Test func aContextSetWhileTheWatchIsAwayArrivesNewestOnlyWhenItConnects() throws {
     let broker = try TestBroker()
     defer { broker.stop() }

@@ -10,7 +10,7 @@ import Testing
 /// temporary directory, stopped (and its directory removed) by ``stop()``. Never the system's.
 final class TestBroker: Sendable {
   let address: BrokerAddress
-  private let process: Process
+  private let running: Mutex<Process>
   private let directory: TemporaryDirectory
   private let log = Collector<String>()
 
@@ -62,14 +62,21 @@ final class TestBroker: Sendable {
       log_type notice
       log_type information
       """)
-    process = Process()
+    running = Mutex(try Self.launch(executable, configuration: directory.path("mosquitto.conf"), log: log))
+    try waitUntilListening(after: 0)
+  }
+
+  /// Starts mosquitto on `configuration`, its log lines collected in `log`.
+  private static func launch(_ executable: String, configuration: String, log: Collector<String>) throws
+    -> Process
+  {
+    let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-c", directory.path("mosquitto.conf")]
+    process.arguments = ["-c", configuration]
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     process.standardInput = FileHandle.nullDevice
-    let log = log
     let partial = Mutex<[UInt8]>([])
     errors.fileHandleForReading.readabilityHandler = { handle in
       let chunk = handle.availableData
@@ -89,12 +96,36 @@ final class TestBroker: Sendable {
       for line in lines { log.append(line) }
     }
     try process.run()
-    // mosquitto logs "mosquitto version ... running" once it listens.
-    let lines = log.wait(seconds: 10) { $0.contains { $0.contains(" running") } || !self.process.isRunning }
-    guard lines.contains(where: { $0.contains(" running") }) else {
+    return process
+  }
+
+  /// Waits for mosquitto's "mosquitto version ... running" (it listens then) among the log
+  /// lines after the first `skipped`.
+  private func waitUntilListening(after skipped: Int) throws {
+    let process = running.withLock { $0 }
+    let isRunning = { (lines: [String]) in lines.dropFirst(skipped).contains { $0.contains(" running") } }
+    let lines = log.wait(seconds: 10) { isRunning($0) || !process.isRunning }
+    guard isRunning(lines) else {
       stop()
       throw BrokerTestError("mosquitto did not start: \(lines.joined(separator: "\n"))")
     }
+  }
+
+  /// Kills the broker (its clients see their connections drop), leaving its directory.
+  func kill() {
+    let process = running.withLock { $0 }
+    if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing.
+  func restart() throws {
+    kill()
+    guard let executable = Self.executable else { throw BrokerTestError("mosquitto is gone") }
+    let skipped = log.values.count
+    let process = try Self.launch(executable, configuration: directory.path("mosquitto.conf"), log: log)
+    running.withLock { $0 = process }
+    try waitUntilListening(after: skipped)
   }
 
   /// The broker's log so far (connections, disconnections, Wills).
@@ -106,8 +137,7 @@ final class TestBroker: Sendable {
   /// Stops the broker and removes its directory. SIGKILL: a child of the test process starts
   /// with SIGTERM blocked (the test runner's threads block it), and the broker keeps nothing.
   func stop() {
-    if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    kill()
     directory.remove()
   }
 
