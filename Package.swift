@@ -95,18 +95,24 @@ let package = Package(
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
     .target(
       name: "DevicePairing",
-      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "MQTTClient"]),
+      dependencies: [
+        "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
+      ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(
       name: "DeviceRouting",
       dependencies: ["PatternMatching", "WormholeVocabulary", "ArchivedValues", "DeviceSession"]),
+    // Multipeer Connectivity's semantics, I/O-free: service types, peer names and identities,
+    // frames, the peer link protocol and the peer engine (discovery, invitations, the mesh,
+    // data, resources). Pure.
+    .target(name: "PeerSession", dependencies: ["DeviceSession", "ArchivedValues"]),
     .executableTarget(
       name: "wormhole-tui",
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing", "SimulatorDeviceSet", "MQTTClient",
+        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -186,7 +192,11 @@ let package = Package(
       name: "device-runner", dependencies: ["DevicePairing", "DeviceSession"], path: "Tests/DeviceRunner"),
     .testTarget(
       name: "DevicePairingTests",
-      dependencies: ["DevicePairing", "DeviceSession", "TestSupport", "device-runner"]),
+      dependencies: [
+        "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
+        "device-runner",
+      ]),
+    .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // The MQTT client and the device link against a mosquitto of their own (127.0.0.1, a free
     // port); devices killed are `wormhole-tui device run --broker` processes.
     .testTarget(

@@ -16,8 +16,11 @@ public enum DashboardEffect: Sendable, Hashable {
     transiting: TransitingType)
   /// Perform a traffic entry again, to the same or another place.
   case replayEntry(entry: UInt64, toDirectory: FileName, toIdentifier: FileName, transiting: TransitingType)
+  /// Send a value, a kept version or a traffic entry's message from one device of a pair to
+  /// the other with a session type (the pass and replay forms' session types).
+  case sessionSend(SessionSend)
   /// Cancel a transfer queued on a device of a pair (of the pair store under `home`): it is
-  /// never delivered. The store refuses while the device runs.
+  /// never delivered. A running device is asked to cancel it; a stopped one's queue is edited.
   case cancelTransfer(home: String, pair: String, role: PairSnapshot.Role, id: UInt64)
   /// Decode a kept version of a mailbox, off the loop, and send
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
@@ -41,7 +44,7 @@ public enum DashboardEffect: Sendable, Hashable {
   /// returns one of these when the dashboard is read-only, whatever asked for it.
   public var writes: Bool {
     switch self {
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .cancelTransfer: return true
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .cancelTransfer: return true
     case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
   }
@@ -53,6 +56,9 @@ public enum DashboardEffect: Sendable, Hashable {
       return "pass to \(identifier.displayField) (\(transiting))"
     case .clear(_, let identifier): return "clear of \(identifier.displayField)"
     case .clearAll(let directory): return "clear-all of \(directory.displayField)"
+    case .sessionSend(let send):
+      return (send.isReplay ? "replay of \(send.contentDescription)" : "pass")
+        + " to \(DisplayText.field(send.identifier)) (\(send.transiting) from \(send.sender.direction))"
     case .cancelTransfer(_, let pair, let role, let id):
       return "cancel of transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
     case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
@@ -79,6 +85,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .clearAll: return "clear-all"
     case .cancelTransfer: return "cancel-transfer"
     case .replayVersion, .replayEntry: return "replay"
+    case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
     case .decode: return "decode"
     case .copyToClipboard: return "copy"
     case .loadTheme: return "theme"

@@ -22,9 +22,7 @@ extension DashboardState {
       var note: String?
       if let journaled = entry.transiting {
         journaledType = TransitingType(rawValue: journaled)
-        if let type = journaledType, !type.isAvailable {
-          note = "journaled as \(type), which this build cannot pass yet (paired devices come later)"
-        } else if journaledType == nil {
+        if journaledType == nil {
           note = "journaled as \(DisplayText.field(journaled)), a type this build does not know: choose one"
         }
       }
@@ -34,7 +32,9 @@ extension DashboardState {
           title: "Replay \(entry.kind.rawValue) \(entry.identifier.displayField) (traffic entry \(entry.id))",
           note: note, directory: entry.directory,
           identifier: request.identifier ?? entry.identifier.lossyText,
-          transiting: request.transiting ?? journaledType))
+          transiting: request.transiting ?? journaledType, pairs: pairs, directories: treePane.directoryPaths,
+          sessionRefusal: entry.carriesMessage
+            ? nil : "a \(entry.kind.rawValue) entry carries no message, and a session type sends one"))
       return
     }
     guard case .mailbox(let directory, let identifier)? = selection, let version = versionToReplay else {
@@ -46,7 +46,7 @@ extension DashboardState {
         source: .version(directory: directory, identifier: identifier, serial: version.serial),
         title: "Replay the version modified at \(modificationClock(version)) of \(identifier.displayField)",
         directory: directory, identifier: request.identifier ?? identifier.lossyText,
-        transiting: request.transiting))
+        transiting: request.transiting, pairs: pairs, directories: treePane.directoryPaths))
   }
 
   /// The entry's own version is gone from the history: offer the nearest kept version of the
@@ -73,7 +73,8 @@ extension DashboardState {
           "Replay the version modified at \(modificationClock(nearest)) of \(entry.identifier.displayField)",
         note: gone + "; this is the nearest kept one", directory: entry.directory,
         identifier: request.identifier ?? entry.identifier.lossyText,
-        transiting: request.transiting ?? entry.transiting.flatMap(TransitingType.init(rawValue:))))
+        transiting: request.transiting ?? entry.transiting.flatMap(TransitingType.init(rawValue:)),
+        pairs: pairs, directories: treePane.directoryPaths))
   }
 
   /// A version's modification time as the replay form shows it.

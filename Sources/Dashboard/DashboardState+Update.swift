@@ -148,9 +148,10 @@ extension DashboardState {
           "replayed version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
       case .replayEntry(let entry, _, let toIdentifier, let transiting):
         done = "replayed entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
+      case .sessionSend(let send): done = send.doneText
       default: done = effect.operation + " done"
       }
-      report(done, isError: false)
+      report(done + (result.detail.map { ": " + DisplayText.escaped($0) } ?? ""), isError: false)
       return
     }
     var text = "\(effect.verb) failed: \(DisplayText.escaped(failure)) (\(effect.operation))"

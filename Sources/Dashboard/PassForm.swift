@@ -5,6 +5,10 @@ import WormholeVocabulary
 /// The pass form: where, which identifier, what value (JSON, checked as typed), which
 /// transiting type. An empty value passes a notification without a message.
 ///
+/// With a session type the "where" is a pair and its sending device instead of a directory
+/// (``SessionFields``): the message goes to the other device, and the form says what the type
+/// means for the pair as it is (``sessionMeaning(pairs:)``).
+///
 /// The JSON is checked once per change of the value (a key or a whole paste), never per frame
 /// or per character of a paste; the result is kept with the form. A value larger than
 /// ``immediateCheckLimit`` is checked once typing pauses (the dashboard calls
@@ -13,17 +17,19 @@ import WormholeVocabulary
 public struct PassForm: Sendable {
   /// The form's fields in Tab order.
   public enum Field: Int, Sendable, CaseIterable {
-    case directory, identifier, value, transiting
+    case directory, pair, role, identifier, value, transiting, replyTimeout, deliversIdentical
   }
 
   public var directories: [FileName]
   public var directoryIndex: Int
   public private(set) var identifier: TextField
   public private(set) var value: TextField
-  /// The types the operator can choose: those this build can pass with.
-  public let transitingTypes: [TransitingType]
+  /// The types the operator can choose: all five.
+  public let transitingTypes = TransitingType.allCases
   public var transitingIndex = 0
   public var focus: Field
+  /// The pair, the sending device and the option of a session type.
+  public var session: SessionFields
   /// The value as parsed when it last changed, or why it is not JSON. `nil` value: a
   /// notification only.
   public private(set) var parsedValue: Result<ArchivedValue?, JSONParseError> = .success(nil)
@@ -37,16 +43,43 @@ public struct PassForm: Sendable {
   /// How long after the last key a larger value is checked.
   public static let checkDelayMilliseconds: Int64 = 150
 
-  public init(directories: [FileName], directory: FileName?, identifier: String, value: String = "") {
+  /// A form for `directory` (the selected one) among `directories`, with the session fields
+  /// defaulted from `selection` among `pairs`. A selected pair or device starts with
+  /// session-message; anything else with file.
+  public init(
+    directories: [FileName], directory: FileName?, identifier: String, value: String = "",
+    pairs: [PairSnapshot] = [], selection: TreeNodeID? = nil
+  ) {
     self.directories = directories
     directoryIndex = directory.flatMap { directories.firstIndex(of: $0) } ?? 0
     self.identifier = TextField(identifier)
     self.value = TextField(value)
-    transitingTypes = TransitingType.allCases.filter(\.isAvailable)
+    session = SessionFields(
+      pairs: pairs, selection: selection, directory: directory, directories: directories)
     focus = identifier.isEmpty ? .identifier : .value
-    if directory == nil && directories.count > 1 { focus = .directory }
+    switch selection {
+    case .pair?, .device?:
+      transitingIndex = transitingTypes.firstIndex(of: .sessionMessage) ?? 0
+    default:
+      if directory == nil && directories.count > 1 { focus = .directory }
+    }
     identifierProblem = MessageIdentifier.problem(with: identifier)
     if !value.isEmpty { checkValue() }
+  }
+
+  /// The fields shown for the chosen type, in Tab order.
+  public var fields: [Field] {
+    switch transiting {
+    case .file, .coordinatedFile: return [.directory, .identifier, .value, .transiting]
+    case .sessionMessage: return [.pair, .role, .identifier, .value, .transiting, .replyTimeout]
+    case .sessionContext: return [.pair, .role, .identifier, .value, .transiting, .deliversIdentical]
+    case .sessionFile: return [.pair, .role, .identifier, .value, .transiting]
+    }
+  }
+
+  /// Which device sends to which and what the type means now, in lines (none for a file type).
+  public func sessionMeaning(pairs: [PairSnapshot]) -> [String] {
+    session.meaning(of: transiting, pairs: pairs)
   }
 
   public var directory: FileName? {
@@ -85,16 +118,32 @@ public struct PassForm: Sendable {
 
   /// What stops the form from being sent, first problem first.
   public var problem: String? {
-    if directory == nil { return "there is no wormhole directory to pass into" }
+    if transiting.isSession {
+      if let problem = session.problem(for: transiting) { return problem }
+    } else if directory == nil {
+      return "there is no wormhole directory to pass into"
+    }
     if let problem = identifierProblem { return "identifier: \(problem)" }
     if isCheckPending { return "value: not checked yet (checked when typing pauses, or on Enter)" }
     if case .failure(let error) = parsedValue { return "value: \(error)" }
+    if transiting.isSession, case .success(nil) = parsedValue {
+      return
+        "value: \(transiting) carries a message: type a JSON value (only the file types notify without one)"
+    }
     return nil
   }
 
   /// The effect the form asks for as it stands, or `nil` when ``problem`` stops it.
   public var effect: DashboardEffect? {
-    guard problem == nil, let directory, case .success(let message) = parsedValue else { return nil }
+    guard problem == nil, case .success(let message) = parsedValue else { return nil }
+    if transiting.isSession {
+      guard let sender = session.sender, let message else { return nil }
+      return .sessionSend(
+        SessionSend(
+          sender: sender, transiting: transiting, identifier: identifier.text, content: .value(message),
+          replyTimeout: session.replyTimeoutSeconds, deliversIdentical: session.deliversIdentical))
+    }
+    guard let directory else { return nil }
     return .pass(
       directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting)
   }
@@ -108,44 +157,60 @@ public struct PassForm: Sendable {
     case .value:
       try value.paste(text)
       checkValue()
-    case .directory, .transiting: return false
+    case .replyTimeout:
+      try session.pasteReplyTimeout(text)
+    case .directory, .transiting, .pair, .role, .deliversIdentical: return false
     }
     return true
   }
 
   /// Handles a key; returns the effect when Enter sends a valid form.
   mutating func handle(_ key: Key) -> (effect: DashboardEffect?, done: Bool) {
+    let fields = fields
+    let position = fields.firstIndex(of: focus) ?? 0
     switch key {
     case .tab, .down:
-      focus = Field(rawValue: (focus.rawValue + 1) % Field.allCases.count) ?? .identifier
+      focus = fields[(position + 1) % fields.count]
     case .backTab, .up:
-      focus =
-        Field(rawValue: (focus.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .identifier
+      focus = fields[(position + fields.count - 1) % fields.count]
     case .enter:
       checkIfPending()
       guard let effect else { return (nil, false) }
       return (effect, true)
-    case .left where focus == .directory || focus == .transiting,
-      .right where focus == .directory || focus == .transiting:
+    case .left, .right:
       let step = key == .left ? -1 : 1
-      if focus == .directory, !directories.isEmpty {
-        directoryIndex = (directoryIndex + step + directories.count) % directories.count
-      } else if focus == .transiting, !transitingTypes.isEmpty {
-        transitingIndex = (transitingIndex + step + transitingTypes.count) % transitingTypes.count
-      }
-    default:
       switch focus {
-      case .identifier:
-        let before = identifier.text
-        identifier.handle(key)
-        if identifier.text != before { identifierProblem = MessageIdentifier.problem(with: identifier.text) }
-      case .value:
-        let before = value.text
-        value.handle(key)
-        if value.text != before { valueEdited() }
-      case .directory, .transiting: break
+      case .directory where !directories.isEmpty:
+        directoryIndex = (directoryIndex + step + directories.count) % directories.count
+      case .transiting:
+        transitingIndex = (transitingIndex + step + transitingTypes.count) % transitingTypes.count
+      case .pair: session.choosePair(step)
+      case .role: session.switchRole()
+      case .deliversIdentical: session.deliversIdentical.toggle()
+      case .identifier, .value, .replyTimeout: edit(key)
+      case .directory: break
       }
+    case .character(" ") where focus == .role || focus == .deliversIdentical:
+      if focus == .role { session.switchRole() } else { session.deliversIdentical.toggle() }
+    default:
+      edit(key)
     }
     return (nil, false)
+  }
+
+  /// A key typed into the focused text field, if one has the focus.
+  private mutating func edit(_ key: Key) {
+    switch focus {
+    case .identifier:
+      let before = identifier.text
+      identifier.handle(key)
+      if identifier.text != before { identifierProblem = MessageIdentifier.problem(with: identifier.text) }
+    case .value:
+      let before = value.text
+      value.handle(key)
+      if value.text != before { valueEdited() }
+    case .replyTimeout: session.editReplyTimeout(key)
+    case .directory, .transiting, .pair, .role, .deliversIdentical: break
+    }
   }
 }

@@ -163,7 +163,7 @@ public final class DashboardLoop {
       terminal.redrawAll()
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .cancelTransfer, .decode:
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .cancelTransfer, .decode:
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox

@@ -1,4 +1,7 @@
+import ArchivedValues
 import Dashboard
+import DeviceSession
+import KeyedArchive
 import MailboxModel
 import MailboxWatcher
 import WormholeVocabulary
@@ -16,6 +19,8 @@ public struct EffectJob: Sendable {
   private var version: MailboxVersion?
   private var entry: TrafficEntry?
   private var model: ModelState?
+  /// For a session send of something kept: its archive, or why it is not there.
+  private var archive: Result<[UInt8], SessionSendFailure>?
   /// For a decode: whether its version is still wanted when its turn comes; one that is not is
   /// skipped (``Dashboard/DashboardMessage/decodeSkipped(serial:)``), so that moving quickly
   /// over large mailboxes does not leave a queue of decodes nobody will look at.
@@ -31,23 +36,32 @@ public struct EffectJob: Sendable {
     case .replayEntry(let id, _, _, _):
       entry = model.trafficEntry(id)
       self.model = model
+    case .sessionSend(let send):
+      archive = Self.keptArchive(send.content, in: model)
     case .pass, .clear, .clearAll, .cancelTransfer, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint,
       .quit:
       break  // nothing to capture; the loop does the last six itself
     }
   }
 
-  /// Does it with `operations`, and returns the message that reports it: the decoding for a
-  /// decode, else how the effect ended.
-  public func perform(with operations: MailboxOperations) -> DashboardMessage {
-    guard case .decode(_, _, let serial) = effect else { return .effectFinished(run(with: operations)) }
+  /// Does it with `operations` (and `pairs` for the pairs' devices), and returns the message
+  /// that reports it: the decoding for a decode, else how the effect ended.
+  public func perform(
+    with operations: MailboxOperations, pairs: any PairOperations = DevicePairOperations()
+  ) -> DashboardMessage {
+    guard case .decode(_, _, let serial) = effect else {
+      return .effectFinished(run(with: operations, pairs: pairs))
+    }
     if let isStillWanted, !isStillWanted(serial) { return .decodeSkipped(serial: serial) }
     guard let version else { return .decoded(serial: serial, .undecodable("that version is no longer kept")) }
     return .decoded(serial: serial, DecodedMessage(decoding: version))
   }
 
-  /// Does it with `operations`; returns the effect with, when it failed, why.
-  public func run(with operations: MailboxOperations) -> EffectResult {
+  /// Does it with `operations` (and `pairs` for the pairs' devices); returns the effect with,
+  /// when it failed, why, and what it said it did.
+  public func run(
+    with operations: MailboxOperations, pairs: any PairOperations = DevicePairOperations()
+  ) -> EffectResult {
     do throws(OperationError) {
       switch effect {
       case .pass(let directory, let identifier, let value, let transiting):
@@ -64,9 +78,15 @@ public struct EffectJob: Sendable {
         guard let entry, let model else { return .failed(effect, "that traffic entry is no longer kept") }
         try operations.replay(
           entry, in: model, identifier: toIdentifier, directory: toDirectory, transitingType: transiting)
+      case .sessionSend(let send):
+        return runSession(send, with: pairs)
       case .cancelTransfer(let home, let pair, let role, let id):
-        if let failure = PairsSource.cancelTransfer(id, pair: pair, role: role, home: home) {
-          return .failed(effect, failure)
+        do throws(PairOperationError) {
+          let name: PairName
+          do { name = try PairName(pair) } catch { throw .failed(Self.pairNameProblem(error)) }
+          try pairs.cancelTransfer(id, of: DeviceAddress(pair: name, role: DeviceRole(role)), home: home)
+        } catch {
+          return .failed(effect, error.description)
         }
       case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
@@ -75,5 +95,121 @@ public struct EffectJob: Sendable {
     } catch {
       return .failed(effect, error.description)
     }
+  }
+
+  // MARK: Session sends
+
+  /// Why a session send has no archive to send.
+  private struct SessionSendFailure: Error {
+    var reason: String
+  }
+
+  /// The archive a session send of something kept sends, captured on the loop; `nil` for a
+  /// typed value (encoded when the job runs).
+  private static func keptArchive(_ content: SessionSend.Content, in model: ModelState)
+    -> Result<[UInt8], SessionSendFailure>?
+  {
+    switch content {
+    case .value: return nil
+    case .version(let directory, let identifier, let serial):
+      guard let version = model.mailbox(identifier, in: directory)?.version(serial: serial) else {
+        return .failure(SessionSendFailure(reason: "that version is no longer kept"))
+      }
+      guard let bytes = version.bytes else {
+        return .failure(
+          SessionSendFailure(reason: OperationError.bytesNotKept(size: version.size).description))
+      }
+      return .success(bytes)
+    case .entry(let id):
+      guard let entry = model.trafficEntry(id) else {
+        return .failure(SessionSendFailure(reason: "that traffic entry is no longer kept"))
+      }
+      guard let version = model.version(of: entry) else {
+        return .failure(SessionSendFailure(reason: OperationError.messageNotKept(entry: id).description))
+      }
+      guard let bytes = version.bytes else {
+        return .failure(
+          SessionSendFailure(reason: OperationError.bytesNotKept(size: version.size).description))
+      }
+      return .success(bytes)
+    }
+  }
+
+  private func runSession(_ send: SessionSend, with pairs: any PairOperations) -> EffectResult {
+    let bytes: [UInt8]
+    switch (send.content, archive) {
+    case (.value(let value), _):
+      do throws(KeyedArchiveEncodingError) {
+        bytes = try KeyedArchiveEncoder().encodeBytes(value)
+      } catch {
+        return .failed(effect, "the value cannot be archived: \(error)")
+      }
+    case (_, .success(let kept)?): bytes = kept
+    case (_, .failure(let failure)?): return .failed(effect, failure.reason)
+    case (_, nil): return .failed(effect, "nothing was captured to send")
+    }
+    let name: PairName
+    do { name = try PairName(send.sender.pair) } catch { return .failed(effect, Self.pairNameProblem(error)) }
+    let kind: PairSendRequest.Kind
+    switch send.transiting {
+    case .sessionMessage: kind = .message(replyTimeout: send.replyTimeout)
+    case .sessionContext: kind = .context(deliveringIdentical: send.deliversIdentical)
+    case .sessionFile: kind = .file
+    case .file, .coordinatedFile:
+      return .failed(effect, "\(send.transiting) is not a session type")
+    }
+    let request = PairSendRequest(
+      home: send.sender.home, sender: DeviceAddress(pair: name, role: DeviceRole(send.sender.role)),
+      applicationGroup: send.sender.applicationGroup, optionalDirectory: send.sender.optionalDirectory,
+      identifier: send.identifier, archive: bytes, kind: kind)
+    do throws(PairOperationError) {
+      let outcome = try pairs.send(request)
+      return .done(effect, detail: Self.detail(outcome, receiver: send.sender.receiver.rawValue))
+    } catch {
+      return .failed(effect, error.description)
+    }
+  }
+
+  /// What a send did, in words: "delivered to the watch", "queued: transfer 12, …", a reply.
+  static func detail(_ outcome: PairSendOutcome, receiver: String) -> String {
+    let them = "the \(receiver)"
+    switch outcome {
+    case .message(nil):
+      return "delivered to \(them)"
+    case .message(let reply?):
+      return "delivered to \(them); reply: " + replySummary(reply)
+    case .context(.sent(let version), let isStored):
+      return isStored
+        ? "context version \(version) stored by \(them)"
+        : "context version \(version) sent to \(them), not acknowledged yet: it is sent again when both run"
+    case .context(.queued(let version), _):
+      return "queued: context version \(version), delivered when \(them) runs (only the newest is)"
+    case .context(.unchanged, _):
+      return "unchanged: identical to the current context, so not delivered (choose deliver identical)"
+    case .transfer(let id, let wasReachable, let isStored):
+      if isStored { return "transfer \(id) stored by \(them)" }
+      return wasReachable
+        ? "transfer \(id) sent to \(them), not stored yet: it stays queued until it is"
+        : "queued: transfer \(id), delivered when \(them) runs"
+    }
+  }
+
+  /// A reply's archive in a line, as the message log shows it.
+  static func replySummary(_ reply: [UInt8]) -> String {
+    guard let inspection = try? KeyedArchiveInspector().inspect(reply) else {
+      return "\(reply.count) bytes that are not an archive"
+    }
+    return inspection.root.summary(width: 200)
+  }
+
+  private static func pairNameProblem(_ error: PairNameError) -> String {
+    "\(DisplayText.field(error.name)) cannot name a pair: \(error.reason)"
+  }
+}
+
+extension DeviceRole {
+  /// The session's role for the dashboard's.
+  init(_ role: PairSnapshot.Role) {
+    self = role == .phone ? .phone : .watch
   }
 }

@@ -8,7 +8,8 @@ import DeviceSession
 /// waits for a reply), `.context` (`deliversIdentical`), `.transfer`, `.transferAcknowledgement`
 /// (`transferID` the transfer to cancel), and `.contextAcknowledgement` for a removal from the
 /// context (its payload the identifiers as context entries with empty archives; `sequence` 1 to
-/// remove them all).
+/// remove them all). `.push` and `.deepLink` frames are requests too, but for the device's
+/// routes (``DeviceRoutes``), answered by a ``RoutedDelivery``.
 enum ControlRequest: Sendable, Equatable {
   case message(identifier: String, archive: [UInt8], replyTimeout: Double?)
   case context(identifier: String, archive: [UInt8], deliveringIdentical: Bool)
@@ -67,8 +68,8 @@ enum ControlRequest: Sendable, Equatable {
       self = .transfer(identifier: frame.identifier, archive: frame.payload)
     case .transferAcknowledgement:
       self = .cancel(id: frame.transferID)
-    case .reply:
-      return nil
+    case .reply, .push, .deepLink:
+      return nil  // a push or a deep link is routed (DeviceRoutes), not a session operation
     }
   }
 }

@@ -22,6 +22,19 @@ public enum DeviceControlChannel {
   static func send(_ request: DeviceFrame, to directory: DeviceDirectory, waiting seconds: Double)
     throws(PairedDeviceError) -> ControlAnswer?
   {
+    guard let frame = try exchange(request, with: directory, waiting: seconds) else { return nil }
+    guard let answer = try? ControlAnswer(frame) else {
+      throw .controlChannel(
+        directory.address, reason: "the running device gave no answer on its control socket")
+    }
+    return answer
+  }
+
+  /// Sends `request` to the device at `directory` and waits up to `seconds` for its `.reply`
+  /// frame; `nil` when nothing serves its control socket.
+  static func exchange(_ request: DeviceFrame, with directory: DeviceDirectory, waiting seconds: Double)
+    throws(PairedDeviceError) -> DeviceFrame?
+  {
     let address = directory.address
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else {
@@ -39,12 +52,10 @@ public enum DeviceControlChannel {
       throw .controlChannel(
         address, reason: "the running device closed its control socket: \(String(cString: strerror(errno)))")
     }
-    guard let frame = readFrame(descriptor), frame.kind == .reply, frame.sender == address.role,
-      let answer = try? ControlAnswer(frame)
-    else {
+    guard let frame = readFrame(descriptor), frame.kind == .reply, frame.sender == address.role else {
       throw .controlChannel(address, reason: "the running device gave no answer on its control socket")
     }
-    return answer
+    return frame
   }
 
   // MARK: Sockets

@@ -1,3 +1,4 @@
+import DeviceRouting
 import DeviceSession
 import Glibc
 import Synchronization
@@ -23,6 +24,7 @@ public final class DeviceControlServer: Sendable {
   /// The socket's path.
   public let path: String
   private let session: SessionEngine
+  private let routes: DeviceRoutes?
   private let listener: Int32
   private let acknowledgementSeconds: Double
   private let isStopping = Atomic<Bool>(false)
@@ -32,14 +34,20 @@ public final class DeviceControlServer: Sendable {
   /// Listens on the device's control socket (0600; a dead device's socket file is replaced, as
   /// the caller holds the run lock) and answers each connection on a thread of its own.
   ///
-  /// - Parameter acknowledgementSeconds: How long a context or transfer request waits for the
-  ///   reachable counterpart to store it before answering.
-  public init(session: SessionEngine, directory: DeviceDirectory, acknowledgementSeconds: Double = 10)
-    throws(PairedDeviceError)
-  {
+  /// - Parameters:
+  ///   - acknowledgementSeconds: How long a context or transfer request waits for the
+  ///     reachable counterpart to store it before answering.
+  ///   - routes: The device's routes, which take the pushes and deep links sent to it (a `.push`
+  ///     or `.deepLink` frame, answered with the ``RoutedDelivery``); without them, those are
+  ///     refused (`refusedFrame`).
+  public init(
+    session: SessionEngine, directory: DeviceDirectory, acknowledgementSeconds: Double = 10,
+    routes: DeviceRoutes? = nil
+  ) throws(PairedDeviceError) {
     let path = DeviceControlChannel.socketPath(of: directory)
     self.path = path
     self.session = session
+    self.routes = routes
     self.acknowledgementSeconds = acknowledgementSeconds
     func failure() -> PairedDeviceError {
       .controlChannel(
@@ -88,9 +96,13 @@ public final class DeviceControlServer: Sendable {
   private func answer(_ connection: Int32) {
     defer { _ = close(connection) }
     DeviceControlChannel.setTimeout(connection, seconds: Self.requestSeconds)
-    guard let frame = DeviceControlChannel.readFrame(connection), frame.sender == session.role,
-      let request = ControlRequest(frame)
-    else { return }
+    guard let frame = DeviceControlChannel.readFrame(connection), frame.sender == session.role else { return }
+    if frame.kind == .push || frame.kind == .deepLink {
+      let reply = route(frame)
+      if let bytes = try? FrameCodec().encode(reply) { _ = DeviceControlChannel.writeAll(connection, bytes) }
+      return
+    }
+    guard let request = ControlRequest(frame) else { return }
     let operations = SessionOperations(
       session: session, events: DeliveryLog(), acknowledgementSeconds: acknowledgementSeconds)
     let answer: ControlAnswer
@@ -98,6 +110,25 @@ public final class DeviceControlServer: Sendable {
     if let bytes = try? FrameCodec().encode(answer.frame(sender: session.role)) {
       _ = DeviceControlChannel.writeAll(connection, bytes)
     }
+  }
+
+  /// The answer to a push or a deep link: the routed delivery, or the reason it was refused.
+  private func route(_ frame: DeviceFrame) -> DeviceFrame {
+    func refusal(_ reason: String) -> DeviceFrame {
+      ControlAnswer.failed(.refusedFrame(reason)).frame(sender: session.role)
+    }
+    guard let routes else { return refusal("this device takes no pushes or deep links") }
+    if frame.kind == .push {
+      do throws(PushPayloadError) {
+        return routes.deliver(try PushNotification(json: frame.payload)).routed.frame(sender: session.role)
+      } catch { return refusal(error.description) }
+    }
+    guard frame.payload.count <= DeepLink.maximumWireBytes,
+      let text = String(validating: frame.payload, as: UTF8.self)
+    else { return refusal("the URL is not text of at most \(DeepLink.maximumWireBytes) bytes") }
+    do throws(DeepLinkError) {
+      return routes.deliver(try DeepLink(text)).routed.frame(sender: session.role)
+    } catch { return refusal(error.description) }
   }
 
   private final class Body: Sendable {

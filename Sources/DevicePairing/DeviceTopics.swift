@@ -79,7 +79,9 @@ public struct DeviceTopics: Sendable, Equatable {
   static func topicKind(for frame: DeviceFrame.Kind) -> Kind {
     switch frame {
     case .context: return .context
-    case .message, .reply: return .message
+    // Pushes and deep links come from a device's control socket, not its counterpart; a
+    // session never sends them, and no topic accepts them (routing them over a broker is left).
+    case .message, .reply, .push, .deepLink: return .message
     case .transfer: return .transfer
     case .transferAcknowledgement, .contextAcknowledgement: return .ack
     }

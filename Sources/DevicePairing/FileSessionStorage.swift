@@ -15,9 +15,15 @@ import WormholeVocabulary
 /// outbox/log:  the outbound queue, appended to (see `OutboxLog`)
 /// outbox/<id>.transfer:  "WDT1" u64 id i64 time u16 length identifier u32 length archive (the
 ///   queue of earlier versions, one file per transfer: read, and moved into the log on load)
-/// outbox/next-id, received-transfers:  a decimal number (20 digits) and a newline, rewritten
-///   in place (see `NumberFile`)
+/// outbox/next-id, received-transfers, storing-transfers:  a decimal number (20 digits) and a
+///   newline, rewritten in place (see `NumberFile`)
 /// ```
+///
+/// A received transfer's mailbox write is journaled as a `session-file` record with the device
+/// fields and the transfer identifier the sender's records share (see ``SessionJournal``).
+/// `storing-transfers` holds the last id of the batch being stored, written before it: when it is
+/// above `received-transfers` at start, a run was killed between storing and recording, and the
+/// ids the journal already names are not journaled (nor written) again when they are re-sent.
 public final class FileSessionStorage: SessionStorage {
   /// The device's directory.
   public let directory: DeviceDirectory
@@ -26,6 +32,9 @@ public final class FileSessionStorage: SessionStorage {
   private let nextTransfer = Mutex<UInt64?>(nil)
   private let nextTransferFile: NumberFile
   private let receivedTransfersFile: NumberFile
+  private let storingTransfersFile: NumberFile
+  /// Transfers a killed run stored and journaled without recording their ids (see above).
+  private let alreadyStored = Mutex<Set<UInt64>>([])
   private let outbox: OutboxLog
   private static let contextMagic = Array("WDC1".utf8)
   private static let transferMagic = Array("WDT1".utf8)
@@ -37,6 +46,7 @@ public final class FileSessionStorage: SessionStorage {
     self.mailboxes = mailboxes
     nextTransferFile = NumberFile(path: directory.nextTransferPath)
     receivedTransfersFile = NumberFile(path: directory.receivedTransfersPath)
+    storingTransfersFile = NumberFile(path: Self.storingTransfersPath(directory))
     outbox = OutboxLog(directory: directory)
     do {
       try DeviceFiles.makeDirectories(directory.path)
@@ -48,10 +58,47 @@ public final class FileSessionStorage: SessionStorage {
     let (context, acknowledged) = try readContext(directory.applicationContextPath)
     let (received, _) = try readContext(directory.receivedContextPath)
     let transfers = try outbox.load().transfers
+    let lastReceived = try readNumber(directory.receivedTransfersPath) ?? 0
+    if let storing = try readNumber(Self.storingTransfersPath(directory)), storing > lastReceived {
+      let stored = journaledTransfers(after: lastReceived, upTo: storing)
+      alreadyStored.withLock { $0 = stored }
+    }
     return SessionSnapshot(
       applicationContext: context, acknowledgedContextVersion: acknowledged, receivedContext: received,
-      outboundTransfers: transfers, lastReceivedTransfer: try readNumber(directory.receivedTransfersPath) ?? 0
+      outboundTransfers: transfers, lastReceivedTransfer: lastReceived
     )
+  }
+
+  static func storingTransfersPath(_ directory: DeviceDirectory) -> String {
+    directory.path + "/storing-transfers"
+  }
+
+  /// The device string of the counterpart, which sends what this device receives.
+  private var sender: String { SessionJournal.name(directory.address.counterpart) }
+
+  /// The ids in `range` whose stored record this device's journal already holds.
+  private func journaledTransfers(after lower: UInt64, upTo upper: UInt64) -> Set<UInt64> {
+    let device = SessionJournal.name(directory.address)
+    let prefix = sender + "#"
+    var ids = Set<UInt64>()
+    for record in mailboxes.journaledRecords()
+    where record.device == device && record.transiting == TransitingType.sessionFile.rawValue
+      && record.outcome == .ok
+    {
+      guard let transfer = record.transfer, transfer.hasPrefix(prefix),
+        let id = UInt64(transfer.dropFirst(prefix.count)), id > lower, id <= upper
+      else { continue }
+      ids.insert(id)
+    }
+    return ids
+  }
+
+  /// The journal details of a received transfer: this device, its sender, delivered, and the
+  /// identifier the sender's records of it carry.
+  private func details(of transfer: FileTransfer) -> TrafficDetails {
+    TrafficDetails(
+      device: SessionJournal.name(directory.address), peer: sender, delivery: .delivered,
+      transfer: SessionJournal.transferIdentifier(sender: sender, transfer: transfer.id))
   }
 
   public func saveApplicationContext(_ context: SessionContext, acknowledgedVersion: UInt64)
@@ -99,16 +146,26 @@ public final class FileSessionStorage: SessionStorage {
   }
 
   public func storeReceivedTransfer(_ transfer: FileTransfer) throws(SessionError) {
-    try mailboxes.store(transfer.payload, identifier: transfer.identifier)
-    try skipReceivedTransfer(transfer.id)
+    try storeReceivedTransfers([transfer])
   }
 
   /// Stores the batch with one mailbox write per identifier (the last archive for it) and one
-  /// journal record per transfer, then records the last id.
+  /// journal record per transfer, then records the last id. Transfers a killed run already
+  /// stored and journaled are left out (their mailboxes were written before their records).
   public func storeReceivedTransfers(_ transfers: [FileTransfer]) throws(SessionError) {
     guard let last = transfers.last else { return }
-    try mailboxes.store(transfers.map { (identifier: $0.identifier, archive: $0.payload) })
+    for transfer in transfers {
+      if let reason = MessageIdentifier.problem(with: transfer.identifier) {
+        throw .invalidIdentifier(transfer.identifier, reason: reason)
+      }
+    }
+    do { try storingTransfersFile.write(last.id) } catch { throw .storage(error.message) }
+    let stored = alreadyStored.withLock { $0 }
+    let fresh = stored.isEmpty ? transfers : transfers.filter { !stored.contains($0.id) }
+    try mailboxes.store(
+      transfers: fresh.map { (identifier: $0.identifier, archive: $0.payload, details: details(of: $0)) })
     try skipReceivedTransfer(last.id)
+    if !stored.isEmpty { alreadyStored.withLock { $0.subtract(transfers.map(\.id)) } }
   }
 
   public func skipReceivedTransfer(_ id: UInt64) throws(SessionError) {

@@ -190,7 +190,9 @@ public final class ListeningSession: Sendable {
         }
       }
     case .transfer(let transfer):
-      details.transfer = String(transfer.id)
+      // The identifier the sender's journal and the stored mailbox carry (`<pair>/<role>#id`).
+      details.transfer = SessionJournal.transferIdentifier(
+        sender: Self.name(device.address.counterpart), transfer: transfer.id)
       for inbox in inboxes {
         inbox.deliver(
           transfer.payload, identifier: transfer.identifier, transiting: .sessionFile, details: details,

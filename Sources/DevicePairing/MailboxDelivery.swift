@@ -37,6 +37,59 @@ public final class MailboxDelivery: Sendable {
     }
   }
 
+  /// Stores received transfers as ``store(_:)-([(identifier:archive:)])`` does, each journaled
+  /// with its device fields (`details`: the transfer's shared identifier goes on the mailbox as
+  /// its `user.wormhole.transfer` attribute too) as a `session-file` record.
+  public func store(transfers: [(identifier: String, archive: [UInt8], details: TrafficDetails)])
+    throws(SessionError)
+  {
+    for item in transfers {
+      if let reason = MessageIdentifier.problem(with: item.identifier) {
+        throw .invalidIdentifier(item.identifier, reason: reason)
+      }
+    }
+    guard !transfers.isEmpty else { return }
+    try wormhole.withLock { wormhole throws(SessionError) in
+      do throws(WormholeError) {
+        if wormhole == nil { wormhole = try Self.open(directory) }
+        try wormhole?.passArchives(transfers, recordedAs: .sessionFile)
+      } catch { throw .storage(error.description) }
+    }
+  }
+
+  /// Journals a session post that wrote no mailbox (a message, a context, the sender's side of a
+  /// transfer). Best effort: a journal that cannot be written loses the record, never the post.
+  public func record(
+    kind: TrafficKind = .pass, identifier: String, bytes: Int, transiting: TransitingType,
+    details: TrafficDetails, error: String? = nil
+  ) {
+    wormhole.withLock { wormhole in
+      do throws(WormholeError) {
+        if wormhole == nil { wormhole = try Self.open(directory) }
+        try wormhole?.record(
+          kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details,
+          error: error)
+      } catch {}
+    }
+  }
+
+  /// Journals several session posts in order, in one write (``record(kind:identifier:bytes:transiting:details:error:)``
+  /// for each, at once). Best effort, as that one is.
+  package func record(contentsOf entries: [Wormhole.JournalEntry]) {
+    guard !entries.isEmpty else { return }
+    wormhole.withLock { wormhole in
+      do throws(WormholeError) {
+        if wormhole == nil { wormhole = try Self.open(directory) }
+        try wormhole?.record(contentsOf: entries)
+      } catch {}
+    }
+  }
+
+  /// The journal's records of this directory, oldest first (the rotated file's too).
+  public func journaledRecords() -> [TrafficRecord] {
+    TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
+  }
+
   /// Stores a batch in order: each identifier's mailbox is written once, with its last archive,
   /// and the journal gets one record per archive, so listeners hear each. Throws
   /// ``SessionError/invalidIdentifier(_:reason:)`` before writing anything when an identifier

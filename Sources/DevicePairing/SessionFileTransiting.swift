@@ -19,6 +19,8 @@ public struct SessionFileTransiting: WormholeTransiting {
   public var transitingType: TransitingType { .sessionFile }
   public var directory: String { session.mailboxes.directory }
   public var recordDetails: TrafficDetails { session.recordDetails }
+  /// The device's session journal records every send (``WormholeTransiting/journalsItsOwnTraffic``).
+  public var journalsItsOwnTraffic: Bool { true }
 
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite
@@ -31,7 +33,11 @@ public struct SessionFileTransiting: WormholeTransiting {
       throw ListeningSession.failure(error, transitingType)
     }
     return TransitingWrite(
-      notifiesListeners: false, details: TrafficDetails(delivery: .queued, transfer: String(queued.id)))
+      notifiesListeners: false,
+      details: TrafficDetails(
+        delivery: .queued,
+        transfer: SessionJournal.transferIdentifier(
+          sender: SessionJournal.name(session.device.address), transfer: queued.id)))
   }
 
   public func message(withIdentifier identifier: String, limit: Int) throws(WormholeError) -> [UInt8]? {

@@ -19,6 +19,8 @@ public struct SessionMessageTransiting: WormholeTransiting {
   public var transitingType: TransitingType { .sessionMessage }
   public var directory: String { session.mailboxes.directory }
   public var recordDetails: TrafficDetails { session.recordDetails }
+  /// The device's session journal records every send (``WormholeTransiting/journalsItsOwnTraffic``).
+  public var journalsItsOwnTraffic: Bool { true }
 
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite

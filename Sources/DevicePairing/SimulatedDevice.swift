@@ -15,6 +15,9 @@ public final class SimulatedDevice: Sendable {
   public let session: SessionEngine
   /// The mailboxes received transfers go to.
   public let mailboxes: MailboxDelivery
+  /// Journals every event of the session (sends, failures, replies, deliveries) in the journal of
+  /// the mailboxes' directory, whichever path made it: the verbs, a control channel, the library.
+  public let journal: SessionJournal
   private let runLock: RunLock
 
   /// Takes the device's run lock (refused with the running one's pid when it runs) and loads
@@ -45,14 +48,20 @@ public final class SimulatedDevice: Sendable {
         clock: { DeviceFiles.now() }, timer: DispatchSessionTimer(),
         maximumPayloadBytes: codec.maximumFrameBytes - 1024)
     } catch { throw .session(error) }
+    let journal = SessionJournal(
+      address: address, mailboxes: mailboxes, outstanding: session.outstandingTransfers)
+    self.journal = journal
+    session.setObserver { event in journal.observe(event) }
   }
 
   /// The device's address.
   public var address: DeviceAddress { directory.address }
 
-  /// Deactivates the session (closing the link) and releases the run lock.
+  /// Deactivates the session (closing the link), writes what the journal still holds and
+  /// releases the run lock.
   public func stop() {
     session.deactivate()
+    journal.flush()
     runLock.release()
   }
 }

@@ -4,6 +4,10 @@ public struct DeepLink: Sendable, Hashable, CustomStringConvertible {
   /// The URL as given.
   public let url: String
 
+  /// The longest URL sent to a device, in bytes of UTF-8 (64 KiB): what a frame to a running
+  /// device may carry. Longer URLs are refused before they are sent.
+  public static let maximumWireBytes = 65536
+
   /// The URL `text`, or ``DeepLinkError`` saying which rule it breaks: it must not be empty, must
   /// start with a scheme (`myapp:`: a letter, then letters, digits, `+`, `-` or `.`, then `:`, as
   /// RFC 3986 spells it), and may hold no spaces or control characters (a URL writes them as

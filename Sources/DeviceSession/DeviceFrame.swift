@@ -17,6 +17,12 @@ public struct DeviceFrame: Sendable, Equatable {
     case transferAcknowledgement = 5
     /// The receiver has stored the context version `sequence`.
     case contextAcknowledgement = 6
+    /// A push notification for the device to route (its payload the notification's JSON, at most
+    /// 4096 bytes): sent to a running device's control socket now, and to `<pair>/<role>` by a
+    /// broker link later; a session does not take it from its counterpart.
+    case push = 7
+    /// A deep link for the device to route (its payload the URL's UTF-8), as ``push``.
+    case deepLink = 8
   }
 
   /// Flags in a frame.

@@ -26,6 +26,8 @@ public final class SessionEngine: Sendable {
   public typealias DeliveryHandler = @Sendable (SessionDelivery) -> Void
   /// A reply's outcome: its payload, or why none came.
   public typealias ReplyHandler = @Sendable (Result<[UInt8], SessionError>) -> Void
+  /// The observer's type (see ``setObserver(_:)``).
+  public typealias Observer = @Sendable (SessionEvent) -> Void
 
   /// This device's role; frames from anything but the counterpart's are refused.
   public let role: DeviceRole
@@ -36,11 +38,14 @@ public final class SessionEngine: Sendable {
   private let maximumPayloadBytes: Int
   private let state: Mutex<State>
   private let deliveries = Mutex(DeliveryQueue())
+  private let observations = Mutex(ObservationQueue())
 
   private struct PendingReply {
     var handler: ReplyHandler
     var deadline: ContinuousClock.Instant
     var seconds: Double
+    var identifier: String
+    var time: Int64
   }
 
   private struct State {
@@ -63,6 +68,12 @@ public final class SessionEngine: Sendable {
   private struct DeliveryQueue {
     var handler: DeliveryHandler?
     var queue: [SessionDelivery] = []
+    var isDraining = false
+  }
+
+  private struct ObservationQueue {
+    var observer: Observer?
+    var queue: [SessionEvent] = []
     var isDraining = false
   }
 
@@ -128,6 +139,15 @@ public final class SessionEngine: Sendable {
     drain()
   }
 
+  /// Sets the observer, which is handed every ``SessionEvent`` from now on (none is kept while
+  /// there is none: set it before ``activate()``), in the order the session made them, one at a
+  /// time, outside the session's locks (so it may call the engine), and before the delivery or
+  /// reply handler hears of the same thing. It is called on the thread that made the event: keep
+  /// it short, or hand the event on.
+  public func setObserver(_ observer: Observer?) {
+    observations.withLock { $0.observer = observer }
+  }
+
   /// `notActivated` → `activated`: starts the link, so the counterpart can reach this device.
   public func activate() throws(SessionError) {
     let isNew = state.withLock { state -> Bool in
@@ -147,11 +167,13 @@ public final class SessionEngine: Sendable {
 
   /// Stops the link (the counterpart sees this device unreachable) and fails waiting replies.
   public func deactivate() {
+    defer { drainObservations() }
     link.stop()
     let replies = state.withLock { state -> [PendingReply] in
       state.activation = .notActivated
       return disconnect(&state)
     }
+    drainObservations()
     for reply in replies { reply.handler(.failure(.notReachable)) }
   }
 
@@ -165,27 +187,46 @@ public final class SessionEngine: Sendable {
   )
     throws(SessionError) -> ContextUpdate
   {
-    try Self.checkIdentifier(identifier)
-    return try state.withLock { state throws(SessionError) -> ContextUpdate in
-      guard state.activation == .activated else { throw .notActivated }
-      var entries = state.applicationContext.entries
-      entries[identifier] = payload
-      if entries == state.applicationContext.entries && !deliveringIdentical { return .unchanged }
-      let context = SessionContext(entries: entries, version: state.applicationContext.version + 1)
-      let encoded = context.encodedEntries()
-      guard encoded.count <= maximumPayloadBytes else {
-        throw .payloadTooLarge(bytes: encoded.count, limit: maximumPayloadBytes)
-      }
-      try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
-      state.applicationContext = context
-      state.pendingContextForced = deliveringIdentical
-      if state.isReachable
-        && sendContext(state, payload: encoded, identifier: identifier, forced: deliveringIdentical)
-      {
-        return .sent(version: context.version)
-      }
-      return .queued(version: context.version)
+    defer { drainObservations() }
+    do throws(SessionError) {
+      try Self.checkIdentifier(identifier)
+    } catch {
+      observe(.contextFailed(identifier: identifier, bytes: payload.count, error: error))
+      throw error
     }
+    return try state.withLock { state throws(SessionError) -> ContextUpdate in
+      do throws(SessionError) {
+        return try updateContext(
+          &state, payload, identifier: identifier, deliveringIdentical: deliveringIdentical)
+      } catch {
+        observe(.contextFailed(identifier: identifier, bytes: payload.count, error: error))
+        throw error
+      }
+    }
+  }
+
+  private func updateContext(
+    _ state: inout State, _ payload: [UInt8], identifier: String, deliveringIdentical: Bool
+  ) throws(SessionError) -> ContextUpdate {
+    guard state.activation == .activated else { throw .notActivated }
+    var entries = state.applicationContext.entries
+    entries[identifier] = payload
+    if entries == state.applicationContext.entries && !deliveringIdentical { return .unchanged }
+    let context = SessionContext(entries: entries, version: state.applicationContext.version + 1)
+    let encoded = context.encodedEntries()
+    guard encoded.count <= maximumPayloadBytes else {
+      throw .payloadTooLarge(bytes: encoded.count, limit: maximumPayloadBytes)
+    }
+    try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
+    state.applicationContext = context
+    state.pendingContextForced = deliveringIdentical
+    observe(.contextQueued(identifier: identifier, version: context.version, bytes: payload.count))
+    if state.isReachable
+      && sendContext(state, payload: encoded, identifier: identifier, forced: deliveringIdentical)
+    {
+      return .sent(version: context.version)
+    }
+    return .queued(version: context.version)
   }
 
   /// Removes `identifiers` from the application context and delivers the result to the
@@ -194,15 +235,21 @@ public final class SessionEngine: Sendable {
   /// when none of them is in the context: nothing is sent.
   @discardableResult
   public func removeFromApplicationContext(_ identifiers: [String]) throws(SessionError) -> ContextUpdate {
-    try state.withLock { state throws(SessionError) -> ContextUpdate in
+    defer { drainObservations() }
+    return try state.withLock { state throws(SessionError) -> ContextUpdate in
       guard state.activation == .activated else { throw .notActivated }
       var entries = state.applicationContext.entries
       for identifier in identifiers { entries[identifier] = nil }
       guard entries != state.applicationContext.entries else { return .unchanged }
       let context = SessionContext(entries: entries, version: state.applicationContext.version + 1)
       try storage.saveApplicationContext(context, acknowledgedVersion: state.acknowledgedContextVersion)
+      let removed = Set(identifiers).filter { state.applicationContext.entries[$0] != nil }
+        .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       state.applicationContext = context
       state.pendingContextForced = false
+      for identifier in removed {
+        observe(.contextQueued(identifier: identifier, version: context.version, bytes: 0))
+      }
       if state.isReachable
         && sendContext(state, payload: context.encodedEntries(), identifier: "", forced: false)
       {
@@ -231,6 +278,20 @@ public final class SessionEngine: Sendable {
   public func sendMessage(
     _ payload: [UInt8], identifier: String, replyTimeout: Double = 10, replyHandler: ReplyHandler? = nil
   ) throws(SessionError) -> UInt64 {
+    defer { drainObservations() }
+    do throws(SessionError) {
+      return try send(payload, identifier: identifier, replyTimeout: replyTimeout, replyHandler: replyHandler)
+    } catch {
+      observe(
+        .messageFailed(
+          identifier: identifier, sequence: nil, time: clock(), bytes: payload.count, error: error))
+      throw error
+    }
+  }
+
+  private func send(
+    _ payload: [UInt8], identifier: String, replyTimeout: Double, replyHandler: ReplyHandler?
+  ) throws(SessionError) -> UInt64 {
     try Self.checkIdentifier(identifier)
     guard payload.count <= maximumPayloadBytes else {
       throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
@@ -242,17 +303,24 @@ public final class SessionEngine: Sendable {
       guard state.isReachable else { throw .notReachable }
       let sequence = state.nextMessageSequence
       state.nextMessageSequence += 1
+      let time = clock()
       if let replyHandler {
         state.pendingReplies[sequence] = PendingReply(
-          handler: replyHandler, deadline: deadline, seconds: replyTimeout)
+          handler: replyHandler, deadline: deadline, seconds: replyTimeout, identifier: identifier, time: time
+        )
       }
       let frame = DeviceFrame(
-        kind: .message, identifier: identifier, sequence: sequence, sender: role, time: clock(),
+        kind: .message, identifier: identifier, sequence: sequence, sender: role, time: time,
         flags: replyHandler == nil ? [] : .replyRequested, payload: payload)
       guard link.send(frame) else {
         state.pendingReplies[sequence] = nil
         throw .notReachable
       }
+      // Observed before the lock is left: a reply cannot be taken (and observed) before it.
+      observe(
+        .messageSent(
+          identifier: identifier, sequence: sequence, time: time, bytes: payload.count,
+          replyRequested: replyHandler != nil))
       // One timer sleeps until the earliest deadline; a message with a later one (the usual
       // case: equal timeouts) costs no timer of its own.
       guard replyHandler != nil, state.timerDeadline.map({ deadline < $0 }) ?? true else {
@@ -275,10 +343,17 @@ public final class SessionEngine: Sendable {
 
   /// Fails the replies whose deadline passed with `replyTimedOut` and sets the timer for the next.
   private func expireReplies() {
+    defer { drainObservations() }
     let now = ContinuousClock.now
     let (expired, next) = state.withLock { state -> ([PendingReply], ContinuousClock.Instant?) in
       let due = state.pendingReplies.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
-      for (sequence, _) in due { state.pendingReplies[sequence] = nil }
+      for (sequence, reply) in due {
+        state.pendingReplies[sequence] = nil
+        observe(
+          .replyFailed(
+            identifier: reply.identifier, sequence: sequence, time: reply.time,
+            error: .replyTimedOut(seconds: reply.seconds)))
+      }
       let next = state.pendingReplies.values.map(\.deadline).min()
       if let timer = state.timerDeadline, timer > now, next.map({ timer <= $0 }) ?? true {
         return (due.map(\.value), nil)  // a timer for an earlier deadline is already set
@@ -286,6 +361,7 @@ public final class SessionEngine: Sendable {
       state.timerDeadline = next
       return (due.map(\.value), next)
     }
+    drainObservations()
     for reply in expired { reply.handler(.failure(.replyTimedOut(seconds: reply.seconds))) }
     if let next { startTimer(until: next) }
   }
@@ -327,6 +403,16 @@ public final class SessionEngine: Sendable {
   /// counterpart is reachable, after every transfer queued before it.
   @discardableResult
   public func transferFile(_ payload: [UInt8], identifier: String) throws(SessionError) -> FileTransfer {
+    defer { drainObservations() }
+    do throws(SessionError) {
+      return try queueTransfer(payload, identifier: identifier)
+    } catch {
+      observe(.transferFailed(identifier: identifier, bytes: payload.count, error: error))
+      throw error
+    }
+  }
+
+  private func queueTransfer(_ payload: [UInt8], identifier: String) throws(SessionError) -> FileTransfer {
     try Self.checkIdentifier(identifier)
     guard payload.count <= maximumPayloadBytes else {
       throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
@@ -335,6 +421,8 @@ public final class SessionEngine: Sendable {
       guard state.activation == .activated else { throw .notActivated }
       let transfer = try storage.enqueueTransfer(identifier: identifier, payload: payload, time: clock())
       state.outbound.append(transfer)
+      // Before it is sent: its acknowledgement (and delivery) cannot be observed first.
+      observe(.transferQueued(FileTransferSummary(transfer)))
       if state.isReachable && link.send(transferFrame(transfer)) { state.inFlight.insert(transfer.id) }
       return transfer
     }
@@ -342,11 +430,15 @@ public final class SessionEngine: Sendable {
 
   /// Cancels an outstanding transfer that has not been sent yet: it is never delivered.
   public func cancelTransfer(_ id: UInt64) throws(SessionError) {
+    defer { drainObservations() }
     try state.withLock { state throws(SessionError) in
-      guard state.outbound.contains(id) else { throw .transferNotFound(id) }
+      guard let transfer = state.outbound.transfers.first(where: { $0.id == id }) else {
+        throw .transferNotFound(id)
+      }
       guard !state.inFlight.contains(id) else { throw .transferAlreadySent(id) }
       try storage.removeTransfer(id)
       _ = state.outbound.remove(id)
+      observe(.transferCancelled(FileTransferSummary(transfer)))
     }
   }
 
@@ -360,6 +452,7 @@ public final class SessionEngine: Sendable {
   // MARK: Link events
 
   private func handle(_ event: LinkEvent) {
+    defer { drainObservations() }
     switch event {
     case .reachabilityChanged(true):
       state.withLock { state in
@@ -377,6 +470,7 @@ public final class SessionEngine: Sendable {
       emit([.reachabilityChanged(true)])
     case .reachabilityChanged(false):
       let replies = state.withLock { disconnect(&$0) }
+      drainObservations()
       for reply in replies { reply.handler(.failure(.notReachable)) }
       emit([.reachabilityChanged(false)])
     case .refused(let error):
@@ -425,6 +519,11 @@ public final class SessionEngine: Sendable {
   private func disconnect(_ state: inout State) -> [PendingReply] {
     state.isReachable = false
     state.inFlight = []
+    for (sequence, reply) in state.pendingReplies.sorted(by: { $0.key < $1.key }) {
+      observe(
+        .replyFailed(identifier: reply.identifier, sequence: sequence, time: reply.time, error: .notReachable)
+      )
+    }
     let replies = state.pendingReplies.sorted { $0.key < $1.key }.map(\.value)
     state.pendingReplies = [:]
     return replies
@@ -433,6 +532,10 @@ public final class SessionEngine: Sendable {
   private func receive(_ frame: DeviceFrame) {
     switch frame.kind {
     case .message:
+      observe(
+        .messageReceived(
+          identifier: frame.identifier, sequence: frame.sequence, time: frame.time, bytes: frame.payload.count
+        ))
       emit([
         .message(
           ReceivedMessage(
@@ -440,7 +543,15 @@ public final class SessionEngine: Sendable {
             replyRequested: frame.flags.contains(.replyRequested)))
       ])
     case .reply:
-      let reply = state.withLock { $0.pendingReplies.removeValue(forKey: frame.sequence) }
+      let reply = state.withLock { state -> PendingReply? in
+        guard let reply = state.pendingReplies.removeValue(forKey: frame.sequence) else { return nil }
+        observe(
+          .replyReceived(
+            identifier: reply.identifier, sequence: frame.sequence, time: reply.time,
+            bytes: frame.payload.count))
+        return reply
+      }
+      drainObservations()
       reply?.handler(.success(frame.payload))
     case .context:
       receiveContext(frame)
@@ -453,11 +564,15 @@ public final class SessionEngine: Sendable {
         // context is sent again on the next connection, and the receiver ignores its version.
         try? storage.saveApplicationContext(state.applicationContext, acknowledgedVersion: frame.sequence)
         state.acknowledgedContextVersion = frame.sequence
+        observe(
+          .contextDelivered(version: frame.sequence, bytes: state.applicationContext.encodedEntries().count))
       }
     case .transfer:
       receiveTransfer(frame)
     case .transferAcknowledgement:
       finishTransfers([frame.transferID])
+    case .push, .deepLink:
+      break  // routed by the device that is sent them (its control socket), not by the session
     }
   }
 
@@ -469,6 +584,7 @@ public final class SessionEngine: Sendable {
       // Not removable from disk: sent again next time and ignored by their ids there.
       try? storage.removeTransfers(finished)
       for id in finished { state.inFlight.remove(id) }
+      observe(.transfersDelivered(finished))
       return finished
     }
     if !finished.isEmpty { emit(finished.map { .transferFinished($0) }) }
@@ -494,6 +610,7 @@ public final class SessionEngine: Sendable {
       let changed = Set(old.keys).union(entries.keys).filter { old[$0] != entries[$0] }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       if changed.isEmpty && !frame.flags.contains(.deliversIdentical) { return nil }
+      observe(.contextReceived(version: frame.sequence, identifiers: changed, bytes: frame.payload.count))
       return .context(ReceivedContext(context: context, changedIdentifiers: changed, time: frame.time))
     }
     if let delivery { emit([delivery]) }
@@ -573,7 +690,10 @@ public final class SessionEngine: Sendable {
 
   // MARK: Deliveries
 
+  /// Queues deliveries for the handler. The observer is handed what happened first, so that a
+  /// journal has every event before the handler hears of it.
   private func emit(_ items: [SessionDelivery]) {
+    drainObservations()
     deliveries.withLock { $0.queue.append(contentsOf: items) }
     drain()
   }
@@ -594,6 +714,32 @@ public final class SessionEngine: Sendable {
       guard let (handler, items) = next else { return }
       for item in items { handler(item) }
       deliveries.withLock { $0.isDraining = false }
+    }
+  }
+
+  // MARK: Observations
+
+  /// Queues an event for the observer; may be called inside the state lock (events queued there
+  /// keep the order of the state changes). ``drainObservations()`` hands them over.
+  private func observe(_ event: SessionEvent) {
+    observations.withLock { queue in
+      if queue.observer != nil { queue.queue.append(event) }
+    }
+  }
+
+  /// Hands queued events to the observer outside every lock, one thread at a time, in order.
+  private func drainObservations() {
+    while true {
+      let next = observations.withLock { queue -> (Observer, [SessionEvent])? in
+        guard let observer = queue.observer, !queue.queue.isEmpty, !queue.isDraining else { return nil }
+        queue.isDraining = true
+        let items = queue.queue
+        queue.queue = []
+        return (observer, items)
+      }
+      guard let (observer, items) = next else { return }
+      for item in items { observer(item) }
+      observations.withLock { $0.isDraining = false }
     }
   }
 

@@ -5,8 +5,11 @@ public enum MailboxObservation: Sendable, Hashable {
   /// A regular file: its content (or `nil` when larger than the watcher stores), size,
   /// modification time in nanoseconds since 1970, and its message on one line (at most
   /// ``MailboxVersion/summaryColumns`` columns), made by whoever read and decoded it: the model
-  /// decodes nothing.
-  case file(bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil)
+  /// decodes nothing. `transfer` is the file's transfer identifier (its `user.wormhole.transfer`
+  /// attribute) when the library that wrote it set one: it pairs the change with the journal
+  /// record of the same identifier exactly.
+  case file(
+    bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil, transfer: String? = nil)
   /// The file exists but could not be read (permissions, a symbolic link, a FIFO...).
   case unreadable(String)
 }
@@ -56,6 +59,8 @@ struct PendingChange: Sendable {
   enum Kind: Sendable { case written(serial: UInt64, size: Int), removed }
   var kind: Kind
   var milliseconds: Int64
+  /// The file's transfer identifier, when it had one: then only the record with it pairs.
+  var transfer: String? = nil
 }
 
 /// A journal record not yet paired with a file change.
@@ -65,4 +70,8 @@ struct PendingRecord: Sendable {
   var entry: UInt64
   var sender: String
   var sequence: UInt64
+  /// The record's transfer identifier, when it has one.
+  var transfer: String? = nil
+  /// When it arrived: pairing by size holds only within the match window of it.
+  var milliseconds: Int64 = 0
 }

@@ -11,7 +11,7 @@ import WormholeVocabulary
 extension TrafficEntry {
   /// The entry as one JSON object on one line:
   /// `{"id","time","kind","directory","directory_bytes","identifier","identifier_bytes","transiting",`
-  /// `"bytes","sender","pid","seq","replay_of","error"}`.
+  /// `"bytes","sender","pid","seq","replay_of","error","device","peer","delivery","transfer"}`.
   public var jsonLine: String {
     var out = "{\"id\":\(id),\"time\":\(JSONText.string(TrafficRecord.timestamp(milliseconds)))"
     out += ",\"kind\":\(JSONText.string(kind.rawValue)),\"directory\":\(JSONText.name(directory))"
@@ -22,7 +22,10 @@ extension TrafficEntry {
     out +=
       ",\"bytes\":\(size),\"sender\":\(JSONText.string(orNull: sender)),\"pid\":\(jsonNumber(processIdentifier))"
     out +=
-      ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(JSONText.string(orNull: error))}"
+      ",\"seq\":\(jsonNumber(sequence)),\"replay_of\":\(jsonNumber(replayOf)),\"error\":\(JSONText.string(orNull: error))"
+    out += ",\"device\":\(JSONText.string(orNull: device)),\"peer\":\(JSONText.string(orNull: peer))"
+    out += ",\"delivery\":\(JSONText.string(orNull: delivery?.rawValue))"
+    out += ",\"transfer\":\(JSONText.string(orNull: transfer))}"
     return out
   }
 }

@@ -11,6 +11,9 @@ public struct ModelConfiguration: Sendable, Hashable {
   public var trafficCapacity = 10_000
   /// How long a file change and a journal record may be apart and still be one post.
   public var matchWindowMilliseconds: Int64 = 2_000
+  /// How long a file change and a journal record that carry a transfer identifier wait for each
+  /// other: they pair by that identifier, however late the other comes within this time.
+  public var transferMatchWindowMilliseconds: Int64 = 60_000
   /// The largest mailbox whose bytes the watcher keeps (its `maximumStoredBytes`): views say it
   /// when they cannot show a larger one.
   public var storedByteLimit = 1 << 20
@@ -314,13 +317,38 @@ public struct TrafficEntry: Sendable, Hashable, Identifiable {
   /// record arrived, or (for a record read as it was written) long before it (see
   /// ``ModelConfiguration/clockToleranceMilliseconds``).
   public var hasDoubtfulTime = false
+  /// The journal's device fields: the simulated device that made the record (`<pair>/<role>`),
+  /// the one at the other end, where a session post stands, and the transfer identifier.
+  public var details = TrafficDetails()
+
+  /// The simulated device that made the record, `<pair>/<role>`.
+  public var device: String? { details.device }
+  /// The device at the other end of a session post.
+  public var peer: String? { details.peer }
+  /// Where a session post stands: queued, delivered, failed or cancelled.
+  public var delivery: TrafficDelivery? { details.delivery }
+  /// The identifier shared by the records of one write or session send (and the mailbox it wrote).
+  public var transfer: String? { details.transfer }
+
+  /// Whether a simulated device recorded something its peer sent: a session transfer identifier
+  /// names its sender before `#` (`<pair>/<role>#…`), so a record whose device is not that
+  /// sender was made by the receiver. `false` for records of plain directories.
+  public var isIncoming: Bool { Self.isIncoming(device: device, transfer: transfer) }
+
+  /// Whether a record of `device` with this transfer identifier was made by the receiver.
+  public static func isIncoming(device: String?, transfer: String?) -> Bool {
+    guard let device, let transfer, let mark = transfer.firstIndex(of: "#") else { return false }
+    return transfer[..<mark] != device
+  }
 
   public init(
     id: UInt64, milliseconds: Int64, kind: TrafficEntryKind, directory: FileName, identifier: FileName,
     transiting: String? = nil, size: Int, sender: String? = nil, processIdentifier: Int32? = nil,
     sequence: UInt64? = nil, replayOf: UInt64? = nil, error: String? = nil, versionSerial: UInt64? = nil,
-    arrivalMilliseconds: Int64? = nil, hasDoubtfulTime: Bool = false
+    arrivalMilliseconds: Int64? = nil, hasDoubtfulTime: Bool = false,
+    details: TrafficDetails = TrafficDetails()
   ) {
+    self.details = details
     self.id = id
     self.milliseconds = milliseconds
     self.kind = kind

@@ -21,6 +21,14 @@ extension ModelState {
   /// ``TrafficEntryKind/changedWithoutRecord`` (or an unattributed ``TrafficEntryKind/cleared``).
   /// When several pass records of one identifier wait (a burst the watcher coalesced into one
   /// read), the newest one of the right size pairs and the older ones stand alone.
+  ///
+  /// A file that carries a transfer identifier (the library's `user.wormhole.transfer`) pairs
+  /// only with the record of the same directory and transfer, whatever the sizes and the order,
+  /// and both wait ``ModelConfiguration/transferMatchWindowMilliseconds`` for each other. A file
+  /// without one keeps the rule above (a record with a transfer identifier pairs with it by size
+  /// within the window: a file system without user extended attributes keeps none). A simulated
+  /// device's session records wrote no mailbox (a message, a context, the sender's side of a
+  /// transfer) and wait for none; the receiver's stored transfer did.
   public mutating func apply(_ event: ModelEvent, at now: Int64) -> [ModelEffect] {
     var appended: [TrafficEntry] = []
     let noticesBefore = noticesAdded
@@ -126,7 +134,7 @@ extension ModelState {
       directories[directory]?.unreadableCount += (mailbox.error != nil ? 1 : 0) - (wasUnreadable ? 1 : 0)
       directories[directory]?.mailboxes[identifier] = mailbox
     }
-    guard case .file(let bytes, let size, let modified, let summary) = observation else {
+    guard case .file(let bytes, let size, let modified, let summary, let transfer) = observation else {
       if case .unreadable(let message) = observation, mailbox.error != message {
         mailbox.error = message
         mailbox.lastChange = now
@@ -154,10 +162,20 @@ extension ModelState {
     guard !initial else { return }
     let key = MailboxKey(directory: directory, identifier: identifier)
     let waiting = pendingRecords.items(for: key)
-    if let index = waiting.lastIndex(where: {
-      guard case .pass(let recordSize) = $0.item.kind else { return false }
-      return recordSize == size
-    }) {
+    let window = configuration.matchWindowMilliseconds
+    let match: Int?
+    if let transfer {
+      match = waiting.firstIndex {
+        guard case .pass = $0.item.kind else { return false }
+        return $0.item.transfer == transfer
+      }
+    } else {
+      match = waiting.lastIndex {
+        guard case .pass(let recordSize) = $0.item.kind else { return false }
+        return recordSize == size && now - $0.item.milliseconds <= window
+      }
+    }
+    if let index = match {
       let record = waiting[index].item
       mailbox.current?.sender = record.sender
       mailbox.current?.sequence = record.sequence
@@ -170,8 +188,9 @@ extension ModelState {
       pendingRecords.remove(spent, key: key)
     } else {
       pendingChanges.append(
-        PendingChange(kind: .written(serial: serial, size: size), milliseconds: now), key: key,
-        deadline: now + configuration.matchWindowMilliseconds)
+        PendingChange(kind: .written(serial: serial, size: size), milliseconds: now, transfer: transfer),
+        key: key,
+        deadline: now + (transfer == nil ? window : configuration.transferMatchWindowMilliseconds))
     }
   }
 
@@ -222,7 +241,8 @@ extension ModelState {
       id: nextTrafficIdentifier, milliseconds: record.milliseconds, kind: kind, directory: directory,
       identifier: identifier, transiting: record.transiting, size: record.bytes, sender: record.sender,
       processIdentifier: record.processIdentifier, sequence: record.sequence, replayOf: record.replayOf,
-      error: record.outcome == .ok ? nil : (record.error ?? "failed"), arrivalMilliseconds: now)
+      error: record.outcome == .ok ? nil : (record.error ?? "failed"), arrivalMilliseconds: now,
+      details: record.details)
     // A time ahead of arrival is wrong; one long before it, for a record read as it was written.
     let tolerance = configuration.clockToleranceMilliseconds
     entry.hasDoubtfulTime =
@@ -233,6 +253,7 @@ extension ModelState {
       appended.append(entry)
     }
     guard record.outcome == .ok else { return }
+    guard record.kind != .pass || Self.wroteMailbox(record) else { return }
     if initial {
       // Already on disk: name the writer of the current message when the sizes agree.
       if record.kind == .pass, let current = directories[directory]?.mailboxes[identifier]?.current,
@@ -247,20 +268,32 @@ extension ModelState {
     let deadline = now + configuration.matchWindowMilliseconds
     let key = MailboxKey(directory: directory, identifier: identifier)
     let pending = PendingRecord(
-      kind: .clear, entry: entry.id, sender: record.sender, sequence: record.sequence)
+      kind: .clear, entry: entry.id, sender: record.sender, sequence: record.sequence, milliseconds: now)
     switch record.kind {
     case .pass:
-      if let change = pendingChanges.items(for: key).first(where: {
-        guard case .written(_, let size) = $0.item.kind else { return false }
-        return size == record.bytes
-      }), case .written(let serial, _) = change.item.kind {
+      let changes = pendingChanges.items(for: key)
+      let byTransfer = record.transfer.flatMap { transfer in
+        changes.first {
+          guard case .written = $0.item.kind else { return false }
+          return $0.item.transfer == transfer
+        }
+      }
+      if let change = byTransfer
+        ?? changes.first(where: {
+          guard case .written(_, let size) = $0.item.kind else { return false }
+          return size == record.bytes && $0.item.transfer == nil
+        }), case .written(let serial, _) = change.item.kind
+      {
         pendingChanges.remove([change.token], key: key)
         entry.versionSerial = serial
         setWriter(of: serial, directory: directory, identifier: identifier, record: record)
       } else {
         var waiting = pending
         waiting.kind = .pass(size: record.bytes)
-        pendingRecords.append(waiting, key: key, deadline: deadline)
+        waiting.transfer = record.transfer
+        pendingRecords.append(
+          waiting, key: key,
+          deadline: record.transfer == nil ? deadline : now + configuration.transferMatchWindowMilliseconds)
       }
     case .clear:
       if let change = pendingChanges.items(for: key).first(where: {
@@ -284,6 +317,17 @@ extension ModelState {
     default:
       break
     }
+  }
+
+  /// Whether a pass record wrote a mailbox. Every pass through the library did, except a
+  /// simulated device's session records, which only say what the session did: of those, only the
+  /// receiver's record of a stored transfer wrote one (see ``TrafficEntry/isIncoming``). A
+  /// session-type record without a delivery state is not a device's session record (another
+  /// writer's, or one made before the device fields): it is taken as a pass that wrote its mailbox.
+  static func wroteMailbox(_ record: TrafficRecord) -> Bool {
+    guard record.transiting.hasPrefix("session-"), record.delivery != nil else { return true }
+    return record.transiting == TransitingType.sessionFile.rawValue && record.delivery == .delivered
+      && TrafficEntry.isIncoming(device: record.device, transfer: record.transfer)
   }
 
   private mutating func setWriter(

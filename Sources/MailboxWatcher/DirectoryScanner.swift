@@ -111,14 +111,20 @@ enum DirectoryScanner {
     let modified = Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec)
     guard status.st_mode & S_IFMT == S_IFREG else { return (.unreadable("it is not a regular file"), stamp) }
     let size = Int(status.st_size)
+    // The library names each write on the file itself: read before the bytes, from the same
+    // descriptor, so the name is the one of the write whose bytes follow (or of a later one).
+    let transfer = FileSystem.transferIdentifier(descriptor)
     guard size <= limit else {
-      return (.file(bytes: nil, size: size, modifiedNanoseconds: modified), stamp)
+      return (.file(bytes: nil, size: size, modifiedNanoseconds: modified, transfer: transfer), stamp)
     }
     // Read to the end: an in-place writer may have grown it since the fstat.
     switch FileSystem.readToEnd(descriptor, expectedSize: size, limit: limit) {
     case .bytes(let bytes):
-      return (.file(bytes: bytes, size: bytes.count, modifiedNanoseconds: modified), stamp)
-    case .tooLarge(let count): return (.file(bytes: nil, size: count, modifiedNanoseconds: modified), stamp)
+      return (
+        .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: modified, transfer: transfer), stamp
+      )
+    case .tooLarge(let count):
+      return (.file(bytes: nil, size: count, modifiedNanoseconds: modified, transfer: transfer), stamp)
     case .failed(let code): return (.unreadable("cannot read it: \(String(cString: strerror(code)))"), stamp)
     }
   }

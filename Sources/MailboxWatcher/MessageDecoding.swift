@@ -29,17 +29,22 @@ extension MailboxObservation {
   /// A regular file's observation with its message summarized
   /// (``MailboxModel/MailboxVersion/summaryColumns`` wide), for the tree's rows: the file is
   /// decoded here, by whoever read it, so that no view or reducer has to.
-  public static func summarized(bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64) -> MailboxObservation
-  {
+  public static func summarized(
+    bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, transfer: String? = nil
+  ) -> MailboxObservation {
     let summary = bytes.map {
       DecodedMessage(decoding: $0, size: size).summary(width: MailboxVersion.summaryColumns)
     }
-    return .file(bytes: bytes, size: size, modifiedNanoseconds: modifiedNanoseconds, summary: summary)
+    return .file(
+      bytes: bytes, size: size, modifiedNanoseconds: modifiedNanoseconds, summary: summary, transfer: transfer
+    )
   }
 
   /// This observation with its message summarized, when it is a file read without one.
   public var summarized: MailboxObservation {
-    guard case .file(let bytes, let size, let modified, nil) = self, bytes != nil else { return self }
-    return .summarized(bytes: bytes, size: size, modifiedNanoseconds: modified)
+    guard case .file(let bytes, let size, let modified, nil, let transfer) = self, bytes != nil else {
+      return self
+    }
+    return .summarized(bytes: bytes, size: size, modifiedNanoseconds: modified, transfer: transfer)
   }
 }

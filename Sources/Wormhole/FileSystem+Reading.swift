@@ -17,9 +17,9 @@ extension FileSystem {
 
   /// The transfer identifier this library set on an open mailbox (``Wormhole/transferAttributeName``),
   /// or `nil` when the file has none (written by another program, or a file system without user
-  /// extended attributes). At most 64 bytes are read: the library writes 16, or a session's id.
+  /// extended attributes). At most 256 bytes are read: the library writes 16, a session up to 91 (`<pair>/<role>#<id>`).
   package static func transferIdentifier(_ descriptor: Int32) -> String? {
-    var buffer = [UInt8](repeating: 0, count: 64)
+    var buffer = [UInt8](repeating: 0, count: 256)
     let count = buffer.withUnsafeMutableBytes { bytes in
       fgetxattr(descriptor, Wormhole.transferAttributeName, bytes.baseAddress, bytes.count)
     }

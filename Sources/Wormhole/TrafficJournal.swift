@@ -238,7 +238,26 @@ final class TrafficJournalWriter: Sendable {
   func append(_ make: (_ sequence: UInt64, _ milliseconds: Int64) -> TrafficRecord) throws(WormholeError)
     -> TrafficRecord
   {
-    try state.withLock { state throws(WormholeError) in
+    // One record is a batch of one: `make` is called exactly once.
+    var made: TrafficRecord?
+    _ = try append(count: 1) { _, sequence, milliseconds in
+      let record = make(sequence, milliseconds)
+      made = record
+      return record
+    }
+    guard let made else { throw .fileSystem(operation: "append to", path: path, code: EIO) }
+    return made
+  }
+
+  /// Appends `count` records in one locked write (consecutive sequence numbers, one time): what
+  /// `make` builds for each index from 0, in order. For a writer that gathers records (a device's
+  /// session journal): one lock and one `write` for the batch instead of one each. Nothing of the
+  /// batch is written when any of it cannot be.
+  func append(
+    count: Int, _ make: (_ index: Int, _ sequence: UInt64, _ milliseconds: Int64) -> TrafficRecord
+  ) throws(WormholeError) -> [TrafficRecord] {
+    guard count > 0 else { return [] }
+    return try state.withLock { state throws(WormholeError) in
       let descriptor = try lockCurrentJournal(&state)
       var status = stat()
       guard fstat(descriptor, &status) == 0 else {
@@ -266,7 +285,7 @@ final class TrafficJournalWriter: Sendable {
       }
       // Past the bound (only a journal written by something else gets there) no number is left
       // that readers have not seen: starting again at 1 would repeat one.
-      guard sequence <= TrafficRecord.maximumSequence else {
+      guard sequence <= TrafficRecord.maximumSequence - UInt64(count - 1) else {
         _ = flock(descriptor, LOCK_UN)
         throw .journalUnusable(
           path: path,
@@ -274,9 +293,15 @@ final class TrafficJournalWriter: Sendable {
             "its last record is numbered \(TrafficRecord.maximumSequence), the largest a record may have, so a new record would repeat a number; move it aside (rename it) and the next post starts a new journal at 1"
         )
       }
-      let record = make(sequence, currentMilliseconds())
-      line.append(contentsOf: record.jsonLineBytes)
-      line.append(UInt8(ascii: "\n"))
+      let milliseconds = currentMilliseconds()
+      var records: [TrafficRecord] = []
+      records.reserveCapacity(count)
+      for index in 0..<count {
+        let record = make(index, sequence + UInt64(index), milliseconds)
+        line.append(contentsOf: record.jsonLineBytes)
+        line.append(UInt8(ascii: "\n"))
+        records.append(record)
+      }
       let code = FileSystem.writeAll(descriptor, line)
       guard code == 0 else {
         // Take back a torn line (a full disk) so that the journal stays one record a line.
@@ -286,13 +311,13 @@ final class TrafficJournalWriter: Sendable {
       }
       state.inode = UInt64(status.st_ino)
       state.end = size + line.count
-      state.sequence = sequence
+      state.sequence = sequence + UInt64(count - 1)
       if size + line.count >= limit {
         rotate(&state)
       } else {
         _ = flock(descriptor, LOCK_UN)
       }
-      return record
+      return records
     }
   }
 

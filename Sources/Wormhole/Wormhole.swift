@@ -276,6 +276,8 @@ public final class Wormhole: Sendable {
   private func recorded(_ details: TrafficDetails, _ write: TransitingWrite) -> TrafficDetails {
     var result = write.details.over(details)
     if !write.notifiesListeners && result.delivery == nil { result.delivery = .delivered }
+    // A transiting that journals itself names the transfer (or not) in its own terms.
+    if transiting.journalsItsOwnTraffic { result.transfer = write.details.transfer }
     return result
   }
 
@@ -305,6 +307,41 @@ public final class Wormhole: Sendable {
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
         transiting: transiting.rawValue, kind: kind, identifier: identifier, bytes: bytes,
         outcome: error == nil ? .ok : .failed, error: error, details: details)
+    }
+  }
+
+  /// A record to journal with ``record(contentsOf:)``: what ``record(kind:identifier:bytes:transiting:details:error:)``
+  /// takes, as a value.
+  package struct JournalEntry: Sendable {
+    package var kind: TrafficKind
+    package var identifier: String
+    package var bytes: Int
+    package var transiting: TransitingType
+    package var details: TrafficDetails
+    package var error: String?
+
+    package init(
+      kind: TrafficKind = .pass, identifier: String, bytes: Int, transiting: TransitingType,
+      details: TrafficDetails, error: String? = nil
+    ) {
+      (self.kind, self.identifier, self.bytes, self.transiting) = (kind, identifier, bytes, transiting)
+      (self.details, self.error) = (details, error)
+    }
+  }
+
+  /// Journals several posts that wrote no mailbox, in order, in one locked write: a device's
+  /// session journal hands over what it gathered at once (one lock and one `write` instead of
+  /// one each).
+  @discardableResult
+  package func record(contentsOf entries: [JournalEntry]) throws(WormholeError) -> [TrafficRecord] {
+    try journal.prepare()
+    return try journal.append(count: entries.count) { index, sequence, milliseconds in
+      let entry = entries[index]
+      return TrafficRecord(
+        sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
+        transiting: entry.transiting.rawValue, kind: entry.kind, identifier: entry.identifier,
+        bytes: entry.bytes, outcome: entry.error == nil ? .ok : .failed, error: entry.error,
+        details: entry.details)
     }
   }
 
@@ -588,18 +625,32 @@ public final class Wormhole: Sendable {
     kind: TrafficKind, identifier: String, bytes: Int, replayOf: UInt64?,
     details: TrafficDetails = TrafficDetails(), transiting: TransitingType? = nil
   ) throws(WormholeError) -> TrafficRecord {
-    try journal.append { sequence, milliseconds in
+    func record(_ sequence: UInt64, _ milliseconds: Int64) -> TrafficRecord {
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
         transiting: (transiting ?? transitingType).rawValue, kind: kind, identifier: identifier, bytes: bytes,
         outcome: .ok, replayOf: replayOf, details: details)
     }
+    // A session's device journals the event itself, under the transfer identifier both devices
+    // share: a second record here would count every send twice.
+    guard !self.transiting.journalsItsOwnTraffic else {
+      return record(0, Self.nowMilliseconds())
+    }
+    return try journal.append { sequence, milliseconds in record(sequence, milliseconds) }
+  }
+
+  /// The time now, in milliseconds since 1970, for a record made in memory.
+  private static func nowMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
   }
 
   private func recordFailure(
     kind: TrafficKind, identifier: String, bytes: Int, error: WormholeError,
     details: TrafficDetails = TrafficDetails(), transiting: TransitingType? = nil
   ) {
+    guard !self.transiting.journalsItsOwnTraffic else { return }  // see post(...)
     _ = try? journal.append { sequence, milliseconds in
       TrafficRecord(
         sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,

@@ -54,10 +54,19 @@ public protocol WormholeTransiting: Sendable {
   /// then on the transiting hands what arrives to `inbox`, which passes it to the wormhole's
   /// listeners (and drops it once the wormhole is gone).
   func deliverIncomingMessages(to inbox: TransitingInbox)
+
+  /// Whether the transiting journals what it does itself: `true` for the session types, whose
+  /// device's session journal records every send, failure and delivery with the transfer
+  /// identifier both devices share. The wormhole then appends nothing of its own (one record per
+  /// event, whichever path sent it), and what its calls return is a record made in memory
+  /// (sequence 0, with the transfer identifier only where the transiting gives one, such as a
+  /// session-file transfer's). `false` by default: the wormhole journals each post.
+  var journalsItsOwnTraffic: Bool { get }
 }
 
 extension WormholeTransiting {
   public var recordDetails: TrafficDetails { TrafficDetails() }
   public var deliversIncomingMessages: Bool { false }
   public func deliverIncomingMessages(to inbox: TransitingInbox) {}
+  public var journalsItsOwnTraffic: Bool { false }
 }

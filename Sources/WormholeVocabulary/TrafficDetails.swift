@@ -12,18 +12,29 @@ public struct TrafficDetails: Sendable, Hashable {
   public var delivery: TrafficDelivery?
   /// The write's or transfer's identifier (see ``TrafficRecord/transfer``).
   public var transfer: String?
+  /// The route a push or a deep link took on the device, as one JSON object's text (see
+  /// ``TrafficRecord/route``).
+  public var route: String?
+  /// What a push or a deep link carried, so it can be sent again: the push's JSON payload or
+  /// the URL (see ``TrafficRecord/payload``).
+  public var payload: String?
 
   public init(
-    device: String? = nil, peer: String? = nil, delivery: TrafficDelivery? = nil, transfer: String? = nil
+    device: String? = nil, peer: String? = nil, delivery: TrafficDelivery? = nil, transfer: String? = nil,
+    route: String? = nil, payload: String? = nil
   ) {
     self.device = device
     self.peer = peer
     self.delivery = delivery
     self.transfer = transfer
+    self.route = route
+    self.payload = payload
   }
 
   /// Whether no field is set.
-  public var isEmpty: Bool { device == nil && peer == nil && delivery == nil && transfer == nil }
+  public var isEmpty: Bool {
+    device == nil && peer == nil && delivery == nil && transfer == nil && route == nil && payload == nil
+  }
 }
 
 /// Where a session post stands. Unknown states from newer writers are kept as written.

@@ -41,6 +41,16 @@ public struct TrafficRecord: Sendable, Hashable {
   /// one session transfer (queued, then delivered or cancelled), so records and file changes pair
   /// exactly.
   public var transfer: String? { didSet { stored = nil } }
+  /// The route a push or a deep link took (records of kind ``TrafficKind/push`` and
+  /// ``TrafficKind/deepLink``): one JSON object's text, as `RouteOutcome.json` writes it
+  /// (`{"taken":"catcher"|"delegate"|"unhandled",…}`). It is written into the line as that object,
+  /// not as a string, and only when it is one (text that is not a JSON object is left out, so a
+  /// record never writes a line that does not parse); read back in this library's JSON form.
+  public var route: String? { didSet { stored = nil } }
+  /// What a push or a deep link carried, for a replay: the push's JSON payload, or the URL. At
+  /// most ``maximumPayloadBytes`` bytes of UTF-8 are written (APNs' payload limit); a longer
+  /// text is left out of the line, so that a record stays far below a journal line's limit.
+  public var payload: String? { didSet { stored = nil } }
   /// The line as read from the journal, unknown fields included; `nil` for a record made in
   /// memory or changed since it was read.
   private var stored: [UInt8]?
@@ -50,6 +60,9 @@ public struct TrafficRecord: Sendable, Hashable {
   /// the numbering into overflow), and an appender that finds the last record at the maximum
   /// starts again at 1, which readers see as a restart.
   public static let maximumSequence: UInt64 = 1 << 53
+
+  /// The longest ``payload`` a record writes, in bytes of UTF-8: 4096, a push notification's limit.
+  public static let maximumPayloadBytes = 4096
 
   public init(
     sequence: UInt64, milliseconds: Int64, processIdentifier: Int32, sender: String, transiting: String,
@@ -71,11 +84,14 @@ public struct TrafficRecord: Sendable, Hashable {
     self.peer = details.peer
     self.delivery = details.delivery
     self.transfer = details.transfer
+    self.route = details.route
+    self.payload = details.payload
   }
 
   /// The device fields of the record, as a value to pass on.
   public var details: TrafficDetails {
-    TrafficDetails(device: device, peer: peer, delivery: delivery, transfer: transfer)
+    TrafficDetails(
+      device: device, peer: peer, delivery: delivery, transfer: transfer, route: route, payload: payload)
   }
 
   /// The record's line as stored in the journal when it was read from one (unknown fields kept,
@@ -158,6 +174,14 @@ public struct TrafficRecord: Sendable, Hashable {
       literal(",\"transfer\":")
       JSONText.appendString(transfer, to: &out)
     }
+    if let route, let object = Self.objectText(route) {
+      literal(",\"route\":")
+      out.append(contentsOf: object)
+    }
+    if let payload, payload.utf8.count <= Self.maximumPayloadBytes {
+      literal(",\"payload\":")
+      JSONText.appendString(payload, to: &out)
+    }
     out.append(UInt8(ascii: "}"))
     return out
   }
@@ -205,7 +229,12 @@ public struct TrafficRecord: Sendable, Hashable {
     let details = TrafficDetails(
       device: text("device"), peer: text("peer"),
       delivery: text("delivery").map(TrafficDelivery.init(rawValue:)),
-      transfer: text("transfer"))
+      transfer: text("transfer"),
+      route: fields["route"].flatMap { value -> String? in
+        guard case .dictionary = value else { return nil }
+        return String(decoding: Self.render(value), as: UTF8.self)
+      },
+      payload: text("payload"))
     self.init(
       sequence: UInt64(sequence), milliseconds: milliseconds, processIdentifier: processIdentifier,
       sender: sender, transiting: transiting, kind: TrafficKind(rawValue: kind), identifier: identifier,
@@ -215,7 +244,58 @@ public struct TrafficRecord: Sendable, Hashable {
   }
 
   private static func parse(_ bytes: ArraySlice<UInt8>) -> ArchivedValue? {
-    bytes.withUnsafeBufferPointer { try? JSONParser(maximumDepth: 4).parse($0) }
+    bytes.withUnsafeBufferPointer { try? JSONParser(maximumDepth: maximumDepth).parse($0) }
+  }
+
+  /// How deep a line's JSON may nest: the record, its ``route`` object, the route's lists and
+  /// their objects.
+  private static let maximumDepth = 5
+
+  /// The JSON object in `text`, rendered as this library writes JSON, or `nil` when `text` is not
+  /// one object nested no deeper than a record allows.
+  private static func objectText(_ text: String) -> [UInt8]? {
+    let parsed = Array(text.utf8).withUnsafeBufferPointer { buffer in
+      try? JSONParser(maximumDepth: maximumDepth - 1).parse(buffer)
+    }
+    guard let parsed, case .dictionary = parsed else { return nil }
+    return render(parsed)
+  }
+
+  /// A parsed JSON value as JSON text (strings escaped by ``JSONText``).
+  private static func render(_ value: ArchivedValue) -> [UInt8] {
+    var out: [UInt8] = []
+    func append(_ value: ArchivedValue) {
+      switch value {
+      case .dictionary(let entries):
+        out.append(UInt8(ascii: "{"))
+        for (index, entry) in entries.enumerated() {
+          if index > 0 { out.append(UInt8(ascii: ",")) }
+          if case .string(let key) = entry.key {
+            JSONText.appendString(key, to: &out)
+          } else {
+            JSONText.appendString("", to: &out)
+          }
+          out.append(UInt8(ascii: ":"))
+          append(entry.value)
+        }
+        out.append(UInt8(ascii: "}"))
+      case .array(let elements):
+        out.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+          if index > 0 { out.append(UInt8(ascii: ",")) }
+          append(element)
+        }
+        out.append(UInt8(ascii: "]"))
+      case .string(let text): JSONText.appendString(text, to: &out)
+      case .integer(let number): out.append(contentsOf: String(number).utf8)
+      case .unsignedInteger(let number): out.append(contentsOf: String(number).utf8)
+      case .real(let number) where number.isFinite: out.append(contentsOf: "\(number)".utf8)
+      case .boolean(let flag): out.append(contentsOf: (flag ? "true" : "false").utf8)
+      default: out.append(contentsOf: "null".utf8)
+      }
+    }
+    append(value)
+    return out
   }
 
   /// `2026-11-29T12:41:09.123Z` for a time in milliseconds since 1970 (``UTCTimestamp``).
@@ -245,6 +325,11 @@ public struct TrafficKind: RawRepresentable, Sendable, Hashable, CustomStringCon
   public static let clear = TrafficKind(rawValue: "clear")
   /// Every mailbox of the directory was cleared.
   public static let clearAll = TrafficKind(rawValue: "clear-all")
+  /// A push notification delivered to a simulated device and routed there (the record's
+  /// ``TrafficRecord/route`` says where it went).
+  public static let push = TrafficKind(rawValue: "push")
+  /// A deep link (a URL) opened on a simulated device and routed there.
+  public static let deepLink = TrafficKind(rawValue: "deep-link")
 
   public var description: String { rawValue }
 }

@@ -6,9 +6,9 @@ import MailboxWatcher
 import TerminalBackend
 import TerminalTheme
 
-/// Builds the dashboard's real parts (ncurses, the watcher, the mailbox operations) and runs
-/// the loop of ``DashboardRuntime`` over them. Nothing else of the dashboard lives in the
-/// executable.
+/// Builds the dashboard's real parts (ncurses, the watcher, the mailbox operations, the pairs'
+/// devices through DevicePairing's client) and runs the loop of ``DashboardRuntime`` over them.
+/// Nothing else of the dashboard lives in the executable.
 enum DashboardLaunch {
   /// Runs the dashboard on `roots` until the operator quits (`.success`) or a signal ends it
   /// (the process ends by that signal, after the clean-ups). The pairs of simulated devices
@@ -29,7 +29,8 @@ enum DashboardLaunch {
     let loop: DashboardLoop
     do {
       loop = try DashboardLoop(
-        terminal: Terminal(), source: source, executor: MailboxEffectExecutor(isReadOnly: readOnly),
+        terminal: Terminal(), source: source,
+        executor: MailboxEffectExecutor(pairs: DevicePairOperations(), isReadOnly: readOnly),
         configuration: configuration, messageSources: [PairsSource(home: pairsHome)])
     } catch {
       throw .failure(error.description)

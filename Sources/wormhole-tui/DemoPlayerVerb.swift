@@ -1,17 +1,20 @@
+import DeviceSession
 import Foundation
 import Glibc
 import KeyedArchive
 import Wormhole
 
-/// The hidden `demo-player` verb: one simulated process of the demo (an app or its extension),
-/// passing a realistic mix of messages until its parent ends.
+/// The hidden `demo-player` verb: one simulated process of the demo, until its parent ends: an
+/// app or its extension passing a realistic mix of messages through files, or a device of the
+/// demo's pair (``DemoDevicePlayer``).
 enum DemoPlayerVerb {
   static let verb = Verb(
-    name: "demo-player", synopsis: "--home DIR --role app|extension",
+    name: "demo-player", synopsis: "--home DIR --role app|extension|phone|watch|reaper",
     summary: "(internal) one simulated process of the demo",
     options: [
       OptionSpec(.home, help: "the demo's home"),
-      OptionSpec(.role, help: "app or extension"),
+      OptionSpec(
+        .role, help: "app, extension, phone, watch, or reaper (removes the home when all have ended)"),
     ],
     usesLocation: false, isHidden: true,
     run: run)
@@ -21,6 +24,10 @@ enum DemoPlayerVerb {
     let parent = getppid()
     guard let home = arguments.value(.home), let role = arguments.value(.role) else {
       throw .usage("demo-player needs --home and --role")
+    }
+    if role == "reaper" { return DemoReaper.run(home: home) }
+    if let device = DeviceRole(rawValue: role) {
+      return try DemoDevicePlayer.run(home: home, role: device, parent: parent)
     }
     let directory = home + "/AppGroup/" + DemoVerb.group
     func open(_ type: TransitingType) throws(CommandError) -> Wormhole {

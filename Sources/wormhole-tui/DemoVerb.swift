@@ -1,4 +1,5 @@
 import Dashboard
+import DevicePairing
 import Dispatch
 import Foundation
 import Glibc
@@ -9,19 +10,28 @@ import Synchronization
 import Wormhole
 
 /// `wormhole-tui demo`: the dashboard over live simulated traffic in a temporary home, removed
-/// on exit. Two child processes play an app and its extension.
+/// on exit. Child processes play an app and its extension, and the phone and watch of the pair
+/// `demo`, whose watch goes away for a while (``DemoSchedule``) and comes back.
 enum DemoVerb {
   static let group = "group.com.example.demo"
 
   static let verb = Verb(
     name: "demo", synopsis: "[--no-ui] [--seconds N] [--keep] [--theme NAME|PATH]",
-    summary: "Open the dashboard over live simulated app and extension traffic (a temporary home).",
+    summary: "Open the dashboard over live simulated traffic: an app, its extension, a phone and its watch.",
     details: """
       Two processes, an app and its extension, pass realistic messages in application group
       \(group): both file transiting types, notifications without a message, clears, a
-      write that bypasses the journal, and a pass that fails. The home is removed on exit, with
-      the processes, unless --keep is given. --no-ui prints each traffic entry as it happens,
-      one line each, for --seconds N (default: until interrupted).
+      write that bypasses the journal, and a pass that fails. The pair "\(DemoDevicePlayer.pairName)" runs a
+      simulated phone and watch, each a process with its own containers: session messages (the
+      watch echoes those that wait for a reply, but one, whose reply times out), application
+      contexts and file transfers, both ways. The watch stops \(seconds(DemoSchedule.standard.firstAbsence)) after the start, and every
+      \(seconds(DemoSchedule.standard.period)) after that, for \(seconds(DemoSchedule.standard.absence)): meanwhile the phone's messages fail (not reachable,
+      7007) and its contexts and transfers queue; when it returns it is handed the newest
+      context and the queued transfers, in order. The home is removed on exit, with the
+      processes, unless --keep is given (a last process removes it should the demo be killed).
+      --no-ui prints each traffic entry as it happens, one line each with its transiting type,
+      for --seconds N (default: until interrupted), and says on standard error when the watch
+      stops and returns.
       """,
     options: [
       OptionSpec(.noUI, help: "print the traffic instead of opening the dashboard"),
@@ -32,19 +42,16 @@ enum DemoVerb {
     usesLocation: false,
     run: run)
 
+  /// "2.5 s", "15 s".
+  private static func seconds(_ value: Double) -> String {
+    (value == value.rounded() ? String(Int(value)) : String(value)) + " s"
+  }
+
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     let seconds = try arguments.seconds(.seconds)
     let home = try makeTemporaryHome()
     let keep = arguments.flag(.keep)
-    let groupDirectory = home + "/AppGroup/" + group
-    // A directory where a mailbox would go: every pass to "blocked" fails, and is journaled so.
-    guard mkdir(home + "/AppGroup", 0o700) == 0, mkdir(groupDirectory, 0o700) == 0,
-      mkdir(groupDirectory + "/blocked.archive", 0o700) == 0
-    else {
-      throw .failure(
-        "cannot prepare the demo home \(DisplayText.field(home)): \(String(cString: strerror(errno)))")
-    }
-    let players = DemoPlayers(home: home)
+    let players = DemoPlayers(home: home, removesHome: !keep)
     // On every way out (return, a failed write, a signal): the players end, the home goes.
     Termination.onExit {
       players.stop()
@@ -54,13 +61,53 @@ enum DemoVerb {
         try? FileManager.default.removeItem(atPath: home)
       }
     }
-    try players.start()
-    if arguments.flag(.noUI) {
+    try prepare(home)
+    let noUI = arguments.flag(.noUI)
+    try players.start(reporting: noUI ? reportWatch : nil)
+    if noUI {
       return try printTraffic(home: home, seconds: seconds)
     }
-    // The dashboard's own command line, over the demo's home: its options are the dashboard's.
+    // The dashboard's own command line, over the demo's home (its mailboxes, and its pairs'
+    // branch with the demo's pair): its options are the dashboard's.
     let theme = arguments.value(.theme).map { ["--theme", $0] } ?? []
-    return try DashboardVerb.run(ParsedArguments([home] + theme, options: DashboardVerb.verb.allOptions))
+    return try DashboardVerb.run(
+      ParsedArguments(["--home", home] + theme, options: DashboardVerb.verb.allOptions))
+  }
+
+  /// The home's application group, with a directory where a mailbox would go (every pass to
+  /// "blocked" fails, and is journaled so), and the pair with both devices' group containers,
+  /// there before anything watches them.
+  static func prepare(_ home: String) throws(CommandError) {
+    let groupDirectory = home + "/AppGroup/" + group
+    guard mkdir(home + "/AppGroup", 0o700) == 0, mkdir(groupDirectory, 0o700) == 0,
+      mkdir(groupDirectory + "/blocked.archive", 0o700) == 0
+    else {
+      throw .failure(
+        "cannot prepare the demo home \(DisplayText.field(home)): \(String(cString: strerror(errno)))")
+    }
+    let store = PairStore(home: home)
+    let pair = try PairArguments.attempt { () throws(PairStoreError) in
+      try store.create(try PairStore.name(DemoDevicePlayer.pairName))
+    }
+    for device in pair.devices {
+      let path = store.directory(for: device).path + "/AppGroup/" + group
+      do {
+        try FileManager.default.createDirectory(
+          atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw .failure(
+          "cannot prepare the demo's \(device.role) containers \(DisplayText.field(path)): \(error)")
+      }
+    }
+  }
+
+  /// `demo --no-ui`: when the watch stops and returns, on standard error.
+  static func reportWatch(_ running: Bool) {
+    if running {
+      diagnose("the watch is back: it is handed the newest context and the queued transfers")
+    } else {
+      diagnose("the watch stops: the phone's messages fail (7007), its contexts and transfers queue")
+    }
   }
 
   /// `demo --no-ui`: each traffic entry as the model recognizes it, until the time is up or a
@@ -112,43 +159,6 @@ enum DemoSignals {
       source.setEventHandler(handler: handler)
       source.activate()
       return source
-    }
-  }
-}
-
-/// The simulated app and extension: child processes of this program running the hidden
-/// `demo-player` verb, each ending with its parent.
-final class DemoPlayers: Sendable {
-  private let home: String
-  private let processes = Mutex<[pid_t]>([])
-
-  init(home: String) { self.home = home }
-
-  func start() throws(CommandError) {
-    for role in ["app", "extension"] {
-      var pid: pid_t = 0
-      let arguments = ["wormhole-tui", "demo-player", "--home", home, "--role", role]
-      var pointers = arguments.map { strdup($0) } + [nil]
-      defer { for pointer in pointers { free(pointer) } }
-      let spawned = posix_spawn(&pid, "/proc/self/exe", nil, nil, &pointers, environ)
-      guard spawned == 0 else {
-        stop()
-        throw .failure("cannot start the demo's \(role) process: \(String(cString: strerror(spawned)))")
-      }
-      processes.withLock { $0.append(pid) }
-    }
-  }
-
-  /// Ends the players and waits for them, so that nothing is left behind.
-  func stop() {
-    let pids = processes.withLock { list in
-      defer { list = [] }
-      return list
-    }
-    for pid in pids { kill(pid, SIGTERM) }
-    for pid in pids {
-      var status: Int32 = 0
-      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     }
   }
 }

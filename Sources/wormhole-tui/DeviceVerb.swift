@@ -1,4 +1,5 @@
 import DevicePairing
+import DeviceRouting
 import DeviceSession
 import Dispatch
 import Glibc
@@ -10,7 +11,7 @@ enum DeviceVerb {
   static let verb = Verb(
     name: "device",
     synopsis:
-      "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo] [--broker URL]",
+      "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo] [--routes FILE] [--push-key KEY] [--broker URL]",
     summary: "Run a pair's simulated phone or watch, printing what it receives.",
     details: """
       The device takes its role's run lock (a second run of the role is refused with the running
@@ -23,6 +24,13 @@ enum DeviceVerb {
       "time"}. Activation, reachability and finished transfers go to standard error.
       --reply answers each session message that waits for a reply with JSON, --echo with the
       message itself. SIGINT and SIGTERM stop the device cleanly (exit 0).
+      --routes FILE routes the pushes and deep links sent to the device (push, open-url): one
+      route a line, 'KIND PATTERN ACTION' (KIND deep-link or push) or 'delegate ACTION', ACTION
+      'pass ID [TRANSITING]', 'print' or 'decline'; a bad file is refused before the device
+      starts, every bad line reported as FILE:LINE:COLUMN (exit 2). A print route writes
+      'KIND ROUTE: SUBJECT' (with --json {"kind", "subject", "route", "payload"}). Without
+      --routes every delivery is unhandled. --push-key KEY matches pushes on aps.KEY instead of
+      aps.notification_id. Every delivery is recorded in the group's traffic journal.
       --broker mqtt://HOST:PORT reaches the counterpart through an MQTT broker instead of the
       local socket, so the two devices may run on different machines (needs libmosquitto1).
       """,
@@ -32,6 +40,8 @@ enum DeviceVerb {
       OptionSpec(.json, help: "print one JSON object per message"),
       OptionSpec(.reply, help: "answer each session message with this JSON value"),
       OptionSpec(.echo, help: "answer each session message with the message itself"),
+      OptionSpec(.routes, help: "route pushes and deep links by this routes file"),
+      OptionSpec(.pushKey, help: "the aps key pushes are matched on (default notification_id)"),
       OptionSpec(.broker, help: "reach the counterpart through this MQTT broker (mqtt://HOST:PORT)"),
       PairArguments.homeOption,
     ],
@@ -51,6 +61,17 @@ enum DeviceVerb {
     }
     let echo = arguments.flag(.echo)
     let json = arguments.flag(.json)
+    // Read before the run lock is taken: a bad routes file starts no device.
+    let routesFile = try arguments.value(.routes).map { file throws(CommandError) in
+      let bytes = try RouteArguments.read(file, what: "routes file")
+      do throws(RoutesFileErrors) { return try RoutesFile.parse(bytes, file: file) } catch {
+        // One line a problem (a message is one line on standard error), the last as the error.
+        for problem in error.errors.dropLast() { diagnose(problem.description) }
+        throw .usage(error.errors.last?.description ?? error.description)
+      }
+    }
+    let pushKey = arguments.value(.pushKey) ?? Router.defaultNotificationKey
+    guard !pushKey.isEmpty else { throw .usage("--push-key needs a key of the aps dictionary") }
     let store = PairArguments.store(arguments)
     let group = PairArguments.group(arguments)
     let link = try brokerLink(arguments, address: address)
@@ -95,7 +116,10 @@ enum DeviceVerb {
     // the run lock is released, so that its socket file is never another run's.
     let control: DeviceControlServer
     do throws(PairedDeviceError) {
-      control = try DeviceControlServer(session: device.session, directory: device.directory)
+      let routes = DeviceRoutes(routes: routesFile, notificationKey: pushKey, device: device) { printed in
+        emit(RouteArguments.printedLine(printed, json: json))
+      }
+      control = try DeviceControlServer(session: device.session, directory: device.directory, routes: routes)
     } catch {
       device.stop()
       throw .failure(error.description)

@@ -142,6 +142,7 @@ enum DumpVerb {
       entry.identifier.byteCount == 0 ? "-" : entry.identifier.displayField, String(entry.size),
       TailVerb.field(entry.sender ?? "-"),
     ]
+    columns += TailVerb.sessionColumns(entry.details)
     if let sequence = entry.sequence { columns.append("seq=\(sequence)") }
     if let replayOf = entry.replayOf { columns.append("replay-of=\(replayOf)") }
     if let error = entry.error { columns.append(DisplayText.quoted(error)) }

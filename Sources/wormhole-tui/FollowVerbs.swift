@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 import Glibc
 import KeyedArchive
+import MailboxModel
 import Synchronization
 import Wormhole
+import WormholeVocabulary
 
 enum ListenVerb {
   static let verb = Verb(
@@ -112,7 +114,9 @@ enum TailVerb {
       'following traffic in …' goes to standard error once it follows, and an unused group's
       directory is created to wait for its first post.
       Text columns: seq, time (UTC), pid, sender, transiting, kind, identifier, bytes, outcome,
-      each escaped for the terminal (kinds from newer writers too, as they are stored).
+      each escaped for the terminal (kinds from newer writers too, as they are stored); a
+      simulated device's records add 'DEVICE -> PEER' ('DEVICE <- PEER' for what it received)
+      and the delivery state (queued, delivered, failed, cancelled).
       JSON lines are the journal's lines as stored (see the README's "Traffic journal"), with
       what a terminal would act on or not draw written as \\uXXXX escapes: they mean the same.
       Exit 3 when the journal cannot be read (a link, FIFO, device, directory or unreadable file
@@ -177,10 +181,23 @@ enum TailVerb {
       record.identifier.isEmpty ? "-" : field(record.identifier), String(record.bytes),
       field(record.outcome.rawValue),
     ]
+    columns += sessionColumns(record.details)
     if let replay = record.replayOf { columns.append("replay-of=\(replay)") }
     if let error = record.error { columns.append(DisplayText.quoted(error)) }
     return columns.joined(separator: " ")
   }
 
   static func field(_ text: String) -> String { DisplayText.field(text) }
+
+  /// A simulated device's columns: `DEVICE -> PEER` (`<-` when the device received what its peer
+  /// sent) and the delivery state, each escaped; none for other records.
+  static func sessionColumns(_ details: TrafficDetails) -> [String] {
+    var columns: [String] = []
+    if let device = details.device {
+      let arrow = TrafficEntry.isIncoming(device: device, transfer: details.transfer) ? "<-" : "->"
+      columns += [field(device), arrow, field(details.peer ?? "-")]
+    }
+    if let delivery = details.delivery { columns.append(field(delivery.rawValue)) }
+    return columns
+  }
 }

@@ -60,5 +60,12 @@ struct Option: Hashable, Sendable {
   static let echo = Option("echo")
   static let replyTimeout = Option("reply-timeout", "SECONDS")
   static let deliverIdentical = Option("deliver-identical")
+
+  // Routes: pushes and deep links.
+  static let routes = Option("routes", "FILE")
+  static let pushKey = Option("push-key", "KEY")
+  static let device = Option("device", "SELECTOR")
+
+  // Across machines.
   static let broker = Option("broker", "URL")
 }

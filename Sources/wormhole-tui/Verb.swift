@@ -35,6 +35,7 @@ enum Verbs {
     DashboardVerb.verb, PassVerb.verb, ReadVerb.verb, ClearVerb.verb, ListenVerb.verb, TailVerb.verb,
     DumpVerb.verb, SnapshotVerb.verb, InspectVerb.verb, DemoVerb.verb, DemoPlayerVerb.verb,
     PairVerb.verb, DeviceVerb.verb, TransfersVerb.verb,
+    PushVerb.verb, OpenURLVerb.verb,
   ]
 
   /// The verb called `name`, matched by its exact bytes.

@@ -270,7 +270,9 @@ import Testing
     #expect(heard.status == 0 && heard.output.contains(#""message":{"page":2}"#), "\(heard.output)")
     let tail = try run(["tail"] + device)
     #expect(
-      tail.status == 0 && tail.lines.count == 1 && tail.output.contains(" device file pass doc "),
+      tail.status == 0 && tail.lines.count == 1
+        && tail.output.contains(" device session-file pass doc ")
+        && tail.output.contains(" ok p/watch <- p/phone delivered"),
       "\(tail.output)")
     let dump = try run(["dump", "--pair", "p", "--role", "watch"] + pairs.home)
     #expect(

@@ -114,6 +114,13 @@ struct WritePath: Sendable, CustomTestStringConvertible {
         directory: name, identifier: "greeting", serial: serial, toDirectory: name, toIdentifier: "copy",
         transiting: .file),
       .replayEntry(entry: entry, toDirectory: name, toIdentifier: "copy", transiting: .file),
+      .sessionSend(
+        SessionSend(
+          sender: SessionSend.Sender(
+            home: directory.path, pair: "desk", role: .phone, applicationGroup: "default"),
+          transiting: .sessionFile, identifier: "copy",
+          content: .version(directory: name, identifier: "greeting", serial: serial))),
+      .cancelTransfer(home: directory.path, pair: "desk", role: .phone, id: 1),
     ]
     let before = directory.allFiles()
     let refusing = MailboxEffectExecutor(isReadOnly: true)

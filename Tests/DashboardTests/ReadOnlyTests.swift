@@ -89,7 +89,20 @@ import WormholeVocabulary
         directory: group, identifier: "a", serial: 1, toDirectory: group, toIdentifier: "b", transiting: .file
       ),
       .replayEntry(entry: 1, toDirectory: group, toIdentifier: "b", transiting: .file),
+      .cancelTransfer(home: home, pair: "desk", role: .phone, id: 1),
     ]
+    // A session send of each type and each content writes (to the pair's devices).
+    let sender = SessionSend.Sender(home: home, pair: "desk", role: .watch, applicationGroup: "g")
+    let contents: [SessionSend.Content] = [
+      .value(.integer(1)), .version(directory: group, identifier: "a", serial: 1), .entry(1),
+    ]
+    let sends = [TransitingType.sessionContext, .sessionMessage, .sessionFile].flatMap { type in
+      contents.map {
+        DashboardEffect.sessionSend(
+          SessionSend(sender: sender, transiting: type, identifier: "a", content: $0))
+      }
+    }
+    #expect(sends.allSatisfy { $0.writes })
     let others: [DashboardEffect] = [
       .copyToClipboard("1"), .loadTheme(.next), .wake(atMilliseconds: 1), .rescan, .repaint, .quit,
     ]

@@ -13,25 +13,31 @@ import WormholeVocabulary
     return form
   }
 
-  @Test func anEntryJournaledWithASessionTypeKeepsItAndIsNotPassedAsFile() throws {
+  /// A notification journaled as session-message keeps its type in the form, but a session
+  /// type sends a message and a notification has none: the form says so and sends nothing
+  /// until another type is chosen.
+  @Test func anEntryJournaledWithASessionTypeKeepsItAndANotificationIsNotSentAsOne() throws {
     var harness = DashboardHarness(mailboxes: ["a": .integer(1)])
     let record = TrafficRecord(
       sequence: 1, milliseconds: harness.now, processIdentifier: 7, sender: "watch",
       transiting: "session-message", kind: .notify, identifier: "a", bytes: 0, outcome: .ok)
     harness.send(
       .modelEvents([.journalRecords(directory: group, [record], initial: false)], at: harness.now + 1))
+    harness.send(
+      .pairs([PairSnapshot(name: "desk", home: "/h", phone: .init(role: .phone), watch: .init(role: .watch))])
+    )
     harness.effects = []
     harness.type("<Tab><Tab>r")
     var form = try #require(replayForm(harness))
     #expect(form.transiting == .sessionMessage)
-    #expect(form.note?.contains("journaled as session-message") == true)
     #expect(harness.shows("◂ session-message ▸"))
-    #expect(harness.shows("not available in this build yet"))
+    #expect(harness.shows("carries no message"), "\(harness)")
     harness.type("<Enter>")
     #expect(harness.effects.isEmpty)
     #expect(replayForm(harness) != nil)
     harness.type("<Tab>")
-    harness.send(.key(.right))  // choose another type: file, the first one offered
+    harness.send(.key(.right))  // session-file
+    harness.send(.key(.right))  // file, the first type, again
     form = try #require(replayForm(harness))
     #expect(form.transiting == .file)
     harness.type("<Enter>")

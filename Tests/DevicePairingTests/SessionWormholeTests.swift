@@ -43,6 +43,17 @@ final class WormholeDevice: Sendable {
 
 private func text(_ value: String) -> ArchivedValue { .string(value) }
 
+/// The sender's journal, once the device's session journal has written what it holds: the
+/// wormhole appends nothing of its own for a session type (``WormholeTransiting/journalsItsOwnTraffic``),
+/// so each send has exactly one record, with the `<pair>/<role>#…` transfer identifier both
+/// devices share.
+private func sessionRecords(_ wormhole: Wormhole, of device: WormholeDevice) throws -> [TrafficRecord] {
+  device.device.journal.flush()
+  let records = try wormhole.trafficRecords()
+  #expect(records.allSatisfy { $0.transfer?.contains("#") ?? true }, "a record not from the session journal")
+  return records
+}
+
 @Suite struct SessionWormholeTests {
   @Test func aSessionMessageReachesTheOtherWormholesListenerAndIsNeverStored() throws {
     let home = TemporaryHome()
@@ -66,7 +77,7 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
     #expect(try sender.message(withIdentifier: "tap") == nil)
     #expect(try receiver.message(withIdentifier: "tap") == nil)
     // The sender's journal (in its device's mailboxes) records each send.
-    let records = try sender.trafficRecords().filter { $0.identifier == "tap" }
+    let records = try sessionRecords(sender, of: phone).filter { $0.identifier == "tap" }
     #expect(records.count == 3)
     #expect(
       records.allSatisfy { $0.device == "pair/phone" && $0.peer == "pair/watch" && $0.delivery == .delivered }
@@ -77,6 +88,7 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
     // A notification without a message travels as an empty message; the other types need one.
     let notice = try sender.passMessage(nil, identifier: "tap")
     #expect(notice.kind == .notify && notice.delivery == .delivered && notice.peer == "pair/watch")
+    #expect(notice.sequence == 0 && notice.transfer == nil)  // made in memory: the session journals it
     let notified = try #require(watch.heard.wait(for: 4).last)
     #expect(notified.isNotificationOnly && notified.message == nil && notified.failure == nil)
     let (files, _) = try phone.wormhole(.sessionFile)
@@ -104,7 +116,7 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
       guard case .sessionFailed(.sessionMessage, let code, _)? = error as? WormholeError else { return false }
       return code == 7007 && "\(error)".contains("not reachable")
     }
-    let failed = try #require(try sender.trafficRecords().last)
+    let failed = try #require(try sessionRecords(sender, of: phone).last)
     #expect(failed.outcome == .failed && failed.delivery == .failed && failed.peer == "pair/watch")
     // Up, then down again: 7007 again.
     let watch = try WormholeDevice(home.store, pair.watch)
@@ -168,7 +180,10 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
       })
     #expect(try receiver.message(withIdentifier: "score") == nil)
     #expect(watch.heard.values.count == 2)
-    #expect(try sender.trafficRecords().last?.kind == .clear)
+    // The removal is journaled once, by the session, as the context version it sends.
+    let removal = try #require(try sessionRecords(sender, of: phone).last)
+    #expect(removal.identifier == "score" && removal.transiting == "session-context")
+    #expect(removal.transfer?.hasSuffix("#context-4") == true)
   }
 
   @Test func aFileTransferIsStoredInTheReceiversMailboxAndHeard() throws {
@@ -181,7 +196,7 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
     let queued = try sender.passMessage(text("doc"), identifier: "doc")
     #expect(
       queued.delivery == .queued
-        && queued.transfer == phone.device.session.outstandingTransfers.first.map { "\($0.id)" })
+        && queued.transfer == phone.device.session.outstandingTransfers.first.map { "pair/phone#\($0.id)" })
 
     let watch = try WormholeDevice(home.store, pair.watch)
     defer { watch.stop() }
@@ -214,7 +229,7 @@ private func text(_ value: String) -> ArchivedValue { .string(value) }
     try messages.passMessage(text("early"), identifier: "m")
     let transfer = try files.passMessage(text("late"), identifier: "f")
     // The transfer's acknowledgement means the watch took both (one link, in order).
-    let id = try #require(transfer.transfer.flatMap { UInt64($0) })
+    let id = try #require(transfer.transfer?.split(separator: "#").last.flatMap { UInt64($0) })
     #expect(phone.deliveries.wait { $0.contains(.transferFinished(id)) }.contains(.transferFinished(id)))
     #expect(watch.heard.values.isEmpty && !watch.session.isListening)
 

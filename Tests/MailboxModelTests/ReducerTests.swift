@@ -439,7 +439,7 @@ private struct Harness {
       ))
     #expect(
       json.contains(
-        "{\"id\":1,\"time\":\"1970-01-01T00:00:00.000Z\",\"kind\":\"notification\",\"directory\":\"/w/AppGroup/g\",\"directory_bytes\":null,\"identifier\":\"n\\\"q\",\"identifier_bytes\":null,\"transiting\":\"file\",\"bytes\":0,\"sender\":\"app\",\"pid\":42,\"seq\":1,\"replay_of\":null,\"error\":null}"
+        "{\"id\":1,\"time\":\"1970-01-01T00:00:00.000Z\",\"kind\":\"notification\",\"directory\":\"/w/AppGroup/g\",\"directory_bytes\":null,\"identifier\":\"n\\\"q\",\"identifier_bytes\":null,\"transiting\":\"file\",\"bytes\":0,\"sender\":\"app\",\"pid\":42,\"seq\":1,\"replay_of\":null,\"error\":null,\"device\":null,\"peer\":null,\"delivery\":null,\"transfer\":null}"
       ))
     #expect(json.hasSuffix("\"dropped_traffic\":0,\"notices\":[]}"))
   }

@@ -109,3 +109,27 @@ import WormholeVocabulary
     }
   }
 }
+
+@Suite struct JournalBatchTests {
+  @Test func aBatchIsNumberedConsecutivelyBetweenSingleAppendsAndReadsBack() throws {
+    let temporary = TemporaryDirectory()
+    defer { temporary.remove() }
+    let wormhole = try Wormhole(directory: temporary.path)
+    try wormhole.passMessage(.integer(1), identifier: "a")
+    let entries = (0..<3).map { index in
+      Wormhole.JournalEntry(
+        identifier: "m\(index)", bytes: index, transiting: .sessionMessage,
+        details: TrafficDetails(device: "p/phone", peer: "p/watch", delivery: .delivered),
+        error: index == 2 ? "not reachable" : nil)
+    }
+    let written = try wormhole.record(contentsOf: entries)
+    #expect(written.map(\.sequence) == [2, 3, 4])
+    #expect(try wormhole.record(contentsOf: []).isEmpty)
+    try wormhole.passMessage(.integer(2), identifier: "a")
+    let records = try wormhole.trafficRecords()
+    #expect(records.map(\.sequence) == [1, 2, 3, 4, 5])
+    #expect(records[1...3].map(\.identifier) == ["m0", "m1", "m2"])
+    #expect(records[3].outcome == .failed && records[3].error == "not reachable" && records[1].outcome == .ok)
+    #expect(records[1...3].allSatisfy { $0.device == "p/phone" && $0.transiting == "session-message" })
+  }
+}

@@ -20,8 +20,8 @@ enum OverlayView {
       x += screen.write("/Enter confirm   ", row: y, column: x, role: "overlay")
       x += screen.write("n", row: y, column: x, role: "overlay.key")
       screen.write("/Esc cancel", row: y, column: x, role: "overlay")
-    case .pass(let form): drawPassForm(form, state: state, into: &screen, area: area)
-    case .replay(let form): drawReplayForm(form, state: state, into: &screen, area: area)
+    case .pass(let form): FormView.drawPassForm(form, state: state, into: &screen, area: area)
+    case .replay(let form): FormView.drawReplayForm(form, state: state, into: &screen, area: area)
     case .command, .filter: break  // typed on the footer line
     }
   }
@@ -140,34 +140,6 @@ enum OverlayView {
     screen.write(footer, row: box.maxY - 2, column: box.x + 2, limit: box.width - 4, role: "overlay.disabled")
   }
 
-  /// A chooser field (`◂ file ▸`).
-  private static func choice(
-    _ label: String, _ value: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
-  ) {
-    let (area, role) = fieldArea(label, focused: focused, row: row, box: box, into: &screen)
-    screen.write(value, row: row, column: area.x, limit: area.width, role: role)
-  }
-
-  /// A text field: the text around the cursor, escaped, with the cursor shown when focused.
-  private static func textField(
-    _ label: String, _ field: TextField, focused: Bool, row: Int, box: Rect, into screen: inout Screen
-  ) {
-    let (area, role) = fieldArea(label, focused: focused, row: row, box: box, into: &screen)
-    drawField(field, focused: focused, row: row, from: area.x, to: area.maxX, role: role, into: &screen)
-  }
-
-  /// Writes a form field's label and fills the field's area: the area and the role its value is
-  /// drawn in, for ``choice(_:_:focused:row:box:into:)`` and ``textField(_:_:focused:row:box:into:)``.
-  private static func fieldArea(
-    _ label: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
-  ) -> (area: Rect, role: StyleRole) {
-    screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
-    let area = Rect(x: box.x + 16, y: row, width: box.width - 18, height: 1)
-    let role: StyleRole = focused ? "form.field.focused" : "form.field"
-    screen.fill(area, role: role)
-    return (area, role)
-  }
-
   /// Draws the part of `field` around its cursor between two columns: what is visible costs,
   /// not the field's length. Shared with the footer's filter and command lines.
   static func drawField(
@@ -213,60 +185,6 @@ enum OverlayView {
       start = previous
     }
     return String(text[start...])
-  }
-
-  private static func drawPassForm(
-    _ form: PassForm, state: DashboardState, into screen: inout Screen, area: Rect
-  ) {
-    let box = area.centered(width: min(area.width - 2, 76), height: 10)
-    frame("Pass a message", box: box, into: &screen)
-    let directory =
-      form.directory.map { "◂ " + DisplayText.name(state.displayPath($0)) + " ▸" } ?? "(none)"
-    choice("directory", directory, focused: form.focus == .directory, row: box.y + 1, box: box, into: &screen)
-    textField(
-      "identifier", form.identifier, focused: form.focus == .identifier, row: box.y + 2, box: box,
-      into: &screen)
-    textField(
-      "value (JSON)", form.value, focused: form.focus == .value, row: box.y + 3, box: box, into: &screen)
-    choice(
-      "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: box.y + 4, box: box,
-      into: &screen)
-    let problem = form.problem.map(DisplayText.escaped)
-    screen.write(
-      problem ?? (form.value.text.isEmpty ? "empty value: a notification without a message" : "valid"),
-      row: box.y + 6, column: box.x + 2, limit: box.width - 4, role: problem == nil ? "form" : "form.error")
-    screen.write(
-      "Tab next field · ←/→ choose · Enter pass · Esc cancel", row: box.y + 8, column: box.x + 2,
-      limit: box.width - 4,
-      role: "overlay.disabled")
-  }
-
-  private static func drawReplayForm(
-    _ form: ReplayForm, state: DashboardState, into screen: inout Screen, area: Rect
-  ) {
-    let width = min(area.width - 2, 76)
-    // The title and the note wrap, so what is replayed and why is read whole.
-    let lines =
-      wrap(form.title, width: width - 4).map { ($0, StyleRole("overlay")) }
-      + (form.note.map { wrap($0, width: width - 4) } ?? []).map { ($0, StyleRole("overlay.disabled")) }
-    let box = area.centered(width: width, height: lines.count + 7)
-    frame("Replay", box: box, into: &screen)
-    for (index, line) in lines.enumerated() {
-      screen.write(line.0, row: box.y + 1 + index, column: box.x + 2, limit: box.width - 4, role: line.1)
-    }
-    let y = box.y + 1 + lines.count
-    textField("to", form.identifier, focused: form.focus == .identifier, row: y, box: box, into: &screen)
-    choice(
-      "transiting", "◂ \(form.transiting) ▸", focused: form.focus == .transiting, row: y + 1, box: box,
-      into: &screen)
-    if let problem = form.problem {
-      screen.write(
-        DisplayText.escaped(problem), row: y + 2, column: box.x + 2, limit: box.width - 4, role: "form.error")
-    }
-    screen.write(
-      "Enter replays · Tab next field · Esc cancel", row: box.maxY - 2, column: box.x + 2,
-      limit: box.width - 4,
-      role: "overlay.disabled")
   }
 
   /// Words of `text` on lines of at most `width` columns; a word longer than a line is cut

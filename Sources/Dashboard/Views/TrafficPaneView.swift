@@ -20,21 +20,15 @@ enum TrafficPaneView {
       if x > area.x + 10 { screen.write(badge, row: area.y, column: x, role: "traffic.badge") }
     }
     guard area.height > 2 else { return }
-    let columns = Columns(width: area.width)
     let headings = Rect(x: area.x, y: area.y + 1, width: area.width, height: 1)
     screen.fill(headings, role: "traffic.header")
-    columns.draw(
-      [
-        .time: "time", .kind: "kind", .identifier: "identifier", .type: "type", .size: "size",
-        .sender: "sender",
-        .outcome: "outcome",
-      ], into: &screen, row: headings.y, x: area.x, role: "traffic.header")
     let body = Rect(x: area.x, y: area.y + 2, width: area.width, height: area.height - 2)
     screen.fill(body, role: "traffic")
     // Only the visible rows are looked at: the stream is in time order already.
     let filtered = state.trafficPane.filter != nil
     let total = filtered ? state.trafficPane.filteredIdentifiers.count : state.model.traffic.count
     guard total > 0 else {
+      Columns(width: area.width).drawHeadings(into: &screen, row: headings.y, x: area.x)
       let empty =
         filtered && !state.model.traffic.isEmpty ? " no traffic entry matches the filter" : " no traffic yet"
       screen.write(empty, row: body.y, column: body.x, limit: body.width, role: "list.dim")
@@ -51,17 +45,19 @@ enum TrafficPaneView {
       if let index { last = max(index, min(total - 1, index + body.height / 2)) }
     }
     let first = max(last - body.height + 1, 0)
-    for (offset, index) in (first...last).enumerated() {
-      let entry: TrafficEntry?
-      if filtered {
-        entry = state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index])
-      } else {
-        entry = state.model.traffic[index]
-      }
+    let entries = (first...last).map { index -> TrafficEntry? in
+      filtered
+        ? state.model.trafficEntry(state.trafficPane.filteredIdentifiers[index]) : state.model.traffic[index]
+    }
+    // Session entries on screen make room for their route (`device -> peer`).
+    let columns = Columns(width: area.width, sessions: entries.contains { $0?.device != nil })
+    columns.drawHeadings(into: &screen, row: headings.y, x: area.x)
+    for (offset, entry) in entries.enumerated() {
       guard let entry else { continue }
       let y = body.y + offset
       let role = self.role(of: entry)
       let outcome = entry.error == nil ? "ok" : "FAILED"
+      let routeWidth = columns.shown.first { $0.column == .route }?.width
       // Cut in the middle, where identifiers of one app often differ least; an error after it
       // leaves the identifier at least half the column.
       let identifierWidth = columns.shown.first { $0.column == .identifier }?.width ?? 12
@@ -73,13 +69,18 @@ enum TrafficPaneView {
       // never rests on colour alone (NO_COLOR, a monochrome terminal).
       var kind = DisplayText.field(kindName(entry.kind))
       if entry.error != nil && !columns.showsOutcome { kind = "FAILED " + kind }
+      if entry.device != nil {
+        kind = sessionKind(of: entry, showsRoute: routeWidth != nil, showsOutcome: columns.showsOutcome)
+      }
       columns.draw(
         [
           .time: timeText(of: entry, now: state.now), .kind: kind,
           .identifier: identifier,
           .type: entry.transiting.map { columns.showsFullTypes ? DisplayText.field($0) : shortName(of: $0) }
             ?? "-",
-          .size: Formatting.size(entry.size), .sender: entry.sender.map(DisplayText.field) ?? "-",
+          .size: Formatting.size(entry.size),
+          .sender: entry.sender.map(DisplayText.field) ?? "-",
+          .route: routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
           .outcome: outcome,
         ], into: &screen, row: y, x: body.x, role: role)
       if entry.id == state.trafficPane.selection {
@@ -88,6 +89,34 @@ enum TrafficPaneView {
           role: focused ? "list.selected" : "list.selected.unfocused")
       }
     }
+  }
+
+  /// A session entry's kind column: where the post stands (`delivered`, `queued`, `cancelled`;
+  /// `replied` for a reply that came; FAILED as for any failure), and, without a route column,
+  /// its direction before it (`->` sent, `<-` received): the compact form.
+  static func sessionKind(of entry: TrafficEntry, showsRoute: Bool, showsOutcome: Bool) -> String {
+    let isReply = entry.kind.rawValue == "reply"
+    if entry.error != nil || entry.delivery == .failed {
+      return isReply ? "FAILED reply" : "FAILED"
+    }
+    let state = isReply ? "replied" : DisplayText.field(entry.delivery?.rawValue ?? kindName(entry.kind))
+    guard !showsRoute else { return state }
+    return (entry.isIncoming ? "<-" : "->") + state
+  }
+
+  /// A session entry's devices, `device -> peer` (`device <- peer` for what the device
+  /// received), escaped: in full when `width` allows, else by role alone when both are of one
+  /// pair (`phone -> watch`); `nil` for entries of plain directories.
+  static func route(of entry: TrafficEntry, width: Int) -> String? {
+    guard let device = entry.device else { return nil }
+    let arrow = entry.isIncoming ? " <- " : " -> "
+    let peer = entry.peer ?? "-"
+    let full = DisplayText.field(device) + arrow + DisplayText.field(peer)
+    guard TerminalWidth.columns(of: full) > width, let mark = device.lastIndex(of: "/"),
+      let peerMark = peer.lastIndex(of: "/"), device[..<mark] == peer[..<peerMark]
+    else { return full }
+    return DisplayText.field(String(device[device.index(after: mark)...])) + arrow
+      + DisplayText.field(String(peer[peer.index(after: peerMark)...]))
   }
 
   /// A transiting type in at most five columns: `file`, `coord`, `ctx`, `msg`, `xfer`; a type
@@ -130,20 +159,33 @@ enum TrafficPaneView {
   /// The columns that fit a pane width. Time, kind and identifier always; then the transiting
   /// type (short names), outcome, size and sender as they fit at their narrowest; what is left
   /// widens the type to full names, then the sender, then the identifier. The last column takes
-  /// the rest of the row.
+  /// the rest of the row. With session entries on screen (`sessions`), a route column comes
+  /// right after the type, 24 wide (`desk/phone -> desk/watch`) where that fits and 14
+  /// (`phone -> watch`) where only that does, before the outcome, size and sender are given room;
+  /// what is left widens it up to 48 first.
   struct Columns {
-    enum Column: CaseIterable { case time, kind, identifier, type, size, sender, outcome }
+    enum Column: CaseIterable { case time, kind, identifier, type, route, size, sender, outcome }
     var shown: [(column: Column, width: Int)] = []
     /// Whether the type column holds full names (`coordinated-file`) rather than short ones.
     var showsFullTypes = false
     /// Whether the outcome has a column of its own.
     var showsOutcome: Bool { shown.contains { $0.column == .outcome } }
 
-    init(width: Int) {
+    init(width: Int, sessions: Bool = false) {
       var widths: [Column: Int] = [.time: 12, .kind: 12, .identifier: 12]
       var used = 1 + 12 + 1 + 12 + 1 + 12
+      if sessions {
+        if used + 1 + 5 <= width {
+          widths[.type] = 5
+          used += 1 + 5
+        }
+        if let route = [24, 14].first(where: { used + 1 + $0 <= width }) {
+          widths[.route] = route
+          used += 1 + route
+        }
+      }
       for (column, narrowest) in [(Column.type, 5), (.outcome, 7), (.size, 8), (.sender, 8)]
-      where used + 1 + narrowest <= width {
+      where widths[column] == nil && used + 1 + narrowest <= width {
         widths[column] = narrowest
         used += 1 + narrowest
       }
@@ -153,6 +195,12 @@ enum TrafficPaneView {
         showsFullTypes = true
         spare -= 11
       }
+      if let route = widths[.route], route == 24 {
+        // Longer pair names, escaped ones too, where there is room.
+        let grow = min(spare, 24)
+        widths[.route] = route + grow
+        spare -= grow
+      }
       if let sender = widths[.sender] {
         let grow = min(spare, 4)
         widths[.sender] = sender + grow
@@ -160,6 +208,14 @@ enum TrafficPaneView {
       }
       widths[.identifier, default: 12] += spare
       shown = Column.allCases.compactMap { column in widths[column].map { (column, $0) } }
+    }
+
+    func drawHeadings(into screen: inout Screen, row: Int, x: Int) {
+      draw(
+        [
+          .time: "time", .kind: "kind", .identifier: "identifier", .type: "type", .size: "size",
+          .sender: "sender", .outcome: "outcome", .route: "devices",
+        ], into: &screen, row: row, x: x, role: "traffic.header")
     }
 
     func draw(_ texts: [Column: String], into screen: inout Screen, row: Int, x: Int, role: StyleRole) {

@@ -1,0 +1,57 @@
+import DeviceSession
+
+/// What a device did with a push notification or a deep link sent to it: the route it took, and
+/// whether the route's action worked. A route is an answer even when nobody took the delivery
+/// (`unhandled`); ``failure`` is set only when the route's `pass` could not be done.
+///
+/// On a device's control socket it is the answer to a `.push` or `.deepLink` frame: a `.reply`
+/// frame whose `sequence` is ``answerSequence``, its payload three texts (`u32 length, UTF-8`
+/// each): the description, the JSON, and the failure (empty when there is none), with `flags`
+/// `replyRequested` set when there is a failure.
+public struct RoutedDelivery: Sendable, Equatable, CustomStringConvertible {
+  /// The route in a few words (`RouteOutcome.description`: `catcher 0 "…" (app.routes:1)`,
+  /// `delegate`, `unhandled`), escaped for a terminal.
+  public var description: String
+  /// The route as one JSON object (`RouteOutcome.json`), as the traffic record's `route` holds it.
+  public var json: String
+  /// Why the route's action failed (the pass's error), when it did; the route was still taken.
+  public var failure: String?
+
+  public init(description: String, json: String, failure: String? = nil) {
+    self.description = description
+    self.json = json
+    self.failure = failure
+  }
+
+  /// The `sequence` of a `.reply` frame that carries a routed delivery (a ``ControlAnswer`` uses
+  /// 1 to 5).
+  static let answerSequence: UInt64 = 6
+
+  func frame(sender: DeviceRole) -> DeviceFrame {
+    var writer = ByteWriter()
+    for text in [description, json, failure ?? ""] {
+      let bytes = Array(text.utf8)
+      writer.append(UInt32(truncatingIfNeeded: bytes.count))
+      writer.append(contentsOf: bytes)
+    }
+    return DeviceFrame(
+      kind: .reply, sequence: Self.answerSequence, sender: sender, time: 0,
+      flags: failure == nil ? [] : .replyRequested, payload: writer.bytes)
+  }
+
+  /// The routed delivery a `.reply` frame carries; any other frame is refused.
+  init(_ frame: DeviceFrame) throws(FrameError) {
+    guard frame.kind == .reply, frame.sequence == Self.answerSequence else {
+      throw .malformed("the answer is not a routed delivery")
+    }
+    var reader = ByteReader(frame.payload)
+    var texts: [String] = []
+    for what in ["route", "route JSON", "failure"] {
+      texts.append(try reader.readText(Int(try reader.readUInt32()), what: what))
+    }
+    guard reader.remaining == 0 else { throw .malformed("\(reader.remaining) bytes follow the answer") }
+    self.init(
+      description: texts[0], json: texts[1],
+      failure: frame.flags.contains(.replyRequested) ? texts[2] : nil)
+  }
+}

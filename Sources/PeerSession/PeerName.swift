@@ -1,0 +1,36 @@
+import ArchivedValues
+
+/// The display name of a peer (`MCPeerID.displayName`): a label, not an identity.
+///
+/// Not empty and at most ``maximumBytes`` bytes of UTF-8; any other text is allowed and escaped
+/// wherever it is shown (``shown``). A longer name is refused, never truncated.
+public struct PeerName: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The longest name, in UTF-8 bytes (`MCPeerID`'s limit).
+  public static let maximumBytes = 63
+
+  /// The name as given.
+  public let text: String
+
+  /// The name, or ``PeerNameError`` saying which rule `text` breaks.
+  public init(_ text: String) throws(PeerNameError) {
+    if let rule = Self.brokenRule(in: text) { throw PeerNameError(text: text, rule: rule) }
+    self.text = text
+  }
+
+  /// The rule `text` breaks, or `nil` when it can name a peer.
+  public static func brokenRule(in text: String) -> PeerNameError.Rule? {
+    if text.isEmpty { return .empty }
+    let bytes = text.utf8.count
+    if bytes > maximumBytes { return .tooLong(bytes: bytes) }
+    return nil
+  }
+
+  /// The name as a terminal may show it: one field, escaped with names' strength.
+  public var shown: String { DisplayText.field(text) }
+
+  public var description: String { shown }
+
+  public static func < (left: PeerName, right: PeerName) -> Bool {
+    left.text.utf8.lexicographicallyPrecedes(right.text.utf8)
+  }
+}

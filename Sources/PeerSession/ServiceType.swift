@@ -1,0 +1,38 @@
+/// The type of service peers advertise and browse for, as Bonjour requires it.
+///
+/// 1 to 15 characters, each an ASCII lowercase letter, digit or hyphen, at least one letter, and
+/// no hyphen at either end or next to another (`MCNearbyServiceAdvertiser`'s `serviceType`).
+/// Anything else is refused with the rule it breaks, never truncated or lowercased.
+public struct ServiceType: Sendable, Hashable, Comparable, CustomStringConvertible {
+  /// The longest service type, in characters.
+  public static let maximumLength = 15
+
+  /// The service type as given.
+  public let text: String
+
+  /// The service type, or ``ServiceTypeError`` saying which rule `text` breaks.
+  public init(_ text: String) throws(ServiceTypeError) {
+    if let rule = Self.brokenRule(in: text) { throw ServiceTypeError(text: text, rule: rule) }
+    self.text = text
+  }
+
+  /// The rule `text` breaks, or `nil` when it is a service type.
+  public static func brokenRule(in text: String) -> ServiceTypeError.Rule? {
+    let scalars = Array(text.unicodeScalars)
+    if scalars.isEmpty { return .empty }
+    if let bad = scalars.first(where: { !isAllowed($0) }) { return .character(bad) }
+    if scalars.count > maximumLength { return .tooLong(characters: scalars.count) }
+    if !scalars.contains(where: { ("a"..."z").contains($0) }) { return .noLetter }
+    if scalars.first == "-" || scalars.last == "-" { return .hyphenAtEnd }
+    if text.contains("--") { return .adjacentHyphens }
+    return nil
+  }
+
+  private static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+    ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-"
+  }
+
+  public var description: String { text }
+
+  public static func < (left: ServiceType, right: ServiceType) -> Bool { left.text < right.text }
+}

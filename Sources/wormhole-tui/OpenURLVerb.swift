@@ -1,0 +1,38 @@
+import ArchivedValues
+import DevicePairing
+import DeviceRouting
+
+/// `open-url --device PAIR:ROLE URL`: a deep link opened on a running device, which routes it.
+enum OpenURLVerb {
+  static let verb = Verb(
+    name: "open-url",
+    synopsis: "--device PAIR:ROLE URL [--json]",
+    summary: "Open a URL (a deep link) on a running device and print the route it took.",
+    details: """
+      The URL must have a scheme (myapp://…) and no spaces or control characters (write them
+      percent-encoded), at most 65536 bytes. The device (device run, with --routes FILE) matches
+      it, whole and case-insensitively, against its deep-link routes in order; this verb prints
+      the route taken, 'catcher N "PATTERN" (FILE:LINE)', 'delegate' (perhaps 'declined by …')
+      or 'unhandled', or with --json the route as one JSON object. Exit 2 for a bad URL or
+      --device, 3 when the device is not running or the route's pass failed.
+      """,
+    options: [RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption],
+    usesLocation: false,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard arguments.positional.count == 1 else { throw .usage("open-url takes one URL (see --help)") }
+    let address = try RouteArguments.address(arguments, verb: "open-url")
+    let text = arguments.positional[0]
+    let link: DeepLink
+    do { link = try DeepLink(text) } catch {
+      throw .usage("\(DisplayText.field(text)) is \(error.description)")
+    }
+    guard text.utf8.count <= DeepLink.maximumWireBytes else {
+      throw .usage("the URL is \(text.utf8.count) bytes; at most \(DeepLink.maximumWireBytes) are sent")
+    }
+    return try RouteArguments.deliver(arguments, address: address) { client throws(PairedDeviceError) in
+      try client.open(link)
+    }
+  }
+}
