@@ -109,8 +109,12 @@ public final class MQTTClient: Sendable {
     guard let pointer = cmosquitto_new(clientIdentifier, cleanSession, context) else {
       throw .invalidArgument("mosquitto_new refused the client identifier or ran out of memory")
     }
-    handle = Handle(pointer: pointer)
+    // The handle is set once nothing can fail: each failure above destroys the object itself.
     if let will {
+      guard !will.topic.utf8.contains(0) else {
+        cmosquitto_destroy(pointer)
+        throw .invalidArgument("a topic must have no NUL character")
+      }
       guard will.payload.count <= maximumPayloadBytes else {
         cmosquitto_destroy(pointer)
         throw .payloadTooLarge(bytes: will.payload.count, limit: maximumPayloadBytes)
@@ -125,6 +129,7 @@ public final class MQTTClient: Sendable {
         throw .invalidArgument("the Last Will on \(DisplayText.field(will.topic)): \(Self.words(code))")
       }
     }
+    handle = Handle(pointer: pointer)
     _ = cmosquitto_reconnect_delay_set(pointer, 1, 30, true)
     cmosquitto_connect_callback_set(pointer) { _, context, code in
       guard let callbacks = MQTTClient.callbacks(context) else { return }

@@ -114,6 +114,14 @@ struct MQTTClientTests {
     writer.client.disconnect()
   }
 
+  @Test func aLastWillOnAWildcardTopicIsRefusedBeforeConnecting() throws {
+    #expect(throws: MQTTError.invalidArgument("the Last Will on a/+: Invalid function arguments provided.")) {
+      _ = try MQTTClient(
+        clientIdentifier: "will", cleanSession: true, will: MQTTMessage(topic: "a/+", payload: bytes("x"))
+      ) { _ in }
+    }
+  }
+
   @Test func connectingWhereNoBrokerListensFailsWithTheAddress() throws {
     let port = try TestBroker.freePort()
     let client = try MQTTClient(clientIdentifier: "nobody", cleanSession: true) { _ in }
