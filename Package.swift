@@ -86,12 +86,19 @@ let package = Package(
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
         "DeviceRouting",
       ]),
+    // libmosquitto (Debian's libmosquitto1), declared by us and reached through dlopen on first
+    // use: building needs neither its development package nor the library itself.
+    .target(name: "CMosquitto"),
+    // A thin, safe MQTT client over libmosquitto: connect, publish, subscribe, events.
+    .target(name: "MQTTClient", dependencies: ["CMosquitto", "ArchivedValues"]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
     .target(
       name: "DevicePairing",
-      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting"]),
+      dependencies: [
+        "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
+      ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(
       name: "DeviceRouting",
@@ -106,7 +113,7 @@ let package = Package(
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet",
+        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -191,6 +198,11 @@ let package = Package(
         "device-runner",
       ]),
     .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
+    // The MQTT client and the device link against a mosquitto of their own (127.0.0.1, a free
+    // port); devices killed are `wormhole-tui device run --broker` processes.
+    .testTarget(
+      name: "BrokerTests",
+      dependencies: ["MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests",

@@ -21,10 +21,11 @@ public final class SimulatedDevice: Sendable {
   private let runLock: RunLock
 
   /// Takes the device's run lock (refused with the running one's pid when it runs) and loads
-  /// its session, not yet activated.
+  /// its session, not yet activated. `link` replaces the local Unix-socket link (an
+  /// ``MQTTDeviceLink`` to reach a counterpart through a broker).
   public init(
     store: PairStore, address: DeviceAddress, applicationGroup: String, optionalDirectory: String? = nil,
-    codec: FrameCodec = FrameCodec()
+    codec: FrameCodec = FrameCodec(), link: (any DeviceLink)? = nil
   ) throws(PairStoreError) {
     _ = try store.pair(named: address.pair)
     let directory = store.directory(for: address)
@@ -42,7 +43,8 @@ public final class SimulatedDevice: Sendable {
         device: directory, applicationGroup: applicationGroup, optionalDirectory: optionalDirectory)
       let storage = try FileSessionStorage(directory: directory, mailboxes: mailboxes)
       session = try SessionEngine(
-        role: address.role, link: UnixSocketLink(directory: directory, codec: codec), storage: storage,
+        role: address.role, link: link ?? UnixSocketLink(directory: directory, codec: codec),
+        storage: storage,
         clock: { DeviceFiles.now() }, timer: DispatchSessionTimer(),
         maximumPayloadBytes: codec.maximumFrameBytes - 1024)
     } catch { throw .session(error) }

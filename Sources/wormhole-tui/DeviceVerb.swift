@@ -4,13 +4,14 @@ import DeviceSession
 import Dispatch
 import Glibc
 import KeyedArchive
+import MQTTClient
 
 /// `device run --pair NAME --role phone|watch`: one simulated device, running until interrupted.
 enum DeviceVerb {
   static let verb = Verb(
     name: "device",
     synopsis:
-      "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo] [--routes FILE] [--push-key KEY]",
+      "run --pair NAME --role phone|watch [--group G] [--json] [--reply JSON | --echo] [--routes FILE] [--push-key KEY] [--broker URL]",
     summary: "Run a pair's simulated phone or watch, printing what it receives.",
     details: """
       The device takes its role's run lock (a second run of the role is refused with the running
@@ -30,6 +31,8 @@ enum DeviceVerb {
       'KIND ROUTE: SUBJECT' (with --json {"kind", "subject", "route", "payload"}). Without
       --routes every delivery is unhandled. --push-key KEY matches pushes on aps.KEY instead of
       aps.notification_id. Every delivery is recorded in the group's traffic journal.
+      --broker mqtt://HOST:PORT reaches the counterpart through an MQTT broker instead of the
+      local socket, so the two devices may run on different machines (needs libmosquitto1).
       """,
     options: [
       PairArguments.pairOption, PairArguments.roleOption,
@@ -39,6 +42,7 @@ enum DeviceVerb {
       OptionSpec(.echo, help: "answer each session message with the message itself"),
       OptionSpec(.routes, help: "route pushes and deep links by this routes file"),
       OptionSpec(.pushKey, help: "the aps key pushes are matched on (default notification_id)"),
+      OptionSpec(.broker, help: "reach the counterpart through this MQTT broker (mqtt://HOST:PORT)"),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -70,8 +74,9 @@ enum DeviceVerb {
     guard !pushKey.isEmpty else { throw .usage("--push-key needs a key of the aps dictionary") }
     let store = PairArguments.store(arguments)
     let group = PairArguments.group(arguments)
+    let link = try brokerLink(arguments, address: address)
     let device = try PairArguments.attempt { () throws(PairStoreError) in
-      try SimulatedDevice(store: store, address: address, applicationGroup: group)
+      try SimulatedDevice(store: store, address: address, applicationGroup: group, link: link)
     }
     let counterpart = address.role.counterpart
     device.session.setDeliveryHandler { delivery in
@@ -134,5 +139,23 @@ enum DeviceVerb {
       device.stop()
     }
     do throws(SessionError) { try device.session.activate() } catch { throw CommandError(error) }
+  }
+
+  /// The MQTT link `--broker` asks for (a usage error, exit 2, for a bad address, a pair name
+  /// a topic cannot hold, or no libmosquitto), or `nil` for the local one.
+  static func brokerLink(_ arguments: ParsedArguments, address: DeviceAddress) throws(CommandError)
+    -> MQTTDeviceLink?
+  {
+    guard let text = arguments.value(.broker) else { return nil }
+    let broker: BrokerAddress
+    do throws(MQTTError) {
+      broker = try BrokerAddress(parsing: text)
+      try MQTTClient.load()
+    } catch {
+      throw .usage(error.description)
+    }
+    do throws(LinkError) { return try MQTTDeviceLink(address: address, broker: broker) } catch {
+      throw .usage(error.description)
+    }
   }
 }

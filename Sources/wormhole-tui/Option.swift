@@ -65,4 +65,7 @@ struct Option: Hashable, Sendable {
   static let routes = Option("routes", "FILE")
   static let pushKey = Option("push-key", "KEY")
   static let device = Option("device", "SELECTOR")
+
+  // Across machines.
+  static let broker = Option("broker", "URL")
 }

@@ -1,0 +1,137 @@
+#include "CMosquitto.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+  int (*lib_init)(void);
+  int (*lib_version)(int *, int *, int *);
+  struct mosquitto *(*new_)(const char *, bool, void *);
+  void (*destroy)(struct mosquitto *);
+  int (*will_set)(struct mosquitto *, const char *, int, const void *, int, bool);
+  int (*reconnect_delay_set)(struct mosquitto *, unsigned int, unsigned int, bool);
+  int (*connect)(struct mosquitto *, const char *, int, int);
+  int (*disconnect)(struct mosquitto *);
+  int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
+  int (*subscribe)(struct mosquitto *, int *, const char *, int);
+  int (*loop_start)(struct mosquitto *);
+  int (*loop_stop)(struct mosquitto *, bool);
+  void (*connect_callback_set)(struct mosquitto *, cmosquitto_connect_callback);
+  void (*disconnect_callback_set)(struct mosquitto *, cmosquitto_disconnect_callback);
+  void (*publish_callback_set)(struct mosquitto *, cmosquitto_publish_callback);
+  void (*message_callback_set)(struct mosquitto *, cmosquitto_message_callback);
+  const char *(*strerror)(int);
+  const char *(*connack_string)(int);
+} api;
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int outcome = -1;
+static char failure[512];
+
+static void *symbol(void *library, const char *name) {
+  void *found = dlsym(library, name);
+  if (found == NULL && failure[0] == 0) {
+    snprintf(failure, sizeof failure, "libmosquitto.so.1 lacks %s", name);
+  }
+  return found;
+}
+
+static void load(void) {
+  // Tests name a library that is not there to see what a machine without libmosquitto1 does.
+  const char *name = getenv("WORMHOLE_LIBMOSQUITTO");
+  if (name == NULL || name[0] == 0) name = "libmosquitto.so.1";
+  void *library = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+  if (library == NULL) {
+    const char *reason = dlerror();
+    snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : "the library cannot be loaded");
+    return;
+  }
+  api.lib_init = (int (*)(void))symbol(library, "mosquitto_lib_init");
+  api.lib_version = (int (*)(int *, int *, int *))symbol(library, "mosquitto_lib_version");
+  api.new_ = (struct mosquitto * (*)(const char *, bool, void *)) symbol(library, "mosquitto_new");
+  api.destroy = (void (*)(struct mosquitto *))symbol(library, "mosquitto_destroy");
+  api.will_set = (int (*)(struct mosquitto *, const char *, int, const void *, int, bool))symbol(
+      library, "mosquitto_will_set");
+  api.reconnect_delay_set = (int (*)(struct mosquitto *, unsigned int, unsigned int, bool))symbol(
+      library, "mosquitto_reconnect_delay_set");
+  api.connect = (int (*)(struct mosquitto *, const char *, int, int))symbol(library, "mosquitto_connect");
+  api.disconnect = (int (*)(struct mosquitto *))symbol(library, "mosquitto_disconnect");
+  api.publish = (int (*)(struct mosquitto *, int *, const char *, int, const void *, int, bool))symbol(
+      library, "mosquitto_publish");
+  api.subscribe = (int (*)(struct mosquitto *, int *, const char *, int))symbol(library, "mosquitto_subscribe");
+  api.loop_start = (int (*)(struct mosquitto *))symbol(library, "mosquitto_loop_start");
+  api.loop_stop = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_loop_stop");
+  api.connect_callback_set = (void (*)(struct mosquitto *, cmosquitto_connect_callback))symbol(
+      library, "mosquitto_connect_callback_set");
+  api.disconnect_callback_set = (void (*)(struct mosquitto *, cmosquitto_disconnect_callback))symbol(
+      library, "mosquitto_disconnect_callback_set");
+  api.publish_callback_set = (void (*)(struct mosquitto *, cmosquitto_publish_callback))symbol(
+      library, "mosquitto_publish_callback_set");
+  api.message_callback_set = (void (*)(struct mosquitto *, cmosquitto_message_callback))symbol(
+      library, "mosquitto_message_callback_set");
+  api.strerror = (const char *(*)(int))symbol(library, "mosquitto_strerror");
+  api.connack_string = (const char *(*)(int))symbol(library, "mosquitto_connack_string");
+  if (failure[0] != 0) return;
+  int initialized = api.lib_init();
+  if (initialized != CMOSQ_ERR_SUCCESS) {
+    snprintf(failure, sizeof failure, "mosquitto_lib_init failed (%d)", initialized);
+    return;
+  }
+  outcome = 0;
+}
+
+int cmosquitto_load(char *reason, size_t capacity) {
+  pthread_once(&once, load);
+  if (outcome != 0 && reason != NULL && capacity > 0) snprintf(reason, capacity, "%s", failure);
+  return outcome;
+}
+
+int cmosquitto_version(void) {
+  int major = 0, minor = 0, revision = 0;
+  api.lib_version(&major, &minor, &revision);
+  return major * 1000000 + minor * 1000 + revision;
+}
+
+struct mosquitto *cmosquitto_new(const char *id, bool clean_session, void *obj) {
+  return api.new_(id, clean_session, obj);
+}
+void cmosquitto_destroy(struct mosquitto *mosq) { api.destroy(mosq); }
+int cmosquitto_will_set(
+    struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain) {
+  return api.will_set(mosq, topic, payloadlen, payload, qos, retain);
+}
+int cmosquitto_reconnect_delay_set(
+    struct mosquitto *mosq, unsigned int delay, unsigned int delay_max, bool exponential_backoff) {
+  return api.reconnect_delay_set(mosq, delay, delay_max, exponential_backoff);
+}
+int cmosquitto_connect(struct mosquitto *mosq, const char *host, int port, int keepalive) {
+  return api.connect(mosq, host, port, keepalive);
+}
+int cmosquitto_disconnect(struct mosquitto *mosq) { return api.disconnect(mosq); }
+int cmosquitto_publish(
+    struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos,
+    bool retain) {
+  return api.publish(mosq, mid, topic, payloadlen, payload, qos, retain);
+}
+int cmosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos) {
+  return api.subscribe(mosq, mid, sub, qos);
+}
+int cmosquitto_loop_start(struct mosquitto *mosq) { return api.loop_start(mosq); }
+int cmosquitto_loop_stop(struct mosquitto *mosq, bool force) { return api.loop_stop(mosq, force); }
+void cmosquitto_connect_callback_set(struct mosquitto *mosq, cmosquitto_connect_callback callback) {
+  api.connect_callback_set(mosq, callback);
+}
+void cmosquitto_disconnect_callback_set(struct mosquitto *mosq, cmosquitto_disconnect_callback callback) {
+  api.disconnect_callback_set(mosq, callback);
+}
+void cmosquitto_publish_callback_set(struct mosquitto *mosq, cmosquitto_publish_callback callback) {
+  api.publish_callback_set(mosq, callback);
+}
+void cmosquitto_message_callback_set(struct mosquitto *mosq, cmosquitto_message_callback callback) {
+  api.message_callback_set(mosq, callback);
+}
+const char *cmosquitto_strerror(int code) { return api.strerror(code); }
+const char *cmosquitto_connack_string(int code) { return api.connack_string(code); }

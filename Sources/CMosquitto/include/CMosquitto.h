@@ -1,0 +1,70 @@
+// The part of libmosquitto's client API (mosquitto.h, 2.0) that MQTTClient calls, declared here
+// after the library's documented interface, and reached through dlopen("libmosquitto.so.1") on
+// first use: building needs neither the development package (libmosquitto-dev) nor the runtime
+// library (libmosquitto1), and every feature but the broker runs without them.
+//
+// Each cmosquitto_* function calls the symbol of the same name without the prefix; none may be
+// called before cmosquitto_load() returned 0. The struct layout and constants are libmosquitto's
+// ABI, stable across its 1.x and 2.x releases (soname libmosquitto.so.1).
+#ifndef CMOSQUITTO_H
+#define CMOSQUITTO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct mosquitto;
+
+/// A message as libmosquitto hands it to the message callback (valid only during the call).
+struct mosquitto_message {
+  int mid;
+  char *topic;
+  void *payload;
+  int payloadlen;
+  int qos;
+  bool retain;
+};
+
+// Error codes (enum mosq_err_t).
+#define CMOSQ_ERR_SUCCESS 0
+#define CMOSQ_ERR_NOMEM 1
+#define CMOSQ_ERR_INVAL 3
+#define CMOSQ_ERR_NO_CONN 4
+#define CMOSQ_ERR_CONN_LOST 7
+#define CMOSQ_ERR_PAYLOAD_SIZE 9
+#define CMOSQ_ERR_ERRNO 14
+
+typedef void (*cmosquitto_connect_callback)(struct mosquitto *, void *, int);
+typedef void (*cmosquitto_disconnect_callback)(struct mosquitto *, void *, int);
+typedef void (*cmosquitto_publish_callback)(struct mosquitto *, void *, int);
+typedef void (*cmosquitto_message_callback)(struct mosquitto *, void *, const struct mosquitto_message *);
+
+/// Loads libmosquitto.so.1 ($WORMHOLE_LIBMOSQUITTO instead when set, for tests) and its symbols
+/// once (later calls return the first outcome) and calls mosquitto_lib_init.
+/// 0 on success; otherwise -1 with the reason (dlerror's) in `reason`.
+int cmosquitto_load(char *reason, size_t capacity);
+
+/// The loaded library's version (major * 1000000 + minor * 1000 + revision).
+int cmosquitto_version(void);
+
+struct mosquitto *cmosquitto_new(const char *id, bool clean_session, void *obj);
+void cmosquitto_destroy(struct mosquitto *mosq);
+int cmosquitto_will_set(
+    struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain);
+int cmosquitto_reconnect_delay_set(
+    struct mosquitto *mosq, unsigned int delay, unsigned int delay_max, bool exponential_backoff);
+int cmosquitto_connect(struct mosquitto *mosq, const char *host, int port, int keepalive);
+int cmosquitto_disconnect(struct mosquitto *mosq);
+int cmosquitto_publish(
+    struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos,
+    bool retain);
+int cmosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos);
+int cmosquitto_loop_start(struct mosquitto *mosq);
+int cmosquitto_loop_stop(struct mosquitto *mosq, bool force);
+void cmosquitto_connect_callback_set(struct mosquitto *mosq, cmosquitto_connect_callback callback);
+void cmosquitto_disconnect_callback_set(struct mosquitto *mosq, cmosquitto_disconnect_callback callback);
+void cmosquitto_publish_callback_set(struct mosquitto *mosq, cmosquitto_publish_callback callback);
+void cmosquitto_message_callback_set(struct mosquitto *mosq, cmosquitto_message_callback callback);
+const char *cmosquitto_strerror(int code);
+const char *cmosquitto_connack_string(int code);
+
+#endif

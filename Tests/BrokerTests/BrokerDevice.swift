@@ -1,0 +1,75 @@
+import DevicePairing
+import DeviceSession
+import Foundation
+import MQTTClient
+import TestSupport
+
+/// A fresh home for pairs: the shared hermetic directory, with the pair store under it.
+struct BrokerHome {
+  let directory = TemporaryDirectory(prefix: "broker-home")
+  var path: String { directory.path }
+  var store: PairStore { PairStore(home: path) }
+  func remove() { directory.remove() }
+
+  /// Creates the pair `name` under this home.
+  func makePair(_ name: String = "pair") throws -> Pair { try store.create(try PairStore.name(name)) }
+}
+
+/// A simulated device in this process whose link is an ``MQTTDeviceLink`` to `broker`, with
+/// its deliveries collected.
+final class BrokerDevice: Sendable {
+  let device: SimulatedDevice
+  let deliveries = Collector<SessionDelivery>()
+
+  init(_ home: BrokerHome, _ address: DeviceAddress, broker: TestBroker, activate: Bool = true) throws {
+    let link = try MQTTDeviceLink(address: address, broker: broker.address, keepAlive: 5)
+    device = try SimulatedDevice(
+      store: home.store, address: address, applicationGroup: "group.test", link: link)
+    let deliveries = deliveries
+    device.session.setDeliveryHandler { deliveries.append($0) }
+    if activate { try device.session.activate() }
+  }
+
+  var session: SessionEngine { device.session }
+
+  /// Waits until the counterpart's reachability is `reachable` (a delivery, not a poll).
+  func waitReachable(_ reachable: Bool = true, seconds: Double = 10) -> Bool {
+    deliveries.wait(seconds: seconds) {
+      $0.last(where: Self.isReachability) == .reachabilityChanged(reachable)
+    }
+    .last(where: Self.isReachability) == .reachabilityChanged(reachable)
+  }
+
+  static func isReachability(_ delivery: SessionDelivery) -> Bool {
+    if case .reachabilityChanged = delivery { return true }
+    return false
+  }
+
+  var messages: [ReceivedMessage] {
+    deliveries.values.compactMap { if case .message(let message) = $0 { return message } else { return nil } }
+  }
+
+  var contexts: [ReceivedContext] {
+    deliveries.values.compactMap { if case .context(let context) = $0 { return context } else { return nil } }
+  }
+
+  var transfers: [FileTransfer] {
+    deliveries.values.compactMap {
+      if case .transfer(let transfer) = $0 { return transfer } else { return nil }
+    }
+  }
+
+  var finishedTransfers: [UInt64] {
+    deliveries.values.compactMap { if case .transferFinished(let id) = $0 { return id } else { return nil } }
+  }
+
+  func stop() { device.stop() }
+}
+
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+/// The built `wormhole-tui`, next to the test bundle.
+let wormholePath: String = {
+  let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+  return me.deletingLastPathComponent().appendingPathComponent("wormhole-tui").path
+}()

@@ -1,0 +1,336 @@
+import DevicePairing
+import DeviceSession
+import Foundation
+import Glibc
+import MQTTClient
+import Synchronization
+import TestSupport
+import Testing
+
+/// Two simulated devices whose link is a broker: WatchConnectivity's semantics over MQTT.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
+struct MQTTDeviceLinkTests {
+  @Test func aMessageTravelsThroughTheBrokerAndItsReplyComesBack() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    try #require(phone.waitReachable() && watch.waitReachable())
+    let session = watch.session
+    watch.session.setDeliveryHandler { delivery in
+      watch.deliveries.append(delivery)
+      if case .message(let message) = delivery {
+        try? session.reply(to: message, with: message.payload + bytes("!"))
+      }
+    }
+    let replies = Collector<Result<[UInt8], SessionError>>()
+    try phone.session.sendMessage(bytes("ping"), identifier: "tap", replyTimeout: 10) { replies.append($0) }
+    #expect(replies.wait(for: 1).first == .success(bytes("ping!")))
+    #expect(watch.messages.map(\.identifier) == ["tap"])
+    #expect(watch.messages.first?.payload == bytes("ping"))
+  }
+
+  @Test func aMessageToACounterpartThatIsNotOnlineFailsWith7007() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    try #require(phone.waitReachable())
+    // Stopped cleanly: the watch publishes its own "offline".
+    watch.stop()
+    #expect(phone.waitReachable(false))
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
+    #expect(SessionError.notReachable.code == 7007)
+  }
+
+  @Test func aKilledDeviceIsAnnouncedOfflineByItsWillWithinTwoSeconds() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    let watch = Process()
+    watch.executableURL = URL(fileURLWithPath: wormholePath)
+    watch.arguments = [
+      "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
+    ]
+    watch.standardOutput = FileHandle.nullDevice
+    watch.standardError = FileHandle.nullDevice
+    try watch.run()
+    defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+    try #require(phone.waitReachable(seconds: 20), "the watch in its own process did not come online")
+    let killed = ContinuousClock.now
+    kill(watch.processIdentifier, SIGKILL)
+    watch.waitUntilExit()
+    // The broker sees the connection close and publishes the watch's Will: "offline".
+    #expect(phone.waitReachable(false, seconds: 2))
+    #expect(ContinuousClock.now - killed < .seconds(2))
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
+  }
+
+  /// The broker goes away mid-stream: both devices hear the other unreachable (7007), the
+  /// clients reconnect by themselves (backoff from 1 s) when it is back, and the pair works again.
+  @Test func aBrokerRestartedMidStreamIsReconnectedToByBothDevices() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    try #require(phone.waitReachable() && watch.waitReachable())
+    broker.kill()
+    #expect(phone.waitReachable(false) && watch.waitReachable(false))
+    #expect(throws: SessionError.notReachable) {
+      try phone.session.sendMessage(bytes("x"), identifier: "tap")
+    }
+    try broker.restart()
+    #expect(phone.waitReachable(seconds: 30) && watch.waitReachable(seconds: 30))
+    let replies = Collector<Result<[UInt8], SessionError>>()
+    let session = watch.session
+    watch.session.setDeliveryHandler { delivery in
+      watch.deliveries.append(delivery)
+      if case .message(let message) = delivery { try? session.reply(to: message, with: bytes("back")) }
+    }
+    try phone.session.sendMessage(bytes("again"), identifier: "tap", replyTimeout: 10) { replies.append($0) }
+    #expect(replies.wait(for: 1).first == .success(bytes("back")))
+  }
+
+  @Test func aContextSetWhileTheWatchIsAwayArrivesNewestOnlyWhenItConnects() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    for value in ["1", "2", "3"] {
+      #expect(try phone.session.updateApplicationContext(bytes(value), identifier: "level") != .unchanged)
+    }
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    watch.deliveries.wait { _ in !watch.contexts.isEmpty }
+    // Acknowledged: the phone no longer holds it as undelivered. The watch acknowledges a
+    // transfer on the same topic after the context, so its finishing is the event to wait for.
+    let marker = try phone.session.transferFile(bytes("after"), identifier: "marker")
+    phone.deliveries.wait { _ in phone.finishedTransfers.contains(marker.id) }
+    #expect(watch.contexts.count == 1)
+    #expect(watch.contexts.first?.context.entries == ["level": bytes("3")])
+    #expect(watch.session.receivedApplicationContext.version == 3)
+    #expect(!phone.session.hasUndeliveredContext)
+  }
+
+  @Test func fiftyTransfersQueuedWhileTheWatchIsAwayArriveInOrderOnceEach() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    let sent = try (0..<50).map {
+      try phone.session.transferFile(bytes("item \($0)"), identifier: "t\($0 % 3)")
+    }
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    watch.deliveries.wait(seconds: 20) { _ in watch.transfers.count >= 50 }
+    phone.deliveries.wait(seconds: 20) { _ in phone.finishedTransfers.count >= 50 }
+    #expect(watch.transfers.map(\.id) == sent.map(\.id))
+    #expect(watch.transfers.map(\.payload) == (0..<50).map { bytes("item \($0)") })
+    #expect(Set(phone.finishedTransfers) == Set(sent.map(\.id)))
+    #expect(phone.session.outstandingTransfers.isEmpty)
+  }
+
+  /// Transfers published while the receiver is away wait in its persistent session in the
+  /// broker; sent again (as QoS 1 may), they are acknowledged and not delivered twice.
+  @Test func transfersWaitInTheBrokerForTheReceiversSessionAndDuplicatesAreDropped() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    // A bare phone link, so that frames go out exactly as the test says.
+    let events = Collector<LinkEvent>()
+    let link = try MQTTDeviceLink(address: pair.phone, broker: broker.address)
+    try link.start { events.append($0) }
+    defer { link.stop() }
+    func frame(_ id: UInt64) -> DeviceFrame {
+      DeviceFrame(
+        kind: .transfer, identifier: "t", transferID: id, sender: .phone, time: 0, payload: bytes("\(id)"))
+    }
+    // The watch's first run makes its persistent session (its subscriptions) in the broker: it
+    // subscribes before it announces itself online, on one connection.
+    let first = try BrokerDevice(home, pair.watch, broker: broker)
+    try #require(events.wait { $0.contains(.reachabilityChanged(true)) }.contains(.reachabilityChanged(true)))
+    first.stop()
+    try #require(events.wait { $0.last == .reachabilityChanged(false) }.last == .reachabilityChanged(false))
+    // Not reachable (the watch is away), yet the transfers are taken: the broker queues them.
+    for id in 1...20 as ClosedRange<UInt64> { #expect(link.send(frame(id))) }
+    #expect(!link.send(DeviceFrame(kind: .message, identifier: "m", sender: .phone, time: 0)))
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    watch.deliveries.wait(seconds: 20) { _ in watch.transfers.count >= 20 }
+    #expect(watch.transfers.map(\.id) == Array(1...20))
+    // A redelivery of ids already stored: acknowledged again, never delivered again.
+    for id in 18...20 as ClosedRange<UInt64> { #expect(link.send(frame(id))) }
+    let acknowledged = { (values: [LinkEvent]) -> [UInt64] in
+      values.compactMap {
+        if case .received(let frame) = $0, frame.kind == .transferAcknowledgement { return frame.transferID }
+        return nil
+      }
+    }
+    let seen = events.wait(seconds: 20) { acknowledged($0).count >= 23 }
+    #expect(acknowledged(seen).sorted() == (Array(1...20) + [18, 19, 20]).sorted())
+    #expect(watch.transfers.map(\.id) == Array(1...20))
+  }
+
+  /// The layout the README documents, as `mosquitto_sub` sees it.
+  @Test func mosquittoSubSeesTheDocumentedTopics() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let presence = try Subscriber(
+      broker, filter: "wormhole/v1/pairs/+/+/presence", extra: ["-F", "%t %r %p"])
+    defer { presence.stop() }
+    let frames = try Subscriber(broker, filter: "wormhole/v1/#", extra: ["-q", "1", "-F", "%t %q %r %l"])
+    defer { frames.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    // Both subscribers are live once they see the phone come online.
+    // (Live or retained: the phone may come online before or after they subscribe.)
+    let phoneOnline = try #require(
+      presence.lines.wait { $0.contains { $0.hasPrefix("wormhole/v1/pairs/pair/phone/presence ") } }.first)
+    #expect(phoneOnline.hasSuffix(" online"))
+    frames.lines.wait { $0.contains { $0.hasPrefix("wormhole/v1/pairs/pair/phone/presence 1 ") } }
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    try #require(phone.waitReachable())
+    try phone.session.sendMessage(bytes("hello"), identifier: "tap")
+    try phone.session.updateApplicationContext(bytes("1"), identifier: "level")
+    try phone.session.transferFile(bytes("file"), identifier: "doc")
+    watch.deliveries.wait { _ in !watch.transfers.isEmpty && !watch.contexts.isEmpty }
+    phone.deliveries.wait { _ in !phone.finishedTransfers.isEmpty }
+    watch.stop()
+    presence.lines.wait { $0.contains("wormhole/v1/pairs/pair/watch/presence 0 offline") }
+    phone.stop()
+    // Frames are the codec's bytes: 4 of length, 36 of header, the identifier, the payload.
+    let expected = [
+      "wormhole/v1/pairs/pair/phone/message 1 0 \(4 + 36 + 3 + 5)",
+      "wormhole/v1/pairs/pair/phone/context 1 0",
+      "wormhole/v1/pairs/pair/phone/transfer 1 0 \(4 + 36 + 3 + 4)",
+      "wormhole/v1/pairs/pair/watch/ack 1 0 40",
+    ]
+    let lines = frames.lines.wait { lines in
+      expected.allSatisfy { prefix in lines.contains { $0.hasPrefix(prefix) } }
+    }
+    for prefix in expected { #expect(lines.contains { $0.hasPrefix(prefix) }, "\(prefix)") }
+    #expect(presence.lines.values.contains("wormhole/v1/pairs/pair/watch/presence 0 online"))
+  }
+
+  /// Anything can publish on a device's topics: what is not a frame of the topic's kinds from
+  /// the counterpart is refused (reported, never delivered), and the session goes on.
+  @Test func whatArrivesFromTheBrokerIsCheckedBeforeTheSessionSeesIt() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    try #require(watch.waitReachable())
+    let intruder = try MQTTClient(clientIdentifier: "intruder", cleanSession: true) { _ in }
+    try intruder.connect(to: broker.address)
+    defer { intruder.disconnect() }
+    let topics = try DeviceTopics(address: pair.phone)
+    let codec = FrameCodec()
+    let ownRole = try codec.encode(DeviceFrame(kind: .message, identifier: "m", sender: .watch, time: 0))
+    let wrongTopic = try codec.encode(DeviceFrame(kind: .message, identifier: "m", sender: .phone, time: 0))
+    for (payload, kind) in [
+      (bytes("garbage"), DeviceTopics.Kind.transfer), (ownRole, .message), (wrongTopic, .transfer),
+      (bytes("maybe"), .presence),
+    ] {
+      #expect(
+        try intruder.publish(
+          payload, to: topics.topic(kind), quality: .atLeastOnce, retained: false, timeout: 5))
+    }
+    let failures = { (values: [SessionDelivery]) in
+      values.filter { if case .failure = $0 { true } else { false } }
+    }
+    let seen = watch.deliveries.wait { failures($0).count >= 4 }
+    #expect(failures(seen).count == 4)
+    #expect(watch.messages.isEmpty && watch.transfers.isEmpty)
+    // The real phone still reaches the watch.
+    try phone.session.sendMessage(bytes("hello"), identifier: "tap")
+    watch.deliveries.wait { _ in !watch.messages.isEmpty }
+    #expect(watch.messages.map(\.payload) == [bytes("hello")])
+    phone.stop()
+  }
+
+  @Test func aPairNameAnMqttTopicCannotHoldIsRefused() throws {
+    let address = DeviceAddress(pair: try PairName("a+b"), role: .phone)
+    #expect(throws: LinkError.self) { try DeviceTopics(address: address) }
+    let topics = try DeviceTopics(address: DeviceAddress(pair: try PairName("p"), role: .watch))
+    #expect(topics.topic(.presence) == "wormhole/v1/pairs/p/watch/presence")
+    #expect(topics.counterpart.kind(of: "wormhole/v1/pairs/p/phone/transfer") == .transfer)
+    #expect(topics.kind(of: "wormhole/v1/pairs/p/phone/transfer") == nil)
+    #expect(topics.kind(of: "wormhole/v1/pairs/p/watch/other") == nil)
+  }
+}
+
+/// `device run --broker` as a user runs it.
+@Suite struct DeviceBrokerOptionTests {
+  @Test func withoutLibmosquittoTheOptionSaysWhatToInstallAndExits2() throws {
+    let home = BrokerHome()
+    defer { home.remove() }
+    _ = try home.makePair()
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: wormholePath)
+    process.arguments = [
+      "device", "run", "--pair", "pair", "--role", "watch", "--broker", "mqtt://127.0.0.1:1", "--home",
+      home.path,
+    ]
+    var environment = ProcessInfo.processInfo.environment
+    environment["WORMHOLE_LIBMOSQUITTO"] = home.path + "/libmosquitto.so.1"
+    process.environment = environment
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    #expect(text.contains("apt install libmosquitto1"), "\(text)")
+  }
+
+  @Test func aBadBrokerAddressIsAUsageError() throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: wormholePath)
+    process.arguments = ["device", "run", "--pair", "p", "--role", "watch", "--broker", "http://x"]
+    process.standardError = FileHandle.nullDevice
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+  }
+}

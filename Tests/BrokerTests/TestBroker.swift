@@ -1,0 +1,217 @@
+import Dispatch
+import Foundation
+import Glibc
+import MQTTClient
+import Synchronization
+import TestSupport
+import Testing
+
+/// A mosquitto of the test's own: 127.0.0.1 on a free port, a generated configuration in a
+/// temporary directory, stopped (and its directory removed) by ``stop()``. Never the system's.
+final class TestBroker: Sendable {
+  let address: BrokerAddress
+  private let running: Mutex<Process>
+  private let directory: TemporaryDirectory
+  private let log = Collector<String>()
+
+  /// The mosquitto executable, or `nil` when it is not installed.
+  static let executable: String? = {
+    let candidates = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"]
+    return candidates.first { access($0, X_OK) == 0 }
+  }()
+
+  /// `mosquitto_sub`, or `nil` when mosquitto-clients is not installed.
+  static let subscriber: String? = {
+    ["/usr/bin/mosquitto_sub", "/usr/local/bin/mosquitto_sub"].first { access($0, X_OK) == 0 }
+  }()
+
+  /// Whether the broker tests can run: mosquitto and libmosquitto are there. Under CI (`CI` set)
+  /// they must be, and a missing one fails the run with what to install instead of skipping.
+  static let isAvailable: Bool = {
+    let library = (try? MQTTClient.load()) != nil
+    let ready = executable != nil && subscriber != nil && library
+    if !ready && ProcessInfo.processInfo.environment["CI"].map({ !$0.isEmpty }) == true {
+      FileHandle.standardError.write(
+        Data(
+          "BrokerTests: under CI the broker tests never skip: apt install mosquitto mosquitto-clients libmosquitto1\n"
+            .utf8))
+      return true  // the tests run and fail, saying what is missing
+    }
+    return ready
+  }()
+
+  /// Starts a broker and waits until it listens.
+  init() throws {
+    guard let executable = Self.executable else {
+      throw BrokerTestError(
+        "mosquitto is not installed: apt install mosquitto mosquitto-clients libmosquitto1")
+    }
+    try MQTTClient.load()
+    directory = TemporaryDirectory(prefix: "broker-test")
+    let port = try Self.freePort()
+    address = BrokerAddress(host: "127.0.0.1", port: port)
+    directory.write(
+      "mosquitto.conf",
+      """
+      listener \(port) 127.0.0.1
+      allow_anonymous true
+      persistence false
+      log_dest stderr
+      log_type error
+      log_type warning
+      log_type notice
+      log_type information
+      """)
+    running = Mutex(try Self.launch(executable, configuration: directory.path("mosquitto.conf"), log: log))
+    try waitUntilListening(after: 0)
+  }
+
+  /// Starts mosquitto on `configuration`, its log lines collected in `log`.
+  private static func launch(_ executable: String, configuration: String, log: Collector<String>) throws
+    -> Process
+  {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-c", configuration]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    let partial = Mutex<[UInt8]>([])
+    errors.fileHandleForReading.readabilityHandler = { handle in
+      let chunk = handle.availableData
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil
+        return
+      }
+      let lines = partial.withLock { buffer -> [String] in
+        buffer.append(contentsOf: chunk)
+        var found: [String] = []
+        while let newline = buffer.firstIndex(of: 10) {
+          found.append(String(decoding: buffer[..<newline], as: UTF8.self))
+          buffer.removeSubrange(...newline)
+        }
+        return found
+      }
+      for line in lines { log.append(line) }
+    }
+    try process.run()
+    return process
+  }
+
+  /// Waits for mosquitto's "mosquitto version ... running" (it listens then) among the log
+  /// lines after the first `skipped`.
+  private func waitUntilListening(after skipped: Int) throws {
+    let process = running.withLock { $0 }
+    let isRunning = { (lines: [String]) in lines.dropFirst(skipped).contains { $0.contains(" running") } }
+    let lines = log.wait(seconds: 10) { isRunning($0) || !process.isRunning }
+    guard isRunning(lines) else {
+      stop()
+      throw BrokerTestError("mosquitto did not start: \(lines.joined(separator: "\n"))")
+    }
+  }
+
+  /// Kills the broker (its clients see their connections drop), leaving its directory.
+  func kill() {
+    let process = running.withLock { $0 }
+    if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing.
+  func restart() throws {
+    kill()
+    guard let executable = Self.executable else { throw BrokerTestError("mosquitto is gone") }
+    let skipped = log.values.count
+    let process = try Self.launch(executable, configuration: directory.path("mosquitto.conf"), log: log)
+    running.withLock { $0 = process }
+    try waitUntilListening(after: skipped)
+  }
+
+  /// The broker's log so far (connections, disconnections, Wills).
+  var logLines: [String] { log.values }
+
+  /// `mqtt://127.0.0.1:PORT`.
+  var url: String { address.description }
+
+  /// Stops the broker and removes its directory. SIGKILL: a child of the test process starts
+  /// with SIGTERM blocked (the test runner's threads block it), and the broker keeps nothing.
+  func stop() {
+    kill()
+    directory.remove()
+  }
+
+  /// A port nothing listens on now: bound to 0, read back, closed.
+  static func freePort() throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw BrokerTestError("no socket for a free port") }
+    defer { _ = close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    guard bound == 0, named == 0 else { throw BrokerTestError("cannot find a free port") }
+    return Int(UInt16(bigEndian: address.sin_port))
+  }
+}
+
+/// A broker test's set-up failed, in words.
+struct BrokerTestError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// `mosquitto_sub` in a child process with its output lines collected.
+final class Subscriber: Sendable {
+  private let process: Process
+  let lines = Collector<String>()
+
+  /// `mosquitto_sub -v` on `filter`: one line per message, `TOPIC PAYLOAD`; retained ones too.
+  init(_ broker: TestBroker, filter: String, extra: [String] = []) throws {
+    guard let executable = TestBroker.subscriber else {
+      throw BrokerTestError("mosquitto_sub is not installed: apt install mosquitto-clients")
+    }
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-h", "127.0.0.1", "-p", "\(broker.address.port)", "-v", "-t", filter] + extra
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    let lines = lines
+    let partial = Mutex<[UInt8]>([])
+    output.fileHandleForReading.readabilityHandler = { handle in
+      let chunk = handle.availableData
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil
+        return
+      }
+      let found = partial.withLock { buffer -> [String] in
+        buffer.append(contentsOf: chunk)
+        var found: [String] = []
+        while let newline = buffer.firstIndex(of: 10) {
+          found.append(String(decoding: buffer[..<newline], as: UTF8.self))
+          buffer.removeSubrange(...newline)
+        }
+        return found
+      }
+      for line in found { lines.append(line) }
+    }
+    try process.run()
+  }
+
+  /// SIGKILL, as for the broker (SIGTERM is blocked in the child).
+  func stop() {
+    if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+}
