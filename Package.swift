@@ -87,10 +87,13 @@ let package = Package(
       ]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
-    // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
+    // Pairs under the home, run locks, the local Unix-socket link and the devices' files; the
+    // local peer link (peers under <home>/peers/<service>/) and the running peer.
     .target(
       name: "DevicePairing",
-      dependencies: ["DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting"]),
+      dependencies: [
+        "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "PeerSession",
+      ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(
       name: "DeviceRouting",
@@ -105,7 +108,7 @@ let package = Package(
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet",
+        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "PeerSession",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -187,7 +190,7 @@ let package = Package(
       name: "DevicePairingTests",
       dependencies: [
         "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
-        "device-runner",
+        "device-runner", "PeerSession",
       ]),
     .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
