@@ -65,4 +65,16 @@ struct Option: Hashable, Sendable {
   static let routes = Option("routes", "FILE")
   static let pushKey = Option("push-key", "KEY")
   static let device = Option("device", "SELECTOR")
+
+  // Peers: Multipeer-style sessions.
+  static let service = Option("service", "TYPE")
+  static let name = Option("name", "NAME")
+  static let advertise = Option("advertise")
+  static let browse = Option("browse")
+  static let info = Option("info", "KEY=VALUE")
+  static let accept = Option("accept", "always|never|ask")
+  static let from = Option("from", "NAME")
+  static let to = Option("to", "NAME")
+  static let context = Option("context", "JSON")
+  static let mode = Option("mode", "reliable|unreliable")
 }
