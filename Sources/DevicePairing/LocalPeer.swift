@@ -47,8 +47,16 @@ public final class LocalPeer: Sendable {
   /// Starts the link, serves the control socket, and advertises (with `info`, answering
   /// invitations by `policy`) and browses as asked.
   public func start(advertising info: DiscoveryInfo?, policy: InvitationPolicy, browsing: Bool) throws(PeerError) {
-    engine.setEventHandler { [weak self] event in self?.handle(event) }
     try engine.start()
+    // Events are taken from the engine's stream, not handed over on the link's thread: so a
+    // handler that falls behind (a slow terminal) holds up only itself, and the engine's bounded
+    // queue drops unreliable messages and counts them, as the receiver falling behind should.
+    // The stream is read on a dispatch queue of its own, off Swift's cooperative pool, which
+    // blocking callers (a control request waiting for its answer, a test) may hold.
+    let engine = self.engine
+    Task(executorPreference: PeerEventExecutor()) { [weak self] in
+      for await event in engine.events { self?.handle(event) }
+    }
     try serveControl()
     if let info { try engine.startAdvertising(info: info, policy: policy) }
     if browsing { try engine.startBrowsing() }
@@ -153,10 +161,12 @@ public final class LocalPeer: Sendable {
         throw PeerControlFailure(2, "the mode is reliable or unreliable")
       }
       let data = request.fields.count > 3 ? request.fields[3] : []
-      let connected = engine.connectedPeers
+      // Found peers too, so that one found but not connected is refused by name and id.
+      var known = engine.connectedPeers
+      for peer in engine.foundPeers.keys where !known.contains(peer) { known.append(peer) }
       var targets: [PeerIdentity] = []
       for selector in request.text(1).split(separator: ",", omittingEmptySubsequences: false) {
-        targets.append(try Self.resolve(String(selector), among: connected, missing: nil))
+        targets.append(try Self.resolve(String(selector), among: known, missing: nil))
       }
       do throws(PeerError) {
         try engine.send(data, to: targets, mode: mode)
