@@ -38,7 +38,8 @@ public final class LocalPeer: Sendable {
     }
     engine = PeerEngine(
       local: identity, service: service, link: link, timer: DispatchSessionTimer(),
-      storage: PeerFileStorage(path: directory.resourcesPath(identity.id)), receiveQueueLimit: receiveQueueLimit)
+      storage: PeerFileStorage(path: directory.resourcesPath(identity.id)),
+      receiveQueueLimit: receiveQueueLimit)
   }
 
   /// Where this peer's events go (set it before starting to miss none).
@@ -46,7 +47,9 @@ public final class LocalPeer: Sendable {
 
   /// Starts the link, serves the control socket, and advertises (with `info`, answering
   /// invitations by `policy`) and browses as asked.
-  public func start(advertising info: DiscoveryInfo?, policy: InvitationPolicy, browsing: Bool) throws(PeerError) {
+  public func start(advertising info: DiscoveryInfo?, policy: InvitationPolicy, browsing: Bool)
+    throws(PeerError)
+  {
     try engine.start()
     // Events are taken from the engine's stream, not handed over on the link's thread: so a
     // handler that falls behind (a slow terminal) holds up only itself, and the engine's bounded
@@ -126,14 +129,20 @@ public final class LocalPeer: Sendable {
   private func answer(_ request: PeerControlMessage) throws(PeerControlFailure) -> String {
     switch request.text(0) {
     case "invite":
-      let peer = try Self.resolve(request.text(1), among: Array(engine.foundPeers.keys), missing: "has not been found")
+      let peer = try Self.resolve(
+        request.text(1), among: Array(engine.foundPeers.keys), missing: "has not been found")
       let timeout = Double(request.text(3)) ?? 30
       let context = request.fields.count > 2 ? request.fields[2] : []
       let outcome = try attempt { () throws(PeerError) in
-        try waitFor(seconds: timeout + 5, start: { () throws(PeerError) in
-          try engine.invite(peer, context: context, timeout: timeout)
-        }) { event -> PeerDisconnectReason?? in
-          guard case .stateChanged(let who, let state, let reason) = event, who.id == peer.id else { return nil }
+        try waitFor(
+          seconds: timeout + 5,
+          start: { () throws(PeerError) in
+            try engine.invite(peer, context: context, timeout: timeout)
+          }
+        ) { event -> PeerDisconnectReason?? in
+          guard case .stateChanged(let who, let state, let reason) = event, who.id == peer.id else {
+            return nil
+          }
           switch state {
           case .connected: return .some(nil)
           case .notConnected: return .some(reason)
@@ -175,17 +184,21 @@ public final class LocalPeer: Sendable {
         throw PeerControlFailure(3, error.description)
       }
       journal.sent(data.count, mode: mode, to: targets)
-      return "sent \(data.count) bytes \(mode.rawValue) to \(targets.map(\.description).joined(separator: ", "))"
+      return
+        "sent \(data.count) bytes \(mode.rawValue) to \(targets.map(\.description).joined(separator: ", "))"
     case "send-resource":
       let peer = try Self.resolve(request.text(1), among: engine.connectedPeers, missing: nil)
       let source = try attempt { () throws(PeerError) in try PeerFileSource(path: request.text(2)) }
       let name = request.text(3)
       let box = Mutex<PeerResourceID?>(nil)
       let outcome = try attempt { () throws(PeerError) in
-        try waitFor(seconds: 86_400, start: { () throws(PeerError) in
-          let id = try engine.sendResource(named: name, to: peer, source: source)
-          box.withLock { $0 = id }
-        }) { event -> PeerResourceEvent? in
+        try waitFor(
+          seconds: 86_400,
+          start: { () throws(PeerError) in
+            let id = try engine.sendResource(named: name, to: peer, source: source)
+            box.withLock { $0 = id }
+          }
+        ) { event -> PeerResourceEvent? in
           guard case .resource(let change) = event else { return nil }
           switch change {
           case .finished(let progress, _), .cancelled(let progress, _), .failed(let progress, _):
@@ -195,7 +208,8 @@ public final class LocalPeer: Sendable {
         }
       }
       switch outcome {
-      case .finished(let progress, _)?: return "sent \(progress.name.debugDescription) (\(progress.bytes) bytes) to \(peer)"
+      case .finished(let progress, _)?:
+        return "sent \(progress.name.debugDescription) (\(progress.bytes) bytes) to \(peer)"
       case .cancelled(_, let byPeer)?:
         throw PeerControlFailure(3, "the resource was cancelled\(byPeer ? " by \(peer)" : "")")
       case .failed(_, let reason)?: throw PeerControlFailure(3, "the resource failed: \(reason)")
@@ -215,7 +229,8 @@ public final class LocalPeer: Sendable {
   private func attempt<Value>(_ body: () throws(PeerError) -> Value) throws(PeerControlFailure) -> Value {
     do { return try body() } catch {
       switch error {
-      case .sessionFull, .notConnected, .notFound, .alreadyConnected, .alreadyConnecting, .invitationNotPending,
+      case .sessionFull, .notConnected, .notFound, .alreadyConnected, .alreadyConnecting,
+        .invitationNotPending,
         .resourceNotFound, .storage, .linkUnavailable, .stopped, .notStarted:
         throw PeerControlFailure(3, error.description)
       case .payloadTooLarge, .noPeers:
@@ -247,7 +262,8 @@ public final class LocalPeer: Sendable {
   private func serveControl() throws(PeerError) {
     let path = directory.controlSocketPath(identity.id)
     func failure() -> PeerError {
-      .linkUnavailable("cannot serve the control socket \(PairDisplay.path(path)): \(String(cString: strerror(errno)))")
+      .linkUnavailable(
+        "cannot serve the control socket \(PairDisplay.path(path)): \(String(cString: strerror(errno)))")
     }
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw failure() }

@@ -104,7 +104,9 @@ public final class LocalPeerLink: PeerLink {
       _ = close(listener)
       throw LinkError("cannot encode the peer's identity: \(error)")
     }
-    do throws(SystemCallFailure) { try DeviceFiles.writeAtomically(identity, to: directory.identityPath(local.id)) } catch {
+    do throws(SystemCallFailure) {
+      try DeviceFiles.writeAtomically(identity, to: directory.identityPath(local.id))
+    } catch {
       _ = close(listener)
       throw LinkError(error.message)
     }
@@ -155,7 +157,9 @@ public final class LocalPeerLink: PeerLink {
       if let known = state.routes[peer.id] {
         descriptor = known
       } else {
-        guard let hello = try? codec.encode(identityFrame), let opened = connect(to: peer) else { return false }
+        guard let hello = try? codec.encode(identityFrame), let opened = connect(to: peer) else {
+          return false
+        }
         descriptor = opened
         state.connections[descriptor] = Connection(peer: peer)
         state.routes[peer.id] = descriptor
@@ -289,9 +293,12 @@ public final class LocalPeerLink: PeerLink {
   }
 
   /// Reads what is there and delivers whole frames; `false` when the connection is over.
-  private func receive(_ descriptor: Int32, into reader: inout PeerFrameReader, buffer: inout [UInt8]) -> Bool {
+  private func receive(_ descriptor: Int32, into reader: inout PeerFrameReader, buffer: inout [UInt8]) -> Bool
+  {
     while true {
-      let got = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+      let got = buffer.withUnsafeMutableBytes {
+        recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
       if got < 0 {
         if errno == EINTR { continue }
         return errno == EAGAIN || errno == EWOULDBLOCK
@@ -357,7 +364,8 @@ public final class LocalPeerLink: PeerLink {
   private func connect(to peer: PeerIdentity) -> Int32? {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { return nil }
-    guard UnixSocketLink.withAddress(directory.socketPath(peer.id), { Glibc.connect(descriptor, $0, $1) }) == 0,
+    guard
+      UnixSocketLink.withAddress(directory.socketPath(peer.id), { Glibc.connect(descriptor, $0, $1) }) == 0,
       Self.setNonBlocking(descriptor)
     else {
       _ = close(descriptor)
@@ -371,7 +379,9 @@ public final class LocalPeerLink: PeerLink {
   private func drainOutbound(seconds: Double) {
     let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
     while ContinuousClock.now < deadline {
-      let pending = state.withLock { state in state.connections.filter { !$0.value.outbound.isEmpty }.map(\.key) }
+      let pending = state.withLock { state in
+        state.connections.filter { !$0.value.outbound.isEmpty }.map(\.key)
+      }
       guard !pending.isEmpty else { return }
       var descriptors = pending.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
       let polled = poll(&descriptors, nfds_t(descriptors.count), 50)

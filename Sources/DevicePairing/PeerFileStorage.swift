@@ -46,7 +46,9 @@ public final class PeerFileStorage: PeerResourceStorage {
     var written = 0
     while written < bytes.count {
       let count = bytes.withUnsafeBytes {
-        pwrite(file.descriptor, $0.baseAddress.map { $0 + written }, $0.count - written, off_t(offset) + off_t(written))
+        pwrite(
+          file.descriptor, $0.baseAddress.map { $0 + written }, $0.count - written,
+          off_t(offset) + off_t(written))
       }
       if count < 0 {
         if errno == EINTR { continue }
@@ -57,7 +59,9 @@ public final class PeerFileStorage: PeerResourceStorage {
   }
 
   public func finish(_ resource: PeerResourceID) throws(PeerError) -> String {
-    guard let file = files.withLock({ $0.removeValue(forKey: resource) }) else { throw .resourceNotFound(resource) }
+    guard let file = files.withLock({ $0.removeValue(forKey: resource) }) else {
+      throw .resourceNotFound(resource)
+    }
     _ = close(file.descriptor)
     let final = path + "/" + Self.fileName(resource, name: file.name)
     guard rename(partPath(resource), final) == 0 else {

@@ -72,7 +72,8 @@ public final class PeerJournal: Sendable {
 
   private func resource(_ progress: PeerResourceProgress, delivery: TrafficDelivery, error: String? = nil) {
     record(
-      Self.resourceKind, identifier: progress.name, bytes: Int(clamping: progress.bytes), transiting: .sessionFile,
+      Self.resourceKind, identifier: progress.name, bytes: Int(clamping: progress.bytes),
+      transiting: .sessionFile,
       peer: Self.label(progress.peer), delivery: delivery, error: error,
       transfer: PeerDirectory.hex(progress.id.sender) + "#\(progress.id.number)")
   }
@@ -87,6 +88,7 @@ public final class PeerJournal: Sendable {
     details.delivery = delivery
     details.transfer = transfer
     _ = try? wormhole.record(
-      kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details, error: error)
+      kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details, error: error
+    )
   }
 }

@@ -29,7 +29,8 @@ public struct RunningPeer: Sendable, Hashable {
       for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
         guard let id = PeerDirectory.id(inFileName: name, suffix: ".peer"),
           let pid = RunLock.holder(at: directory.lockPath(id)),
-          let bytes = try? DeviceFiles.read(directory.identityPath(id), limit: LocalPeerLink.advertisementLimit),
+          let bytes = try? DeviceFiles.read(
+            directory.identityPath(id), limit: LocalPeerLink.advertisementLimit),
           let advertisement = LocalPeerLink.advertisement(bytes, codec: PeerFrameCodec()),
           advertisement.peer.id == id
         else { continue }

@@ -23,7 +23,8 @@ enum PeerArguments {
   /// Checks a selector (`NAME` or `NAME#xxxx`): the name must keep the rule.
   static func selector(_ text: String) throws(CommandError) -> String {
     if PeerName.brokenRule(in: text) == nil { return text }
-    if let hash = text.utf8.lastIndex(of: UInt8(ascii: "#")), text.utf8.distance(from: hash, to: text.utf8.endIndex) == 5,
+    if let hash = text.utf8.lastIndex(of: UInt8(ascii: "#")),
+      text.utf8.distance(from: hash, to: text.utf8.endIndex) == 5,
       PeerName.brokenRule(in: String(decoding: text.utf8[..<hash], as: UTF8.self)) == nil
     {
       return text
@@ -49,15 +50,20 @@ enum PeerArguments {
     }
     throw .usage(
       "the name \(DisplayText.field(selector)) is ambiguous: "
-        + chosen.map { "\($0.identity) (\($0.directory.service.text), pid \($0.pid))" }.joined(separator: ", ")
+        + chosen.map { "\($0.identity) (\($0.directory.service.text), pid \($0.pid))" }.joined(
+          separator: ", ")
         + "; pick one as NAME#xxxx")
   }
 
   /// `--to`: one selector, or with `list` several, comma-separated (send).
-  static func to(_ arguments: ParsedArguments, action: String, list: Bool = false) throws(CommandError) -> String {
+  static func to(_ arguments: ParsedArguments, action: String, list: Bool = false) throws(CommandError)
+    -> String
+  {
     guard let text = arguments.value(.to) else { throw .usage("peer \(action) needs --to NAME") }
     if !list { return try selector(text) }
-    for part in text.split(separator: ",", omittingEmptySubsequences: false) { _ = try selector(String(part)) }
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      _ = try selector(String(part))
+    }
     return text
   }
 }

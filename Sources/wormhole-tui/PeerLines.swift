@@ -54,7 +54,9 @@ enum PeerLines {
 
   private static func contextSummary(_ context: [UInt8]) -> String {
     if context.isEmpty { return "(no context)" }
-    guard let decoded = try? KeyedArchiveInspector().inspect(Data(context)) else { return "(unreadable context)" }
+    guard let decoded = try? KeyedArchiveInspector().inspect(Data(context)) else {
+      return "(unreadable context)"
+    }
     return decoded.root.summary(width: 4096)
   }
 
@@ -71,7 +73,9 @@ enum PeerLines {
   private static func jsonLine(_ event: PeerEvent) -> String {
     switch event {
     case .found(let peer, let info):
-      let entries = info.sorted.map { DisplayText.jsonString($0.key) + ":" + DisplayText.jsonString($0.value) }
+      let entries = info.sorted.map {
+        DisplayText.jsonString($0.key) + ":" + DisplayText.jsonString($0.value)
+      }
       return "{\"event\":\"found\",\(peerJSON(peer)),\"info\":{\(entries.joined(separator: ","))}}"
     case .lost(let peer): return "{\"event\":\"lost\",\(peerJSON(peer))}"
     case .invitation(let invitation, let policy):

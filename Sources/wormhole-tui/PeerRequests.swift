@@ -15,7 +15,8 @@ enum PeerRequests {
     }
     let from = try PeerArguments.from(arguments, action: "invite")
     return try ask(
-      from, PeerControlMessage([Array("invite".utf8), Array(to.utf8), context ?? [], Array(String(timeout).utf8)]),
+      from,
+      PeerControlMessage([Array("invite".utf8), Array(to.utf8), context ?? [], Array(String(timeout).utf8)]),
       seconds: timeout + 15)
   }
 
@@ -43,7 +44,9 @@ enum PeerRequests {
       data = Array(rest[0].utf8)
     }
     let from = try PeerArguments.from(arguments, action: "send")
-    return try ask(from, PeerControlMessage([Array("send".utf8), Array(to.utf8), Array(mode.rawValue.utf8), data]), seconds: 30)
+    return try ask(
+      from, PeerControlMessage([Array("send".utf8), Array(to.utf8), Array(mode.rawValue.utf8), data]),
+      seconds: 30)
   }
 
   static func sendResource(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
@@ -64,7 +67,9 @@ enum PeerRequests {
 
   static func list(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
     guard rest.isEmpty else { throw .usage("peer list takes no arguments") }
-    let service = try arguments.value(.service).map { text throws(CommandError) in try PeerArguments.service(text) }
+    let service = try arguments.value(.service).map { text throws(CommandError) in
+      try PeerArguments.service(text)
+    }
     let json = arguments.flag(.json)
     for peer in RunningPeer.all(home: PeerArguments.home(arguments), service: service) {
       let status = PeerControlChannel.exchange(
@@ -96,7 +101,8 @@ enum PeerRequests {
   private static func ask(_ peer: RunningPeer, _ request: PeerControlMessage, seconds: Double)
     throws(CommandError) -> ExitCode
   {
-    guard let answer = PeerControlChannel.exchange(request, path: peer.controlSocketPath, seconds: seconds) else {
+    guard let answer = PeerControlChannel.exchange(request, path: peer.controlSocketPath, seconds: seconds)
+    else {
       throw .failure("peer \(peer.identity) gave no answer on its control socket (did it stop?)")
     }
     if answer.text(0) == "ok" {
@@ -110,17 +116,21 @@ enum PeerRequests {
   private static func read(_ path: String, what: String) throws(CommandError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
-      throw .failure("cannot open the \(what) \(DisplayText.field(path)): \(String(cString: strerror(errno)))")
+      throw .failure(
+        "cannot open the \(what) \(DisplayText.field(path)): \(String(cString: strerror(errno)))")
     }
     defer { _ = close(descriptor) }
     var status = stat()
-    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 16 << 20 else {
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 16 << 20
+    else {
       throw .failure("the \(what) \(DisplayText.field(path)) is not a regular file of at most 16 MiB")
     }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var got = 0
     while got < bytes.count {
-      let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress.map { $0 + got }, $0.count - got) }
+      let count = bytes.withUnsafeMutableBytes {
+        Glibc.read(descriptor, $0.baseAddress.map { $0 + got }, $0.count - got)
+      }
       if count < 0 && errno == EINTR { continue }
       guard count > 0 else { break }
       got += count

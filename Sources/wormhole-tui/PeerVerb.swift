@@ -70,7 +70,8 @@ enum PeerVerb {
     }
   }
 
-  private static func runPeer(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+  private static func runPeer(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode
+  {
     guard rest.isEmpty else { throw .usage("peer run takes no arguments, only options (see --help)") }
     guard let serviceText = arguments.value(.service) else { throw .usage("peer run needs --service TYPE") }
     guard let nameText = arguments.value(.name) else { throw .usage("peer run needs --name NAME") }
@@ -84,7 +85,9 @@ enum PeerVerb {
       entries[String(entry[..<equals])] = String(entry[entry.index(after: equals)...])
     }
     let info: DiscoveryInfo
-    do throws(DiscoveryInfoError) { info = try DiscoveryInfo(entries) } catch { throw .usage(error.description) }
+    do throws(DiscoveryInfoError) { info = try DiscoveryInfo(entries) } catch {
+      throw .usage(error.description)
+    }
     let policyText = arguments.value(.accept) ?? "ask"
     guard let policy = InvitationPolicy(rawValue: policyText) else {
       throw .usage("--accept takes always, never or ask, not \(DisplayText.field(policyText))")
@@ -106,7 +109,8 @@ enum PeerVerb {
     Termination.onExit { peer.stop() }
     do throws(PeerError) {
       try peer.start(
-        advertising: arguments.flag(.advertise) ? info : nil, policy: policy, browsing: arguments.flag(.browse))
+        advertising: arguments.flag(.advertise) ? info : nil, policy: policy,
+        browsing: arguments.flag(.browse))
     } catch {
       peer.stop()
       throw .failure(error.description)

@@ -28,9 +28,11 @@ import Testing
       running.append(command)
       #expect(command.waitFor("is running (pid "), "\(command.currentErrors)")
       let errors = command.currentErrors
-      let label = errors.components(separatedBy: "peer ").dropFirst().first?.components(separatedBy: " of service")
+      let label =
+        errors.components(separatedBy: "peer ").dropFirst().first?.components(separatedBy: " of service")
         .first ?? ""
-      let pid = Int32(errors.components(separatedBy: "(pid ").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? 0
+      let pid =
+        Int32(errors.components(separatedBy: "(pid ").dropFirst().first?.prefix { $0.isNumber } ?? "") ?? 0
       return (command, label, pid)
     }
 
@@ -67,13 +69,17 @@ import Testing
     let peers = PeerHome()
     let desk = try peers.peer("desk", ["--advertise", "--info", "room=2"])
     let watch = try peers.peer("watch", ["--browse", "--json"])
-    #expect(watch.command.waitFor("\"event\":\"found\",\"peer\":\"desk\"", inErrors: false), "\(watch.command.currentOutput)")
+    #expect(
+      watch.command.waitFor("\"event\":\"found\",\"peer\":\"desk\"", inErrors: false),
+      "\(watch.command.currentOutput)")
     #expect(watch.command.currentOutput.contains("\"info\":{\"room\":\"2\"}"))
     let list = try peers.peer(["list"])
     #expect(list.lines.contains("chat \(desk.label) pid \(desk.pid) advertising"), "\(list.output)")
     let killed = Date()
     #expect(kill(desk.pid, SIGKILL) == 0)
-    #expect(watch.command.waitFor("\"event\":\"lost\",\"peer\":\"desk\"", inErrors: false), "\(watch.command.currentOutput)")
+    #expect(
+      watch.command.waitFor("\"event\":\"lost\",\"peer\":\"desk\"", inErrors: false),
+      "\(watch.command.currentOutput)")
     let seconds = Date().timeIntervalSince(killed)
     #expect(seconds < 1, "lost after \(seconds) s")
     // Its stale files count for nothing: it is not listed.
@@ -96,19 +102,23 @@ import Testing
     for name in ["yes", "no", "later", "asker"] {
       #expect(guest.command.waitFor("found \(name)#", inErrors: false), "\(guest.command.currentOutput)")
     }
-    let accepted = try peers.peer(["invite", "--from", "guest", "--to", "yes", "--context", "{\"game\":\"chess\"}"])
+    let accepted = try peers.peer([
+      "invite", "--from", "guest", "--to", "yes", "--context", "{\"game\":\"chess\"}",
+    ])
     #expect(accepted.status == 0 && accepted.output.contains("\(yes.label) connected"), "\(accepted.errors)")
     // The invitee saw the context decoded from its archive.
     #expect(yes.command.waitFor("invitation 1 from \(guest.label)", inErrors: false))
     #expect(yes.command.currentOutput.contains("chess"), "\(yes.command.currentOutput)")
     #expect(yes.command.waitFor("state \(guest.label) connected", inErrors: false))
     let declined = try peers.peer(["invite", "--from", "guest", "--to", "no"])
-    #expect(declined.status == 3 && declined.errors.contains("is not connected: declined"), "\(declined.errors)")
+    #expect(
+      declined.status == 3 && declined.errors.contains("is not connected: declined"), "\(declined.errors)")
     let timedOut = try peers.peer(["invite", "--from", "guest", "--to", "later", "--timeout", "0.5"])
     #expect(timedOut.status == 3 && timedOut.errors.contains("timed out"), "\(timedOut.errors)")
     #expect(later.command.waitFor("(timed out)", inErrors: false), "\(later.command.currentOutput)")
     // Under ask, an operator answers with peer answer while the inviter waits.
-    let waiting = try RunningCommand(["peer", "invite", "--from", "guest", "--to", "asker", "--context", "[1,2]"] + peers.home)
+    let waiting = try RunningCommand(
+      ["peer", "invite", "--from", "guest", "--to", "asker", "--context", "[1,2]"] + peers.home)
     #expect(asker.command.waitFor("\"event\":\"invitation\",\"peer\":\"guest\"", inErrors: false))
     #expect(asker.command.currentOutput.contains("\"context\":[1,2]"), "\(asker.command.currentOutput)")
     let answered = try peers.peer(["answer", "--from", "asker", "--to", "guest", "accept"])
@@ -128,14 +138,23 @@ import Testing
     #expect(guest.command.waitFor("found \(other.label)", inErrors: false))
     #expect(try peers.peer(["invite", "--from", "guest", "--to", "host"]).status == 0)
     for index in 0..<10 {
-      let sent = try peers.peer(["send", "--from", "guest", "--to", "host", "--mode", "reliable", "{\"n\":\(index)}"])
+      let sent = try peers.peer([
+        "send", "--from", "guest", "--to", "host", "--mode", "reliable", "{\"n\":\(index)}",
+      ])
       #expect(sent.status == 0, "\(sent.errors)")
     }
     #expect(host.command.waitFor("{\"n\":9}", inErrors: false))
-    let lines = host.command.currentOutput.split(separator: "\n").map(String.init).filter { $0.hasPrefix("data from") }
-    #expect(lines == (0..<10).map { "data from \(guest.label) reliable \("{\"n\":\($0)}".utf8.count) bytes: {\"n\":\($0)}" })
+    let lines = host.command.currentOutput.split(separator: "\n").map(String.init).filter {
+      $0.hasPrefix("data from")
+    }
+    #expect(
+      lines
+        == (0..<10).map {
+          "data from \(guest.label) reliable \("{\"n\":\($0)}".utf8.count) bytes: {\"n\":\($0)}"
+        })
     let refused = try peers.peer(["send", "--from", "guest", "--to", "host,other", "--mode", "reliable", "1"])
-    #expect(refused.status == 3 && refused.errors.contains("not connected: \(other.label)"), "\(refused.errors)")
+    #expect(
+      refused.status == 3 && refused.errors.contains("not connected: \(other.label)"), "\(refused.errors)")
     let unknown = try peers.peer(["send", "--from", "guest", "--to", "nobody", "--mode", "reliable", "1"])
     #expect(unknown.status == 3 && unknown.errors.contains("not connected: nobody"), "\(unknown.errors)")
     let absent = try peers.peer(["send", "--from", "ghost", "--to", "host", "--mode", "reliable", "1"])
@@ -163,9 +182,13 @@ import Testing
     let small = peers.path + "/notes.txt"
     let bytes = Data((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
     #expect(FileManager.default.createFile(atPath: small, contents: bytes))
-    let sent = try peers.peer(["send-resource", "--from", "sender", "--to", "receiver", small, "--name", "notes"])
+    let sent = try peers.peer([
+      "send-resource", "--from", "sender", "--to", "receiver", small, "--name", "notes",
+    ])
     #expect(sent.status == 0 && sent.output.contains("(200000 bytes)"), "\(sent.errors)")
-    #expect(receiver.command.waitFor(" notes from \(sender.label) finished 200000/200000 (100%) at ", inErrors: false))
+    #expect(
+      receiver.command.waitFor(
+        " notes from \(sender.label) finished 200000/200000 (100%) at ", inErrors: false))
     #expect(receiver.command.currentOutput.contains("notes from \(sender.label) progress 65536/200000 (32%)"))
     #expect(sender.command.waitFor("notes to \(receiver.label) finished", inErrors: false))
     #expect(sender.command.currentOutput.contains("notes to \(receiver.label) progress"))
@@ -177,17 +200,23 @@ import Testing
     let descriptor = open(large, O_WRONLY | O_CREAT, 0o600)
     #expect(descriptor >= 0 && ftruncate(descriptor, 1 << 30) == 0)
     close(descriptor)
-    let sending = try RunningCommand(["peer", "send-resource", "--from", "sender", "--to", "receiver", large] + peers.home)
+    let sending = try RunningCommand(
+      ["peer", "send-resource", "--from", "sender", "--to", "receiver", large] + peers.home)
     #expect(receiver.command.waitFor(" large.bin from \(sender.label) progress", inErrors: false))
     #expect(kill(sender.pid, SIGKILL) == 0)
-    #expect(receiver.command.waitFor(" large.bin from \(sender.label) failed", inErrors: false), "\(receiver.command.currentOutput.suffix(300))")
+    #expect(
+      receiver.command.waitFor(" large.bin from \(sender.label) failed", inErrors: false),
+      "\(receiver.command.currentOutput.suffix(300))")
     #expect(receiver.command.currentOutput.contains("went away"))
     #expect(receiver.command.waitFor("state \(sender.label) notConnected (hung up)", inErrors: false))
     #expect(sending.finish().status == 3)
     // The partial resource was discarded.
     let resources = try FileManager.default.contentsOfDirectory(atPath: peers.path + "/peers/chat")
       .filter { !$0.contains(".") }
-      .flatMap { (try? FileManager.default.contentsOfDirectory(atPath: peers.path + "/peers/chat/\($0)/resources")) ?? [] }
+      .flatMap {
+        (try? FileManager.default.contentsOfDirectory(atPath: peers.path + "/peers/chat/\($0)/resources"))
+          ?? []
+      }
     #expect(!resources.contains { $0.hasSuffix(".part") }, "\(resources)")
   }
 }

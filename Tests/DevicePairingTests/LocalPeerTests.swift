@@ -21,7 +21,8 @@ import Testing
       handler: (@Sendable (PeerEvent) -> Void)? = nil
     ) throws {
       peer = try LocalPeer(
-        name: try PeerName(name), service: try ServiceType(service), home: home, receiveQueueLimit: receiveQueueLimit)
+        name: try PeerName(name), service: try ServiceType(service), home: home,
+        receiveQueueLimit: receiveQueueLimit)
       let events = self.events
       peer.setEventHandler { event in
         handler?(event)
@@ -49,7 +50,8 @@ import Testing
     /// The journal's records, oldest first.
     var records: [String] {
       let path = peer.directory.peerPath(identity.id) + "/.wormhole-journal"
-      return (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+      return (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init)
+        ?? []
     }
 
     func stop() { peer.stop() }
@@ -156,7 +158,9 @@ import Testing
     #expect(dropped > 0)
     #expect(received + dropped == count)
     #expect(slow.peer.engine.unreliableDrops == dropped)
-    let records = slow.records.filter { $0.contains("unreliable messages dropped") || $0.contains("unreliable message dropped") }
+    let records = slow.records.filter {
+      $0.contains("unreliable messages dropped") || $0.contains("unreliable message dropped")
+    }
     #expect(!records.isEmpty)
     #expect(records.allSatisfy { $0.contains("\"delivery\":\"failed\"") && $0.contains("\"peer\":\"fast#") })
   }
@@ -184,12 +188,22 @@ import Testing
     let file = home.path + "/big.bin"
     #expect(Self.sparseFile(file, bytes: 256 << 20))
     let answer = sender.request(["send-resource", "receiver", file, "big.bin"])
-    #expect(answer.text(0) == "error" && answer.text(2).contains("cancelled by receiver#"), "\(answer.text(2))")
-    #expect(sender.events.values.contains { if case .resource(.cancelled(_, true)) = $0 { true } else { false } })
-    let resources = (try? FileManager.default.contentsOfDirectory(atPath: receiver.peer.directory.resourcesPath(receiver.identity.id))) ?? []
+    #expect(
+      answer.text(0) == "error" && answer.text(2).contains("cancelled by receiver#"), "\(answer.text(2))")
+    #expect(
+      sender.events.values.contains { if case .resource(.cancelled(_, true)) = $0 { true } else { false } })
+    let resources =
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: receiver.peer.directory.resourcesPath(receiver.identity.id))) ?? []
     #expect(resources.isEmpty, "\(resources)")
-    #expect(receiver.records.contains { $0.contains("\"kind\":\"peer-resource\"") && $0.contains("\"delivery\":\"cancelled\"") })
-    #expect(sender.records.contains { $0.contains("\"kind\":\"peer-resource\"") && $0.contains("\"delivery\":\"cancelled\"") })
+    #expect(
+      receiver.records.contains {
+        $0.contains("\"kind\":\"peer-resource\"") && $0.contains("\"delivery\":\"cancelled\"")
+      })
+    #expect(
+      sender.records.contains {
+        $0.contains("\"kind\":\"peer-resource\"") && $0.contains("\"delivery\":\"cancelled\"")
+      })
   }
 
   @Test func aResourceArrivesWithProgressAndIsRecordedOnBothSides() throws {
@@ -210,7 +224,9 @@ import Testing
     #expect(FileManager.default.contents(atPath: location) == Data(bytes))
     // The sender's name is a label: it never leaves the resources folder.
     #expect(location.hasPrefix(receiver.peer.directory.resourcesPath(receiver.identity.id) + "/"))
-    #expect(!location.dropFirst(receiver.peer.directory.resourcesPath(receiver.identity.id).count + 1).contains("/"))
+    #expect(
+      !location.dropFirst(receiver.peer.directory.resourcesPath(receiver.identity.id).count + 1).contains("/")
+    )
     let progress = events.compactMap { event -> Double? in
       if case .resource(.progressed(let progress)) = event { return progress.fraction }
       return nil
@@ -218,7 +234,9 @@ import Testing
     #expect(progress.count >= 4 && progress == progress.sorted() && progress.last == 1)
     for side in [sender, receiver] {
       let record = side.records.first { $0.contains("\"kind\":\"peer-resource\"") }
-      #expect(record?.contains("\"delivery\":\"delivered\"") == true && record?.contains("\"bytes\":300000") == true)
+      #expect(
+        record?.contains("\"delivery\":\"delivered\"") == true && record?.contains("\"bytes\":300000") == true
+      )
       #expect(record?.contains("\"transfer\":\"\(PeerDirectory.hex(sender.identity.id))#1\"") == true)
     }
   }
@@ -226,7 +244,9 @@ import Testing
 
 extension PeerEvent {
   var isData: Bool { if case .data = self { true } else { false } }
-  var dataText: String? { if case .data(let bytes, _, _) = self { String(decoding: bytes, as: UTF8.self) } else { nil } }
+  var dataText: String? {
+    if case .data(let bytes, _, _) = self { String(decoding: bytes, as: UTF8.self) } else { nil }
+  }
   var droppedCount: Int { if case .unreliableDropped(_, let count) = self { count } else { 0 } }
   var isProgress: Bool { if case .resource(.progressed) = self { true } else { false } }
   var isFinished: Bool { if case .resource(.finished) = self { true } else { false } }
