@@ -195,8 +195,10 @@ public final class LocalPeer: Sendable {
         try waitFor(
           seconds: 86_400,
           start: { () throws(PeerError) in
-            let id = try engine.sendResource(named: name, to: peer, source: source)
-            box.withLock { $0 = id }
+            // Held while sending starts: an end that comes at once waits for the id here.
+            try box.withLock { box throws(PeerError) in
+              box = try engine.sendResource(named: name, to: peer, source: source)
+            }
           }
         ) { event -> PeerResourceEvent? in
           guard case .resource(let change) = event else { return nil }

@@ -88,6 +88,7 @@ public final class LocalPeerLink: PeerLink {
       case .unavailable(let reason): throw LinkError(reason)
       }
     }
+    sweepStale()
     let socketPath = directory.socketPath(local.id)
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0 else { throw failure("create a socket for", socketPath) }
@@ -261,6 +262,21 @@ public final class LocalPeerLink: PeerLink {
           _ = Self.setNonBlocking(accepted)
           state.withLock { $0.connections[accepted] = Connection() }
         }
+      }
+    }
+  }
+
+  /// Removes the files a peer killed before it could stop left behind (its lock not held):
+  /// its advertisement, identity, sockets and lock. Ids are never reused, so no peer that starts
+  /// later owns them. Its folder (the traffic journal, received resources) stays.
+  private func sweepStale() {
+    let suffixes = [".advert", ".peer", ".sock", ".control.sock", ".lock"]
+    for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
+      for suffix in suffixes {
+        guard let id = PeerDirectory.id(inFileName: name, suffix: suffix), id != local.id,
+          RunLock.holder(at: directory.lockPath(id)) == nil
+        else { continue }
+        _ = unlink(directory.path + "/" + name)
       }
     }
   }

@@ -87,6 +87,11 @@ import Testing
     // One that stops (SIGINT) is lost too.
     let lamp = try peers.peer("lamp", ["--advertise"])
     #expect(watch.command.waitFor("\"event\":\"found\",\"peer\":\"lamp\"", inErrors: false))
+    // A peer that starts sweeps the killed one's stale files away (its journal folder stays).
+    let stale = try FileManager.default.contentsOfDirectory(atPath: peers.path + "/peers/chat")
+    #expect(stale.filter { $0.hasSuffix(".advert") }.count == 1, "\(stale)")  // lamp's
+    #expect(stale.filter { $0.hasSuffix(".lock") }.count == 2, "\(stale)")  // watch's and lamp's
+    #expect(stale.filter { !$0.contains(".") }.count == 3, "\(stale)")  // every peer's folder
     lamp.command.interrupt()
     #expect(lamp.command.finish().status == 0)
     #expect(watch.command.waitFor("\"event\":\"lost\",\"peer\":\"lamp\"", inErrors: false))
@@ -171,6 +176,13 @@ import Testing
     #expect(ambiguous.errors.contains(first.label) && ambiguous.errors.contains(second.label))
     let picked = try peers.peer(["invite", "--from", second.label, "--to", first.label])
     #expect(picked.status == 0, "\(picked.errors)")
+    let list = try peers.peer(["list", "--json"])
+    let objects = list.lines.compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    #expect(objects.count == 2 && objects.allSatisfy { $0["name"] as? String == "twin" }, "\(list.output)")
+    #expect(objects.allSatisfy { ($0["connected"] as? [String])?.count == 1 }, "\(list.output)")
+    #expect(Set(objects.compactMap { $0["advertising"] as? Bool }) == [true, false])
   }
 
   @Test func aResourceShowsProgressOnBothSidesAndFailsWhenItsSenderIsKilled() throws {

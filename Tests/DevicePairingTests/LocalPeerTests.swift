@@ -87,6 +87,29 @@ import Testing
     #expect(hub.peer.engine.connectedPeers.count == 7)
   }
 
+  @Test func socketPathsLongerThanSunPathStillConnect() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let deep = home.path + "/" + String(repeating: "d", count: 120)
+    #expect(mkdir(deep, 0o700) == 0)
+    let host = try Peer("host", home: deep, advertise: true)
+    let guest = try Peer("guest", home: deep, browse: true)
+    defer { [host, guest].forEach { $0.stop() } }
+    #expect(host.peer.directory.socketPath(host.identity.id).utf8.count > 108)
+    #expect(guest.find(host))
+    #expect(guest.request(["invite", "host", "", "10"]).text(0) == "ok")
+    #expect(guest.request(["send", "host", "reliable", "true"]).text(0) == "ok")
+    let events = host.events.wait { $0.contains { $0.isData } }
+    #expect(events.contains { $0.isData })
+    let status = RunningPeer.all(home: deep)
+    #expect(status.map(\.identity).sorted() == [guest.identity, host.identity].sorted())
+    let answer = PeerControlChannel.exchange(
+      PeerControlMessage(text: ["status"]), path: host.peer.directory.controlSocketPath(host.identity.id),
+      seconds: 5)
+    #expect(
+      answer?.text(1).contains("connected \(guest.identity)") == true, "\(answer?.text(1) ?? "no answer")")
+  }
+
   @Test func aThreePeerMeshSendsThroughTheCommonPeer() throws {
     let home = TemporaryHome()
     defer { home.remove() }
@@ -192,6 +215,11 @@ import Testing
       answer.text(0) == "error" && answer.text(2).contains("cancelled by receiver#"), "\(answer.text(2))")
     #expect(
       sender.events.values.contains { if case .resource(.cancelled(_, true)) = $0 { true } else { false } })
+    // The receiver's own cancel event, after which its record is written.
+    let own = receiver.events.wait { events in
+      events.contains { if case .resource(.cancelled(_, false)) = $0 { true } else { false } }
+    }
+    #expect(own.contains { if case .resource(.cancelled(_, false)) = $0 { true } else { false } })
     let resources =
       (try? FileManager.default.contentsOfDirectory(
         atPath: receiver.peer.directory.resourcesPath(receiver.identity.id))) ?? []
