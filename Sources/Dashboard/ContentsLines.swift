@@ -116,7 +116,9 @@ struct ContentsLines {
     }
     guard case .mailbox(_, let identifier) = selection else {
       guard let directory = selection.directory else {
-        return PairContentsLines.lines(for: selection, pairs: pairs, now: now)
+        return PairContentsLines.lines(
+          for: selection, pairs: pairs, traffic: model.traffic,
+          columns: DashboardLayout(width: width, height: height).contents.width - 1, now: now)
       }
       return directoryLines(directory)
     }

@@ -112,8 +112,8 @@ extension DashboardState {
       }
       directory = selected
       identifier = FileName(named)
-    } else if let (pair, device) = selectedDevice {
-      confirmCancel(on: device, of: pair)
+    } else if let pair = selection?.pairName.flatMap(pair(named:)) {
+      confirmCancel(in: pair)
       return
     } else {
       guard case .mailbox(let selected, let name)? = selection, selectedMailbox?.isPresent == true else {
@@ -177,10 +177,11 @@ extension DashboardState {
   private mutating func toggle() {
     switch focus {
     case .mailboxes:
-      if case .directory(let path)? = selection {
-        updateTree(.toggle(path))
-      } else {
-        focus = .contents
+      switch selection {
+      case .directory(let path)?: updateTree(.toggle(path))
+      case .pairs?: updateTree(.togglePairs(.pairs))
+      case .pair(let name)?: updateTree(.togglePairs(.pair(name)))
+      default: focus = .contents
       }
     case .contents:
       updateContents(.toggleBranch(lines: contentsLines()))

@@ -17,8 +17,14 @@ extension DashboardState {
   public func pair(named name: String) -> PairSnapshot? { pairs.first { $0.name == name } }
 
   /// Asks before cancelling the queued transfer under the contents cursor of a selected device.
-  mutating func confirmCancel(on device: PairSnapshot.Device, of pair: PairSnapshot) {
-    guard let transfer = PairContentsLines.transfer(onLine: contentsCursor, of: device) else {
+  mutating func confirmCancel(in pair: PairSnapshot) {
+    if case .pair = selection {
+      report("cancel: select the device whose transfer it is; its contents list its queue", isError: true)
+      return
+    }
+    guard let selection,
+      let (role, transfer) = PairContentsLines.transfer(onLine: contentsCursor, of: selection, pairs: pairs)
+    else {
       report("cancel: put the contents cursor on a queued transfer to cancel it", isError: true)
       return
     }
@@ -26,8 +32,8 @@ extension DashboardState {
       Confirmation(
         question:
           "Cancel transfer #\(transfer.id) (\(DisplayText.field(transfer.identifier))) of "
-          + "\(DisplayText.field(pair.name)) \(device.role.rawValue)? It is never delivered.",
-        effect: .cancelTransfer(home: pair.home, pair: pair.name, role: device.role, id: transfer.id)))
+          + "\(DisplayText.field(pair.name)) \(role.rawValue)? It is never delivered.",
+        effect: .cancelTransfer(home: pair.home, pair: pair.name, role: role, id: transfer.id)))
   }
 
   /// The selected pair's device, when a device row is selected.

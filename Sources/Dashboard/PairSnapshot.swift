@@ -39,6 +39,9 @@ public struct PairSnapshot: Sendable, Equatable {
     public var role: Role
     /// The pid of the running device process (`0` while it starts), `nil` when it is not running.
     public var runningPID: Int32?
+    /// Whether its session is activated (`WCSessionActivationState.activated`); never while it
+    /// is not running.
+    public var isActivated: Bool
     /// The application context it sent, by identifier.
     public var applicationContext: [ContextEntry]
     /// The application context it last received, by identifier.
@@ -48,12 +51,15 @@ public struct PairSnapshot: Sendable, Equatable {
     /// Why part of its files could not be read, if so.
     public var error: String?
 
+    /// A device; `isActivated` defaults to whether it runs (a device that runs has activated,
+    /// unless told otherwise).
     public init(
-      role: Role, runningPID: Int32? = nil, applicationContext: [ContextEntry] = [],
+      role: Role, runningPID: Int32? = nil, isActivated: Bool? = nil, applicationContext: [ContextEntry] = [],
       receivedContext: [ContextEntry] = [], queuedTransfers: [QueuedTransfer] = [], error: String? = nil
     ) {
       self.role = role
       self.runningPID = runningPID
+      self.isActivated = runningPID != nil && (isActivated ?? true)
       self.applicationContext = applicationContext
       self.receivedContext = receivedContext
       self.queuedTransfers = queuedTransfers
@@ -61,6 +67,11 @@ public struct PairSnapshot: Sendable, Equatable {
     }
 
     public var isRunning: Bool { runningPID != nil }
+
+    /// `activated`, `not activated` (running, its session not yet activated) or `not running`.
+    public var activationText: String {
+      isRunning ? (isActivated ? "activated" : "not activated") : "not running"
+    }
   }
 
   /// The pair's name.
@@ -77,11 +88,21 @@ public struct PairSnapshot: Sendable, Equatable {
     self.watch = watch
   }
 
-  /// Whether each device can reach the other: with the local link, whenever both run.
-  public var isReachable: Bool { phone.isRunning && watch.isRunning }
+  /// Whether each device can reach the other: with the local link, whenever both are activated.
+  public var isReachable: Bool { phone.isActivated && watch.isActivated }
 
   /// The device of `role`.
   public func device(_ role: Role) -> Device { role == .phone ? phone : watch }
+
+  /// The directory that holds the application-group containers of the device of `role`, with
+  /// a trailing `/`: `<home>/pairs/<name>/<role>/AppGroup/` (the home without its trailing
+  /// slashes, as the watcher names directories). Traffic entries of directories under it are
+  /// the device's.
+  public func containersPrefix(of role: Role) -> String {
+    var home = home
+    while home.count > 1 && home.hasSuffix("/") { home.removeLast() }
+    return home + "/pairs/" + name + "/" + role.rawValue + "/AppGroup/"
+  }
 
   /// Transfers queued on both devices.
   public var queuedCount: Int { phone.queuedTransfers.count + watch.queuedTransfers.count }

@@ -36,6 +36,9 @@ public struct TreePaneState: Sendable {
     /// The pairs of simulated devices are these, by name, sorted: their branch follows the
     /// directories (none when there is no pair).
     case pairs([String])
+    /// Folds or unfolds the pairs' branch (``TreeNodeID/pairs``) or a pair's devices
+    /// (``TreeNodeID/pair(_:)``); other nodes are left alone.
+    case togglePairs(TreeNodeID)
   }
 
   public private(set) var sort: SortOrder
@@ -44,6 +47,8 @@ public struct TreePaneState: Sendable {
   public private(set) var directoryPaths: [FileName] = []
   /// The pairs' names, sorted: the rows of the pairs' branch, each followed by its two devices.
   public private(set) var pairNames: [String] = []
+  /// The pairs' nodes folded: ``TreeNodeID/pairs`` (the whole branch) and pairs (their devices).
+  public private(set) var collapsedPairNodes: Set<TreeNodeID> = []
   private var orders: [FileName: MailboxOrder] = [:]
   /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
   public private(set) var presentCounts: [FileName: Int] = [:]
@@ -109,6 +114,14 @@ public struct TreePaneState: Sendable {
     case .pairs(let names):
       guard names != pairNames else { return }
       pairNames = names
+      collapsedPairNodes = collapsedPairNodes.filter { $0.pairName.map(names.contains) ?? true }
+      resync(directories, visibleRows: visibleRows)
+    case .togglePairs(let node):
+      switch node {
+      case .pairs, .pair: break
+      case .directory, .mailbox, .device: return
+      }
+      if collapsedPairNodes.remove(node) == nil { collapsedPairNodes.insert(node) }
       resync(directories, visibleRows: visibleRows)
     }
   }
@@ -136,36 +149,39 @@ public struct TreePaneState: Sendable {
     directoryPaths.reduce(0) { $0 + 1 + (collapsedDirectories.contains($1) ? 0 : visibleCount(of: $1)) }
   }
 
-  /// Rows of the pairs' branch: its own, then per pair a row and one per device.
-  private var pairRowCount: Int { pairNames.isEmpty ? 0 : 1 + pairNames.count * (1 + Self.roles.count) }
+  /// Rows of the pairs' branch: its own, then (unless folded) per pair a row and one per
+  /// device (unless the pair is folded).
+  private var pairRowCount: Int {
+    guard !pairNames.isEmpty else { return 0 }
+    guard !collapsedPairNodes.contains(.pairs) else { return 1 }
+    return pairNames.reduce(1) { $0 + 1 + (collapsedPairNodes.contains(.pair($1)) ? 0 : Self.roles.count) }
+  }
 
   private static let roles = PairSnapshot.Role.allCases
 
-  /// The pairs' node on `row`, counted from the pairs' branch row.
-  private func pairNode(atRow row: Int) -> TreeNodeID? {
-    guard !pairNames.isEmpty, row >= 0, row < pairRowCount else { return nil }
-    if row == 0 { return .pairs }
-    let stride = 1 + Self.roles.count
-    let (index, offset) = (row - 1).quotientAndRemainder(dividingBy: stride)
-    let name = pairNames[index]
-    return offset == 0 ? .pair(name) : .device(pair: name, role: Self.roles[offset - 1])
+  /// The pairs' nodes in row order, as shown (folds applied), in O(pairs).
+  private var shownPairNodes: [TreeNodeID] {
+    guard !pairNames.isEmpty else { return [] }
+    guard !collapsedPairNodes.contains(.pairs) else { return [.pairs] }
+    var nodes: [TreeNodeID] = [.pairs]
+    for name in pairNames {
+      nodes.append(.pair(name))
+      if !collapsedPairNodes.contains(.pair(name)) {
+        nodes += Self.roles.map { .device(pair: name, role: $0) }
+      }
+    }
+    return nodes
   }
 
-  /// The row of a pairs' node, counted from the pairs' branch row.
+  /// The pairs' node on `row`, counted from the pairs' branch row.
+  private func pairNode(atRow row: Int) -> TreeNodeID? {
+    guard row >= 0, row < pairRowCount else { return nil }
+    return shownPairNodes[row]
+  }
+
+  /// The row of a pairs' node, counted from the pairs' branch row, when it is shown.
   private func pairRow(of node: TreeNodeID) -> Int? {
-    guard !pairNames.isEmpty else { return nil }
-    let stride = 1 + Self.roles.count
-    switch node {
-    case .pairs: return 0
-    case .pair(let name):
-      return pairNames.firstIndex(of: name).map { 1 + $0 * stride }
-    case .device(let name, let role):
-      guard let index = pairNames.firstIndex(of: name), let offset = Self.roles.firstIndex(of: role) else {
-        return nil
-      }
-      return 1 + index * stride + 1 + offset
-    case .directory, .mailbox: return nil
-    }
+    shownPairNodes.firstIndex(of: node)
   }
 
   /// The node shown on `row`, in O(branches).

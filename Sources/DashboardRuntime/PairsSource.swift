@@ -9,9 +9,12 @@ import Synchronization
 /// ``DashboardMessage/pairs(_:)``: at start, then whenever what they show changed.
 ///
 /// It polls: the store is read every ``interval`` on a queue of its own (the run locks by
-/// `F_OFD_GETLK`, the contexts' and the queue's files), so a device that ends, even killed,
-/// shows as not running within that interval. Nothing is posted while nothing changed. An
-/// event source (a pidfd per running device, inotify on `<home>/pairs`) is the next step.
+/// `F_OFD_GETLK`, the links' sockets for activation, the contexts' and the queue's files), so
+/// anything a device changes shows within that interval. A device's end is also an event: each
+/// running device's process is watched through a pidfd (``DeviceExitWatch``), and the store is
+/// read again the moment one ends, so a device that is killed shows as not running at once.
+/// Nothing is posted while nothing changed. (inotify on `<home>/pairs` for the contexts and
+/// queues is the next step.)
 public final class PairsSource: DashboardMessageSource {
   /// How often the store is read.
   public static let interval: DispatchTimeInterval = .milliseconds(500)
@@ -26,10 +29,27 @@ public final class PairsSource: DashboardMessageSource {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
     var last: [PairSnapshot]?
+    /// The poll chain that may run: a read brought forward by a device's end starts a new
+    /// chain, and the old one's next read does nothing.
+    var generation: UInt64 = 0
+    /// The watched device processes, by run-lock path: the pid and the source on its pidfd.
+    var exits: [String: ExitSource] = [:]
+  }
+
+  /// A watched device process: its pid and the read source on its pidfd. Dispatch sources
+  /// are safe to cancel from any thread, though not marked `Sendable`.
+  private struct ExitSource: @unchecked Sendable {
+    var pid: Int32
+    var source: any DispatchSourceRead
   }
 
   /// The pairs under `home` (`<home>/pairs`); nothing is read until ``start(posting:)``.
   public init(home: String) { store = PairStore(home: home) }
+
+  deinit {
+    // An active source is not released with its last reference: cancel it, closing its pidfd.
+    for exit in state.withLock({ $0.exits.values }) { exit.source.cancel() }
+  }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
     let first = state.withLock { state -> Bool in
@@ -38,19 +58,26 @@ public final class PairsSource: DashboardMessageSource {
       return !state.started
     }
     guard first else { return }
-    queue.async { [weak self] in self?.poll() }
+    queue.async { [weak self] in self?.poll(generation: 0) }
   }
 
   public func cancel() {
     state.withLock { $0.post = nil }
     // A poll under way finishes before this returns; none starts after.
-    queue.sync {}
+    queue.sync {
+      let exits = state.withLock { state in
+        defer { state.exits = [:] }
+        return state.exits
+      }
+      for exit in exits.values { exit.source.cancel() }
+    }
   }
 
-  /// Reads the store, posts the pairs when they differ from the last posted, and comes again
-  /// after ``interval`` until cancelled.
-  private func poll() {
-    guard state.withLock({ $0.post != nil }) else { return }
+  /// Reads the store, posts the pairs when they differ from the last posted, watches the
+  /// processes of the devices that run, and comes again after ``interval`` until cancelled
+  /// (or until a device's end starts a newer chain).
+  private func poll(generation: UInt64) {
+    guard state.withLock({ $0.post != nil && $0.generation == generation }) else { return }
     let pairs = Self.snapshots(of: store)
     let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
       guard let post = state.post, state.last != pairs else { return nil }
@@ -58,19 +85,58 @@ public final class PairsSource: DashboardMessageSource {
       return post
     }
     post?(.pairs(pairs))
-    queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in self?.poll() }
+    watchExits(of: pairs)
+    queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in self?.poll(generation: generation) }
   }
 
-  /// Cancels a queued transfer of a device that is not running (see
-  /// `PairStore.cancelTransfer(_:of:)`); why it could not be, if so.
-  static func cancelTransfer(_ id: UInt64, pair: String, role: PairSnapshot.Role, home: String) -> String? {
-    do throws(PairStoreError) {
-      let name = try PairStore.name(pair)
-      try PairStore(home: home).cancelTransfer(
-        id, of: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
-      return nil
-    } catch {
-      return error.description
+  /// Reads the store now, from the source's queue: a watched device ended.
+  private func pollNow() {
+    let generation = state.withLock { state -> UInt64 in
+      state.generation &+= 1
+      return state.generation
+    }
+    poll(generation: generation)
+  }
+
+  /// Watches the process of every device that runs (by a pidfd, readable when it ends) and
+  /// stops watching those that no longer do. On the source's queue.
+  private func watchExits(of pairs: [PairSnapshot]) {
+    var running: [String: (pid: Int32, directory: DeviceDirectory)] = [:]
+    for pair in pairs {
+      guard let name = try? PairStore.name(pair.name) else { continue }
+      for role in PairSnapshot.Role.allCases {
+        guard let pid = pair.device(role).runningPID, pid > 0 else { continue }
+        let directory = store.directory(
+          for: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
+        running[directory.runLockPath] = (pid, directory)
+      }
+    }
+    let (ended, wanted) = state.withLock { state -> ([any DispatchSourceRead], [DeviceDirectory]) in
+      var ended: [any DispatchSourceRead] = []
+      for (path, exit) in state.exits where running[path]?.pid != exit.pid {
+        ended.append(exit.source)
+        state.exits[path] = nil
+      }
+      return (ended, running.filter { state.exits[$0.key] == nil }.map(\.value.directory))
+    }
+    for source in ended { source.cancel() }
+    for directory in wanted {
+      guard let watch = DeviceExitWatch(directory: directory) else { continue }
+      let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: queue)
+      let path = directory.runLockPath
+      source.setEventHandler { [weak self] in
+        guard let self else { return }
+        let exit = self.state.withLock { state in
+          defer { state.exits[path] = nil }
+          return state.exits[path]
+        }
+        exit?.source.cancel()
+        self.pollNow()
+      }
+      // The watch (its descriptor) lives until the source no longer reads it.
+      source.setCancelHandler { withExtendedLifetime(watch) {} }
+      state.withLock { $0.exits[path] = ExitSource(pid: watch.pid, source: source) }
+      source.resume()
     }
   }
 
@@ -109,6 +175,7 @@ public final class PairsSource: DashboardMessageSource {
     }
     return PairSnapshot.Device(
       role: status.address.role == .phone ? .phone : .watch, runningPID: status.runningPID,
+      isActivated: status.isActivated,
       applicationContext: applicationContext, receivedContext: receivedContext, queuedTransfers: transfers,
       error: errors.isEmpty ? nil : errors.joined(separator: "; "))
   }

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Wormhole
 
 /// A failed system call on a path, for ``PairStoreError`` and ``SessionError/storage(_:)``.
 struct SystemCallFailure: Error, Sendable, Equatable {
@@ -45,7 +46,7 @@ enum DeviceFiles {
     let temporary = directory + "/.device-\(getpid())-\(count).tmp"
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw SystemCallFailure(operation: "create", path: temporary, code: errno) }
-    let code = writeAll(descriptor, bytes)
+    let code = FileSystem.writeAll(descriptor, bytes)
     if code != 0 || close(descriptor) != 0 {
       let failure = code != 0 ? code : errno
       if code != 0 { _ = close(descriptor) }
@@ -56,22 +57,6 @@ enum DeviceFiles {
       let failure = errno
       _ = unlink(temporary)
       throw SystemCallFailure(operation: "replace", path: path, code: failure)
-    }
-  }
-
-  /// Writes every byte, retrying short writes and interruptions; returns 0 or the `errno`.
-  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
-    bytes.withUnsafeBytes { buffer -> Int32 in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return errno
-        }
-        offset += written
-      }
-      return 0
     }
   }
 

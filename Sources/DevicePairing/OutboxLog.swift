@@ -1,6 +1,7 @@
 import DeviceSession
 import Glibc
 import Synchronization
+import Wormhole
 
 /// A device's outbound queue as one append-only file, `outbox/log`, for the process that holds
 /// the device's run lock (or, while the device is down, `PairStore` under that lock).
@@ -201,7 +202,7 @@ final class OutboxLog: Sendable {
 
   private func write(_ bytes: [UInt8], _ state: inout State) throws(SessionError) {
     let descriptor = try open(&state)
-    let code = DeviceFiles.writeAll(descriptor, bytes)
+    let code = FileSystem.writeAll(descriptor, bytes)
     guard code == 0 else { throw failure("write", code) }
   }
 

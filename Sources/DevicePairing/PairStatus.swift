@@ -7,8 +7,15 @@ public struct DeviceStatus: Sendable, Equatable {
   public var runningPID: Int32?
   /// How many transfers wait in its outbound queue.
   public var queuedTransfers: Int
+  /// Whether its session is activated (`WCSessionActivationState.activated`): it runs and its
+  /// link listens, which the link starts doing on activation. See ``PairStore/status(of:)``.
+  public var isActivated = false
 
   public var isRunning: Bool { runningPID != nil }
+
+  /// The session's activation state as WatchConnectivity names it; a device that is not
+  /// running is `notActivated`.
+  public var activationState: ActivationState { isActivated ? .activated : .notActivated }
 }
 
 /// What `pair list` shows of one pair.
@@ -17,7 +24,7 @@ public struct PairStatus: Sendable, Equatable {
   public var phone: DeviceStatus
   public var watch: DeviceStatus
 
-  /// Whether each device can reach the other: with the local link, whenever both run (a running
-  /// device connects to a running counterpart as it starts).
-  public var isReachable: Bool { phone.isRunning && watch.isRunning }
+  /// Whether each device can reach the other: with the local link, whenever both are activated
+  /// (an activated device connects to an activated counterpart as its link starts).
+  public var isReachable: Bool { phone.isActivated && watch.isActivated }
 }

@@ -1,4 +1,5 @@
 import DeviceSession
+import Glibc
 import KeyedArchive
 import WormholeVocabulary
 
@@ -85,16 +86,36 @@ public struct PairStore: Sendable {
     }.sorted { $0.pair.name < $1.pair.name }
   }
 
-  /// The state of a pair's devices now: running (by their run locks) and queued transfers.
+  /// The state of a pair's devices now: running (by their run locks), activated (by their
+  /// links' sockets, see ``isActivated(_:)``) and queued transfers.
   public func status(of pair: Pair) -> PairStatus {
     PairStatus(pair: pair, phone: status(of: pair.phone), watch: status(of: pair.watch))
   }
 
-  private func status(of address: DeviceAddress) -> DeviceStatus {
+  /// The state of one device now.
+  public func status(of address: DeviceAddress) -> DeviceStatus {
     let directory = self.directory(for: address)
+    let pid = RunLock.holder(at: directory.runLockPath)
     return DeviceStatus(
-      address: address, runningPID: RunLock.holder(at: directory.runLockPath),
-      queuedTransfers: Self.queuedTransferIDs(in: directory).count)
+      address: address, runningPID: pid, queuedTransfers: Self.queuedTransferIDs(in: directory).count,
+      isActivated: pid != nil && Self.isActivated(directory))
+  }
+
+  /// Whether the device of `directory`, while it runs, has activated its session.
+  ///
+  /// Read from what activation leaves: the session's link binds `<role>/link.sock` when it
+  /// starts (``SessionEngine/activate()``) and removes it when it stops. A device killed earlier
+  /// leaves its socket behind, and a device that starts again takes its run lock (writing its
+  /// pid, which updates the lock's modification time) before it activates; so the socket counts
+  /// only when it was made no earlier than the lock was taken. Nothing connects to the socket
+  /// to ask: a connection is what the counterpart makes.
+  public static func isActivated(_ directory: DeviceDirectory) -> Bool {
+    var socket = stat()
+    var lock = stat()
+    guard lstat(directory.socketPath, &socket) == 0, socket.st_mode & S_IFMT == S_IFSOCK,
+      stat(directory.runLockPath, &lock) == 0
+    else { return false }
+    return (socket.st_mtim.tv_sec, socket.st_mtim.tv_nsec) >= (lock.st_mtim.tv_sec, lock.st_mtim.tv_nsec)
   }
 
   /// The ids of the transfers in a device's outbound queue, oldest first.

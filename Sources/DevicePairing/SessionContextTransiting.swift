@@ -12,8 +12,7 @@ import WormholeVocabulary
 /// device's own context, as MMWormholeSession. Deleting removes the identifier from the device's
 /// own context (as MMWormhole's `deleteContentForIdentifier:`), which the counterpart receives as
 /// an update: its received context then lacks it, and its listeners hear nothing for it.
-public struct SessionContextTransiting: WormholeTransiting {
-  /// The device's listening session: it sends, and hands what arrives to the wormhole.
+public struct SessionContextTransiting: SessionTransiting {
   public let session: ListeningSession
   /// Whether a context identical to the current one is delivered anyway (MMWormhole #85).
   public let deliversIdentical: Bool
@@ -27,10 +26,6 @@ public struct SessionContextTransiting: WormholeTransiting {
   public static let unchanged = TrafficDelivery(rawValue: "unchanged")
 
   public var transitingType: TransitingType { .sessionContext }
-  public var directory: String { session.mailboxes.directory }
-  public var recordDetails: TrafficDetails { session.recordDetails }
-  /// The device's session journal records every send (``WormholeTransiting/journalsItsOwnTraffic``).
-  public var journalsItsOwnTraffic: Bool { true }
 
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite
@@ -71,9 +66,6 @@ public struct SessionContextTransiting: WormholeTransiting {
       throw ListeningSession.failure(error, transitingType)
     }
   }
-
-  public var deliversIncomingMessages: Bool { true }
-  public func deliverIncomingMessages(to inbox: TransitingInbox) { session.register(inbox) }
 
   private func update(_ archive: [UInt8], identifier: String, deliveringIdentical: Bool) throws(WormholeError)
     -> SessionEngine.ContextUpdate

@@ -10,17 +10,12 @@ import WormholeVocabulary
 /// surviving either side's absence. The receiver stores it in its own mailbox, as
 /// MMWormholeSession does, and its listeners hear it. Reading returns the device's mailbox (what
 /// transfers to it stored); deleting removes the device's own mailboxes.
-public struct SessionFileTransiting: WormholeTransiting {
-  /// The device's listening session: it sends, and hands what arrives to the wormhole.
+public struct SessionFileTransiting: SessionTransiting {
   public let session: ListeningSession
 
   public init(session: ListeningSession) { self.session = session }
 
   public var transitingType: TransitingType { .sessionFile }
-  public var directory: String { session.mailboxes.directory }
-  public var recordDetails: TrafficDetails { session.recordDetails }
-  /// The device's session journal records every send (``WormholeTransiting/journalsItsOwnTraffic``).
-  public var journalsItsOwnTraffic: Bool { true }
 
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)
     -> TransitingWrite
@@ -43,13 +38,4 @@ public struct SessionFileTransiting: WormholeTransiting {
   public func message(withIdentifier identifier: String, limit: Int) throws(WormholeError) -> [UInt8]? {
     try session.mailboxes.message(withIdentifier: identifier, limit: limit)
   }
-
-  public func deleteMessage(withIdentifier identifier: String) throws(WormholeError) {
-    try session.mailboxes.deleteMessage(withIdentifier: identifier)
-  }
-
-  public func deleteAllMessages() throws(WormholeError) { try session.mailboxes.deleteAllMessages() }
-
-  public var deliversIncomingMessages: Bool { true }
-  public func deliverIncomingMessages(to inbox: TransitingInbox) { session.register(inbox) }
 }

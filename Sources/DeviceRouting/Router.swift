@@ -78,29 +78,28 @@ public final class Router: Sendable {
   /// Makes `handler` the deep-link delegate, in place of any other, while the token lives: it
   /// gets the links no catcher took.
   public func setDeepLinkDelegate(_ handler: @escaping @Sendable (DeepLink) -> Void) -> RouteToken {
-    let identity = state.withLock { state in
-      state.nextIdentity += 1
-      state.deepLinkDelegate = (state.nextIdentity, handler)
-      return state.nextIdentity
-    }
-    return RouteToken { [weak self] in
-      self?.state.withLock { state in
-        if state.deepLinkDelegate?.identity == identity { state.deepLinkDelegate = nil }
-      }
-    }
+    setDelegate(\.deepLinkDelegate, handler)
   }
 
   /// Makes `handler` the push delegate, in place of any other, while the token lives: it gets the
   /// pushes no catcher took.
   public func setPushDelegate(_ handler: @escaping @Sendable (PushNotification) -> Void) -> RouteToken {
+    setDelegate(\.pushDelegate, handler)
+  }
+
+  /// Puts `handler` in the delegate `slot`, in place of any other, while the token lives.
+  private func setDelegate<Subject>(
+    _ slot: WritableKeyPath<State, Delegate<Subject>?> & Sendable,
+    _ handler: @escaping @Sendable (Subject) -> Void
+  ) -> RouteToken {
     let identity = state.withLock { state in
       state.nextIdentity += 1
-      state.pushDelegate = (state.nextIdentity, handler)
+      state[keyPath: slot] = (state.nextIdentity, handler)
       return state.nextIdentity
     }
     return RouteToken { [weak self] in
       self?.state.withLock { state in
-        if state.pushDelegate?.identity == identity { state.pushDelegate = nil }
+        if state[keyPath: slot]?.identity == identity { state[keyPath: slot] = nil }
       }
     }
   }
@@ -230,9 +229,12 @@ private struct Catcher: Sendable {
 private struct State: Sendable {
   var nextIdentity: UInt64 = 0
   var catchers: [Catcher] = []
-  var deepLinkDelegate: (identity: UInt64, handler: @Sendable (DeepLink) -> Void)?
-  var pushDelegate: (identity: UInt64, handler: @Sendable (PushNotification) -> Void)?
+  var deepLinkDelegate: Delegate<DeepLink>?
+  var pushDelegate: Delegate<PushNotification>?
 }
+
+/// A delegate and the identity of the token that set it.
+private typealias Delegate<Subject> = (identity: UInt64, handler: @Sendable (Subject) -> Void)
 
 /// What matching the catchers of one routing found.
 private struct Search {

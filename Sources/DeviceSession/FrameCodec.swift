@@ -8,14 +8,14 @@
 /// ```
 /// Every length is checked against the frame's before anything is allocated, so an oversized,
 /// truncated or garbage frame is an error, never a crash or a huge allocation.
-public struct FrameCodec: Sendable {
+public struct FrameCodec: LengthPrefixedCodec {
   /// The largest frame accepted by default: a 64 MiB archive (the mailbox limit) and its header.
   public static let defaultMaximumFrameBytes = (64 << 20) + 1024
   /// The longest identifier, in UTF-8 bytes (a mailbox file name must fit 255 bytes).
   public static let maximumIdentifierBytes = 255
-  static let headerBytes = 36
-  static let magic: (UInt8, UInt8) = (UInt8(ascii: "W"), UInt8(ascii: "D"))
-  static let version: UInt8 = 1
+  public static let headerBytes = 36
+  public static let magic: (UInt8, UInt8) = (UInt8(ascii: "W"), UInt8(ascii: "D"))
+  public static let version: UInt8 = 1
 
   /// The largest frame (what follows the length prefix), in bytes.
   public var maximumFrameBytes: Int
@@ -31,12 +31,7 @@ public struct FrameCodec: Sendable {
       throw .malformed("the identifier is \(identifier.count) bytes; at most \(Self.maximumIdentifierBytes)")
     }
     let length = Self.headerBytes + identifier.count + frame.payload.count
-    guard length <= maximumFrameBytes else { throw .oversized(bytes: length, limit: maximumFrameBytes) }
-    var writer = ByteWriter(capacity: 4 + length)
-    writer.append(UInt32(length))
-    writer.append(Self.magic.0)
-    writer.append(Self.magic.1)
-    writer.append(Self.version)
+    var writer = try frameWriter(length: length)
     writer.append(frame.kind.rawValue)
     writer.append(frame.sender.code)
     writer.append(frame.flags.rawValue)
@@ -50,35 +45,10 @@ public struct FrameCodec: Sendable {
     return writer.bytes
   }
 
-  /// The length a prefix announces, checked against the limit: how many bytes to wait for.
-  public func announcedLength(_ prefix: some Collection<UInt8>) throws(FrameError) -> Int {
-    guard prefix.count >= 4 else { throw .truncated(needed: 4, available: prefix.count) }
-    let length = Int(prefix.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
-    guard length <= maximumFrameBytes else { throw .oversized(bytes: length, limit: maximumFrameBytes) }
-    guard length >= Self.headerBytes else {
-      throw .malformed("a frame of \(length) bytes is shorter than its header")
-    }
-    return length
-  }
-
-  /// The frame in `bytes`, which hold exactly one frame, length prefix included.
-  public func decode(_ bytes: [UInt8]) throws(FrameError) -> DeviceFrame {
-    let length = try announcedLength(bytes)
-    guard bytes.count - 4 >= length else { throw .truncated(needed: length, available: bytes.count - 4) }
-    guard bytes.count - 4 == length else {
-      throw .malformed("\(bytes.count - 4 - length) bytes follow the frame")
-    }
-    return try decodeBody(bytes, offset: 4, length: length)
-  }
-
   /// The frame whose body (after the length prefix) is `length` bytes at `offset` in `bytes`.
-  func decodeBody(_ bytes: [UInt8], offset: Int, length: Int) throws(FrameError) -> DeviceFrame {
+  public func decodeBody(_ bytes: [UInt8], offset: Int, length: Int) throws(FrameError) -> DeviceFrame {
     var reader = ByteReader(bytes, offset: offset)
-    guard try reader.readByte() == Self.magic.0, try reader.readByte() == Self.magic.1 else {
-      throw .malformed("it does not start with the frame magic")
-    }
-    let version = try reader.readByte()
-    guard version == Self.version else { throw .malformed("version \(version) is not supported (1 is)") }
+    try Self.readMagicAndVersion(&reader, what: "frame")
     let kindCode = try reader.readByte()
     guard let kind = DeviceFrame.Kind(rawValue: kindCode) else {
       throw .malformed("unknown kind \(kindCode)")

@@ -37,8 +37,8 @@ public final class SessionEngine: Sendable {
   private let timer: any SessionTimer
   private let maximumPayloadBytes: Int
   private let state: Mutex<State>
-  private let deliveries = Mutex(DeliveryQueue())
-  private let observations = Mutex(ObservationQueue())
+  private let deliveries = Handoff<SessionDelivery>()
+  private let observations = Handoff<SessionEvent>()
 
   private struct PendingReply {
     var handler: ReplyHandler
@@ -63,18 +63,6 @@ public final class SessionEngine: Sendable {
     var pendingReplies: [UInt64: PendingReply] = [:]
     /// The deadline the reply timer sleeps until, `nil` when none sleeps.
     var timerDeadline: ContinuousClock.Instant?
-  }
-
-  private struct DeliveryQueue {
-    var handler: DeliveryHandler?
-    var queue: [SessionDelivery] = []
-    var isDraining = false
-  }
-
-  private struct ObservationQueue {
-    var observer: Observer?
-    var queue: [SessionEvent] = []
-    var isDraining = false
   }
 
   /// What ``updateApplicationContext(_:identifier:deliveringIdentical:)`` did.
@@ -135,8 +123,8 @@ public final class SessionEngine: Sendable {
   /// Sets the handler and hands it every delivery that waited for one. `nil` makes
   /// deliveries wait again.
   public func setDeliveryHandler(_ handler: DeliveryHandler?) {
-    deliveries.withLock { $0.handler = handler }
-    drain()
+    deliveries.setConsumer(handler)
+    deliveries.drain()
   }
 
   /// Sets the observer, which is handed every ``SessionEvent`` from now on (none is kept while
@@ -145,7 +133,7 @@ public final class SessionEngine: Sendable {
   /// reply handler hears of the same thing. It is called on the thread that made the event: keep
   /// it short, or hand the event on.
   public func setObserver(_ observer: Observer?) {
-    observations.withLock { $0.observer = observer }
+    observations.setConsumer(observer)
   }
 
   /// `notActivated` → `activated`: starts the link, so the counterpart can reach this device.
@@ -167,13 +155,13 @@ public final class SessionEngine: Sendable {
 
   /// Stops the link (the counterpart sees this device unreachable) and fails waiting replies.
   public func deactivate() {
-    defer { drainObservations() }
+    defer { observations.drain() }
     link.stop()
     let replies = state.withLock { state -> [PendingReply] in
       state.activation = .notActivated
       return disconnect(&state)
     }
-    drainObservations()
+    observations.drain()
     for reply in replies { reply.handler(.failure(.notReachable)) }
   }
 
@@ -187,7 +175,7 @@ public final class SessionEngine: Sendable {
   )
     throws(SessionError) -> ContextUpdate
   {
-    defer { drainObservations() }
+    defer { observations.drain() }
     do throws(SessionError) {
       try Self.checkIdentifier(identifier)
     } catch {
@@ -235,7 +223,7 @@ public final class SessionEngine: Sendable {
   /// when none of them is in the context: nothing is sent.
   @discardableResult
   public func removeFromApplicationContext(_ identifiers: [String]) throws(SessionError) -> ContextUpdate {
-    defer { drainObservations() }
+    defer { observations.drain() }
     return try state.withLock { state throws(SessionError) -> ContextUpdate in
       guard state.activation == .activated else { throw .notActivated }
       var entries = state.applicationContext.entries
@@ -278,7 +266,7 @@ public final class SessionEngine: Sendable {
   public func sendMessage(
     _ payload: [UInt8], identifier: String, replyTimeout: Double = 10, replyHandler: ReplyHandler? = nil
   ) throws(SessionError) -> UInt64 {
-    defer { drainObservations() }
+    defer { observations.drain() }
     do throws(SessionError) {
       return try send(payload, identifier: identifier, replyTimeout: replyTimeout, replyHandler: replyHandler)
     } catch {
@@ -343,7 +331,7 @@ public final class SessionEngine: Sendable {
 
   /// Fails the replies whose deadline passed with `replyTimedOut` and sets the timer for the next.
   private func expireReplies() {
-    defer { drainObservations() }
+    defer { observations.drain() }
     let now = ContinuousClock.now
     let (expired, next) = state.withLock { state -> ([PendingReply], ContinuousClock.Instant?) in
       let due = state.pendingReplies.filter { $0.value.deadline <= now }.sorted { $0.key < $1.key }
@@ -361,7 +349,7 @@ public final class SessionEngine: Sendable {
       state.timerDeadline = next
       return (due.map(\.value), next)
     }
-    drainObservations()
+    observations.drain()
     for reply in expired { reply.handler(.failure(.replyTimedOut(seconds: reply.seconds))) }
     if let next { startTimer(until: next) }
   }
@@ -403,7 +391,7 @@ public final class SessionEngine: Sendable {
   /// counterpart is reachable, after every transfer queued before it.
   @discardableResult
   public func transferFile(_ payload: [UInt8], identifier: String) throws(SessionError) -> FileTransfer {
-    defer { drainObservations() }
+    defer { observations.drain() }
     do throws(SessionError) {
       return try queueTransfer(payload, identifier: identifier)
     } catch {
@@ -430,7 +418,7 @@ public final class SessionEngine: Sendable {
 
   /// Cancels an outstanding transfer that has not been sent yet: it is never delivered.
   public func cancelTransfer(_ id: UInt64) throws(SessionError) {
-    defer { drainObservations() }
+    defer { observations.drain() }
     try state.withLock { state throws(SessionError) in
       guard let transfer = state.outbound.transfers.first(where: { $0.id == id }) else {
         throw .transferNotFound(id)
@@ -452,7 +440,7 @@ public final class SessionEngine: Sendable {
   // MARK: Link events
 
   private func handle(_ event: LinkEvent) {
-    defer { drainObservations() }
+    defer { observations.drain() }
     switch event {
     case .reachabilityChanged(true):
       state.withLock { state in
@@ -470,7 +458,7 @@ public final class SessionEngine: Sendable {
       emit([.reachabilityChanged(true)])
     case .reachabilityChanged(false):
       let replies = state.withLock { disconnect(&$0) }
-      drainObservations()
+      observations.drain()
       for reply in replies { reply.handler(.failure(.notReachable)) }
       emit([.reachabilityChanged(false)])
     case .refused(let error):
@@ -551,7 +539,7 @@ public final class SessionEngine: Sendable {
             bytes: frame.payload.count))
         return reply
       }
-      drainObservations()
+      observations.drain()
       reply?.handler(.success(frame.payload))
     case .context:
       receiveContext(frame)
@@ -693,54 +681,17 @@ public final class SessionEngine: Sendable {
   /// Queues deliveries for the handler. The observer is handed what happened first, so that a
   /// journal has every event before the handler hears of it.
   private func emit(_ items: [SessionDelivery]) {
-    drainObservations()
-    deliveries.withLock { $0.queue.append(contentsOf: items) }
-    drain()
-  }
-
-  /// Hands queued deliveries to the handler, outside the lock, one thread at a time (whoever
-  /// finds the queue idle drains it), so that order holds and a handler may call the engine.
-  private func drain() {
-    while true {
-      let next = deliveries.withLock { queue -> (DeliveryHandler, [SessionDelivery])? in
-        guard let handler = queue.handler, !queue.queue.isEmpty, !queue.isDraining else {
-          return nil
-        }
-        queue.isDraining = true
-        let items = queue.queue
-        queue.queue = []
-        return (handler, items)
-      }
-      guard let (handler, items) = next else { return }
-      for item in items { handler(item) }
-      deliveries.withLock { $0.isDraining = false }
-    }
+    observations.drain()
+    deliveries.append(items, whileUnconsumed: true)
+    deliveries.drain()
   }
 
   // MARK: Observations
 
   /// Queues an event for the observer; may be called inside the state lock (events queued there
-  /// keep the order of the state changes). ``drainObservations()`` hands them over.
+  /// keep the order of the state changes). `observations.drain()` hands them over.
   private func observe(_ event: SessionEvent) {
-    observations.withLock { queue in
-      if queue.observer != nil { queue.queue.append(event) }
-    }
-  }
-
-  /// Hands queued events to the observer outside every lock, one thread at a time, in order.
-  private func drainObservations() {
-    while true {
-      let next = observations.withLock { queue -> (Observer, [SessionEvent])? in
-        guard let observer = queue.observer, !queue.queue.isEmpty, !queue.isDraining else { return nil }
-        queue.isDraining = true
-        let items = queue.queue
-        queue.queue = []
-        return (observer, items)
-      }
-      guard let (observer, items) = next else { return }
-      for item in items { observer(item) }
-      observations.withLock { $0.isDraining = false }
-    }
+    observations.append(CollectionOfOne(event), whileUnconsumed: false)
   }
 
   private static func checkIdentifier(_ identifier: String) throws(SessionError) {

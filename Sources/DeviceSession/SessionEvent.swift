@@ -41,14 +41,10 @@ public struct FileTransferSummary: Sendable, Equatable {
   public var identifier: String
   public var bytes: Int
 
-  public init(id: UInt64, identifier: String, bytes: Int) {
-    self.id = id
-    self.identifier = identifier
-    self.bytes = bytes
-  }
-
   /// The summary of `transfer`.
   public init(_ transfer: FileTransfer) {
-    self.init(id: transfer.id, identifier: transfer.identifier, bytes: transfer.payload.count)
+    id = transfer.id
+    identifier = transfer.identifier
+    bytes = transfer.payload.count
   }
 }

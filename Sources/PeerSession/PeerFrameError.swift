@@ -1,7 +1,7 @@
 import DeviceSession
 
 /// Why bytes from a link are not a peer frame. A link drops a connection that sends one.
-public enum PeerFrameError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum PeerFrameError: FrameCodingError, Sendable, Equatable, CustomStringConvertible {
   /// The frame announces more bytes than the link accepts.
   case oversized(bytes: Int, limit: Int)
   /// The bytes end before the frame (or a list inside it) does.
@@ -9,7 +9,8 @@ public enum PeerFrameError: Error, Sendable, Equatable, CustomStringConvertible 
   /// The bytes are not a peer frame of this version (bad magic, kind, name, or lengths that disagree).
   case malformed(String)
 
-  init(_ error: FrameError) {
+  /// The peer frame error for `error` (a shared frame check's), case for case.
+  public init(_ error: FrameError) {
     switch error {
     case .oversized(let bytes, let limit): self = .oversized(bytes: bytes, limit: limit)
     case .truncated(let needed, let available): self = .truncated(needed: needed, available: available)

@@ -1,43 +1,9 @@
-/// Cuts a byte stream into peer frames: feed it what a socket reads, take out whole frames.
-///
-/// An oversized length is refused as soon as its prefix arrives (nothing is buffered for it);
-/// ``finish()`` reports a stream that ended inside a frame.
-public struct PeerFrameReader: Sendable {
-  public let codec: PeerFrameCodec
-  private var buffer: [UInt8] = []
-  private var start = 0
+import DeviceSession
 
-  public init(codec: PeerFrameCodec = PeerFrameCodec()) { self.codec = codec }
+/// Cuts a byte stream into ``PeerFrame``s.
+public typealias PeerFrameReader = LengthPrefixedFrameReader<PeerFrameCodec>
 
-  /// Adds bytes read from the stream.
-  public mutating func append(_ bytes: some Collection<UInt8>) {
-    if start > 0 && start == buffer.count {
-      buffer.removeAll(keepingCapacity: true)
-      start = 0
-    } else if start > 65536 && start * 2 > buffer.count {
-      buffer.removeSubrange(0..<start)
-      start = 0
-    }
-    buffer.append(contentsOf: bytes)
-  }
-
-  /// The next whole frame, or `nil` until more bytes arrive.
-  public mutating func next() throws(PeerFrameError) -> PeerFrame? {
-    let available = buffer.count - start
-    guard available >= 4 else { return nil }
-    let length = try codec.announcedLength(buffer[start..<(start + 4)])
-    guard available - 4 >= length else { return nil }
-    let frame = try codec.decodeBody(buffer, offset: start + 4, length: length)
-    start += 4 + length
-    return frame
-  }
-
-  /// Throws when the stream ended with part of a frame still buffered.
-  public func finish() throws(PeerFrameError) {
-    let available = buffer.count - start
-    if available == 0 { return }
-    if available < 4 { throw .truncated(needed: 4, available: available) }
-    let length = try codec.announcedLength(buffer[start..<(start + 4)])
-    throw .truncated(needed: length, available: available - 4)
-  }
+extension LengthPrefixedFrameReader where Codec == PeerFrameCodec {
+  /// A reader of peer frames up to ``PeerFrameCodec/defaultMaximumFrameBytes``.
+  public init() { self.init(codec: PeerFrameCodec()) }
 }

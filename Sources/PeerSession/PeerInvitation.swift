@@ -9,11 +9,4 @@ public struct PeerInvitation: Sendable, Hashable {
   public var context: [UInt8]
   /// How many peers the inviter's session holds, itself included.
   public var sessionSize: Int
-
-  public init(id: UInt64, peer: PeerIdentity, context: [UInt8], sessionSize: Int) {
-    self.id = id
-    self.peer = peer
-    self.context = context
-    self.sessionSize = sessionSize
-  }
 }

@@ -18,7 +18,7 @@ public struct PeerName: Sendable, Hashable, Comparable, CustomStringConvertible 
   }
 
   /// The rule `text` breaks, or `nil` when it can name a peer.
-  public static func brokenRule(in text: String) -> PeerNameError.Rule? {
+  public static func brokenRule(in text: String) -> Rule? {
     if text.isEmpty { return .empty }
     let bytes = text.utf8.count
     if bytes > maximumBytes { return .tooLong(bytes: bytes) }
@@ -32,5 +32,28 @@ public struct PeerName: Sendable, Hashable, Comparable, CustomStringConvertible 
 
   public static func < (left: PeerName, right: PeerName) -> Bool {
     left.text.utf8.lexicographicallyPrecedes(right.text.utf8)
+  }
+}
+
+/// A peer name that breaks a rule of ``PeerName``.
+public typealias PeerNameError = TextRuleError<PeerName>
+
+extension PeerName: RuledText {
+  /// The rules of a peer name.
+  public enum Rule: Sendable, Equatable {
+    /// It is empty.
+    case empty
+    /// It is longer than 63 bytes of UTF-8.
+    case tooLong(bytes: Int)
+  }
+
+  public static var noun: String { "peer name" }
+
+  public static func reason(_ rule: Rule) -> String {
+    switch rule {
+    case .empty: return "it is empty; a peer name has at least one character"
+    case .tooLong(let bytes):
+      return "it is \(bytes) bytes of UTF-8; at most \(PeerName.maximumBytes) are allowed"
+    }
   }
 }

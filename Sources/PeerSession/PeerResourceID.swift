@@ -5,10 +5,5 @@ public struct PeerResourceID: Sendable, Hashable, CustomStringConvertible {
   /// The sender's number for the transfer (1, 2, …).
   public var number: UInt64
 
-  public init(sender: UInt64, number: UInt64) {
-    self.sender = sender
-    self.number = number
-  }
-
   public var description: String { "\(String(sender, radix: 16))/\(number)" }
 }

@@ -19,18 +19,6 @@ public struct DevicePair: Sendable, Hashable {
   /// The watch, when the set holds a device of that UDID.
   public var watch: SimulatedDevice?
 
-  public init(
-    id: String, phoneUDID: String?, watchUDID: String?, isActive: Bool? = nil,
-    phone: SimulatedDevice? = nil, watch: SimulatedDevice? = nil
-  ) {
-    self.id = id
-    self.phoneUDID = phoneUDID
-    self.watchUDID = watchUDID
-    self.isActive = isActive
-    self.phone = phone
-    self.watch = watch
-  }
-
   /// The pair in `entry` (one value of `DevicePairs`, under `id`); the problems, as note kinds.
   static func parse(id: String, entry: PropertyListValue) -> (DevicePair, [DeviceSetNote.Kind]) {
     var problems: [DeviceSetNote.Kind] = []

@@ -24,27 +24,16 @@ public struct DeviceSet: Sendable, Hashable {
   /// The set's directory, as given.
   public var path: FileName
   /// The devices: those with a name sorted by it (without regard to case), then the others by UDID.
-  public var devices: [SimulatedDevice]
+  public var devices: [SimulatedDevice] = []
   /// The pairs, sorted by id, each with its devices when the set holds them.
-  public var pairs: [DevicePair]
+  public var pairs: [DevicePair] = []
   /// The devices CoreSimulator made by default, sorted by runtime, then device type.
-  public var defaultDevices: [DefaultDevice]
+  public var defaultDevices: [DefaultDevice] = []
   /// What could not be read, in the order the set was walked (sorted by name at each level).
-  public var notes: [DeviceSetNote]
+  public var notes: [DeviceSetNote] = []
 
   /// The name of the file that holds a set's pairs, at its top.
   public static let pairsFileName: FileName = "device_set.plist"
-
-  public init(
-    path: FileName, devices: [SimulatedDevice] = [], pairs: [DevicePair] = [],
-    defaultDevices: [DefaultDevice] = [], notes: [DeviceSetNote] = []
-  ) {
-    self.path = path
-    self.devices = devices
-    self.pairs = pairs
-    self.defaultDevices = defaultDevices
-    self.notes = notes
-  }
 
   /// Reads the device set at `path`, within `limits`. Never fails: see ``notes``.
   public static func read(at path: FileName, limits: DeviceSetLimits = .standard) -> DeviceSet {

@@ -18,27 +18,12 @@ public struct SimulatedDevice: Sendable, Hashable {
   public var deviceType: SimulatorDeviceType?
   public var state: DeviceState?
   /// Whether `device.plist` was read (and was a property list).
-  public var hasDescription: Bool
+  public var hasDescription = false
   /// The device's application-group containers, sorted by identifier, then path.
-  public var groups: [ApplicationGroupContainer]
+  public var groups: [ApplicationGroupContainer] = []
 
   /// The name of the file that describes a device, in its directory.
   public static let descriptionFileName: FileName = "device.plist"
-
-  public init(
-    udid: String, directory: FileName, name: String? = nil, runtime: SimulatorRuntime? = nil,
-    deviceType: SimulatorDeviceType? = nil, state: DeviceState? = nil, hasDescription: Bool = false,
-    groups: [ApplicationGroupContainer] = []
-  ) {
-    self.udid = udid
-    self.directory = directory
-    self.name = name
-    self.runtime = runtime
-    self.deviceType = deviceType
-    self.state = state
-    self.hasDescription = hasDescription
-    self.groups = groups
-  }
 
   /// The name for people: the device's name, else its UDID.
   public var displayName: String { name ?? udid }

@@ -136,8 +136,9 @@ package enum FileSystem {
     if code != 0 { throw .fileSystem(operation: "write", path: path, code: code) }
   }
 
-  /// Writes every byte, retrying short writes and interruptions; returns 0 or the `errno`.
-  static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
+  /// Writes every byte, retrying short writes and interruptions; returns 0 or the `errno`
+  /// (`EIO` when a write makes no progress).
+  package static func writeAll(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int32 {
     var offset = 0
     while offset < bytes.count {
       let written = write(descriptor, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
@@ -151,7 +152,8 @@ package enum FileSystem {
     return 0
   }
 
-  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+  /// Writes every byte of `bytes`, as the buffer-pointer form does.
+  package static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
     bytes.withUnsafeBytes { writeAll(descriptor, $0) }
   }
 

@@ -48,14 +48,7 @@ enum DashboardVerb {
         "TERM is \(terminalName.isEmpty ? "not set" : "dumb"): the dashboard needs a terminal that can move "
           + "the cursor; use 'wormhole-tui snapshot' for one frame as text, or 'wormhole-tui dump'")
     }
-    let deviceSet = try DeviceSetArguments.deviceSet(arguments)
-    let readOnly = DeviceSetArguments.isReadOnly(arguments, deviceSet: deviceSet)
-    let roots: [WatchRoot]
-    if let deviceSet {
-      roots = DeviceSetArguments.roots(deviceSet)
-    } else {
-      roots = try DumpVerb.roots(arguments)
-    }
+    let (roots, readOnly, deviceSet) = try DeviceSetArguments.watched(arguments)
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
     // A theme that does not load ends the start with its file, line and what was expected
     // (exit 2), before the terminal is taken; inside the dashboard `t` and `:theme` keep the
@@ -70,7 +63,7 @@ enum DashboardVerb {
       roots: roots, readOnly: readOnly, themes: themes, theme: theme,
       mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history),
       pairsHome: PairArguments.store(arguments).home,
-      deviceSet: deviceSet.map { DeviceSetArguments.labels($0, isReadOnly: readOnly) })
+      deviceSet: deviceSet)
   }
 
   /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by

@@ -53,18 +53,9 @@ enum DemoDevicePlayer {
     // As `device run` does: `pass --pair demo --role ROLE` sends through the running device.
     // Served before activation; stopped before the run lock is released, so that its socket
     // file is never another run's.
-    let control: DeviceControlServer
-    do throws(PairedDeviceError) {
-      control = try DeviceControlServer(session: session, directory: device.directory)
-    } catch {
-      device.stop()
-      throw .failure(error.description)
+    try DeviceVerb.serveAndActivate(device) { () throws(PairedDeviceError) in
+      try DeviceControlServer(session: session, directory: device.directory)
     }
-    Termination.onExit {
-      control.stop()
-      device.stop()
-    }
-    do throws(SessionError) { try session.activate() } catch { throw CommandError(error) }
     // The script starts once the other side is there (or after a while without it), so that
     // its first messages do not fail only because the two processes started a moment apart.
     _ = reachable.wait(timeout: .now() + 2)

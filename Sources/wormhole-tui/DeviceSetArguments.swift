@@ -69,6 +69,18 @@ enum DeviceSetArguments {
     return !(arguments.declares(.readWrite) && arguments.flag(.readWrite))
   }
 
+  /// What the dashboard and `snapshot` watch: the containers of the set `--device-set` names,
+  /// else the roots `dump` takes; whether they are read-only (``isReadOnly(_:deviceSet:)``);
+  /// and the set's labels, when there is a set.
+  static func watched(_ arguments: ParsedArguments) throws(CommandError) -> (
+    roots: [WatchRoot], isReadOnly: Bool, deviceSet: DeviceSetLabels?
+  ) {
+    let deviceSet = try deviceSet(arguments)
+    let readOnly = isReadOnly(arguments, deviceSet: deviceSet)
+    guard let deviceSet else { return (try DumpVerb.roots(arguments), readOnly, nil) }
+    return (roots(deviceSet), readOnly, labels(deviceSet, isReadOnly: readOnly))
+  }
+
   /// The watched roots: each group container and everything below it (the wormhole directory
   /// is the container itself or a subdirectory the app names).
   static func roots(_ set: DeviceSet) -> [WatchRoot] {

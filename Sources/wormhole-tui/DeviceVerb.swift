@@ -109,25 +109,30 @@ enum DeviceVerb {
     }
     // Served before activation, so that a verb that saw "activated" finds it; stopped before
     // the run lock is released, so that its socket file is never another run's.
-    let control: DeviceControlServer
-    do throws(PairedDeviceError) {
+    try serveAndActivate(device) { () throws(PairedDeviceError) in
       let routes = DeviceRoutes(routes: routesFile, notificationKey: pushKey, device: device) { printed in
         emit(RouteArguments.printedLine(printed, json: json))
       }
-      control = try DeviceControlServer(session: device.session, directory: device.directory, routes: routes)
-    } catch {
+      return try DeviceControlServer(session: device.session, directory: device.directory, routes: routes)
+    }
+    withExtendedLifetime(sources) { dispatchMain() }
+  }
+
+  /// Serves `device`'s control socket (the server `control` makes), then activates its session;
+  /// the server and the device stop when the process ends. A server that cannot start stops the
+  /// device and ends the command.
+  static func serveAndActivate(
+    _ device: SimulatedDevice, control: () throws(PairedDeviceError) -> DeviceControlServer
+  ) throws(CommandError) {
+    let server: DeviceControlServer
+    do throws(PairedDeviceError) { server = try control() } catch {
       device.stop()
       throw .failure(error.description)
     }
     Termination.onExit {
-      control.stop()
+      server.stop()
       device.stop()
     }
-    do throws(SessionError) {
-      try device.session.activate()
-    } catch {
-      throw CommandError(error)
-    }
-    withExtendedLifetime(sources) { dispatchMain() }
+    do throws(SessionError) { try device.session.activate() } catch { throw CommandError(error) }
   }
 }

@@ -12,9 +12,10 @@ enum PairVerb {
       A pair is a simulated iPhone and Apple Watch under <home>/pairs/NAME, each with its own
       containers. A name follows the identifier rules, tighter: not empty, '.' or '..', no '/',
       NUL or control characters, at most 64 bytes. list prints one line per pair: each device,
-      running (with its pid) or not, its queued transfers, and whether the two reach each other;
-      --json prints one JSON object per pair. delete refuses while a device of the pair runs
-      (exit 3, with its pid), unless --force.
+      running (with its pid) or not, activated or not while it runs (its session's link listens),
+      its queued transfers, and whether the two reach each other (both activated); --json prints
+      one JSON object per pair (each device's activationState: activated or notActivated).
+      delete refuses while a device of the pair runs (exit 3, with its pid), unless --force.
       """,
     options: [
       OptionSpec(.json, help: "list: one JSON object per pair"),
@@ -36,7 +37,7 @@ enum PairVerb {
     }
     if Verbs.matches(action, "create") {
       let name = try onlyName()
-      try PairArguments.attempt { () throws(PairStoreError) in try store.create(name) }
+      _ = try PairArguments.attempt { () throws(PairStoreError) in try store.create(name) }
       diagnose("created the pair \(PairDisplay.name(name))")
     } else if Verbs.matches(action, "delete") {
       let name = try onlyName()
@@ -62,7 +63,8 @@ enum PairVerb {
         case 0: "starting"
         case let pid?: "running (pid \(pid))"
         }
-      return "\(device.address.role) \(state), \(device.queuedTransfers) queued"
+      let activation = device.isRunning ? (device.isActivated ? ", activated" : ", not activated") : ""
+      return "\(device.address.role) \(state)\(activation), \(device.queuedTransfers) queued"
     }
     return "\(PairDisplay.name(status.pair.name)): \(device(status.phone)); \(device(status.watch)); "
       + (status.isReachable ? "reachable" : "not reachable")
@@ -71,7 +73,8 @@ enum PairVerb {
   static func jsonLine(_ status: PairStatus) -> String {
     func device(_ device: DeviceStatus) -> String {
       "{\"running\":\(device.isRunning),\"pid\":\(device.runningPID.map(String.init) ?? "null")"
-        + ",\"queuedTransfers\":\(device.queuedTransfers)}"
+        + ",\"queuedTransfers\":\(device.queuedTransfers)"
+        + ",\"activationState\":\"\(device.activationState.rawValue)\"}"
     }
     return "{\"name\":\(DisplayText.jsonString(status.pair.name.text)),\"reachable\":\(status.isReachable)"
       + ",\"phone\":\(device(status.phone)),\"watch\":\(device(status.watch))}"

@@ -48,14 +48,7 @@ enum SnapshotVerb {
     } catch {
       throw .usage("--theme: " + DisplayText.escaped(error.description))
     }
-    let deviceSet = try DeviceSetArguments.deviceSet(arguments)
-    let readOnly = DeviceSetArguments.isReadOnly(arguments, deviceSet: deviceSet)
-    let roots: [WatchRoot]
-    if let deviceSet {
-      roots = DeviceSetArguments.roots(deviceSet)
-    } else {
-      roots = try DumpVerb.roots(arguments)
-    }
+    let (roots, readOnly, deviceSet) = try DeviceSetArguments.watched(arguments)
     let events = try initialEvents(roots)
     let now = DashboardLaunch.now()
     var state = DashboardState(
@@ -63,7 +56,7 @@ enum SnapshotVerb {
       rootPaths: roots.map(\.path.lossyText),
       width: width, height: height, now: now,
       isReadOnly: readOnly)
-    if let deviceSet { state.showDeviceSet(DeviceSetArguments.labels(deviceSet, isReadOnly: readOnly)) }
+    if let deviceSet { state.showDeviceSet(deviceSet) }
     // Decodes are performed at once, here, as the loop's executor would; no other effect is: a
     // snapshot never writes.
     _ = state.update(.modelEvents(events, at: now), decodingWith: DecodedMessage.init(decoding:))

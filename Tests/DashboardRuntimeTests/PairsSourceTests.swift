@@ -25,9 +25,12 @@ import Testing
       messageSources: [PairsSource(home: home.path)],
       script: [
         .waitFor("desk  phone ● watch ○  unreachable  1 queued"),
-        .waitFor("phone pid \(pid)  ctx score"),
+        .waitFor("phone activated  ctx score"),
         .waitFor("watch not running"),
-      ] + keys("jj") + [.waitFor("#1 photo"), .perform { phone.stop() }, .waitFor("phone not running")]
+      ] + keys("jj") + [
+        .waitFor("state      activated, pid \(pid)"), .waitFor("#1 photo"), .perform { phone.stop() },
+        .waitFor("phone not running"),
+      ]
         + keys("q"))
     #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
     #expect(run.exit == .quit)

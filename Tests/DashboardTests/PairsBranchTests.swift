@@ -49,12 +49,12 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     #expect(harness.state.node(atRow: 6) == .pair("travel"))
     #expect(harness.state.node(atRow: 8) == .device(pair: "travel", role: .watch))
     #expect(harness.state.node(atRow: 9) == nil)
-    #expect(harness.shows("desk ●○ unreachable  2 queued"), "\(harness)")
+    #expect(harness.shows("▾ desk ●○ unreachable 2 queued"), "\(harness)")
     #expect(harness.shows("travel  phone ○ watch ○  unreachable"), "\(harness)")
-    #expect(harness.shows("phone pid 4242  ctx score,theme +1"), "\(harness)")
+    #expect(harness.shows("phone activated  ctx score,theme +1"), "\(harness)")
     harness.send(.resize(width: 200, height: 30))
     #expect(harness.shows("desk  phone ● watch ○  unreachable  2 queued"), "\(harness)")
-    #expect(harness.shows("phone pid 4242  ctx score,theme +1  recv heart-rate"), "\(harness)")
+    #expect(harness.shows("phone activated  ctx score,theme +1  recv heart-rate  pid 4242"), "\(harness)")
   }
 
   @Test func theSelectionStaysOnItsDeviceAcrossChangesAndMovesWhenItsPairGoes() {
@@ -67,7 +67,12 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     started[0].watch.runningPID = 77
     harness.send(.pairs(started))
     #expect(harness.state.selection == .device(pair: "travel", role: .watch))
-    #expect(harness.shows("watch pid 77"), "\(harness)")
+    // Running, not yet activated: a half mark, and still unreachable.
+    #expect(harness.shows("watch not activated  ctx -"), "\(harness)")
+    #expect(harness.shows("travel  phone ○ watch ◐  unreachable"), "\(harness)")
+    started[0].watch.isActivated = true
+    harness.send(.pairs(started))
+    #expect(harness.shows("watch activated  ctx -"), "\(harness)")
     // `travel` goes: the row that held the selection is clamped to the last row left.
     harness.send(.pairs([all[1]]))
     #expect(harness.state.treeRowCount == 2 + 1 + 3)
@@ -80,7 +85,8 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     harness.type("jjj")
     #expect(harness.state.selection == .device(pair: "desk", role: .phone))
     let text = harness.state.contentsLines().map { $0.pieces.map(\.text).joined() }
-    #expect(text.contains("state      running, pid 4242"))
+    #expect(text.contains("state      activated, pid 4242"))
+    #expect(text.contains("reachable  no: the watch is not running"))
     #expect(text.contains("application context (3)"))
     #expect(text.contains("score  120 B") || text.contains { $0.hasPrefix("score  ") })
     #expect(text.contains("received context (1)"))
@@ -143,5 +149,35 @@ private func pairs(now: Int64) -> [PairSnapshot] {
     #expect(harness.state.overlay == nil)
     #expect(harness.effects.isEmpty)
     #expect(harness.shows("read-only:"), "\(harness)")
+  }
+}
+
+@Suite struct PairFoldingTests {
+  @Test func enterFoldsAPairsDevicesAndTheWholeBranchAndUnfoldsThem() {
+    var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
+    harness.send(.pairs(pairs(now: harness.now)))
+    harness.type("jj")
+    #expect(harness.state.selection == .pair("desk"))
+    harness.type("<Enter>")
+    // desk's devices are folded away: travel follows it at once.
+    #expect(harness.state.treeRowCount == 2 + 1 + 1 + 3)
+    #expect(harness.state.node(atRow: 4) == .pair("travel"))
+    #expect(harness.state.selection == .pair("desk") && harness.state.focus == .mailboxes)
+    #expect(harness.shows("▸ desk ●○ unreachable 2 queued"), "\(harness)")
+    // The fold outlives a change of the pairs.
+    var changed = pairs(now: harness.now)
+    changed[0].phone.runningPID = 9
+    harness.send(.pairs(changed))
+    #expect(harness.state.node(atRow: 4) == .pair("travel"))
+    harness.type("k<Enter>")
+    #expect(harness.state.selection == .pairs)
+    #expect(harness.state.treeRowCount == 2 + 1)
+    #expect(harness.shows("▸ pairs"), "\(harness)")
+    harness.type("<Enter>j<Enter>")
+    #expect(harness.state.treeRowCount == 2 + 1 + 2 * 3)
+    #expect(harness.state.node(atRow: 4) == .device(pair: "desk", role: .phone))
+    // Enter on a device still opens its contents.
+    harness.type("j<Enter>")
+    #expect(harness.state.focus == .contents)
   }
 }

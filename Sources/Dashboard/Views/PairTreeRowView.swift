@@ -2,7 +2,8 @@ import ArchivedValues
 import TerminalScreen
 
 /// The rows of the pairs' branch of the tree: the branch, a pair ("phone ● watch ○", reachable
-/// or not, how many transfers wait), and each device (running or not, its contexts).
+/// or not, how many transfers wait), and each device (activated, not activated or not running,
+/// its pid, its contexts).
 enum PairTreeRowView {
   static func draw(_ node: TreeNodeID, state: DashboardState, into screen: inout Screen, row: Int, area: Rect)
   {
@@ -10,18 +11,22 @@ enum PairTreeRowView {
     case .pairs:
       let count = " \(state.pairs.count) "
       let countWidth = TerminalWidth.columns(of: count)
-      let x = area.x + screen.write("▾ pairs", row: row, column: area.x, role: "list.branch")
+      let folded = state.treePane.collapsedPairNodes.contains(.pairs)
+      let x =
+        area.x + screen.write((folded ? "▸" : "▾") + " pairs", row: row, column: area.x, role: "list.branch")
       screen.write(
         count, row: row, column: max(area.maxX - countWidth, x), limit: countWidth, role: "list.branch")
     case .pair(let name):
       guard let pair = state.pair(named: name) else { return }
       let reachable = pair.isReachable ? "reachable" : "unreachable"
       let queued = pair.queuedCount > 0 ? "  \(pair.queuedCount) queued" : ""
-      let name = DisplayText.field(pair.name)
+      let name =
+        (state.treePane.collapsedPairNodes.contains(node) ? "▸ " : "▾ ") + DisplayText.field(pair.name)
       var text =
         "  " + name + "  phone " + mark(pair.phone) + " watch " + mark(pair.watch) + "  " + reachable + queued
       // A narrow pane keeps both marks, whether they reach each other and the queue.
       if TerminalWidth.columns(of: text) > area.width {
+        let queued = pair.queuedCount > 0 ? " \(pair.queuedCount) queued" : ""
         text = "  " + name + " " + mark(pair.phone) + mark(pair.watch) + " " + reachable + queued
       }
       screen.write(
@@ -29,20 +34,23 @@ enum PairTreeRowView {
     case .device(let name, let role):
       guard let pair = state.pair(named: name) else { return }
       let device = pair.device(role)
-      let running = device.runningPID.map { $0 == 0 ? "starting" : "pid \($0)" } ?? "not running"
+      // The pid last: a narrow pane keeps the activation and the contexts.
+      let pid = device.runningPID.flatMap { $0 == 0 ? nil : "  pid \($0)" } ?? ""
       let text =
-        "    " + Formatting.padded(role.rawValue, 6) + running + "  ctx "
-        + identifiers(device.applicationContext)
-        + "  recv " + identifiers(device.receivedContext)
-      let role: StyleRole = device.error != nil ? "list.error" : device.isRunning ? "list" : "list.dim"
+        "    " + Formatting.padded(role.rawValue, 6) + device.activationText + "  ctx "
+        + identifiers(device.applicationContext) + "  recv " + identifiers(device.receivedContext) + pid
+      let role: StyleRole = device.error != nil ? "list.error" : device.isActivated ? "list" : "list.dim"
       screen.write(text, row: row, column: area.x, limit: area.width, role: role)
     case .directory, .mailbox:
       return
     }
   }
 
-  /// `●` for a running device, `○` for one that is not.
-  private static func mark(_ device: PairSnapshot.Device) -> String { device.isRunning ? "●" : "○" }
+  /// `●` for an activated device, `◐` for one that runs but has not activated its session,
+  /// `○` for one that is not running.
+  private static func mark(_ device: PairSnapshot.Device) -> String {
+    device.isActivated ? "●" : device.isRunning ? "◐" : "○"
+  }
 
   /// The identifiers of a context, summarized: "-" when empty, the first two and how many more.
   private static func identifiers(_ entries: [PairSnapshot.ContextEntry]) -> String {
