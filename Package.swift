@@ -93,11 +93,13 @@ let package = Package(
     .target(name: "MQTTClient", dependencies: ["CMosquitto", "ArchivedValues"]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
-    // Pairs under the home, run locks, the local Unix-socket link and the devices' files.
+    // Pairs under the home, run locks, the local Unix-socket link and the devices' files; the
+    // local peer link (peers under <home>/peers/<service>/) and the running peer.
     .target(
       name: "DevicePairing",
       dependencies: [
         "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
+        "PeerSession",
       ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(
@@ -113,7 +115,7 @@ let package = Package(
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "PropertyList", "MailboxModel", "MailboxWatcher",
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
-        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient",
+        "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient", "PeerSession",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -195,7 +197,7 @@ let package = Package(
       name: "DevicePairingTests",
       dependencies: [
         "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
-        "device-runner",
+        "device-runner", "PeerSession",
       ]),
     .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // The MQTT client and the device link against a mosquitto of their own (127.0.0.1, a free

@@ -121,6 +121,12 @@ struct ParsedArguments: Sendable {
     return checked(option)?.last
   }
 
+  /// Every value given for `option`, in order (an option that may be repeated).
+  func values(_ option: Option) -> [String] {
+    assert(option.placeholder != nil, "--\(option.name) is a flag; it has no value")
+    return checked(option) ?? []
+  }
+
   func integer(_ option: Option, minimum: Int = 0) throws(CommandError) -> Int? {
     guard let text = value(option) else { return nil }
     guard let number = Int(text), number >= minimum else {

@@ -68,4 +68,15 @@ struct Option: Hashable, Sendable {
 
   // Across machines.
   static let broker = Option("broker", "URL")
+  // Peers: Multipeer-style sessions.
+  static let service = Option("service", "TYPE")
+  static let name = Option("name", "NAME")
+  static let advertise = Option("advertise")
+  static let browse = Option("browse")
+  static let info = Option("info", "KEY=VALUE")
+  static let accept = Option("accept", "always|never|ask")
+  static let from = Option("from", "NAME")
+  static let to = Option("to", "NAME")
+  static let context = Option("context", "JSON")
+  static let mode = Option("mode", "reliable|unreliable")
 }

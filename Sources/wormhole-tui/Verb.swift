@@ -36,6 +36,7 @@ enum Verbs {
     DumpVerb.verb, SnapshotVerb.verb, InspectVerb.verb, DemoVerb.verb, DemoPlayerVerb.verb,
     PairVerb.verb, DeviceVerb.verb, TransfersVerb.verb,
     PushVerb.verb, OpenURLVerb.verb,
+    PeerVerb.verb,
   ]
 
   /// The verb called `name`, matched by its exact bytes.

@@ -1,0 +1,332 @@
+import Dispatch
+import Glibc
+import PeerSession
+import Synchronization
+
+/// One running peer on this machine: a ``PeerEngine`` over a ``LocalPeerLink``, its received
+/// resources in ``PeerFileStorage``, its traffic in a ``PeerJournal``, and its control socket,
+/// through which other processes (the `peer` verbs, the dashboard) have it invite, answer,
+/// send and send resources with the results and errors its own program would get.
+///
+/// Requests (``PeerControlMessage`` fields, see ``perform(_:)``) name other peers by a
+/// selector: `NAME`, or `NAME#xxxx` (the id's last four hex digits) when several share a name.
+public final class LocalPeer: Sendable {
+  /// The events handler's type: every engine event, after it is journaled.
+  public typealias EventHandler = @Sendable (PeerEvent) -> Void
+
+  public let identity: PeerIdentity
+  public let directory: PeerDirectory
+  public let engine: PeerEngine
+  public let journal: PeerJournal
+  private let link: LocalPeerLink
+  private let handler = Mutex<EventHandler?>(nil)
+  private let observers = Mutex<[UInt64: @Sendable (PeerEvent) -> Void]>([:])
+  private let nextObserver = Atomic<UInt64>(1)
+  private let listener = Mutex<Int32>(-1)
+  private let isStopping = Atomic<Bool>(false)
+
+  /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
+  /// ``start(advertising:policy:browsing:)``.
+  public init(name: PeerName, service: ServiceType, home: String, receiveQueueLimit: Int = 256)
+    throws(PeerError)
+  {
+    identity = PeerIdentity(name: name)
+    directory = PeerDirectory(home: home, service: service)
+    link = LocalPeerLink(local: identity, service: service, home: home)
+    do { journal = try PeerJournal(directory: directory.peerPath(identity.id), local: identity) } catch {
+      throw .storage(error.description)
+    }
+    engine = PeerEngine(
+      local: identity, service: service, link: link, timer: DispatchSessionTimer(),
+      storage: PeerFileStorage(path: directory.resourcesPath(identity.id)),
+      receiveQueueLimit: receiveQueueLimit)
+  }
+
+  /// Where this peer's events go (set it before starting to miss none).
+  public func setEventHandler(_ handler: EventHandler?) { self.handler.withLock { $0 = handler } }
+
+  /// Starts the link, serves the control socket, and advertises (with `info`, answering
+  /// invitations by `policy`) and browses as asked.
+  public func start(advertising info: DiscoveryInfo?, policy: InvitationPolicy, browsing: Bool)
+    throws(PeerError)
+  {
+    try engine.start()
+    // Events are taken from the engine's stream, not handed over on the link's thread: so a
+    // handler that falls behind (a slow terminal) holds up only itself, and the engine's bounded
+    // queue drops unreliable messages and counts them, as the receiver falling behind should.
+    // The stream is read on a dispatch queue of its own, off Swift's cooperative pool, which
+    // blocking callers (a control request waiting for its answer, a test) may hold.
+    let engine = self.engine
+    Task(executorPreference: PeerEventExecutor()) { [weak self] in
+      for await event in engine.events { self?.handle(event) }
+    }
+    try serveControl()
+    if let info { try engine.startAdvertising(info: info, policy: policy) }
+    if browsing { try engine.startBrowsing() }
+  }
+
+  /// Leaves the session, stops the control socket and the link.
+  public func stop() {
+    guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let descriptor = listener.withLock { $0 }
+    if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
+    _ = unlink(directory.controlSocketPath(identity.id))
+    engine.stop()
+  }
+
+  private func handle(_ event: PeerEvent) {
+    journal.observe(event)
+    handler.withLock { $0 }?(event)
+    for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+  }
+
+  /// Runs `start`, then waits up to `seconds` for the first event `match` makes a value of.
+  private func waitFor<Value: Sendable>(
+    seconds: Double, start: () throws(PeerError) -> Void, match: @escaping @Sendable (PeerEvent) -> Value?
+  ) throws(PeerError) -> Value? {
+    let found = Mutex<Value?>(nil)
+    let signal = DispatchSemaphore(value: 0)
+    let number = nextObserver.add(1, ordering: .relaxed).oldValue
+    observers.withLock {
+      $0[number] = { event in
+        guard let value = match(event) else { return }
+        let first = found.withLock { found -> Bool in
+          guard found == nil else { return false }
+          found = value
+          return true
+        }
+        if first { signal.signal() }
+      }
+    }
+    defer { _ = observers.withLock { $0.removeValue(forKey: number) } }
+    try start()
+    _ = signal.wait(timeout: .now() + .milliseconds(Int(min(seconds, 86_400) * 1000)))
+    return found.withLock { $0 }
+  }
+
+  // MARK: Requests
+
+  /// Answers one control request. Commands and their fields:
+  ///
+  /// - `invite TO CONTEXT TIMEOUT`: invites the found peer TO; answers once it is connected,
+  ///   or with the reason it is not (declined, timed out).
+  /// - `answer FROM accept|decline`: answers the pending invitation from FROM.
+  /// - `send TO[,TO...] reliable|unreliable DATA`: sends to connected peers.
+  /// - `send-resource TO PATH NAME`: sends the file at PATH; answers when it is finished,
+  ///   cancelled or failed.
+  /// - `status`: this peer, then one field a line for found, connected and invited peers.
+  ///
+  /// The answer is `ok TEXT`, or `error CODE MESSAGE` (2: a request that is wrong, such as an
+  /// ambiguous name; 3: it failed, such as "not connected").
+  public func perform(_ request: PeerControlMessage) -> PeerControlMessage {
+    do throws(PeerControlFailure) {
+      return PeerControlMessage(text: ["ok", try answer(request)])
+    } catch {
+      return PeerControlMessage(text: ["error", String(error.code), error.message])
+    }
+  }
+
+  private func answer(_ request: PeerControlMessage) throws(PeerControlFailure) -> String {
+    switch request.text(0) {
+    case "invite":
+      let peer = try Self.resolve(
+        request.text(1), among: Array(engine.foundPeers.keys), missing: "has not been found")
+      let timeout = Double(request.text(3)) ?? 30
+      let context = request.fields.count > 2 ? request.fields[2] : []
+      let outcome = try attempt { () throws(PeerError) in
+        try waitFor(
+          seconds: timeout + 5,
+          start: { () throws(PeerError) in
+            try engine.invite(peer, context: context, timeout: timeout)
+          }
+        ) { event -> PeerDisconnectReason?? in
+          guard case .stateChanged(let who, let state, let reason) = event, who.id == peer.id else {
+            return nil
+          }
+          switch state {
+          case .connected: return .some(nil)
+          case .notConnected: return .some(reason)
+          default: return nil
+          }
+        }
+      }
+      switch outcome {
+      case .some(nil): return "\(peer) connected"
+      case .some(let reason?): throw PeerControlFailure(3, "\(peer) is not connected: \(reason)")
+      case nil: throw PeerControlFailure(3, "no answer from \(peer)")
+      }
+    case "answer":
+      let pending = engine.pendingInvitations
+      let peer = try Self.resolve(
+        request.text(1), among: pending.map(\.peer), missing: "has no invitation waiting for an answer")
+      guard let invitation = pending.first(where: { $0.peer.id == peer.id }) else {
+        throw PeerControlFailure(3, "\(peer) has no invitation waiting for an answer")
+      }
+      let accept = request.text(2) == "accept"
+      try attempt { () throws(PeerError) in try engine.answer(invitation, accept: accept) }
+      return "\(accept ? "accepted" : "declined") the invitation from \(peer)"
+    case "send":
+      guard let mode = PeerSendMode(rawValue: request.text(2)) else {
+        throw PeerControlFailure(2, "the mode is reliable or unreliable")
+      }
+      let data = request.fields.count > 3 ? request.fields[3] : []
+      // Found peers too, so that one found but not connected is refused by name and id.
+      var known = engine.connectedPeers
+      for peer in engine.foundPeers.keys where !known.contains(peer) { known.append(peer) }
+      var targets: [PeerIdentity] = []
+      for selector in request.text(1).split(separator: ",", omittingEmptySubsequences: false) {
+        targets.append(try Self.resolve(String(selector), among: known, missing: nil))
+      }
+      do throws(PeerError) {
+        try engine.send(data, to: targets, mode: mode)
+      } catch {
+        journal.sent(data.count, mode: mode, to: targets, error: error.description)
+        throw PeerControlFailure(3, error.description)
+      }
+      journal.sent(data.count, mode: mode, to: targets)
+      return
+        "sent \(data.count) bytes \(mode.rawValue) to \(targets.map(\.description).joined(separator: ", "))"
+    case "send-resource":
+      let peer = try Self.resolve(request.text(1), among: engine.connectedPeers, missing: nil)
+      let source = try attempt { () throws(PeerError) in try PeerFileSource(path: request.text(2)) }
+      let name = request.text(3)
+      let box = Mutex<PeerResourceID?>(nil)
+      let outcome = try attempt { () throws(PeerError) in
+        try waitFor(
+          seconds: 86_400,
+          start: { () throws(PeerError) in
+            // Held while sending starts: an end that comes at once waits for the id here.
+            try box.withLock { box throws(PeerError) in
+              box = try engine.sendResource(named: name, to: peer, source: source)
+            }
+          }
+        ) { event -> PeerResourceEvent? in
+          guard case .resource(let change) = event else { return nil }
+          switch change {
+          case .finished(let progress, _), .cancelled(let progress, _), .failed(let progress, _):
+            return progress.id == box.withLock({ $0 }) ? change : nil
+          default: return nil
+          }
+        }
+      }
+      switch outcome {
+      case .finished(let progress, _)?:
+        return "sent \(progress.name.debugDescription) (\(progress.bytes) bytes) to \(peer)"
+      case .cancelled(_, let byPeer)?:
+        throw PeerControlFailure(3, "the resource was cancelled\(byPeer ? " by \(peer)" : "")")
+      case .failed(_, let reason)?: throw PeerControlFailure(3, "the resource failed: \(reason)")
+      default: throw PeerControlFailure(3, "the resource did not finish")
+      }
+    case "status":
+      var lines = ["peer \(identity)"]
+      for (peer, _) in engine.foundPeers.sorted(by: { $0.key < $1.key }) { lines.append("found \(peer)") }
+      for peer in engine.connectedPeers { lines.append("connected \(peer)") }
+      for invitation in engine.pendingInvitations { lines.append("invited-by \(invitation.peer)") }
+      return lines.joined(separator: "\n")
+    default:
+      throw PeerControlFailure(2, "unknown request \(request.text(0).debugDescription)")
+    }
+  }
+
+  private func attempt<Value>(_ body: () throws(PeerError) -> Value) throws(PeerControlFailure) -> Value {
+    do { return try body() } catch {
+      switch error {
+      case .sessionFull, .notConnected, .notFound, .alreadyConnected, .alreadyConnecting,
+        .invitationNotPending,
+        .resourceNotFound, .storage, .linkUnavailable, .stopped, .notStarted:
+        throw PeerControlFailure(3, error.description)
+      case .payloadTooLarge, .noPeers:
+        throw PeerControlFailure(2, error.description)
+      }
+    }
+  }
+
+  /// The one peer of `peers` that `selector` names (`NAME` or `NAME#xxxx`). None: `missing`
+  /// says why (`nil`: "not connected", exit 3); several: ambiguous, with their ids (exit 2).
+  static func resolve(_ selector: String, among peers: [PeerIdentity], missing: String?)
+    throws(PeerControlFailure) -> PeerIdentity
+  {
+    let matches = PeerSelector.matches(selector, among: peers)
+    if matches.count == 1 { return matches[0] }
+    let shown = PairDisplay.field(selector)
+    if matches.isEmpty {
+      throw PeerControlFailure(
+        3, missing.map { "peer \(shown) \($0)" } ?? "not connected: \(shown); invite them first")
+    }
+    throw PeerControlFailure(
+      2,
+      "the name \(shown) is ambiguous: \(matches.map(\.description).joined(separator: ", ")); "
+        + "pick one as NAME#xxxx")
+  }
+
+  // MARK: The control socket
+
+  private func serveControl() throws(PeerError) {
+    let path = directory.controlSocketPath(identity.id)
+    func failure() -> PeerError {
+      .linkUnavailable(
+        "cannot serve the control socket \(PairDisplay.path(path)): \(String(cString: strerror(errno)))")
+    }
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { throw failure() }
+    _ = unlink(path)
+    guard UnixSocketLink.withAddress(path, { bind(descriptor, $0, $1) }) == 0, chmod(path, 0o600) == 0,
+      listen(descriptor, 16) == 0
+    else {
+      let error = failure()
+      _ = close(descriptor)
+      throw error
+    }
+    listener.withLock { $0 = descriptor }
+    let thread = Thread { [self] in acceptConnections(descriptor) }
+    guard thread.start() else {
+      _ = close(descriptor)
+      throw failure()
+    }
+  }
+
+  private func acceptConnections(_ descriptor: Int32) {
+    while true {
+      let connection = accept(descriptor, nil, nil)
+      if connection < 0 {
+        if !isStopping.load(ordering: .acquiring) && (errno == EINTR || errno == ECONNABORTED) { continue }
+        _ = close(descriptor)
+        return
+      }
+      _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+      let worker = Thread { [self] in
+        defer { _ = close(connection) }
+        DeviceControlChannel.setTimeout(connection, seconds: 10)
+        guard let request = PeerControlChannel.read(connection) else { return }
+        // The answer may take long (an invitation's timeout, a resource): no send timeout then.
+        DeviceControlChannel.setTimeout(connection, seconds: 1e6)
+        _ = DeviceControlChannel.writeAll(connection, perform(request).encoded)
+      }
+      if !worker.start() { _ = close(connection) }
+    }
+  }
+
+  /// A detached thread of its own (off Swift's cooperative pool: it blocks).
+  private final class Thread: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+
+    func start() -> Bool {
+      var thread = pthread_t()
+      let context = Unmanaged.passRetained(self).toOpaque()
+      let created = pthread_create(
+        &thread, nil,
+        { raw in
+          guard let raw else { return nil }
+          Unmanaged<Thread>.fromOpaque(raw).takeRetainedValue().body()
+          return nil
+        }, context)
+      guard created == 0 else {
+        Unmanaged<Thread>.fromOpaque(context).release()
+        return false
+      }
+      _ = pthread_detach(thread)
+      return true
+    }
+  }
+}

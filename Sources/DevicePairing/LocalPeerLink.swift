@@ -1,0 +1,458 @@
+import DeviceSession
+import Glibc
+import PeerSession
+import Synchronization
+
+/// The local ``PeerLink``: peers of one service type on one machine, under
+/// `<home>/peers/<service>/` (see ``PeerDirectory`` for the files).
+///
+/// - **Running**: a peer holds its run lock (`ID.lock`, an open-file-description lock, released
+///   the moment the process ends, SIGKILL included) and listens on `ID.sock`.
+/// - **Discovery**: an advertiser writes `ID.advert` (one advertisement frame, replaced
+///   atomically); a browser scans the directory every ``scanMilliseconds`` and counts an
+///   advertisement only while its lock is held, so a killed advertiser's stale file is
+///   `withdrawn` within that bound (a stopped one removes its file). Polling a small directory
+///   rather than inotify: the lock is what decides, and no file event says a lock was dropped.
+/// - **Connections**: the first of two peers to send to the other connects to its socket and
+///   says who it is (a `hello`: its own advertisement frame); both then use that one connection,
+///   both ways. Only two peers that both send before either's hello arrives make two, and each
+///   keeps sending on its own, so frames stay in order. The end of a peer's last connection
+///   (it stopped, or its process ended) is `hungUp`.
+///
+/// One thread per link waits in `poll` for the listening socket, the connections, a wake-up and
+/// the scan's timeout; it delivers every event, in order.
+public final class LocalPeerLink: PeerLink {
+  /// How often a browsing link scans the advertisements, in milliseconds: the bound on `found`
+  /// and on `withdrawn` after SIGKILL.
+  public static let scanMilliseconds: Int32 = 200
+  /// The largest advertisement file read (an advertisement frame is far smaller).
+  static let advertisementLimit = 64 << 10
+
+  /// The peer this link belongs to.
+  public let local: PeerIdentity
+  /// Its service's directory.
+  public let directory: PeerDirectory
+  private let codec = PeerFrameCodec()
+  private let state = Mutex(LinkState())
+  private let wake: (Int32, Int32)
+
+  private struct Connection {
+    var peer: PeerIdentity?
+    var outbound = OutboundBuffer()
+  }
+
+  private struct LinkState {
+    var handler: (@Sendable (PeerLinkEvent) -> Void)?
+    var lock: RunLock?
+    var listener: Int32 = -1
+    var connections: [Int32: Connection] = [:]
+    /// The connection each peer's frames are sent on.
+    var routes: [UInt64: Int32] = [:]
+    var isBrowsing = false
+    var scanNow = false
+    var isStopping = false
+    var thread: pthread_t?
+  }
+
+  /// A link for `local` under `home`; nothing happens before ``start(_:)``.
+  public init(local: PeerIdentity, service: ServiceType, home: String) {
+    self.local = local
+    directory = PeerDirectory(home: home, service: service)
+    var ends: [Int32] = [-1, -1]
+    if pipe(&ends) == 0 {
+      for end in ends {
+        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        _ = Self.setNonBlocking(end)
+      }
+    }
+    wake = (ends[0], ends[1])
+  }
+
+  deinit {
+    if wake.0 >= 0 { _ = close(wake.0) }
+    if wake.1 >= 0 { _ = close(wake.1) }
+  }
+
+  /// The hello a connecting peer sends first, and what `ID.peer` holds: this peer's identity.
+  private var identityFrame: PeerFrame { PeerAdvertisement(peer: local, service: directory.service).frame }
+
+  public func start(_ handler: @escaping @Sendable (PeerLinkEvent) -> Void) throws(LinkError) {
+    guard wake.0 >= 0 else { throw LinkError("no wake-up pipe: \(String(cString: strerror(errno)))") }
+    do throws(SystemCallFailure) { try DeviceFiles.makeDirectories(directory.path) } catch {
+      throw LinkError(error.message)
+    }
+    let lock: RunLock
+    do throws(RunLock.Failure) { lock = try RunLock(path: directory.lockPath(local.id)) } catch {
+      switch error {
+      case .held(let pid): throw LinkError("peer \(local) already runs (pid \(pid.map(String.init) ?? "?"))")
+      case .unavailable(let reason): throw LinkError(reason)
+      }
+    }
+    sweepStale()
+    let socketPath = directory.socketPath(local.id)
+    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard listener >= 0 else { throw failure("create a socket for", socketPath) }
+    _ = unlink(socketPath)
+    let bound = UnixSocketLink.withAddress(socketPath) { bind(listener, $0, $1) }
+    guard bound == 0, chmod(socketPath, 0o600) == 0, listen(listener, 64) == 0, Self.setNonBlocking(listener)
+    else {
+      let error = failure("listen on", socketPath)
+      _ = close(listener)
+      throw error
+    }
+    let identity: [UInt8]
+    do throws(PeerFrameError) { identity = try codec.encode(identityFrame) } catch {
+      _ = close(listener)
+      throw LinkError("cannot encode the peer's identity: \(error)")
+    }
+    do throws(SystemCallFailure) {
+      try DeviceFiles.writeAtomically(identity, to: directory.identityPath(local.id))
+    } catch {
+      _ = close(listener)
+      throw LinkError(error.message)
+    }
+    state.withLock {
+      $0.handler = handler
+      $0.listener = listener
+      $0.lock = lock
+    }
+    var thread = pthread_t()
+    let context = Unmanaged.passRetained(self).toOpaque()
+    let created = pthread_create(
+      &thread, nil,
+      { raw in
+        guard let raw else { return nil }
+        Unmanaged<LocalPeerLink>.fromOpaque(raw).takeRetainedValue().run()
+        return nil
+      }, context)
+    guard created == 0 else {
+      Unmanaged<LocalPeerLink>.fromOpaque(context).release()
+      closeAll()
+      throw LinkError("no thread for the peer link: \(String(cString: strerror(created)))")
+    }
+    state.withLock { $0.thread = thread }
+  }
+
+  public func advertise(_ advertisement: PeerAdvertisement?) {
+    let path = directory.advertisementPath(local.id)
+    guard let advertisement, let bytes = try? codec.encode(advertisement.frame) else {
+      _ = unlink(path)
+      return
+    }
+    try? DeviceFiles.writeAtomically(bytes, to: path)
+  }
+
+  public func browse(_ service: ServiceType?) {
+    state.withLock {
+      $0.isBrowsing = service == directory.service
+      $0.scanNow = $0.isBrowsing
+    }
+    signalWake()
+  }
+
+  public func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool {
+    guard peer.id != local.id, let bytes = try? codec.encode(frame) else { return false }
+    return state.withLock { state -> Bool in
+      guard !state.isStopping, state.listener >= 0 else { return false }
+      let descriptor: Int32
+      if let known = state.routes[peer.id] {
+        descriptor = known
+      } else {
+        guard let hello = try? codec.encode(identityFrame), let opened = connect(to: peer) else {
+          return false
+        }
+        descriptor = opened
+        state.connections[descriptor] = Connection(peer: peer)
+        state.routes[peer.id] = descriptor
+        state.connections[descriptor]?.outbound.append(hello)
+      }
+      guard var connection = state.connections[descriptor] else { return false }
+      if connection.outbound.isEmpty {
+        let written = Self.write(descriptor, bytes[...])
+        if written == bytes.count { return true }
+        connection.outbound.append(bytes[max(written, 0)...])
+      } else {
+        connection.outbound.append(bytes)
+        let written = Self.write(descriptor, connection.outbound.pending)
+        if written > 0 { connection.outbound.consume(written) }
+      }
+      state.connections[descriptor] = connection
+      signalWake()
+      return true
+    }
+  }
+
+  public func stop() {
+    let thread = state.withLock { state -> pthread_t? in
+      state.isStopping = true
+      defer { state.thread = nil }
+      return state.thread
+    }
+    signalWake()
+    if let thread { _ = pthread_join(thread, nil) }
+    drainOutbound(seconds: 2)
+    closeAll()
+    for path in [
+      directory.socketPath(local.id), directory.advertisementPath(local.id), directory.identityPath(local.id),
+    ] {
+      _ = unlink(path)
+    }
+    state.withLock { state in
+      state.lock?.release()
+      state.lock = nil
+    }
+  }
+
+  // MARK: The link's thread
+
+  private func run() {
+    var readers: [Int32: PeerFrameReader] = [:]
+    var announced: [UInt64: PeerAdvertisement] = [:]
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var nextScan = ContinuousClock.now
+    while true {
+      let (listener, watched, stopping, browsing, scanNow) = state.withLock { state in
+        (
+          state.listener, state.connections.map { ($0.key, !$0.value.outbound.isEmpty) }, state.isStopping,
+          state.isBrowsing, state.scanNow
+        )
+      }
+      if stopping { return }
+      if browsing && (scanNow || ContinuousClock.now >= nextScan) {
+        state.withLock { $0.scanNow = false }
+        scan(&announced)
+        nextScan = ContinuousClock.now + .milliseconds(Int64(Self.scanMilliseconds))
+      } else if !browsing && !announced.isEmpty {
+        announced = [:]  // the engine forgets found peers without `lost` when browsing stops
+      }
+      var descriptors = [
+        pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+      ]
+      for (descriptor, wantsWrite) in watched {
+        descriptors.append(
+          pollfd(fd: descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+      }
+      let ready = poll(&descriptors, nfds_t(descriptors.count), browsing ? Self.scanMilliseconds : -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        return
+      }
+      if descriptors[0].revents != 0 {
+        var drained = [UInt8](repeating: 0, count: 64)
+        while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
+      }
+      for entry in descriptors.dropFirst(2) where entry.revents != 0 {
+        if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
+        if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+          var reader = readers[entry.fd] ?? PeerFrameReader(codec: codec)
+          if receive(entry.fd, into: &reader, buffer: &buffer) {
+            readers[entry.fd] = reader
+          } else {
+            readers[entry.fd] = nil
+            drop(entry.fd)
+          }
+        }
+      }
+      if descriptors[1].revents & Int16(POLLIN) != 0 {
+        while true {
+          let accepted = accept(listener, nil, nil)
+          guard accepted >= 0 else { break }
+          _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+          _ = Self.setNonBlocking(accepted)
+          state.withLock { $0.connections[accepted] = Connection() }
+        }
+      }
+    }
+  }
+
+  /// Removes the files a peer killed before it could stop left behind (its lock not held):
+  /// its advertisement, identity, sockets and lock. Ids are never reused, so no peer that starts
+  /// later owns them. Its folder (the traffic journal, received resources) stays.
+  private func sweepStale() {
+    let suffixes = [".advert", ".peer", ".sock", ".control.sock", ".lock"]
+    for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
+      for suffix in suffixes {
+        guard let id = PeerDirectory.id(inFileName: name, suffix: suffix), id != local.id,
+          RunLock.holder(at: directory.lockPath(id)) == nil
+        else { continue }
+        _ = unlink(directory.path + "/" + name)
+      }
+    }
+  }
+
+  /// Announces the advertisers whose lock is held and withdraws those gone since the last scan.
+  private func scan(_ announced: inout [UInt64: PeerAdvertisement]) {
+    var current: [UInt64: PeerAdvertisement] = [:]
+    for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
+      guard let id = PeerDirectory.id(inFileName: name, suffix: ".advert"), id != local.id,
+        RunLock.holder(at: directory.lockPath(id)) != nil,
+        let bytes = try? DeviceFiles.read(directory.path + "/" + name, limit: Self.advertisementLimit),
+        let advertisement = Self.advertisement(bytes, codec: codec), advertisement.peer.id == id,
+        advertisement.service == directory.service
+      else { continue }
+      current[id] = advertisement
+    }
+    for (id, advertisement) in announced where current[id] == nil { emit(.withdrawn(advertisement.peer)) }
+    for (id, advertisement) in current.sorted(by: { $0.key < $1.key }) where announced[id] != advertisement {
+      emit(.announced(advertisement))
+    }
+    announced = current
+  }
+
+  /// The advertisement one frame's bytes hold, or `nil`.
+  static func advertisement(_ bytes: [UInt8], codec: PeerFrameCodec) -> PeerAdvertisement? {
+    var reader = PeerFrameReader(codec: codec)
+    reader.append(bytes)
+    guard let frame = try? reader.next() else { return nil }
+    return try? PeerAdvertisement(frame: frame)
+  }
+
+  /// Reads what is there and delivers whole frames; `false` when the connection is over.
+  private func receive(_ descriptor: Int32, into reader: inout PeerFrameReader, buffer: inout [UInt8]) -> Bool
+  {
+    while true {
+      let got = buffer.withUnsafeMutableBytes {
+        recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
+      if got < 0 {
+        if errno == EINTR { continue }
+        return errno == EAGAIN || errno == EWOULDBLOCK
+      }
+      let peer = state.withLock { $0.connections[descriptor]?.peer }
+      if got == 0 {
+        if let peer { do { try reader.finish() } catch { emit(.refused(error, from: peer)) } }
+        return false
+      }
+      reader.append(buffer[0..<got])
+      do {
+        while let frame = try reader.next() {
+          if let peer = state.withLock({ $0.connections[descriptor]?.peer }) {
+            emit(.received(frame, from: peer))
+          } else {
+            // The first frame of an accepted connection says who called.
+            guard frame.kind == .advertisement, frame.source.id != local.id else { return false }
+            state.withLock { state in
+              state.connections[descriptor]?.peer = frame.source
+              if state.routes[frame.source.id] == nil { state.routes[frame.source.id] = descriptor }
+            }
+          }
+        }
+      } catch {
+        if let peer { emit(.refused(error, from: peer)) }
+        return false
+      }
+      if got < buffer.count { return true }
+    }
+  }
+
+  private func flush(_ descriptor: Int32) {
+    state.withLock { state in
+      guard var connection = state.connections[descriptor], !connection.outbound.isEmpty else { return }
+      let written = Self.write(descriptor, connection.outbound.pending)
+      if written > 0 { connection.outbound.consume(written) }
+      state.connections[descriptor] = connection
+    }
+  }
+
+  /// Closes a connection; when it was the peer's last, the peer hung up.
+  private func drop(_ descriptor: Int32) {
+    let gone = state.withLock { state -> PeerIdentity? in
+      guard let connection = state.connections.removeValue(forKey: descriptor) else { return nil }
+      guard let peer = connection.peer else { return nil }
+      if state.routes[peer.id] == descriptor {
+        state.routes[peer.id] = state.connections.first { $0.value.peer?.id == peer.id }?.key
+      }
+      return state.routes[peer.id] == nil ? peer : nil
+    }
+    _ = close(descriptor)
+    if let gone { emit(.hungUp(gone)) }
+  }
+
+  private func emit(_ event: PeerLinkEvent) {
+    guard let handler = state.withLock({ $0.isStopping ? nil : $0.handler }) else { return }
+    handler(event)
+  }
+
+  // MARK: Descriptors
+
+  /// A non-blocking connection to `peer`'s socket, or `nil` when nothing listens there.
+  private func connect(to peer: PeerIdentity) -> Int32? {
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    guard
+      UnixSocketLink.withAddress(directory.socketPath(peer.id), { Glibc.connect(descriptor, $0, $1) }) == 0,
+      Self.setNonBlocking(descriptor)
+    else {
+      _ = close(descriptor)
+      return nil
+    }
+    return descriptor
+  }
+
+  /// Writes out what is still queued (the `leave` frames of a peer that stops), for up to
+  /// `seconds`. Runs after the link's thread has ended.
+  private func drainOutbound(seconds: Double) {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+    while ContinuousClock.now < deadline {
+      let pending = state.withLock { state in
+        state.connections.filter { !$0.value.outbound.isEmpty }.map(\.key)
+      }
+      guard !pending.isEmpty else { return }
+      var descriptors = pending.map { pollfd(fd: $0, events: Int16(POLLOUT), revents: 0) }
+      let polled = poll(&descriptors, nfds_t(descriptors.count), 50)
+      if polled < 0 && errno != EINTR { return }
+      for entry in descriptors where entry.revents != 0 {
+        if entry.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+          state.withLock { _ = $0.connections[entry.fd]?.outbound.removeAll() }
+        } else {
+          flush(entry.fd)
+        }
+      }
+    }
+  }
+
+  private func signalWake() {
+    var one: UInt8 = 1
+    _ = Glibc.write(wake.1, &one, 1)
+  }
+
+  private func closeAll() {
+    let descriptors = state.withLock { state -> [Int32] in
+      defer {
+        state.listener = -1
+        state.connections = [:]
+        state.routes = [:]
+      }
+      return [state.listener] + Array(state.connections.keys)
+    }
+    for descriptor in descriptors where descriptor >= 0 { _ = close(descriptor) }
+  }
+
+  private func failure(_ operation: String, _ path: String) -> LinkError {
+    LinkError(SystemCallFailure(operation: operation, path: path, code: errno).message)
+  }
+
+  private static func setNonBlocking(_ descriptor: Int32) -> Bool {
+    let flags = fcntl(descriptor, F_GETFL)
+    return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
+  }
+
+  /// Writes without blocking or raising SIGPIPE; the bytes written (0 when full, -1 on error).
+  private static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Int {
+    bytes.withUnsafeBytes { buffer -> Int in
+      var offset = 0
+      while offset < buffer.count {
+        let sent = Glibc.send(
+          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset,
+          Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+        if sent < 0 {
+          if errno == EINTR { continue }
+          return offset > 0 ? offset : (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1)
+        }
+        offset += sent
+      }
+      return offset
+    }
+  }
+}

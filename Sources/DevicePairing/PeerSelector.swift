@@ -1,0 +1,19 @@
+import PeerSession
+
+/// How the `peer` verbs name a peer: `NAME` (every peer of that name), or `NAME#xxxx`, the
+/// name and the last four hex digits of the id, as peers are shown, to pick one of several.
+public enum PeerSelector {
+  /// The peers of `peers` that `selector` names. A name that is itself `x#abcd` is matched
+  /// whole first.
+  public static func matches(_ selector: String, among peers: [PeerIdentity]) -> [PeerIdentity] {
+    let named = peers.filter { $0.name.text.utf8.elementsEqual(selector.utf8) }
+    if !named.isEmpty { return named }
+    guard let hash = selector.utf8.lastIndex(of: UInt8(ascii: "#")) else { return [] }
+    let name = selector.utf8[..<hash]
+    let digits = selector.utf8[selector.utf8.index(after: hash)...]
+    guard digits.count == 4, let suffix = UInt64(String(decoding: digits, as: UTF8.self), radix: 16) else {
+      return []
+    }
+    return peers.filter { $0.name.text.utf8.elementsEqual(name) && $0.id & 0xFFFF == suffix }
+  }
+}

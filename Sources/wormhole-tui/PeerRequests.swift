@@ -1,0 +1,140 @@
+import DevicePairing
+import Glibc
+import KeyedArchive
+import PeerSession
+import WormholeVocabulary
+
+/// The `peer` actions that ask a running peer (through its control socket) to act.
+enum PeerRequests {
+  static func invite(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.isEmpty else { throw .usage("peer invite takes no arguments, only options (see --help)") }
+    let to = try PeerArguments.to(arguments, action: "invite")
+    let timeout = try arguments.seconds(.timeout) ?? 30
+    let context = try arguments.value(.context).map { text throws(CommandError) in
+      try SessionLines.archive(try PassVerb.parseJSON(text, what: "--context"))
+    }
+    let from = try PeerArguments.from(arguments, action: "invite")
+    return try ask(
+      from,
+      PeerControlMessage([Array("invite".utf8), Array(to.utf8), context ?? [], Array(String(timeout).utf8)]),
+      seconds: timeout + 15)
+  }
+
+  static func answer(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.count == 1, rest[0] == "accept" || rest[0] == "decline" else {
+      throw .usage("peer answer takes accept or decline")
+    }
+    let to = try PeerArguments.to(arguments, action: "answer")
+    let from = try PeerArguments.from(arguments, action: "answer")
+    return try ask(from, PeerControlMessage(text: ["answer", to, rest[0]]), seconds: 15)
+  }
+
+  static func send(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.count == 1 else { throw .usage("peer send takes one DATA: JSON, or @FILE for a file's bytes") }
+    let to = try PeerArguments.to(arguments, action: "send", list: true)
+    let modeText = arguments.value(.mode) ?? ""
+    guard let mode = PeerSendMode(rawValue: modeText) else {
+      throw .usage("peer send needs --mode reliable or --mode unreliable")
+    }
+    let data: [UInt8]
+    if rest[0].hasPrefix("@") {
+      data = try read(String(rest[0].dropFirst()), what: "data file")
+    } else {
+      _ = try PassVerb.parseJSON(rest[0], what: "DATA")
+      data = Array(rest[0].utf8)
+    }
+    let from = try PeerArguments.from(arguments, action: "send")
+    return try ask(
+      from, PeerControlMessage([Array("send".utf8), Array(to.utf8), Array(mode.rawValue.utf8), data]),
+      seconds: 30)
+  }
+
+  static func sendResource(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.count == 1 else { throw .usage("peer send-resource takes one FILE") }
+    let to = try PeerArguments.to(arguments, action: "send-resource")
+    guard let resolved = realpath(rest[0], nil) else {
+      throw .failure("cannot open \(DisplayText.field(rest[0])): \(String(cString: strerror(errno)))")
+    }
+    let path = String(cString: resolved)
+    free(resolved)
+    let name = arguments.value(.name) ?? String(path.split(separator: "/").last ?? "resource")
+    guard !name.isEmpty, name.utf8.count <= PeerFrameCodec.maximumTextBytes else {
+      throw .usage("--name takes 1 to \(PeerFrameCodec.maximumTextBytes) bytes")
+    }
+    let from = try PeerArguments.from(arguments, action: "send-resource")
+    return try ask(from, PeerControlMessage(text: ["send-resource", to, path, name]), seconds: 86_400)
+  }
+
+  static func list(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.isEmpty else { throw .usage("peer list takes no arguments") }
+    let service = try arguments.value(.service).map { text throws(CommandError) in
+      try PeerArguments.service(text)
+    }
+    let json = arguments.flag(.json)
+    for peer in RunningPeer.all(home: PeerArguments.home(arguments), service: service) {
+      let status = PeerControlChannel.exchange(
+        PeerControlMessage(text: ["status"]), path: peer.controlSocketPath, seconds: 2)
+      let connected =
+        status.map { answer in
+          answer.text(1).split(separator: "\n").filter { $0.hasPrefix("connected ") }.map {
+            String($0.dropFirst("connected ".count))
+          }
+        } ?? []
+      if json {
+        emit(
+          "{\"service\":\(DisplayText.jsonString(peer.directory.service.text)),"
+            + "\"name\":\(DisplayText.jsonString(peer.identity.name.text)),"
+            + "\"id\":\"\(PeerDirectory.hex(peer.identity.id))\",\"pid\":\(peer.pid),"
+            + "\"advertising\":\(peer.isAdvertising),"
+            + "\"connected\":[\(connected.map { DisplayText.jsonString($0) }.joined(separator: ","))]}")
+      } else {
+        emit(
+          "\(peer.directory.service.text) \(peer.identity) pid \(peer.pid)"
+            + (peer.isAdvertising ? " advertising" : "")
+            + (connected.isEmpty ? "" : " connected: " + connected.joined(separator: ", ")))
+      }
+    }
+    return .success
+  }
+
+  /// Sends `request` to `peer`'s control socket; prints the answer, or ends with its error.
+  private static func ask(_ peer: RunningPeer, _ request: PeerControlMessage, seconds: Double)
+    throws(CommandError) -> ExitCode
+  {
+    guard let answer = PeerControlChannel.exchange(request, path: peer.controlSocketPath, seconds: seconds)
+    else {
+      throw .failure("peer \(peer.identity) gave no answer on its control socket (did it stop?)")
+    }
+    if answer.text(0) == "ok" {
+      emit(DisplayText.escaped(answer.text(1)))
+      return .success
+    }
+    throw CommandError(message: answer.text(2), code: answer.text(1) == "2" ? .usage : .failure)
+  }
+
+  /// The bytes of a regular file, at most 16 MiB.
+  private static func read(_ path: String, what: String) throws(CommandError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw .failure(
+        "cannot open the \(what) \(DisplayText.field(path)): \(String(cString: strerror(errno)))")
+    }
+    defer { _ = close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_size <= 16 << 20
+    else {
+      throw .failure("the \(what) \(DisplayText.field(path)) is not a regular file of at most 16 MiB")
+    }
+    var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+    var got = 0
+    while got < bytes.count {
+      let count = bytes.withUnsafeMutableBytes {
+        Glibc.read(descriptor, $0.baseAddress.map { $0 + got }, $0.count - got)
+      }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      got += count
+    }
+    return Array(bytes[0..<got])
+  }
+}
