@@ -67,13 +67,14 @@ public enum DashboardEffect: Sendable, Hashable {
     case .route(let send): return send.operation
     case .cancelTransfer(_, let pair, let role, let id):
       return "cancel of transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
-    case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
+    case .replayVersion(_, let identifier, _, _, let toIdentifier, let transiting):
+      // The serial is the model's, not a number the operator sees in the mailbox.
       return
-        "replay of version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
+        "replay of a kept version of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
     case .replayEntry(let entry, _, let toIdentifier, let transiting):
       return "replay of traffic entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
-    case .decode(_, let identifier, let serial):
-      return "decode of version \(serial) of \(identifier.displayField)"
+    case .decode(_, let identifier, _):
+      return "decode of a kept version of \(identifier.displayField)"
     case .copyToClipboard: return "copy"
     case .loadTheme(let request): return "theme \(request)"
     case .wake: return "wake-up"

@@ -143,9 +143,14 @@ extension DashboardState {
         done = "cancelled transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
       case .clearAll(let directory):
         done = "cleared every mailbox of \(DisplayText.field(displayPath(directory)))"
-      case .replayVersion(_, let identifier, let serial, _, let toIdentifier, let transiting):
+      case .replayVersion(let directory, let identifier, let serial, _, let toIdentifier, let transiting):
+        // A serial is unique in the model, not the version's number in its mailbox: name the
+        // version by when it was written, as the form does.
+        let version = model.mailbox(identifier, in: directory)?.version(serial: serial)
         done =
-          "replayed version \(serial) of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
+          "replayed "
+          + (version.map { "the version modified at \(modificationClock($0))" } ?? "a kept version")
+          + " of \(identifier.displayField) to \(toIdentifier.displayField) (\(transiting))"
       case .replayEntry(let entry, _, let toIdentifier, let transiting):
         done = "replayed entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
       case .sessionSend(let send): done = send.doneText

@@ -23,7 +23,7 @@ public struct ReplayForm: Sendable {
   }
 
   public var source: Source
-  /// What the form says it replays ("version 3 of button", "traffic entry 12: passed button").
+  /// What the form says it replays ("the version modified at 12:00:01.250 of button", "traffic entry 12: passed button").
   public var title: String
   /// A second line under the title: why this source was chosen, what the type means.
   public var note: String?

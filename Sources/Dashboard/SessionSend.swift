@@ -85,11 +85,11 @@ public struct SessionSend: Sendable, Hashable {
       + "\(DisplayText.field(identifier)) (\(transiting), \(sender.role.rawValue) → \(sender.receiver.rawValue) of \(DisplayText.field(sender.pair)))"
   }
 
-  /// What is sent, in a few words: "version 3 of "button"", "traffic entry 12", "a value".
+  /// What is sent, in a few words: "a kept version of "button"", "traffic entry 12", "a value".
   var contentDescription: String {
     switch content {
     case .value: return "a value"
-    case .version(_, let identifier, let serial): return "version \(serial) of \(identifier.displayField)"
+    case .version(_, let identifier, _): return "a kept version of \(identifier.displayField)"
     case .entry(let id): return "traffic entry \(id)"
     }
   }

@@ -201,7 +201,16 @@ public final class FileSessionStorage: SessionStorage {
   }
 
   private func readContext(_ path: String) throws(SessionError) -> (SessionContext, UInt64) {
-    guard let bytes = try readFile(path) else { return (SessionContext(), 0) }
+    try Self.context(at: path)
+  }
+
+  /// The context in the file at `path` (a device's ``DeviceDirectory/receivedContextPath`` or
+  /// ``DeviceDirectory/applicationContextPath``) and the version acknowledged, read without
+  /// taking the device's run lock; empty when there is no file.
+  public static func context(at path: String) throws(SessionError) -> (SessionContext, UInt64) {
+    let file: [UInt8]?
+    do { file = try DeviceFiles.read(path, limit: limit) } catch { throw .storage(error.message) }
+    guard let bytes = file else { return (SessionContext(), 0) }
     do throws(FrameError) {
       var reader = ByteReader(bytes)
       guard try reader.readBytes(4) == Self.contextMagic else { throw FrameError.malformed("bad magic") }
@@ -210,8 +219,19 @@ public final class FileSessionStorage: SessionStorage {
       let entries = try SessionContext.decodeEntries(Array(bytes[reader.offset...]))
       return (SessionContext(entries: entries, version: version), acknowledged)
     } catch {
-      throw .storage("\(PairDisplay.field(path)) is damaged: \(error.description)")
+      throw .storage(Self.damagedContext(path, error.description))
     }
+  }
+
+  /// What a damaged context file says: the file, that it is damaged (and how), that the device
+  /// does not start with it, and the way out. The file is never replaced or removed here: only
+  /// the operator moves it aside, which loses the values it held.
+  static func damagedContext(_ path: String, _ reason: String) -> String {
+    let field = PairDisplay.field(path)
+    let aside = PairDisplay.field(path + ".damaged")
+    return "the context file \(field) is damaged (\(reason)), so the device does not start with it: "
+      + "move it aside (mv \(field) \(aside)) to start with an empty context; the values it held "
+      + "are then lost"
   }
 
   /// The transfer in the queue file at `path`, `nil` when there is none.

@@ -131,11 +131,21 @@ final class OutboxLog: Sendable {
       if contents.isCompactable {
         var bytes: [UInt8] = []
         for transfer in contents.transfers { bytes += Self.record(transfer) }
-        do throws(SystemCallFailure) { try DeviceFiles.writeAtomically(bytes, to: path) } catch {
-          throw .storage(error.message)
+        do throws(SystemCallFailure) {
+          try DeviceFiles.writeAtomically(bytes, to: path)
+          // Only once the log holds them: a crash before leaves them in both, read once by id.
+          for id in contents.legacyIDs { _ = unlink(directory.transferPath(id)) }
+        } catch {
+          // Rewriting is only tidying (removal records and a torn tail take room, nothing else),
+          // so a full disk must not stop a device that stores nothing (a live message): the log
+          // is kept as it is, its torn tail cut off, which needs no room. Older per-transfer
+          // files must move in, though (a removal appended for one would not outlive it).
+          guard contents.legacyIDs.isEmpty, truncate(path, off_t(contents.length)) == 0 || errno == ENOENT
+          else {
+            throw .storage(
+              error.message + " (rewriting the outbound queue at start; free some space on its file system)")
+          }
         }
-        // Only once the log holds them: a crash before leaves them in both, read once by id.
-        for id in contents.legacyIDs { _ = unlink(directory.transferPath(id)) }
       }
       state.queued = Set(contents.transfers.map(\.id))
       state.largestID = contents.largestID

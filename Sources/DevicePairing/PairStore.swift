@@ -153,18 +153,59 @@ public struct PairStore: Sendable {
     } catch { throw .session(error) }
   }
 
+  /// A device that ``delete(_:force:)`` stopped: its address, its pid, and whether it had to be
+  /// killed (it did not end within the bound after SIGTERM).
+  public struct StoppedDevice: Sendable, Equatable {
+    public var address: DeviceAddress
+    public var pid: Int32
+    public var wasKilled: Bool
+  }
+
+  /// How long a forced delete waits for a device to end after SIGTERM, then after SIGKILL.
+  public static let stopBound: Double = 5
+
   /// Removes the pair and everything its devices hold. Refused while a device of it runs,
-  /// unless `force` (the running device then loses its files; stop it first when you can).
-  public func delete(_ name: PairName, force: Bool = false) throws(PairStoreError) {
+  /// unless `force`: the running devices are then stopped first (SIGTERM to the holder of each
+  /// run lock, its end awaited through a pidfd for ``stopBound`` seconds, then SIGKILL), so that
+  /// none goes on running on the deleted tree beside a device of a pair created again with the
+  /// name. A device run by this process itself is not signalled. Returns the devices stopped.
+  @discardableResult
+  public func delete(_ name: PairName, force: Bool = false) throws(PairStoreError) -> [StoppedDevice] {
     let path = pairPath(name)
     guard DeviceFiles.exists(path) else { throw .noSuchPair(name) }
-    if !force {
-      for device in Pair(name: name).devices {
-        if let pid = RunLock.holder(at: directory(for: device).runLockPath) {
-          throw .deviceRunning(device, pid: pid)
-        }
+    var stopped: [StoppedDevice] = []
+    for device in Pair(name: name).devices {
+      let directory = directory(for: device)
+      guard let pid = RunLock.holder(at: directory.runLockPath) else { continue }
+      guard force else { throw .deviceRunning(device, pid: pid) }
+      // A device of this very process (a test, a benchmark) is its caller's to stop.
+      guard pid != getpid() else { continue }
+      if let stop = try Self.stop(directory) {
+        stopped.append(StoppedDevice(address: device, pid: stop.pid, wasKilled: stop.killed))
       }
     }
     do { try DeviceFiles.removeTree(path) } catch { throw .fileSystem(error.message) }
+    return stopped
+  }
+
+  /// Stops the process that holds the run lock of `directory` and waits for its end: SIGTERM,
+  /// then SIGKILL after ``stopBound`` seconds. `nil` when none runs any more.
+  private static func stop(_ directory: DeviceDirectory) throws(PairStoreError) -> (pid: Int32, killed: Bool)?
+  {
+    guard let watch = DeviceExitWatch(directory: directory) else {
+      // Ended meanwhile, or no pidfds here: the lock says which.
+      guard let pid = RunLock.holder(at: directory.runLockPath) else { return nil }
+      throw .fileSystem(
+        "the device with pid \(pid) could not be watched (this system has no pidfd_open); stop it, then delete again"
+      )
+    }
+    _ = kill(watch.pid, SIGTERM)
+    if watch.waitForExit(seconds: stopBound) { return (watch.pid, false) }
+    _ = kill(watch.pid, SIGKILL)
+    guard watch.waitForExit(seconds: stopBound) else {
+      throw .fileSystem(
+        "the device with pid \(watch.pid) did not end after SIGTERM and SIGKILL; nothing was deleted")
+    }
+    return (watch.pid, true)
   }
 }

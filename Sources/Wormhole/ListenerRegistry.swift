@@ -163,16 +163,28 @@ final class ListenerRegistry: Sendable {
     var order: [FileName] = []
     var lastPass: [FileName: TrafficRecord] = [:]
     var lastNotify: [FileName: TrafficRecord] = [:]
+    // The last passes that stored nothing here (a session message or context received).
+    var unstored = Set<FileName>()
     for record in records where record.outcome == .ok {
       let key = FileName(record.identifier)
       guard listening[key] != nil else { continue }
-      // A session's traffic record (it has a delivery) rings only when it wrote the mailbox.
-      if record.delivery != nil && (record.kind != .pass || !mailboxHolds(record, reader: reader)) {
-        continue
+      // A session's traffic record (it has a delivery) rings when it wrote the mailbox (a
+      // stored transfer), or when this device received it without storing it in a mailbox (a
+      // message, a context): what the device hears. Its own sends stay silent.
+      var isStored = true
+      if record.delivery != nil {
+        guard record.kind == .pass else { continue }
+        if !mailboxHolds(record, reader: reader) {
+          // A transfer rings only with the mailbox it wrote (not yet, or overwritten since).
+          guard record.delivery == .delivered, record.transitingType != .sessionFile, Self.isIncoming(record)
+          else { continue }
+          isStored = false
+        }
       }
       if lastPass[key] == nil && lastNotify[key] == nil { order.append(key) }
       if record.kind == .pass {
         lastPass[key] = record
+        if isStored { unstored.remove(key) } else { unstored.insert(key) }
         lastNotify[key] = nil
       } else if record.kind == .notify {
         lastNotify[key] = record
@@ -181,7 +193,10 @@ final class ListenerRegistry: Sendable {
     for key in order {
       var deliveries: [ReceivedMessage] = []
       if let record = lastPass[key] {
-        deliveries.append(read(record.identifier, record: record, reader: reader))
+        deliveries.append(
+          unstored.contains(key)
+            ? ReceivedMessage(identifier: record.identifier, message: nil, archive: nil, record: record)
+            : read(record.identifier, record: record, reader: reader))
       }
       if let record = lastNotify[key] {
         deliveries.append(
@@ -190,6 +205,15 @@ final class ListenerRegistry: Sendable {
       let targets = listening[key] ?? []
       for delivery in deliveries { call(targets, with: delivery, key: key) }
     }
+  }
+
+  /// Whether a simulated device's record is of something its peer sent: a session transfer
+  /// identifier names its sender before `#` (`<pair>/<role>#…`), and the record's device is not
+  /// that sender.
+  static func isIncoming(_ record: TrafficRecord) -> Bool {
+    guard let device = record.device, let transfer = record.transfer, let mark = transfer.firstIndex(of: "#")
+    else { return false }
+    return transfer[..<mark] != device
   }
 
   /// Whether the mailbox of the record's identifier carries the record's transfer identifier (the

@@ -58,7 +58,8 @@ enum ListenVerb {
     for identifier in identifiers {
       do {
         tokens.append(
-          try wormhole.listenForMessage(withIdentifier: identifier) { received in
+          try wormhole.listenForMessage(withIdentifier: identifier) { heardMessage in
+            let received = session(heardMessage, arguments)
             // Listeners run on one serial queue, so lines come out whole and in order.
             let reached = heard.withLock { heard -> Bool in
               if let count, heard >= count { return false }
@@ -86,9 +87,41 @@ enum ListenVerb {
     return .success
   }
 
+  /// Whether `received` is a session post the device received that stored nothing in a
+  /// mailbox (a session message, a context): the listener rang without a message.
+  static func isUnstoredSession(_ received: ReceivedMessage) -> Bool {
+    received.record.kind == .pass && received.record.delivery != nil && received.message == nil
+      && received.failure == nil && received.archive == nil
+  }
+
+  /// A received context's value, read from the device's received context, filled into
+  /// `received`; everything else as heard.
+  static func session(_ received: ReceivedMessage, _ arguments: ParsedArguments) -> ReceivedMessage {
+    guard isUnstoredSession(received), received.record.transitingType == .sessionContext,
+      arguments.value(.pair) != nil
+    else { return received }
+    var filled = received
+    do {
+      guard let archive = try SessionMailboxes.receivedValue(arguments, identifier: received.identifier)
+      else { return received }
+      filled.archive = archive
+      filled.message = try MessageRendering.inspect(archive, source: received.identifier).root
+    } catch {
+      diagnose(error.message)
+    }
+    return filled
+  }
+
   static func textLine(_ received: ReceivedMessage) -> String {
     let label = DisplayText.field(received.identifier)
     if received.isNotificationOnly { return "\(label): (notification)" }
+    if isUnstoredSession(received) {
+      let peer = received.record.peer.map { " from " + DisplayText.field($0) } ?? ""
+      let type = DisplayText.field(received.record.transiting)
+      return received.record.transitingType == .sessionMessage
+        ? "\(label): (\(type)\(peer): live only, its message is never stored)"
+        : "\(label): (\(type)\(peer): no longer in the received context)"
+    }
     if received.failure != nil { return "\(label): (unreadable)" }
     guard let message = received.message else { return "\(label): (empty mailbox)" }
     return "\(label): \(message.summary(width: 4096))"

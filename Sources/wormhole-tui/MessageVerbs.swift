@@ -16,8 +16,8 @@ enum PassVerb {
       is not JSON (or not UTF-8) stops it after the lines before it were passed: the message
       says how many were, and nothing from that line on is. Exit 2 then.
       --transiting session-context|session-message|session-file sends from a pair's device
-      (--pair NAME --role phone|watch): the verb runs as that device while it sends, unless
-      'device run' holds the role (exit 3). A session-message needs its counterpart running
+      (--pair NAME --role phone|watch): when 'device run' holds the role the verb sends through
+      that running device, else it runs as the device while it sends. A session-message needs its counterpart running
       (else "not reachable", 7007, exit 3); with --reply-timeout the reply is printed as JSON,
       or "reply timed out" (7012), exit 3. A context or transfer is stored and delivered when
       both devices run; an identical context is not delivered unless --deliver-identical.

@@ -15,11 +15,13 @@ enum PairVerb {
       running (with its pid) or not, activated or not while it runs (its session's link listens),
       its queued transfers, and whether the two reach each other (both activated); --json prints
       one JSON object per pair (each device's activationState: activated or notActivated).
-      delete refuses while a device of the pair runs (exit 3, with its pid), unless --force.
+      delete refuses while a device of the pair runs (exit 3, with its pid), unless --force:
+      then the running devices are stopped first (SIGTERM, SIGKILL after 5 s; each said on
+      standard error), so none goes on running on the deleted files.
       """,
     options: [
       OptionSpec(.json, help: "list: one JSON object per pair"),
-      OptionSpec(.force, help: "delete: even while a device of the pair runs"),
+      OptionSpec(.force, help: "delete: stop the pair's running devices first"),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -41,8 +43,14 @@ enum PairVerb {
       diagnose("created the pair \(PairDisplay.name(name))")
     } else if Verbs.matches(action, "delete") {
       let name = try onlyName()
-      try PairArguments.attempt { () throws(PairStoreError) in
+      let stopped = try PairArguments.attempt { () throws(PairStoreError) in
         try store.delete(name, force: arguments.flag(.force))
+      }
+      for device in stopped {
+        diagnose(
+          "stopped the \(device.address.role) of \(PairDisplay.name(name)) (pid \(device.pid)"
+            + (device.wasKilled
+              ? ", killed: it did not end within \(Int(PairStore.stopBound)) s of SIGTERM)" : ")"))
       }
     } else if Verbs.matches(action, "list") {
       guard rest.isEmpty else { throw .usage("pair list takes no NAME") }

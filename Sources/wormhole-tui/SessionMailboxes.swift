@@ -38,6 +38,19 @@ enum SessionMailboxes {
     return Data(archive)
   }
 
+  /// The value of `identifier` in the received context of the device the arguments name, read
+  /// from its file as it is now (`listen` on a device, for a context it received); `nil` when
+  /// the context no longer holds it.
+  static func receivedValue(_ arguments: ParsedArguments, identifier: String) throws(CommandError) -> Data? {
+    let address = try PairArguments.address(arguments, verb: "listen")
+    let path = PairArguments.store(arguments).directory(for: address).receivedContextPath
+    do {
+      return try FileSessionStorage.context(at: path).0.entries[identifier].map { Data($0) }
+    } catch {
+      throw CommandError(error)
+    }
+  }
+
   /// `clear` for `session-context` and `session-message`.
   static func clear(_ arguments: ParsedArguments, type: TransitingType, identifiers: [String], all: Bool)
     throws(CommandError)

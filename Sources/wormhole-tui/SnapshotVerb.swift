@@ -1,4 +1,5 @@
 import Dashboard
+import DashboardRuntime
 import Dispatch
 import KeyedArchive
 import MailboxModel
@@ -17,7 +18,7 @@ enum SnapshotVerb {
       "[ROOT...|--device-set DIR] [--size COLSxROWS] [--theme NAME|PATH] [--keys KEYS] [--ansi] [OPTIONS]",
     summary: "Print one frame of the dashboard as plain text, for scripts and bug reports.",
     details: """
-      The roots are read once, KEYS are replayed (for example --keys 'jj<Enter>' or
+      The roots and the home's pairs of simulated devices are read once, KEYS are replayed (for example --keys 'jj<Enter>' or
       --keys '/button<Enter><Tab>'; see the README for the notation), and the frame is printed:
       plain text by default, with the theme's colours as ANSI escape sequences with --ansi.
       Actions that write are not performed: a snapshot never changes the disk.
@@ -60,6 +61,11 @@ enum SnapshotVerb {
     // Decodes are performed at once, here, as the loop's executor would; no other effect is: a
     // snapshot never writes.
     _ = state.update(.modelEvents(events, at: now), decodingWith: DecodedMessage.init(decoding:))
+    // The pairs' branch as the live dashboard shows it on the same home: the store read once,
+    // here (the dashboard's PairsSource reads it on a queue of its own, after the first frame).
+    _ = state.update(
+      .pairs(PairsSource.snapshots(of: PairArguments.store(arguments))),
+      decodingWith: DecodedMessage.init(decoding:))
     for key in keys {
       _ = state.update(.key(key), decodingWith: DecodedMessage.init(decoding:))
       if state.isQuitting { break }
