@@ -213,12 +213,16 @@ public final class UnixSocketLink: DeviceLink {
     }
   }
 
-  /// Whether the process at the other end of `connection` is the counterpart's running device:
-  /// the kernel's word for the peer's pid (`SO_PEERCRED`) against the pid in the counterpart's
-  /// run lock. A lock whose pid cannot be read (0) cannot be checked, and is trusted.
+  /// Whether the process at the other end of `connection` may be the counterpart's device: while
+  /// the counterpart's role is held, only the process that holds it (the kernel's word for the
+  /// peer's pid, `SO_PEERCRED`, against the pid in its run lock), so that no other process can
+  /// take the place of a running counterpart's link. While the role is free the connection is
+  /// taken: a device that connected, sent and ended at once (`pass` as the device) released its
+  /// lock before this side accepted, and what it sent must still be read; there is then no link
+  /// to take the place of, and its hang-up makes the counterpart unreachable again. A lock whose
+  /// pid cannot be read (0) cannot be checked, and is trusted.
   func isCounterpart(_ connection: Int32) -> Bool {
-    guard let holder = RunLock.holder(at: directory.counterpart.runLockPath) else { return false }
-    guard holder > 0 else { return true }
+    guard let holder = RunLock.holder(at: directory.counterpart.runLockPath), holder > 0 else { return true }
     return Self.peerProcess(connection) == holder
   }
 

@@ -153,6 +153,23 @@ import Testing
     #expect(watch.finish().status == 0)
   }
 
+  /// Regression: a `pass` that sends a message and ends at once releases its run lock before the
+  /// watch accepts its connection, and the link's check of the peer against the run lock took it
+  /// for a stray connection: the pass said 0 and the watch never got the message.
+  @Test func messagesFromPassesThatEndAtOnceAllArrive() throws {
+    let pairs = try PairHome()
+    let watch = try pairs.device("watch")
+    for index in 1...12 {
+      let sent = try pairs.pass("session-message", ["tap", "\(index)"])
+      #expect(sent.status == 0, "\(sent.errors)")
+    }
+    for index in 1...12 {
+      #expect(watch.waitFor("tap: \(index)", inErrors: false), "\(watch.currentOutput)")
+    }
+    watch.interrupt()
+    #expect(watch.finish().status == 0)
+  }
+
   @Test func aMessageToAnAbsentCounterpartIsNotReachable7007() throws {
     let pairs = try PairHome()
     let sent = try pairs.pass("session-message", ["greet", "1"])
