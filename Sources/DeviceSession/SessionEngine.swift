@@ -235,9 +235,7 @@ public final class SessionEngine: Sendable {
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       state.applicationContext = context
       state.pendingContextForced = false
-      for identifier in removed {
-        observe(.contextQueued(identifier: identifier, version: context.version, bytes: 0))
-      }
+      observe(.contextRemoved(identifiers: removed, version: context.version))
       if state.isReachable
         && sendContext(state, payload: context.encodedEntries(), identifier: "", forced: false)
       {
@@ -598,7 +596,10 @@ public final class SessionEngine: Sendable {
       let changed = Set(old.keys).union(entries.keys).filter { old[$0] != entries[$0] }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       if changed.isEmpty && !frame.flags.contains(.deliversIdentical) { return nil }
-      observe(.contextReceived(version: frame.sequence, identifiers: changed, bytes: frame.payload.count))
+      let removed = changed.filter { entries[$0] == nil }
+      observe(
+        .contextReceived(
+          version: frame.sequence, identifiers: changed, bytes: frame.payload.count, removed: removed))
       return .context(ReceivedContext(context: context, changedIdentifiers: changed, time: frame.time))
     }
     if let delivery { emit([delivery]) }
