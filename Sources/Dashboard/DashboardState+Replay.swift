@@ -18,6 +18,10 @@ extension DashboardState {
         openRouteReplay(entry)
         return
       }
+      if entry.carriesMessage, model.version(of: entry) == nil, let transfer = entry.sentTransfer {
+        offerReceiversVersion(of: entry, transfer: transfer, request)
+        return
+      }
       if entry.carriesMessage, model.version(of: entry) == nil {
         offerNearestVersion(instead: entry, request)
         return
@@ -81,6 +85,44 @@ extension DashboardState {
         pairs: pairs, directories: treePane.directoryPaths))
   }
 
+  /// The entry is the sender's record of a session transfer, and the sender keeps no copy of
+  /// what it sent: the receiver's mailbox version of that transfer (found by its transfer
+  /// identifier) is the same message, so the form offers it, sent again from the sender's
+  /// directory as before; or the refusal says which copy is gone.
+  private mutating func offerReceiversVersion(
+    of entry: TrafficEntry, transfer: String, _ request: DashboardAction.ReplayRequest
+  ) {
+    let sender = Self.roleName(entry.device, otherwise: "sender")
+    let receiver = Self.roleName(entry.peer, otherwise: "receiver")
+    let stored = model.traffic.last { $0.transfer == transfer && $0.isIncoming && $0.carriesMessage }
+    guard let stored, let version = model.version(of: stored) else {
+      let why =
+        stored == nil
+        ? "no record of the \(receiver)'s version of it is kept"
+        : "the \(receiver)'s version of it is gone (traffic entry \(stored?.id ?? 0))"
+      report(
+        "replay refused: the \(sender) keeps no copy of a sent transfer (\(DisplayText.field(transfer))); \(why)",
+        isError: true)
+      return
+    }
+    let note = "the \(sender) keeps no copy of a sent transfer: this is the \(receiver)'s version of it"
+    report("replay: \(note) (traffic entry \(stored.id))", isError: false)
+    overlay = .replay(
+      ReplayForm(
+        source: .version(directory: stored.directory, identifier: stored.identifier, serial: version.serial),
+        title:
+          "Replay the \(receiver)'s version of \(stored.identifier.displayField), modified at \(modificationClock(version))",
+        note: note, directory: entry.directory, identifier: request.identifier ?? entry.identifier.lossyText,
+        transiting: request.transiting ?? entry.transiting.flatMap(TransitingType.init(rawValue:)),
+        pairs: pairs, directories: treePane.directoryPaths))
+  }
+
+  /// The role part of a `<pair>/<role>` device name, for display.
+  private static func roleName(_ device: String?, otherwise: String) -> String {
+    guard let device, let slash = device.lastIndex(of: "/") else { return otherwise }
+    return DisplayText.field(String(device[device.index(after: slash)...]))
+  }
+
   /// A version's modification time as the replay form shows it.
   func modificationClock(_ version: MailboxVersion) -> String {
     Formatting.clock(version.modifiedNanoseconds / 1_000_000)
@@ -120,4 +162,11 @@ extension DashboardState {
 extension TrafficEntry {
   /// Whether replaying the entry passes a message (which must still be kept).
   var carriesMessage: Bool { kind == .passed || kind == .replayed || kind == .changedWithoutRecord }
+
+  /// The transfer identifier of a sender's record of a session transfer (queued, delivered),
+  /// which wrote no mailbox of its own; `nil` for any other entry.
+  var sentTransfer: String? {
+    guard transiting == TransitingType.sessionFile.rawValue, delivery != nil, !isIncoming else { return nil }
+    return transfer
+  }
 }

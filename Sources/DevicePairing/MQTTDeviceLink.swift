@@ -85,6 +85,10 @@ public final class MQTTDeviceLink: DeviceLink {
     }
   }
 
+  /// Transfers wait in the receiver's persistent session and the newest context is retained:
+  /// the session sends both at once, whether the counterpart is there or not.
+  public var queuesWhileUnreachable: Bool { true }
+
   public func send(_ frame: DeviceFrame) -> Bool {
     let kind = DeviceTopics.topicKind(for: frame.kind)
     let client = state.withLock { state -> MQTTClient? in

@@ -1,5 +1,6 @@
 import DeviceSession
 import Dispatch
+import Glibc
 import Synchronization
 import Wormhole
 import WormholeVocabulary
@@ -36,7 +37,8 @@ public final class SessionJournal: Sendable {
 
   /// Events observed and not yet handed to the queue.
   private struct Waiting {
-    var events: [SessionEvent] = []
+    /// Each with when it was observed (milliseconds since 1970): the time its records carry.
+    var events: [(event: SessionEvent, milliseconds: Int64)] = []
     var isScheduled = false
   }
 
@@ -46,7 +48,7 @@ public final class SessionJournal: Sendable {
   /// What earlier events said that later ones need: a delivered context's identifier, a
   /// delivered transfer's identifier and size.
   private struct Pending {
-    var contexts: [UInt64: (identifier: String, bytes: Int)] = [:]
+    var contexts: [UInt64: [(identifier: String, bytes: Int, kind: TrafficKind)]] = [:]
     var transfers: [UInt64: FileTransferSummary] = [:]
   }
 
@@ -71,9 +73,11 @@ public final class SessionJournal: Sendable {
 
   /// Takes one event (on any thread); it is written on the journal's queue, with the others
   /// observed within ``gatheringMilliseconds``.
+  /// Its records carry the time it was observed, not the time they are written.
   public func observe(_ event: SessionEvent) {
+    let now = Self.nowMilliseconds()
     let schedules = waiting.withLock { waiting -> Bool in
-      waiting.events.append(event)
+      waiting.events.append((event, now))
       guard !waiting.isScheduled else { return false }
       waiting.isScheduled = true
       return true
@@ -90,13 +94,19 @@ public final class SessionJournal: Sendable {
 
   /// On the queue: writes the events gathered so far, in order.
   private func writeWaiting() {
-    let events = waiting.withLock { waiting -> [SessionEvent] in
+    let events = waiting.withLock { waiting -> [(event: SessionEvent, milliseconds: Int64)] in
       let events = waiting.events
       waiting.events = []
       waiting.isScheduled = false
       return events
     }
-    for event in events { write(event) }
+    for (event, milliseconds) in events {
+      let start = batch.withLock { $0.count }
+      write(event)
+      batch.withLock { batch in
+        for index in start..<batch.count { batch[index].milliseconds = milliseconds }
+      }
+    }
     // What the events made goes to the journal in one write.
     let entries = batch.withLock { batch -> [Wormhole.JournalEntry] in
       defer { batch = [] }
@@ -124,17 +134,28 @@ public final class SessionJournal: Sendable {
         identifier, bytes: 0, .sessionMessage, .failed, transfer: "\(device)#message-\(time)-\(sequence)",
         kind: Self.reply, error: error)
     case .contextQueued(let identifier, let version, let bytes):
-      pending.withLock { $0.contexts[version] = (identifier, bytes) }
+      pending.withLock { $0.contexts[version] = [(identifier, bytes, .pass)] }
       record(identifier, bytes: bytes, .sessionContext, .queued, transfer: "\(device)#context-\(version)")
+    case .contextRemoved(let identifiers, let version):
+      // A removal is a clear of each identifier, not a pass: nothing new was sent for them.
+      pending.withLock { $0.contexts[version] = identifiers.map { ($0, 0, .clear) } }
+      for identifier in identifiers {
+        record(
+          identifier, bytes: 0, .sessionContext, .queued, transfer: "\(device)#context-\(version)",
+          kind: .clear)
+      }
     case .contextDelivered(let version, let bytes):
-      let queued = pending.withLock { pending -> (identifier: String, bytes: Int)? in
-        let queued = pending.contexts[version]
+      let queued = pending.withLock { pending -> [(identifier: String, bytes: Int, kind: TrafficKind)] in
+        let queued = pending.contexts[version] ?? []
         pending.contexts = pending.contexts.filter { $0.key > version }
         return queued
       }
-      record(
-        queued?.identifier ?? Self.wholeContext, bytes: queued?.bytes ?? bytes, .sessionContext, .delivered,
-        transfer: "\(device)#context-\(version)")
+      for sent in queued.isEmpty ? [(Self.wholeContext, bytes, TrafficKind.pass)] : queued {
+        record(
+          sent.identifier, bytes: sent.bytes, .sessionContext, .delivered,
+          transfer: "\(device)#context-\(version)",
+          kind: sent.kind)
+      }
     case .contextFailed(let identifier, let bytes, let error):
       record(identifier, bytes: bytes, .sessionContext, .failed, transfer: nil, error: error)
     case .transferQueued(let transfer):
@@ -160,11 +181,21 @@ public final class SessionJournal: Sendable {
       record(
         identifier, bytes: bytes, .sessionMessage, .delivered, transfer: "\(peer)#message-\(time)-\(sequence)"
       )
-    case .contextReceived(let version, let identifiers, let bytes):
+    case .contextReceived(let version, let identifiers, let bytes, let removed):
       for identifier in identifiers.isEmpty ? [Self.wholeContext] : identifiers {
-        record(identifier, bytes: bytes, .sessionContext, .delivered, transfer: "\(peer)#context-\(version)")
+        let isRemoved = removed.contains(identifier)
+        record(
+          identifier, bytes: isRemoved ? 0 : bytes, .sessionContext, .delivered,
+          transfer: "\(peer)#context-\(version)", kind: isRemoved ? .clear : .pass)
       }
     }
+  }
+
+  /// The time now, in milliseconds since 1970 (the clock the journal's own times come from).
+  private static func nowMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
   }
 
   /// The kind of a reply's record (received, or timed out): a record kind the model shows as is.

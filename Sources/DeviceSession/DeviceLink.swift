@@ -28,10 +28,22 @@ public protocol DeviceLink: Sendable {
   /// is not reachable (nothing was queued). Frames sent on one connection arrive in order.
   func send(_ frame: DeviceFrame) -> Bool
 
+  /// Whether ``send(_:)`` can hand a transfer or a context to something that keeps it for an
+  /// absent counterpart (an MQTT broker's persistent session, a retained context): the session
+  /// then sends those at once, reachable or not, instead of waiting on its own disk for the
+  /// counterpart (each stays in the sender's queue until acknowledged, so nothing is lost).
+  /// Live messages never wait. `false` unless a link says otherwise.
+  var queuesWhileUnreachable: Bool { get }
+
   /// Stops: closes the connection (the counterpart sees this device unreachable) and delivers
   /// no more events once it returns. Not to be called from the handler (it waits for the
   /// thread that runs it).
   func stop()
+}
+
+extension DeviceLink {
+  /// A link delivers only to a reachable counterpart.
+  public var queuesWhileUnreachable: Bool { false }
 }
 
 /// Why a link could not start.

@@ -209,12 +209,12 @@ public final class SessionEngine: Sendable {
     state.applicationContext = context
     state.pendingContextForced = deliveringIdentical
     observe(.contextQueued(identifier: identifier, version: context.version, bytes: payload.count))
-    if state.isReachable
+    // Handed to a queuing link while the counterpart is away, it is still queued (for it).
+    let handedOver =
+      canSend(state)
       && sendContext(state, payload: encoded, identifier: identifier, forced: deliveringIdentical)
-    {
-      return .sent(version: context.version)
-    }
-    return .queued(version: context.version)
+    return handedOver && state.isReachable
+      ? .sent(version: context.version) : .queued(version: context.version)
   }
 
   /// Removes `identifiers` from the application context and delivers the result to the
@@ -235,17 +235,17 @@ public final class SessionEngine: Sendable {
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       state.applicationContext = context
       state.pendingContextForced = false
-      for identifier in removed {
-        observe(.contextQueued(identifier: identifier, version: context.version, bytes: 0))
-      }
-      if state.isReachable
-        && sendContext(state, payload: context.encodedEntries(), identifier: "", forced: false)
-      {
-        return .sent(version: context.version)
-      }
-      return .queued(version: context.version)
+      observe(.contextRemoved(identifiers: removed, version: context.version))
+      let handedOver =
+        canSend(state) && sendContext(state, payload: context.encodedEntries(), identifier: "", forced: false)
+      return handedOver && state.isReachable
+        ? .sent(version: context.version) : .queued(version: context.version)
     }
   }
+
+  /// Whether a context or a transfer goes to the link now: when the counterpart is reachable,
+  /// or when the link keeps them for it while it is away (``DeviceLink/queuesWhileUnreachable``).
+  private func canSend(_ state: State) -> Bool { state.isReachable || link.queuesWhileUnreachable }
 
   private func sendContext(_ state: State, payload: [UInt8], identifier: String, forced: Bool) -> Bool {
     link.send(
@@ -411,7 +411,7 @@ public final class SessionEngine: Sendable {
       state.outbound.append(transfer)
       // Before it is sent: its acknowledgement (and delivery) cannot be observed first.
       observe(.transferQueued(FileTransferSummary(transfer)))
-      if state.isReachable && link.send(transferFrame(transfer)) { state.inFlight.insert(transfer.id) }
+      if canSend(state) && link.send(transferFrame(transfer)) { state.inFlight.insert(transfer.id) }
       return transfer
     }
   }
@@ -506,7 +506,8 @@ public final class SessionEngine: Sendable {
   /// Marks the counterpart unreachable; returns the replies that now fail.
   private func disconnect(_ state: inout State) -> [PendingReply] {
     state.isReachable = false
-    state.inFlight = []
+    // What a queuing link took is still on its way (it waits in the broker): not cancellable.
+    if !link.queuesWhileUnreachable { state.inFlight = [] }
     for (sequence, reply) in state.pendingReplies.sorted(by: { $0.key < $1.key }) {
       observe(
         .replyFailed(identifier: reply.identifier, sequence: sequence, time: reply.time, error: .notReachable)
@@ -598,7 +599,10 @@ public final class SessionEngine: Sendable {
       let changed = Set(old.keys).union(entries.keys).filter { old[$0] != entries[$0] }
         .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
       if changed.isEmpty && !frame.flags.contains(.deliversIdentical) { return nil }
-      observe(.contextReceived(version: frame.sequence, identifiers: changed, bytes: frame.payload.count))
+      let removed = changed.filter { entries[$0] == nil }
+      observe(
+        .contextReceived(
+          version: frame.sequence, identifiers: changed, bytes: frame.payload.count, removed: removed))
       return .context(ReceivedContext(context: context, changedIdentifiers: changed, time: frame.time))
     }
     if let delivery { emit([delivery]) }

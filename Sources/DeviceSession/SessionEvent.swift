@@ -17,6 +17,9 @@ public enum SessionEvent: Sendable, Equatable {
   case replyFailed(identifier: String, sequence: UInt64, time: Int64, error: SessionError)
   /// An application context update was stored, to be delivered (now or when next reachable).
   case contextQueued(identifier: String, version: UInt64, bytes: Int)
+  /// These identifiers were removed from the application context (a context update, version
+  /// `version`), to be delivered now or when next reachable.
+  case contextRemoved(identifiers: [String], version: UInt64)
   /// The counterpart stored this version of the application context.
   case contextDelivered(version: UInt64, bytes: Int)
   /// A context update could not be made (not activated, too large, a bad identifier).
@@ -31,8 +34,9 @@ public enum SessionEvent: Sendable, Equatable {
   case transferFailed(identifier: String, bytes: Int, error: SessionError)
   /// A message from the counterpart arrived (the receiver's side of ``messageSent``).
   case messageReceived(identifier: String, sequence: UInt64, time: Int64, bytes: Int)
-  /// A new context from the counterpart was stored (`identifiers` are those that changed).
-  case contextReceived(version: UInt64, identifiers: [String], bytes: Int)
+  /// A new context from the counterpart was stored (`identifiers` are those that changed;
+  /// `removed`, those of them it no longer has).
+  case contextReceived(version: UInt64, identifiers: [String], bytes: Int, removed: [String] = [])
 }
 
 /// A transfer as an observer needs it: without its payload.

@@ -66,10 +66,12 @@ extension ModelState {
       removeMailbox(directory, identifier, now: now, initial: false)
     case .journalRecords(let directory, let records, let initial):
       ensureDirectory(directory)
+      var batch: [TrafficEntry] = []
       for record in records {
         noticeGap(before: record, directory: directory)
-        receive(record, directory: directory, now: now, initial: initial, appended: &appended)
+        receive(record, directory: directory, now: now, initial: initial, appended: &appended, batch: &batch)
       }
+      if initial { mergeTraffic(batch) }
     case .directoryError(let directory, let message):
       directories[directory]?.error = message
     case .watchLimitReached(let directory, let message):
@@ -224,7 +226,8 @@ extension ModelState {
   // MARK: Journal records
 
   private mutating func receive(
-    _ record: TrafficRecord, directory: FileName, now: Int64, initial: Bool, appended: inout [TrafficEntry]
+    _ record: TrafficRecord, directory: FileName, now: Int64, initial: Bool, appended: inout [TrafficEntry],
+    batch: inout [TrafficEntry]
   ) {
     let kind: TrafficEntryKind
     switch record.kind {
@@ -249,11 +252,13 @@ extension ModelState {
       record.milliseconds > now + tolerance || (!initial && record.milliseconds < now - tolerance)
     nextTrafficIdentifier += 1
     defer {
-      insertTraffic(entry)
+      // Read at start, records are merged by their time once the batch is complete.
+      if initial { batch.append(entry) } else { insertTraffic(entry) }
       appended.append(entry)
     }
     guard record.outcome == .ok else { return }
-    guard record.kind != .pass || Self.wroteMailbox(record) else { return }
+    // A session record that changed no mailbox (a context removal's clear, too) pairs with nothing.
+    guard (record.kind != .pass && record.kind != .clear) || Self.wroteMailbox(record) else { return }
     if initial {
       // Already on disk: name the writer of the current message when the sizes agree.
       if record.kind == .pass, let current = directories[directory]?.mailboxes[identifier]?.current,
@@ -423,6 +428,38 @@ extension ModelState {
     var index = traffic.count
     while index > 0 && traffic[index - 1].orderMilliseconds > entry.orderMilliseconds { index -= 1 }
     traffic.insert(entry, at: index)
+  }
+
+  /// Merges the records a journal held at start with the traffic already there, by the time each
+  /// claims: the history of several directories read one after the other is one time-ordered
+  /// list. The batch is in the journal's order, sorted here (stably) by time; the merge is linear.
+  /// Live records are not merged so: their order of arrival is the truth (a claimed time can lie).
+  private mutating func mergeTraffic(_ batch: [TrafficEntry]) {
+    guard !batch.isEmpty else { return }
+    let incoming = batch.enumerated().sorted {
+      ($0.element.milliseconds, $0.offset) < ($1.element.milliseconds, $1.offset)
+    }.map(\.element)
+    guard !traffic.isEmpty else {
+      traffic = incoming
+      return
+    }
+    var merged: [TrafficEntry] = []
+    merged.reserveCapacity(traffic.count + incoming.count)
+    var old = 0
+    var new = 0
+    while old < traffic.count && new < incoming.count {
+      // What is there goes first on a tie: it was read first.
+      if traffic[old].milliseconds <= incoming[new].milliseconds {
+        merged.append(traffic[old])
+        old += 1
+      } else {
+        merged.append(incoming[new])
+        new += 1
+      }
+    }
+    merged += traffic[old...]
+    merged += incoming[new...]
+    traffic = merged
   }
 
   /// Keeps the newest entries: trims to the capacity once it is exceeded by an eighth, so that

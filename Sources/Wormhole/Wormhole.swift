@@ -319,13 +319,16 @@ public final class Wormhole: Sendable {
     package var transiting: TransitingType
     package var details: TrafficDetails
     package var error: String?
+    /// When the event the entry journals happened (milliseconds since 1970); `nil`: when the
+    /// entry is written. A writer that gathers entries before writing them gives each its time.
+    package var milliseconds: Int64?
 
     package init(
       kind: TrafficKind = .pass, identifier: String, bytes: Int, transiting: TransitingType,
-      details: TrafficDetails, error: String? = nil
+      details: TrafficDetails, error: String? = nil, milliseconds: Int64? = nil
     ) {
       (self.kind, self.identifier, self.bytes, self.transiting) = (kind, identifier, bytes, transiting)
-      (self.details, self.error) = (details, error)
+      (self.details, self.error, self.milliseconds) = (details, error, milliseconds)
     }
   }
 
@@ -338,8 +341,9 @@ public final class Wormhole: Sendable {
     return try journal.append(count: entries.count) { index, sequence, milliseconds in
       let entry = entries[index]
       return TrafficRecord(
-        sequence: sequence, milliseconds: milliseconds, processIdentifier: getpid(), sender: options.sender,
-        transiting: entry.transiting.rawValue, kind: entry.kind, identifier: entry.identifier,
+        sequence: sequence, milliseconds: entry.milliseconds ?? milliseconds, processIdentifier: getpid(),
+        sender: options.sender, transiting: entry.transiting.rawValue, kind: entry.kind,
+        identifier: entry.identifier,
         bytes: entry.bytes, outcome: entry.error == nil ? .ok : .failed, error: entry.error,
         details: entry.details)
     }

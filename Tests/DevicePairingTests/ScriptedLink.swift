@@ -4,6 +4,11 @@ import Synchronization
 /// A ``DeviceLink`` the test drives: it records what the session sends and hands the session
 /// whatever events the test writes, on the test's thread.
 final class ScriptedLink: DeviceLink {
+  /// Whether it takes transfers and contexts while the counterpart is away (as a broker does).
+  let queuesWhileUnreachable: Bool
+
+  init(queuesWhileUnreachable: Bool = false) { self.queuesWhileUnreachable = queuesWhileUnreachable }
+
   private let state = Mutex<
     (handler: (@Sendable (LinkEvent) -> Void)?, sent: [DeviceFrame], reachable: Bool)
   >(
@@ -15,7 +20,8 @@ final class ScriptedLink: DeviceLink {
 
   func send(_ frame: DeviceFrame) -> Bool {
     state.withLock { state in
-      guard state.reachable else { return false }
+      let waits = queuesWhileUnreachable && frame.kind != .message && frame.kind != .reply
+      guard state.reachable || waits else { return false }
       state.sent.append(frame)
       return true
     }
