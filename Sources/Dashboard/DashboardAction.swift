@@ -19,6 +19,8 @@ public enum DashboardAction: Sendable, Hashable {
   case pass(PassRequest?)
   /// Open the route form: a push to, or a URL opened on, a device of a pair (`u`, `:push`).
   case route
+  /// Accept (`a`) or decline (`x`) the pending invitation of the selected peer.
+  case answerInvitation(accepts: Bool)
   /// Clear the selected mailbox (`nil`), or the one named (`:clear ID`); both ask first.
   case clear(String?)
   case clearAll

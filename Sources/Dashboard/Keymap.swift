@@ -41,6 +41,12 @@ public enum Keymap {
       [.character("u")], .route, help: "push a notification to, or open a URL on, a device of a pair",
       command: .init("push", "open-url"), writes: true),
     KeyBinding(
+      [.character("a")], .answerInvitation(accepts: true), panes: [.mailboxes, .contents],
+      help: "accept the selected peer's pending invitation", command: .init("accept"), writes: true),
+    KeyBinding(
+      [.character("x")], .answerInvitation(accepts: false), panes: [.mailboxes, .contents],
+      help: "decline the selected peer's pending invitation", command: .init("decline"), writes: true),
+    KeyBinding(
       [.character("d"), .delete], .clear(nil), panes: [.mailboxes, .contents],
       help: "clear the selected mailbox", footer: "clear",
       command: CommandSyntax(
