@@ -1,7 +1,9 @@
 import Dashboard
 import DevicePairing
 import Dispatch
+import Foundation
 import Glibc
+import KeyedArchive
 import PeerSession
 import Synchronization
 
@@ -86,18 +88,47 @@ public final class PeersSource: DashboardMessageSource {
   }
 
   /// Reads a `status` answer (`peer P`, then `found P`, `connected P`, `invited-by P` lines).
-  static func apply(status: String, to snapshot: inout PeerSnapshot) {
+  /// An `invited-by` line may carry the invitation's archived context after a tab, in hex
+  /// (`invited-by P\tHEX`): it is decoded and shown summarized. (`LocalPeer`'s `status` does not
+  /// send it yet; without it the context is not shown.)
+  public static func apply(status: String, to snapshot: inout PeerSnapshot) {
     for line in status.split(separator: "\n") {
       guard let space = line.firstIndex(of: " ") else { continue }
       let word = line[..<space]
-      let peer = String(line[line.index(after: space)...])
+      let rest = line[line.index(after: space)...]
+      let fields = rest.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+      let peer = String(fields[0])
       switch word {
       case "found": snapshot.found.append(peer)
       case "connected": snapshot.connected.append(peer)
-      case "invited-by": snapshot.invitations.append(PeerSnapshot.Invitation(peer: peer))
+      case "invited-by":
+        let context = fields.count > 1 ? contextSummary(hex: fields[1]) : nil
+        snapshot.invitations.append(PeerSnapshot.Invitation(peer: peer, context: context))
       default: continue
       }
     }
+  }
+
+  /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
+  /// `(unreadable context)` when it is not an archive.
+  static func contextSummary(hex: Substring) -> String {
+    var bytes: [UInt8] = []
+    var high: UInt8?
+    for character in hex.utf8 {
+      guard let nibble = character.hexDigitValue else { return "(unreadable context)" }
+      if let first = high {
+        bytes.append(first << 4 | nibble)
+        high = nil
+      } else {
+        high = nibble
+      }
+    }
+    guard high == nil else { return "(unreadable context)" }
+    if bytes.isEmpty { return "(no context)" }
+    guard let decoded = try? KeyedArchiveInspector().inspect(Data(bytes)) else {
+      return "(unreadable context)"
+    }
+    return decoded.root.summary(width: 512)
   }
 
   /// The discovery info of the advertisement at `path`; none when it cannot be read.
@@ -119,5 +150,17 @@ public final class PeersSource: DashboardMessageSource {
       return [:]
     }
     return advertisement.info.entries
+  }
+}
+
+extension UInt8 {
+  /// The value of this ASCII hex digit, or `nil`.
+  fileprivate var hexDigitValue: UInt8? {
+    switch self {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return self - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return self - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return self - UInt8(ascii: "A") + 10
+    default: return nil
+    }
   }
 }

@@ -2,6 +2,7 @@ import Dashboard
 import DashboardRuntime
 import DevicePairing
 import Dispatch
+import KeyedArchive
 import MailboxModel
 import MailboxWatcher
 import PeerSession
@@ -94,5 +95,22 @@ import Testing
     let again = EffectJob(effect: .answerInvitation(answer), model: ModelState()).run(
       with: MailboxOperations())
     #expect(again.failure?.contains("no invitation waiting") == true, "\(again)")
+  }
+
+  @Test func aStatusReadsFoundConnectedAndInvitationsWithAContextDecoded() throws {
+    let archive = try KeyedArchiveEncoder().encodeBytes(.string("join the kitchen"))
+    let hex = archive.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()
+    var snapshot = PeerSnapshot(service: "chat", name: "carol", id: 0xca01)
+    PeersSource.apply(
+      status:
+        "peer carol#ca01\nfound dave#da0e\nconnected erin#e001\ninvited-by dave#da0e\t\(hex)\n"
+        + "invited-by frank#f001\ninvited-by gus#0001\tzz",
+      to: &snapshot)
+    #expect(snapshot.found == ["dave#da0e"])
+    #expect(snapshot.connected == ["erin#e001"])
+    #expect(snapshot.invitations.map(\.peer) == ["dave#da0e", "frank#f001", "gus#0001"])
+    #expect(snapshot.invitations[0].context?.contains("join the kitchen") == true, "\(snapshot.invitations)")
+    #expect(snapshot.invitations[1].context == nil)
+    #expect(snapshot.invitations[2].context == "(unreadable context)")
   }
 }
