@@ -56,6 +56,10 @@ extension DashboardState {
     case .replay(let request): openReplay(request)
     case .route: openRouteForm()
     case .answerInvitation(let accepts): return answerInvitation(accepts: accepts)
+    case .peerSend(let targets, let mode, let data): return peerSend(to: targets, mode: mode, data: data)
+    case .peerSendUsage:
+      report(
+        "send from a peer: select it, then :peer-send TO[,TO...] reliable|unreliable DATA", isError: false)
     case .sort(let order):
       updateTree(.sort(order ?? sort.next))
       report("sorted by \(sort.rawValue)", isError: false)

@@ -31,6 +31,20 @@ extension DashboardState {
     return peers.first { $0.service == service && $0.id == id }
   }
 
+  /// Sends `data` from the selected peer to `targets` (connected peers) in `mode`.
+  mutating func peerSend(to targets: String, mode: String, data: String) -> [DashboardEffect] {
+    guard let peer = selectedPeer else {
+      report("peer-send: select the peer to send from (the peers' branch)", isError: true)
+      return []
+    }
+    return [
+      .peerSend(
+        PeerDataSend(
+          controlSocketPath: peer.controlSocketPath, peer: peer.label, targets: targets, mode: mode,
+          data: Array(data.utf8)))
+    ]
+  }
+
   /// Answers the pending invitation of the selected peer (the one under the contents cursor,
   /// or its only one) through its control socket.
   mutating func answerInvitation(accepts: Bool) -> [DashboardEffect] {

@@ -40,7 +40,8 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .copyToClipboard, .loadTheme,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .copyToClipboard,
+      .loadTheme,
       .wake, .rescan,
       .repaint,
       .quit:
@@ -96,6 +97,8 @@ public struct EffectJob: Sendable {
         }
       case .answerInvitation(let answer):
         return Self.runAnswer(answer, effect: effect)
+      case .peerSend(let send):
+        return Self.runPeerSend(send, effect: effect)
       case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
       }
@@ -234,6 +237,20 @@ public struct EffectJob: Sendable {
     }
     guard reply.text(0) == "ok" else { return .failed(effect, reply.text(2)) }
     return .done(effect)
+  }
+
+  /// Sends `send TO mode DATA` to the sending peer's control socket; its answer is the detail.
+  static func runPeerSend(_ send: PeerDataSend, effect: DashboardEffect) -> EffectResult {
+    let request = PeerControlMessage([
+      Array("send".utf8), Array(send.targets.utf8), Array(send.mode.utf8), send.data,
+    ])
+    guard
+      let reply = PeerControlChannel.exchange(request, path: send.controlSocketPath, seconds: answerSeconds)
+    else {
+      return .failed(effect, "\(DisplayText.field(send.peer)) did not answer: it no longer runs, or is busy")
+    }
+    guard reply.text(0) == "ok" else { return .failed(effect, reply.text(2)) }
+    return .done(effect, detail: reply.text(1))
   }
 
   static func detail(_ outcome: PairSendOutcome, receiver: String) -> String {

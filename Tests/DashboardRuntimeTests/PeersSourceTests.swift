@@ -63,11 +63,14 @@ import Testing
       ] + keys("a") + [
         .waitFor("accepted the invitation from dave#"), .waitFor("● carol#"),
         .waitFor("chat  2 peers, 2 connected"),
-      ] + keys("q"))
+      ] + keys(":peer-send dave reliable hi<Enter>") + [.waitFor("send of 2 bytes reliable from carol#")]
+        + keys("q"))
     #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
     #expect(run.exit == .quit)
     #expect(answers.wait(for: 1).first?.hasPrefix("ok") == true, "\(answers.wait(for: 1))")
     #expect(carol.engine.connectedPeers == [dave.identity])
+    let received = daveEvents.wait { $0.contains { if case .data = $0 { true } else { false } } }
+    #expect(received.contains { if case .data = $0 { true } else { false } }, "\(received)")
   }
 
   @Test func aDeclineThroughTheEffectLeavesBothNotConnected() throws {

@@ -125,6 +125,11 @@ struct WritePath: Sendable, CustomTestStringConvertible {
         PeerAnswer(
           controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", from: "b#0002",
           accepts: false)),
+      .peerSend(
+        PeerDataSend(
+          controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", targets: "b",
+          mode: "reliable",
+          data: [1])),
       .route(RouteSend(home: directory.path, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: directory.path, pair: "desk", role: .watch, delivery: .deepLink("app://x"))),
     ]

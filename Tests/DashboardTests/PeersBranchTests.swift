@@ -83,6 +83,23 @@ private func peers() -> [PeerSnapshot] {
     #expect(harness.shows("accepted the invitation from dave#da0e to carol#ca01"), "\(harness)")
   }
 
+  @Test func peerSendSendsFromTheSelectedPeer() {
+    var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
+    harness.send(.peers(peers()))
+    harness.type(":peer-send bob reliable hi<Enter>")
+    #expect(harness.effects.isEmpty)
+    #expect(harness.shows("peer-send: select the peer to send from"), "\(harness)")
+    harness.type("jjj:peer-send bob,carol unreliable {\"a\": 1}<Enter>")
+    let send = PeerDataSend(
+      controlSocketPath: "", peer: "alice#a11c", targets: "bob,carol", mode: "unreliable",
+      data: Array(#"{"a": 1}"#.utf8))
+    #expect(harness.effects == [.peerSend(send)])
+    #expect(DashboardEffect.peerSend(send).writes)
+    harness.type(":peer-send bob sideways hi<Enter>")
+    #expect(harness.effects.count == 1)
+    #expect(harness.shows(":peer-send takes TO[,TO...]"), "\(harness)")
+  }
+
   @Test func aOnAPeerWithoutAnInvitationSaysSoAndWritesNothing() {
     var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
     harness.send(.peers(peers()))
