@@ -84,7 +84,7 @@ let package = Package(
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
         "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
-        "DeviceRouting",
+        "DeviceRouting", "PeerSession",
       ]),
     // libmosquitto (Debian's libmosquitto1), declared by us and reached through dlopen on first
     // use: building needs neither its development package nor the library itself.
@@ -183,6 +183,7 @@ let package = Package(
       dependencies: [
         "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
         "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport", "DevicePairing", "DeviceSession",
+        "PeerSession",
       ]),
     .testTarget(
       name: "SimulatorDeviceSetTests",

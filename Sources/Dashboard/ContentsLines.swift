@@ -26,6 +26,8 @@ struct ContentsLines {
   let now: Int64
   /// The pairs of simulated devices, for their nodes of the tree.
   var pairs: [PairSnapshot] = []
+  /// The running simulated peers, for their nodes of the tree.
+  var peers: [PeerSnapshot] = []
   /// A push or a deep link selected in the traffic pane: shown instead of the tree's selection.
   var routeEntry: TrafficEntry?
 
@@ -119,6 +121,9 @@ struct ContentsLines {
     }
     guard case .mailbox(_, let identifier) = selection else {
       guard let directory = selection.directory else {
+        if selection.isPeerNode {
+          return PeerContentsLines.lines(for: selection, peers: peers, traffic: model.traffic, now: now)
+        }
         return PairContentsLines.lines(
           for: selection, pairs: pairs, traffic: model.traffic,
           columns: DashboardLayout(width: width, height: height).contents.width - 1, now: now)

@@ -19,6 +19,13 @@ public enum DashboardAction: Sendable, Hashable {
   case pass(PassRequest?)
   /// Open the route form: a push to, or a URL opened on, a device of a pair (`u`, `:push`).
   case route
+  /// Accept (`a`) or decline (`x`) the pending invitation of the selected peer.
+  case answerInvitation(accepts: Bool)
+  /// Send data from the selected peer: `:peer-send TO[,TO...] reliable|unreliable DATA` (the
+  /// key `S` alone says how).
+  case peerSend(targets: String, mode: String, data: String)
+  /// The key for ``peerSend(targets:mode:data:)`` without arguments: says how to send.
+  case peerSendUsage
   /// Clear the selected mailbox (`nil`), or the one named (`:clear ID`); both ask first.
   case clear(String?)
   case clearAll

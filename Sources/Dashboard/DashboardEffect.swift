@@ -26,6 +26,10 @@ public enum DashboardEffect: Sendable, Hashable {
   /// Cancel a transfer queued on a device of a pair (of the pair store under `home`): it is
   /// never delivered. A running device is asked to cancel it; a stopped one's queue is edited.
   case cancelTransfer(home: String, pair: String, role: PairSnapshot.Role, id: UInt64)
+  /// Accept or decline a running peer's pending invitation, through its control socket.
+  case answerInvitation(PeerAnswer)
+  /// Send data from a running peer to connected peers, through its control socket.
+  case peerSend(PeerDataSend)
   /// Decode a kept version of a mailbox, off the loop, and send
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
   /// version, when the pane first needs it; it does not write, so read-only runs it too.
@@ -48,7 +52,8 @@ public enum DashboardEffect: Sendable, Hashable {
   /// returns one of these when the dashboard is read-only, whatever asked for it.
   public var writes: Bool {
     switch self {
-    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer:
+    case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
+      .answerInvitation, .peerSend:
       return true
     case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
@@ -65,6 +70,8 @@ public enum DashboardEffect: Sendable, Hashable {
       return (send.isReplay ? "replay of \(send.contentDescription)" : "pass")
         + " to \(DisplayText.field(send.identifier)) (\(send.transiting) from \(send.sender.direction))"
     case .route(let send): return send.operation
+    case .answerInvitation(let answer): return answer.operation
+    case .peerSend(let send): return send.operation
     case .cancelTransfer(_, let pair, let role, let id):
       return "cancel of transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
     case .replayVersion(_, let identifier, _, _, let toIdentifier, let transiting):
@@ -91,6 +98,8 @@ public enum DashboardEffect: Sendable, Hashable {
     case .clear: return "clear"
     case .clearAll: return "clear-all"
     case .cancelTransfer: return "cancel-transfer"
+    case .answerInvitation(let answer): return answer.word
+    case .peerSend: return "peer-send"
     case .replayVersion, .replayEntry: return "replay"
     case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
     case .route(let send): return send.replayOf == nil ? send.verb : "replay"

@@ -34,6 +34,9 @@ public enum DashboardMessage: Sendable {
   /// The pairs of simulated devices under the home now, whole (at start and after every
   /// change: a device started or stopped, a context or a queue changed).
   case pairs([PairSnapshot])
+  /// The running simulated peers under the home now, whole (at start and after every change:
+  /// a peer started or ended, connected, was invited).
+  case peers([PeerSnapshot])
   /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).
   case themeLoaded(name: String, error: String?)
 }

@@ -55,6 +55,11 @@ extension DashboardState {
           effect: .clearAll(directory: directory)))
     case .replay(let request): openReplay(request)
     case .route: openRouteForm()
+    case .answerInvitation(let accepts): return answerInvitation(accepts: accepts)
+    case .peerSend(let targets, let mode, let data): return peerSend(to: targets, mode: mode, data: data)
+    case .peerSendUsage:
+      report(
+        "send from a peer: select it, then :peer-send TO[,TO...] reliable|unreliable DATA", isError: false)
     case .sort(let order):
       updateTree(.sort(order ?? sort.next))
       report("sorted by \(sort.rawValue)", isError: false)
@@ -182,6 +187,8 @@ extension DashboardState {
       case .directory(let path)?: updateTree(.toggle(path))
       case .pairs?: updateTree(.togglePairs(.pairs))
       case .pair(let name)?: updateTree(.togglePairs(.pair(name)))
+      case .peers?: updateTree(.togglePairs(.peers))
+      case .peerService(let service)?: updateTree(.togglePairs(.peerService(service)))
       default: focus = .contents
       }
     case .contents:

@@ -46,6 +46,7 @@ extension DashboardState {
       contentsPane: contentsPane, presentCounts: treePane.presentCounts, width: width, height: height,
       now: now)
     contents.pairs = pairs
+    contents.peers = peers
     contents.routeEntry = selectedRouteEntry
     return contents
   }

@@ -75,6 +75,9 @@ extension DashboardState {
     case .pairs(let pairs):
       applyPairs(pairs)
       return []
+    case .peers(let peers):
+      applyPeers(peers)
+      return []
     case .key(let key):
       return handle(key) + passFormCheckWake()
     case .paste(let text):
@@ -155,6 +158,11 @@ extension DashboardState {
         done = "replayed entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
       case .sessionSend(let send): done = send.doneText
       case .route(let send): done = send.doneText
+      case .answerInvitation(let answer):
+        done =
+          (answer.accepts ? "accepted" : "declined")
+          + " the invitation from \(DisplayText.field(answer.from)) to "
+          + DisplayText.field(answer.peer)
       default: done = effect.operation + " done"
       }
       report(done + (result.detail.map { ": " + DisplayText.escaped($0) } ?? ""), isError: false)

@@ -43,6 +43,8 @@ public struct DashboardState: Sendable {
   public internal(set) var rate = RateHistory()
   /// The pairs of simulated devices, by name (``DashboardMessage/pairs(_:)``).
   public internal(set) var pairs: [PairSnapshot] = []
+  /// The running simulated peers, by service type and name (``DashboardMessage/peers(_:)``).
+  public internal(set) var peers: [PeerSnapshot] = []
 
   // The panes.
 

@@ -41,6 +41,20 @@ public enum Keymap {
       [.character("u")], .route, help: "push a notification to, or open a URL on, a device of a pair",
       command: .init("push", "open-url"), writes: true),
     KeyBinding(
+      [.character("a")], .answerInvitation(accepts: true), panes: [.mailboxes, .contents],
+      help: "accept the selected peer's pending invitation", command: .init("accept"), writes: true),
+    KeyBinding(
+      [.character("x")], .answerInvitation(accepts: false), panes: [.mailboxes, .contents],
+      help: "decline the selected peer's pending invitation", command: .init("decline"), writes: true),
+    KeyBinding(
+      [.character("S")], .peerSendUsage, panes: [.mailboxes, .contents],
+      help: "send data from the selected peer to connected peers",
+      command: CommandSyntax(
+        ["peer-send"], usage: "TO MODE DATA",
+        help: "send DATA (text) from the selected peer to TO[,TO...], MODE reliable or unreliable",
+        parse: parsePeerSend),
+      writes: true),
+    KeyBinding(
       [.character("d"), .delete], .clear(nil), panes: [.mailboxes, .contents],
       help: "clear the selected mailbox", footer: "clear",
       command: CommandSyntax(
@@ -122,6 +136,15 @@ public enum Keymap {
     guard let space = trimmed.firstIndex(of: " ") else { return (String(trimmed), "") }
     let rest = trimmed[space...].drop { $0 == " " }
     return (String(trimmed[..<space]), String(rest.reversed().drop { $0 == " " }.reversed()))
+  }
+
+  @Sendable static func parsePeerSend(_ arguments: String) -> Result<DashboardAction, CommandProblem> {
+    let (targets, rest) = splitFirstWord(arguments)
+    let (mode, data) = splitFirstWord(rest)
+    guard !targets.isEmpty, mode == "reliable" || mode == "unreliable" else {
+      return .failure(CommandProblem(":peer-send takes TO[,TO...], reliable or unreliable, then the data"))
+    }
+    return .success(.peerSend(targets: targets, mode: mode, data: data))
   }
 
   @Sendable static func parsePass(_ arguments: String) -> Result<DashboardAction, CommandProblem> {

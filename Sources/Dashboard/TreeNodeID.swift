@@ -15,13 +15,19 @@ public enum TreeNodeID: Sendable, Hashable {
   case pair(String)
   /// One device of a pair.
   case device(pair: String, role: PairSnapshot.Role)
+  /// The branch of the running simulated peers.
+  case peers
+  /// The peers of one service type.
+  case peerService(String)
+  /// One running peer, by service type and id.
+  case peer(service: String, id: UInt64)
 
   /// The directory this node is or belongs to; `nil` for the pairs' nodes.
   public var directory: FileName? {
     switch self {
     case .directory(let path): return path
     case .mailbox(let directory, _): return directory
-    case .pairs, .pair, .device: return nil
+    case .pairs, .pair, .device, .peers, .peerService, .peer: return nil
     }
   }
 
@@ -31,11 +37,19 @@ public enum TreeNodeID: Sendable, Hashable {
     return nil
   }
 
+  /// Whether the node is the peers' branch, a service type or a peer.
+  public var isPeerNode: Bool {
+    switch self {
+    case .peers, .peerService, .peer: return true
+    case .directory, .mailbox, .pairs, .pair, .device: return false
+    }
+  }
+
   /// The pair's name, for a pair or device node.
   public var pairName: String? {
     switch self {
     case .pair(let name), .device(let name, _): return name
-    case .directory, .mailbox, .pairs: return nil
+    case .directory, .mailbox, .pairs, .peers, .peerService, .peer: return nil
     }
   }
 }

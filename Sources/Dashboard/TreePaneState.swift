@@ -39,6 +39,10 @@ public struct TreePaneState: Sendable {
     /// Folds or unfolds the pairs' branch (``TreeNodeID/pairs``) or a pair's devices
     /// (``TreeNodeID/pair(_:)``); other nodes are left alone.
     case togglePairs(TreeNodeID)
+    /// The running peers' nodes are these, in order: per service type its
+    /// ``TreeNodeID/peerService(_:)`` then its ``TreeNodeID/peer(service:id:)`` nodes. Their
+    /// branch (``TreeNodeID/peers``) follows the pairs' (none when no peer runs).
+    case peers([TreeNodeID])
   }
 
   public private(set) var sort: SortOrder
@@ -49,6 +53,8 @@ public struct TreePaneState: Sendable {
   public private(set) var pairNames: [String] = []
   /// The pairs' nodes folded: ``TreeNodeID/pairs`` (the whole branch) and pairs (their devices).
   public private(set) var collapsedPairNodes: Set<TreeNodeID> = []
+  /// The running peers' service and peer nodes, in order, unfolded (``Message/peers(_:)``).
+  public private(set) var peerNodes: [TreeNodeID] = []
   private var orders: [FileName: MailboxOrder] = [:]
   /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
   public private(set) var presentCounts: [FileName: Int] = [:]
@@ -118,10 +124,18 @@ public struct TreePaneState: Sendable {
       resync(directories, visibleRows: visibleRows)
     case .togglePairs(let node):
       switch node {
-      case .pairs, .pair: break
-      case .directory, .mailbox, .device: return
+      case .pairs, .pair, .peers, .peerService: break
+      case .directory, .mailbox, .device, .peer: return
       }
       if collapsedPairNodes.remove(node) == nil { collapsedPairNodes.insert(node) }
+      resync(directories, visibleRows: visibleRows)
+    case .peers(let nodes):
+      guard nodes != peerNodes else { return }
+      peerNodes = nodes
+      collapsedPairNodes = collapsedPairNodes.filter {
+        guard case .peerService = $0 else { return true }
+        return nodes.contains($0)
+      }
       resync(directories, visibleRows: visibleRows)
     }
   }
@@ -152,17 +166,40 @@ public struct TreePaneState: Sendable {
   /// Rows of the pairs' branch: its own, then (unless folded) per pair a row and one per
   /// device (unless the pair is folded).
   private var pairRowCount: Int {
-    guard !pairNames.isEmpty else { return 0 }
-    guard !collapsedPairNodes.contains(.pairs) else { return 1 }
-    return pairNames.reduce(1) { $0 + 1 + (collapsedPairNodes.contains(.pair($1)) ? 0 : Self.roles.count) }
+    var count = 0
+    if !pairNames.isEmpty {
+      count =
+        collapsedPairNodes.contains(.pairs)
+        ? 1
+        : pairNames.reduce(1) { $0 + 1 + (collapsedPairNodes.contains(.pair($1)) ? 0 : Self.roles.count) }
+    }
+    return count + shownPeerNodes.count
+  }
+
+  /// The peers' nodes in row order, as shown (folds applied): the branch, then per service type
+  /// its row and (unless folded) its peers.
+  private var shownPeerNodes: [TreeNodeID] {
+    guard !peerNodes.isEmpty else { return [] }
+    guard !collapsedPairNodes.contains(.peers) else { return [.peers] }
+    var nodes: [TreeNodeID] = [.peers]
+    var folded = false
+    for node in peerNodes {
+      if case .peerService = node {
+        folded = collapsedPairNodes.contains(node)
+        nodes.append(node)
+      } else if !folded {
+        nodes.append(node)
+      }
+    }
+    return nodes
   }
 
   private static let roles = PairSnapshot.Role.allCases
 
   /// The pairs' nodes in row order, as shown (folds applied), in O(pairs).
   private var shownPairNodes: [TreeNodeID] {
-    guard !pairNames.isEmpty else { return [] }
-    guard !collapsedPairNodes.contains(.pairs) else { return [.pairs] }
+    guard !pairNames.isEmpty else { return shownPeerNodes }
+    guard !collapsedPairNodes.contains(.pairs) else { return [.pairs] + shownPeerNodes }
     var nodes: [TreeNodeID] = [.pairs]
     for name in pairNames {
       nodes.append(.pair(name))
@@ -170,7 +207,7 @@ public struct TreePaneState: Sendable {
         nodes += Self.roles.map { .device(pair: name, role: $0) }
       }
     }
-    return nodes
+    return nodes + shownPeerNodes
   }
 
   /// The pairs' node on `row`, counted from the pairs' branch row.

@@ -1,5 +1,6 @@
 import ArchivedValues
 import Dashboard
+import DevicePairing
 import DeviceRouting
 import DeviceSession
 import KeyedArchive
@@ -39,7 +40,9 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .copyToClipboard, .loadTheme, .wake, .rescan,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .copyToClipboard,
+      .loadTheme,
+      .wake, .rescan,
       .repaint,
       .quit:
       break  // nothing to capture; the loop does the last six itself
@@ -92,6 +95,10 @@ public struct EffectJob: Sendable {
         } catch {
           return .failed(effect, error.description)
         }
+      case .answerInvitation(let answer):
+        return Self.runAnswer(answer, effect: effect)
+      case .peerSend(let send):
+        return Self.runPeerSend(send, effect: effect)
       case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
       }
@@ -216,6 +223,36 @@ public struct EffectJob: Sendable {
   }
 
   /// What a send did, in words: "delivered to the watch", "queued: transfer 12, …", a reply.
+  /// How long an answer to an invitation may take (the peer answers at once).
+  static let answerSeconds = 5.0
+
+  /// Sends `answer FROM accept|decline` to the invited peer's control socket.
+  static func runAnswer(_ answer: PeerAnswer, effect: DashboardEffect) -> EffectResult {
+    let request = PeerControlMessage(text: ["answer", answer.from, answer.word])
+    guard
+      let reply = PeerControlChannel.exchange(request, path: answer.controlSocketPath, seconds: answerSeconds)
+    else {
+      return .failed(
+        effect, "\(DisplayText.field(answer.peer)) did not answer: it no longer runs, or is busy")
+    }
+    guard reply.text(0) == "ok" else { return .failed(effect, reply.text(2)) }
+    return .done(effect)
+  }
+
+  /// Sends `send TO mode DATA` to the sending peer's control socket; its answer is the detail.
+  static func runPeerSend(_ send: PeerDataSend, effect: DashboardEffect) -> EffectResult {
+    let request = PeerControlMessage([
+      Array("send".utf8), Array(send.targets.utf8), Array(send.mode.utf8), send.data,
+    ])
+    guard
+      let reply = PeerControlChannel.exchange(request, path: send.controlSocketPath, seconds: answerSeconds)
+    else {
+      return .failed(effect, "\(DisplayText.field(send.peer)) did not answer: it no longer runs, or is busy")
+    }
+    guard reply.text(0) == "ok" else { return .failed(effect, reply.text(2)) }
+    return .done(effect, detail: reply.text(1))
+  }
+
   static func detail(_ outcome: PairSendOutcome, receiver: String) -> String {
     let them = "the \(receiver)"
     switch outcome {

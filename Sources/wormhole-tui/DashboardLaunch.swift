@@ -31,7 +31,8 @@ enum DashboardLaunch {
       loop = try DashboardLoop(
         terminal: Terminal(), source: source,
         executor: MailboxEffectExecutor(pairs: DevicePairOperations(), isReadOnly: readOnly),
-        configuration: configuration, messageSources: [PairsSource(home: pairsHome)])
+        configuration: configuration,
+        messageSources: [PairsSource(home: pairsHome), PeersSource(home: pairsHome)])
     } catch {
       throw .failure(error.description)
     }

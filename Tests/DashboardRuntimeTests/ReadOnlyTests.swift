@@ -121,6 +121,15 @@ struct WritePath: Sendable, CustomTestStringConvertible {
           transiting: .sessionFile, identifier: "copy",
           content: .version(directory: name, identifier: "greeting", serial: serial))),
       .cancelTransfer(home: directory.path, pair: "desk", role: .phone, id: 1),
+      .answerInvitation(
+        PeerAnswer(
+          controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", from: "b#0002",
+          accepts: false)),
+      .peerSend(
+        PeerDataSend(
+          controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", targets: "b",
+          mode: "reliable",
+          data: [1])),
       .route(RouteSend(home: directory.path, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: directory.path, pair: "desk", role: .watch, delivery: .deepLink("app://x"))),
     ]

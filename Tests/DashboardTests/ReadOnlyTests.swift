@@ -90,6 +90,11 @@ import WormholeVocabulary
       ),
       .replayEntry(entry: 1, toDirectory: group, toIdentifier: "b", transiting: .file),
       .cancelTransfer(home: home, pair: "desk", role: .phone, id: 1),
+      .answerInvitation(
+        PeerAnswer(controlSocketPath: "/nowhere", peer: "a#0001", from: "b#0002", accepts: true)),
+      .peerSend(
+        PeerDataSend(controlSocketPath: "/nowhere", peer: "a#0001", targets: "b", mode: "reliable", data: [1])
+      ),
       // A push and a deep link write too: the device routes them, and a route may pass them on.
       .route(RouteSend(home: home, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: home, pair: "desk", role: .watch, delivery: .deepLink("app://x"), replayOf: 3)),

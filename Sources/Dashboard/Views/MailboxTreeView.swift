@@ -41,6 +41,8 @@ enum MailboxTreeView {
         drawMailbox(
           identifier, in: directory, state: state, nameWidth: nameWidth, into: &screen, row: y, area: body)
       case .pairs, .pair, .device: PairTreeRowView.draw(node, state: state, into: &screen, row: y, area: body)
+      case .peers, .peerService, .peer:
+        PeerTreeRowView.draw(node, state: state, into: &screen, row: y, area: body)
       }
       if selected {
         screen.paint(

@@ -1,0 +1,143 @@
+import ArchivedValues
+import MailboxModel
+import TerminalScreen
+
+/// What the contents pane shows for the peers' nodes of the tree: the branch (how many peers
+/// run, by service type), a service type (its peers and who is connected to whom) and a peer
+/// (its state, discovery info, found and connected peers, pending invitations with the keys
+/// that answer them, and its recent traffic: data with mode, size and targets, drops, resources).
+enum PeerContentsLines {
+  /// The most traffic entries shown for a peer.
+  static let trafficLimit = 12
+
+  /// The lines for `node`; none for a node that is not a peer node.
+  static func lines(for node: TreeNodeID, peers: [PeerSnapshot], traffic: [TrafficEntry], now: Int64)
+    -> [ContentLine]
+  {
+    var lines: [ContentLine] = []
+    func keyed(_ key: String, _ value: String, indent: Int = 0, role: StyleRole = "contents") {
+      lines.append(
+        ContentLine(indent: indent, [.init(Formatting.padded(key, 11), "contents.key"), .init(value, role)]))
+    }
+    func title(_ text: String) { lines.append(ContentLine([.init(text, "contents.key")])) }
+    func none() { lines.append(ContentLine(indent: 2, [.init("none", "list.dim")])) }
+    switch node {
+    case .peers:
+      keyed("peers", "\(peers.count) running")
+      let services = Array(Set(peers.map(\.service))).sorted()
+      for service in services {
+        let count = peers.filter { $0.service == service }.count
+        keyed("service", DisplayText.field(service) + "  \(count) peer" + (count == 1 ? "" : "s"))
+      }
+    case .peerService(let service):
+      let members = peers.filter { $0.service == service }
+      keyed("service", DisplayText.field(service))
+      keyed("peers", "\(members.count) running")
+      title("connections")
+      for peer in members {
+        let connected =
+          peer.connected.isEmpty
+          ? "not connected" : "↔ " + peer.connected.map(DisplayText.field).joined(separator: ", ")
+        lines.append(
+          ContentLine(
+            indent: 2,
+            [
+              .init(Formatting.padded(DisplayText.field(peer.label), 18), "contents.key"),
+              .init(connected, peer.connected.isEmpty ? "list.dim" : "contents"),
+            ]))
+      }
+      if members.isEmpty { none() }
+    case .peer(let service, let id):
+      guard let peer = peers.first(where: { $0.service == service && $0.id == id }) else {
+        return [.text("This peer no longer runs.", "list.dim")]
+      }
+      keyed("peer", DisplayText.field(peer.label))
+      keyed("service", DisplayText.field(peer.service))
+      keyed("state", peer.stateText + (peer.pid > 0 ? ", pid \(peer.pid)" : ""))
+      keyed("advertises", peer.isAdvertising ? "yes" : "no")
+      if let error = peer.error { keyed("error", DisplayText.escaped(error), role: "list.error") }
+      title("discovery info")
+      for key in peer.info.keys.sorted() {
+        keyed(DisplayText.field(key), DisplayText.field(peer.info[key] ?? ""), indent: 2)
+      }
+      if peer.info.isEmpty { none() }
+      title("connected (\(peer.connected.count))")
+      for other in peer.connected {
+        lines.append(ContentLine(indent: 2, [.init(DisplayText.field(other), "contents")]))
+      }
+      if peer.connected.isEmpty { none() }
+      title("found (\(peer.found.count))")
+      for other in peer.found {
+        lines.append(ContentLine(indent: 2, [.init(DisplayText.field(other), "contents")]))
+      }
+      if peer.found.isEmpty { none() }
+      title("invitations waiting (\(peer.invitations.count))")
+      for invitation in peer.invitations {
+        lines.append(
+          ContentLine(
+            indent: 2,
+            [
+              .init("from " + DisplayText.field(invitation.peer), "traffic.incoming"),
+              .init("  a accept · x decline", "list.dim"),
+            ]))
+        if let context = invitation.context {
+          lines.append(ContentLine(indent: 6, [.init("context " + DisplayText.escaped(context), "contents")]))
+        }
+      }
+      if peer.invitations.isEmpty { none() }
+      trafficLines(of: peer, traffic: traffic, now: now, into: &lines)
+    case .directory, .mailbox, .pairs, .pair, .device:
+      break
+    }
+    return lines
+  }
+
+  /// The invitation a key answers on the peer selected: the one under the contents cursor, or
+  /// the only one; `nil` when there is none or the cursor does not pick one of several.
+  static func invitation(onLine line: Int, of node: TreeNodeID, peers: [PeerSnapshot])
+    -> (peer: PeerSnapshot, invitation: PeerSnapshot.Invitation)?
+  {
+    guard case .peer(let service, let id) = node,
+      let peer = peers.first(where: { $0.service == service && $0.id == id }), !peer.invitations.isEmpty
+    else { return nil }
+    if peer.invitations.count == 1 { return (peer, peer.invitations[0]) }
+    let shown = lines(for: node, peers: peers, traffic: [], now: 0)
+    guard line >= 0, line < shown.count, let first = shown[line].pieces.first?.text, first.hasPrefix("from ")
+    else { return nil }
+    return peer.invitations.first { "from " + DisplayText.field($0.peer) == first }.map { (peer, $0) }
+  }
+
+  /// The newest traffic entries of the peer's journal: kind, mode, size, the other side(s),
+  /// the delivery, and the error (drops counted, a failed resource).
+  private static func trafficLines(
+    of peer: PeerSnapshot, traffic: [TrafficEntry], now: Int64, into lines: inout [ContentLine]
+  ) {
+    var entries: [TrafficEntry] = []
+    let folder = Array(peer.folder.utf8)
+    if !folder.isEmpty {
+      for entry in traffic.reversed() where entries.count < trafficLimit {
+        if entry.directory.withBytes({ $0.elementsEqual(folder) }) { entries.append(entry) }
+      }
+    }
+    let count = entries.count < trafficLimit ? "\(entries.count)" : "newest \(trafficLimit)"
+    lines.append(ContentLine([.init("traffic (\(count))", "contents.key")]))
+    if entries.isEmpty { lines.append(ContentLine(indent: 2, [.init("none", "list.dim")])) }
+    for entry in entries {
+      let failed = entry.error != nil || entry.delivery == .failed
+      var pieces: [ContentLine.Piece] = [
+        .init(TrafficPaneView.timeText(of: entry, now: now) + " ", "list.dim"),
+        .init(
+          Formatting.padded(DisplayText.field(TrafficPaneView.kindName(entry.kind)), 14),
+          failed ? "traffic.failed" : TrafficPaneView.role(of: entry)),
+      ]
+      pieces.append(.init(entry.identifier.displayField, "contents"))
+      pieces.append(.init("  " + Formatting.size(entry.size), "contents"))
+      if let other = entry.peer { pieces.append(.init("  → " + DisplayText.field(other), "contents")) }
+      if let delivery = entry.delivery { pieces.append(.init("  " + delivery.rawValue, "list.dim")) }
+      lines.append(ContentLine(indent: 2, pieces))
+      if let error = entry.error {
+        lines.append(ContentLine(indent: 6, [.init(DisplayText.escaped(error), "list.error")]))
+      }
+    }
+  }
+}

@@ -1,0 +1,166 @@
+import Dashboard
+import DevicePairing
+import Dispatch
+import Foundation
+import Glibc
+import KeyedArchive
+import PeerSession
+import Synchronization
+
+/// The running simulated peers under a home (`<home>/peers/<service>/`), posted as
+/// ``DashboardMessage/peers(_:)``: at start, then whenever what they show changed.
+///
+/// It polls on a queue of its own every ``interval``: the running peers (their run locks and
+/// identity files, ``RunningPeer/all(home:service:)``), each one's advertisement for its
+/// discovery info, and each one's control socket's `status` (found and connected peers,
+/// pending invitations), with a short timeout, so a peer that hangs never holds the others.
+/// Nothing is posted while nothing changed.
+public final class PeersSource: DashboardMessageSource {
+  /// How often the peers are read.
+  public static let interval: DispatchTimeInterval = .milliseconds(500)
+  /// How long one peer's `status` may take.
+  static let statusSeconds = 0.5
+
+  private let home: String
+  private let queue = DispatchQueue(label: "wormhole.dashboard.peers")
+  private let state = Mutex<State>(State())
+
+  private struct State {
+    var post: (@Sendable (DashboardMessage) -> Void)?
+    var started = false
+    var last: [PeerSnapshot]?
+  }
+
+  /// The peers under `home`; nothing is read until ``start(posting:)``.
+  public init(home: String) { self.home = home }
+
+  public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
+    let first = state.withLock { state -> Bool in
+      state.post = post
+      defer { state.started = true }
+      return !state.started
+    }
+    guard first else { return }
+    queue.async { [weak self] in self?.poll() }
+  }
+
+  public func cancel() {
+    state.withLock { $0.post = nil }
+    // A poll under way finishes before this returns; none starts after.
+    queue.sync {}
+  }
+
+  private func poll() {
+    guard state.withLock({ $0.post != nil }) else { return }
+    let peers = Self.snapshots(home: home)
+    let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
+      guard let post = state.post, state.last != peers else { return nil }
+      state.last = peers
+      return post
+    }
+    post?(.peers(peers))
+    queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in self?.poll() }
+  }
+
+  /// Every running peer under `home` as the dashboard shows it, by service and name.
+  public static func snapshots(home: String) -> [PeerSnapshot] {
+    RunningPeer.all(home: home).map { peer in
+      var snapshot = PeerSnapshot(
+        service: peer.directory.service.text, name: peer.identity.name.text, id: peer.identity.id,
+        pid: peer.pid, isAdvertising: peer.isAdvertising,
+        info: peer.isAdvertising ? info(at: peer.directory.advertisementPath(peer.identity.id)) : [:],
+        controlSocketPath: peer.controlSocketPath, folder: peer.directory.peerPath(peer.identity.id))
+      let request = PeerControlMessage(text: ["status"])
+      guard
+        let answer = PeerControlChannel.exchange(
+          request, path: peer.controlSocketPath, seconds: statusSeconds)
+      else {
+        snapshot.error = "its control socket did not answer"
+        return snapshot
+      }
+      guard answer.text(0) == "ok" else {
+        snapshot.error = "status failed: " + answer.text(2)
+        return snapshot
+      }
+      apply(status: answer.text(1), to: &snapshot)
+      return snapshot
+    }
+  }
+
+  /// Reads a `status` answer (`peer P`, then `found P`, `connected P`, `invited-by P` lines).
+  /// An `invited-by` line may carry the invitation's archived context after a tab, in hex
+  /// (`invited-by P\tHEX`): it is decoded and shown summarized. (`LocalPeer`'s `status` does not
+  /// send it yet; without it the context is not shown.)
+  public static func apply(status: String, to snapshot: inout PeerSnapshot) {
+    for line in status.split(separator: "\n") {
+      guard let space = line.firstIndex(of: " ") else { continue }
+      let word = line[..<space]
+      let rest = line[line.index(after: space)...]
+      let fields = rest.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
+      let peer = String(fields[0])
+      switch word {
+      case "found": snapshot.found.append(peer)
+      case "connected": snapshot.connected.append(peer)
+      case "invited-by":
+        let context = fields.count > 1 ? contextSummary(hex: fields[1]) : nil
+        snapshot.invitations.append(PeerSnapshot.Invitation(peer: peer, context: context))
+      default: continue
+      }
+    }
+  }
+
+  /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
+  /// `(unreadable context)` when it is not an archive.
+  static func contextSummary(hex: Substring) -> String {
+    var bytes: [UInt8] = []
+    var high: UInt8?
+    for character in hex.utf8 {
+      guard let nibble = character.hexDigitValue else { return "(unreadable context)" }
+      if let first = high {
+        bytes.append(first << 4 | nibble)
+        high = nil
+      } else {
+        high = nibble
+      }
+    }
+    guard high == nil else { return "(unreadable context)" }
+    if bytes.isEmpty { return "(no context)" }
+    guard let decoded = try? KeyedArchiveInspector().inspect(Data(bytes)) else {
+      return "(unreadable context)"
+    }
+    return decoded.root.summary(width: 512)
+  }
+
+  /// The discovery info of the advertisement at `path`; none when it cannot be read.
+  static func info(at path: String) -> [String: String] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else { return [:] }
+    defer { close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 16_384)
+    while bytes.count <= 64 << 10 {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+    var reader = PeerFrameReader(codec: PeerFrameCodec())
+    reader.append(bytes)
+    guard let frame = try? reader.next(), let advertisement = try? PeerAdvertisement(frame: frame) else {
+      return [:]
+    }
+    return advertisement.info.entries
+  }
+}
+
+extension UInt8 {
+  /// The value of this ASCII hex digit, or `nil`.
+  fileprivate var hexDigitValue: UInt8? {
+    switch self {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return self - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return self - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return self - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+  }
+}
