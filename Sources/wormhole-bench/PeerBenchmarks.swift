@@ -89,7 +89,9 @@ private final class BenchPeer {
   /// Sends `payload` reliably and waits for its echo.
   func roundTrip(_ payload: [UInt8]) throws {
     try peer.engine.send(payload, to: [other], mode: .reliable)
-    guard signals.echoes.wait(timeout: .now() + 10) == .success else { throw BenchmarkFailure("no echo in 10 s") }
+    guard signals.echoes.wait(timeout: .now() + 10) == .success else {
+      throw BenchmarkFailure("no echo in 10 s")
+    }
   }
 
   func finish() {

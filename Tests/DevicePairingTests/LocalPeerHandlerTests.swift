@@ -1,7 +1,8 @@
-@testable import DevicePairing
 import PeerSession
 import Synchronization
 import Testing
+
+@testable import DevicePairing
 
 /// The event handler of a ``LocalPeer`` costs the same on its thousandth event as on its first.
 @Suite struct LocalPeerHandlerTests {
