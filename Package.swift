@@ -122,7 +122,7 @@ let package = Package(
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
-        "DevicePairing", "DeviceSession",
+        "DevicePairing", "DeviceSession", "PeerSession",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(

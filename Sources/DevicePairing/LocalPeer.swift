@@ -19,7 +19,10 @@ public final class LocalPeer: Sendable {
   public let engine: PeerEngine
   public let journal: PeerJournal
   private let link: LocalPeerLink
-  private let handler = Mutex<EventHandler?>(nil)
+  /// In a struct: a `Mutex` of a function type itself re-wraps it in two reabstraction thunks
+  /// at every `withLock` (its `inout`), so each event would run a longer chain than the last.
+  private struct HandlerSlot { var handler: EventHandler? }
+  private let handler = Mutex(HandlerSlot())
   private let observers = Mutex<[UInt64: @Sendable (PeerEvent) -> Void]>([:])
   private let nextObserver = Atomic<UInt64>(1)
   private let listener = Mutex<Int32>(-1)
@@ -43,7 +46,7 @@ public final class LocalPeer: Sendable {
   }
 
   /// Where this peer's events go (set it before starting to miss none).
-  public func setEventHandler(_ handler: EventHandler?) { self.handler.withLock { $0 = handler } }
+  public func setEventHandler(_ handler: EventHandler?) { self.handler.withLock { $0.handler = handler } }
 
   /// Starts the link, serves the control socket, and advertises (with `info`, answering
   /// invitations by `policy`) and browses as asked.
@@ -74,9 +77,10 @@ public final class LocalPeer: Sendable {
     engine.stop()
   }
 
-  private func handle(_ event: PeerEvent) {
+  /// Journals `event`, then hands it to the handler and the waiting requests.
+  func handle(_ event: PeerEvent) {
     journal.observe(event)
-    handler.withLock { $0 }?(event)
+    handler.withLock { $0.handler }?(event)
     for observer in observers.withLock({ Array($0.values) }) { observer(event) }
   }
 

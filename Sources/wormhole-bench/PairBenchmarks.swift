@@ -98,7 +98,7 @@ private func renameRate(count: Int, payload: [UInt8], directory: String) throws 
 }
 
 /// Whether `path` is on tmpfs, by the longest mount point in /proc/self/mounts that holds it.
-private func isTemporaryFileSystem(_ path: String) -> Bool {
+func isTemporaryFileSystem(_ path: String) -> Bool {
   guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
   let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
   var best = (length: -1, type: "")
@@ -198,7 +198,7 @@ private func messageBenchmarks(store: PairStore, home: String) throws -> [Benchm
 
 /// A child `wormhole-bench child-pair …`: lines are read from its standard output; closing its
 /// standard input tells it to end.
-private final class PairChild {
+final class PairChild {
   private let process = Process()
   private let input = Pipe()
   private let output = Pipe()
@@ -214,18 +214,23 @@ private final class PairChild {
 
   /// Reads the child's next line and fails unless it is `line`.
   func expect(_ line: String) throws {
+    let got = try self.line()
+    guard got == line else { throw BenchmarkFailure("the pair child said \(got), not \(line)") }
+  }
+
+  /// Reads the child's next line (without its line break).
+  func line() throws -> String {
     let descriptor = output.fileHandleForReading.fileDescriptor
     var bytes: [UInt8] = []
     var byte: UInt8 = 0
     while true {
       let count = read(descriptor, &byte, 1)
       if count < 0 && errno == EINTR { continue }
-      guard count == 1 else { throw BenchmarkFailure("the pair child ended before saying \(line)") }
+      guard count == 1 else { throw BenchmarkFailure("the pair child ended mid-line or before a line") }
       if byte == UInt8(ascii: "\n") { break }
       bytes.append(byte)
     }
-    let got = String(decoding: bytes, as: UTF8.self)
-    guard got == line else { throw BenchmarkFailure("the pair child said \(got), not \(line)") }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Closes its input and waits for it to exit.
@@ -239,7 +244,7 @@ private final class PairChild {
 
 /// The baseline's far end: a child connected to a Unix socket of ours that echoes blocks or
 /// swallows a stream, as told by an 8-byte command (`u32` mode, `u32` count) before each batch.
-private final class RawSocketPeer {
+final class RawSocketPeer {
   private let connection: Int32
   private let child: PairChild
   private let blockBytes: Int
@@ -300,7 +305,7 @@ private func rawCommand(mode: UInt32, count: UInt32) -> [UInt8] {
     + (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) }
 }
 
-private func unixAddress(_ path: String) -> sockaddr_un {
+func unixAddress(_ path: String) -> sockaddr_un {
   var address = sockaddr_un()
   address.sun_family = sa_family_t(AF_UNIX)
   withUnsafeMutableBytes(of: &address.sun_path) { raw in
@@ -309,7 +314,7 @@ private func unixAddress(_ path: String) -> sockaddr_un {
   return address
 }
 
-private func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
+func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
   bytes.withUnsafeBytes { buffer in
     var offset = 0
     while offset < buffer.count {
@@ -322,7 +327,7 @@ private func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
   }
 }
 
-private func readAll(_ descriptor: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
+func readAll(_ descriptor: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
   buffer.withUnsafeMutableBytes { raw in
     var got = 0
     while got < count {
@@ -351,12 +356,14 @@ func runPairChild(_ arguments: [String]) throws -> Never {
       throw BenchmarkFailure("child-pair raw: bad block size")
     }
     try runRawChild(path: arguments[1], blockBytes: blockBytes)
+  case ("peer", _), ("copy", _):
+    try runPeerChild(arguments)
   default:
-    throw BenchmarkFailure("usage: child-pair watch HOME PAIR COUNT | raw SOCKET BLOCK")
+    throw BenchmarkFailure("usage: child-pair watch HOME PAIR COUNT | raw SOCKET BLOCK | peer … | copy …")
   }
 }
 
-private func say(_ line: String) {
+func say(_ line: String) {
   _ = writeAll(STDOUT_FILENO, Array((line + "\n").utf8)[...])
 }
 

@@ -2,7 +2,7 @@ import Foundation
 
 // wormhole-bench: prints one JSON line per figure, each with a baseline measured in the same run.
 // Build and run in release mode: swift run -c release wormhole-bench [GROUP...]
-// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs (all by
+// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs, peers (all by
 // default; model takes about six minutes).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child-listener", arguments.count == 3 {
@@ -25,7 +25,7 @@ let groups: [(String, () throws -> [BenchmarkRecord])] = [
   ("pass", passBenchmarks), ("encoding", encodingBenchmarks), ("latency", latencyBenchmarks),
   ("inspector", inspectorBenchmarks), ("model", modelBenchmarks), ("flood", floodLatencyBenchmarks),
   ("dashboard", dashboardBenchmarks), ("hostile", hostileInputBenchmarks), ("filter", filterBenchmarks),
-  ("pairs", pairBenchmarks),
+  ("pairs", pairBenchmarks), ("peers", peerBenchmarks),
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {
