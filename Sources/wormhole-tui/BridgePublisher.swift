@@ -8,7 +8,8 @@ import WormholeVocabulary
 
 /// Mirrors one machine's live model to a broker: each mailbox as a retained message (an empty
 /// retained one once it is cleared or gone), each new traffic entry as a QoS 1 message, and the
-/// machine's presence. Read-only: it subscribes to nothing and applies nothing from the broker.
+/// machine's presence. Read-only: it applies nothing from the broker; it subscribes only to its
+/// own mailbox topics, to empty the retained ones an earlier run left for mailboxes gone since.
 ///
 /// Publishing runs on one serial queue, so entries leave in the order the model recognized them;
 /// on every (re)connection the whole state is published again, so the broker ends equal to the
@@ -40,6 +41,27 @@ final class BridgePublisher: Sendable {
       self.publish(Array("online".utf8), to: BridgeTopics.presence(machine: self.machine))
       self.published.withLock { $0 = [] }
       self.publishAllMailboxes()
+      // After the whole state: what the broker still holds from an earlier run arrives next.
+      guard let client = self.client.withLock({ $0 }) else { return }
+      do throws(MQTTError) {
+        try client.subscribe(BridgeTopics.mailboxes(machine: self.machine), quality: .atLeastOnce)
+      } catch {
+        diagnose("bridge: \(error.description)")
+      }
+    }
+  }
+
+  /// A retained message the broker still holds on one of this machine's mailbox topics (the
+  /// bridge subscribes to its own `mailboxes/#` at each connection): one this bridge did not
+  /// publish, left by an earlier run for a mailbox that is gone since, is emptied.
+  func retainedSeen(_ message: MQTTMessage) {
+    guard message.isRetained, !message.payload.isEmpty,
+      case .mailbox(let owner, let directory, let identifier)? = BridgeTopics.kind(of: message.topic),
+      owner == machine
+    else { return }
+    queue.async {
+      guard let state = self.model.withLock({ $0?.snapshot }) else { return }
+      if state.mailbox(identifier, in: directory)?.isOnDisk != true { self.publish([], to: message.topic) }
     }
   }
 

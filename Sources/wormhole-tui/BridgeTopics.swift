@@ -23,6 +23,9 @@ enum BridgeTopics {
 
   static func traffic(machine: String) -> String { "\(root)/\(encoded(machine))/traffic" }
 
+  /// The filter that holds every mailbox topic of `machine`.
+  static func mailboxes(machine: String) -> String { "\(root)/\(encoded(machine))/mailboxes/#" }
+
   static func mailbox(machine: String, directory: FileName, identifier: FileName) -> String {
     "\(root)/\(encoded(machine))/mailboxes/\(encoded(directory.bytes))/\(encoded(identifier.bytes))"
   }

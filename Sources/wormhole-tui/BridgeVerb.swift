@@ -19,7 +19,8 @@ enum BridgeVerb {
       wormhole/v1/machines/MACHINE/traffic, and wormhole/v1/machines/MACHINE/presence a
       retained "online" with a Last Will "offline". Topic levels are percent-encoded. MACHINE
       is --name, else the host name. The bridge is read-only: it applies nothing from the
-      broker. SIGINT and SIGTERM publish "offline" and stop it (exit 0).
+      broker (it only empties retained mailbox topics of its machine that an earlier run left
+      for mailboxes gone since). SIGINT and SIGTERM publish "offline" and stop it (exit 0).
       """,
     options: [
       OptionSpec(.broker, help: "the MQTT broker (mqtt://HOST:PORT)"),
@@ -57,7 +58,8 @@ enum BridgeVerb {
         case .disconnected(let reason):
           // A clean stop (SIGINT, SIGTERM) disconnects too, saying "disconnected".
           if reason != "disconnected" { diagnose("bridge: disconnected (\(reason)); reconnecting") }
-        case .received, .dropped, .published: break
+        case .received(let message): publisher.retainedSeen(message)
+        case .dropped, .published: break
         }
       }
     } catch {

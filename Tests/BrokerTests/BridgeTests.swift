@@ -49,6 +49,9 @@ struct BridgeTests {
     }
   }
 
+  /// How `mosquitto_sub -v` prints an empty payload (a removed retained message).
+  static func isEmptyPayload(_ payload: String) -> Bool { payload.isEmpty || payload == "(null)" }
+
   @Test func aPassAndAClearUpdateTheRetainedMailboxTopicAndThenRemoveIt() throws {
     let setup = try Setup()
     defer { setup.stop() }
@@ -141,6 +144,37 @@ struct BridgeTests {
     bridge.stop(SIGKILL)
     let lines = watcher.lines.wait(seconds: 5) { $0.last == "wormhole/v1/machines/m1/presence offline" }
     #expect(lines.last == "wormhole/v1/machines/m1/presence offline", "\(lines)")
+  }
+
+  /// Killed, then restarted after a mailbox was cleared meanwhile: the new bridge empties the
+  /// retained topic the first one left, so the broker ends equal to the disk.
+  @Test func aRestartedBridgeRemovesWhatWasClearedWhileNoBridgeRan() throws {
+    let setup = try Setup()
+    defer { setup.stop() }
+    try setup.pass("kept", "1")
+    try setup.pass("gone", "2")
+    let watcher = try Subscriber(setup.broker, filter: "wormhole/v1/machines/m1/mailboxes/#")
+    defer { watcher.stop() }
+    let first = try BridgeProcess(setup.broker, container: setup.container, machine: "m1")
+    defer { first.stop() }
+    let gone = setup.mailboxTopic("m1", "gone")
+    let published = watcher.lines.wait { !Self.payloads($0, topic: gone).isEmpty }
+    try #require(!Self.payloads(published, topic: gone).isEmpty, "\(first.diagnostics)")
+    first.stop(SIGKILL)
+    try setup.clear("gone")
+    let second = try BridgeProcess(setup.broker, container: setup.container, machine: "m1")
+    defer { second.stop() }
+    let emptied = watcher.lines.wait { Self.payloads($0, topic: gone).last.map(Self.isEmptyPayload) == true }
+    #expect(
+      Self.payloads(emptied, topic: gone).last.map(Self.isEmptyPayload) == true, "\(second.diagnostics)")
+    let late = try Subscriber(setup.broker, filter: "wormhole/v1/machines/m1/#")
+    defer { late.stop() }
+    let seen = late.lines.wait { lines in
+      !Self.payloads(lines, topic: setup.mailboxTopic("m1", "kept")).isEmpty
+        && !Self.payloads(lines, topic: "wormhole/v1/machines/m1/presence").isEmpty
+    }
+    #expect(!Self.payloads(seen, topic: setup.mailboxTopic("m1", "kept")).isEmpty)
+    #expect(Self.payloads(seen, topic: gone).isEmpty, "\(seen)")
   }
 
   @Test func dumpBrokerPrintsEachMachineWithItsPresenceAndMailboxes() throws {
