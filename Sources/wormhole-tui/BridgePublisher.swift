@@ -26,7 +26,15 @@ final class BridgePublisher: Sendable {
   /// Touched only on `queue`.
   private let published = Mutex<Set<String>>([])
 
+  /// Whether the broker accepted the connection and it has not dropped since: nothing is
+  /// published otherwise (libmosquitto must not be published to while `connect` runs on another
+  /// thread), and each connection publishes the whole state anyway.
+  private let isConnected = Mutex(false)
+
   init(machine: String) { self.machine = machine }
+
+  /// The connection dropped: publishing waits for the next ``connected()``.
+  func disconnected() { isConnected.withLock { $0 = false } }
 
   /// Starts publishing `model` through `client` (both made by the caller, the client not yet
   /// connected: its `.connected` events should reach ``connected()``).
@@ -38,6 +46,7 @@ final class BridgePublisher: Sendable {
   /// The broker accepted the connection: presence, then everything.
   func connected() {
     queue.async {
+      self.isConnected.withLock { $0 = true }
       self.publish(Array("online".utf8), to: BridgeTopics.presence(machine: self.machine))
       self.published.withLock { $0 = [] }
       self.publishAllMailboxes()
@@ -148,7 +157,7 @@ final class BridgePublisher: Sendable {
   }
 
   private func publish(_ payload: [UInt8], to topic: String, retained: Bool = true) {
-    guard let client = client.withLock({ $0 }) else { return }
+    guard isConnected.withLock({ $0 }), let client = client.withLock({ $0 }) else { return }
     do throws(MQTTError) {
       try client.publish(payload, to: topic, quality: .atLeastOnce, retained: retained)
     } catch {

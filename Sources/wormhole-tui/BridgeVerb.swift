@@ -56,6 +56,7 @@ enum BridgeVerb {
         case .connected: publisher.connected()
         case .refused(let reason): diagnose("bridge: the broker refused the connection: \(reason)")
         case .disconnected(let reason):
+          publisher.disconnected()
           // A clean stop (SIGINT, SIGTERM) disconnects too, saying "disconnected".
           if reason != "disconnected" { diagnose("bridge: disconnected (\(reason)); reconnecting") }
         case .received(let message): publisher.retainedSeen(message)
