@@ -24,16 +24,23 @@ enum DumpVerb {
       journal record, such as cp), cleared, cleared-all, replayed.
       --json prints one JSON document, or with --follow one JSON object per entry (see the
       MailboxModel README section for both layouts).
+      With --broker URL it prints instead the machines bridged to that broker ('wormhole-tui
+      bridge'): each with its presence and its mailboxes, from the retained messages collected
+      for about a second (longer while they keep arriving, at most ten).
       """,
     options: [
       OptionSpec(.json, help: "print JSON"),
       OptionSpec(.follow, help: "keep running and print each new traffic entry"),
       OptionSpec(.traffic, help: "recent traffic entries in the dump (default 20)"),
       DeviceSetDump.option,
+      OptionSpec(.broker, help: "print the fleet bridged to this MQTT broker (mqtt://HOST:PORT) instead"),
     ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    if let broker = arguments.value(.broker) {
+      return try FleetDump.run(broker: broker, json: arguments.flag(.json))
+    }
     if let set = try DeviceSetArguments.deviceSet(arguments) {
       return try DeviceSetDump.run(set, arguments: arguments)
     }

@@ -37,6 +37,7 @@ enum Verbs {
     PairVerb.verb, DeviceVerb.verb, TransfersVerb.verb,
     PushVerb.verb, OpenURLVerb.verb,
     PeerVerb.verb,
+    BridgeVerb.verb,
   ]
 
   /// The verb called `name`, matched by its exact bytes.

@@ -1,0 +1,115 @@
+import WormholeVocabulary
+
+/// The topics a bridge publishes on and `dump --broker` reads, under
+/// `wormhole/v1/machines/MACHINE/`:
+///
+/// ```
+/// wormhole/v1/machines/MACHINE/presence                         "online" | "offline"  retained, QoS 1 (offline is the Last Will)
+/// wormhole/v1/machines/MACHINE/mailboxes/DIRECTORY/IDENTIFIER   mailbox JSON          retained, QoS 1 (empty: cleared)
+/// wormhole/v1/machines/MACHINE/traffic                          one entry's JSON line QoS 1, not retained
+/// ```
+///
+/// MACHINE, DIRECTORY (the directory's whole path) and IDENTIFIER are each one topic level,
+/// percent-encoded byte by byte: every byte but `A-Z a-z 0-9 - . _ ~` is `%XX` (upper-case hex),
+/// so `/`, `+`, `#`, `%`, spaces, control characters and bytes that are not UTF-8 cannot split a
+/// level or act as a wildcard, and the encoding is reversible.
+enum BridgeTopics {
+  /// The prefix every bridged machine's topics share.
+  static let root = "wormhole/v1/machines"
+  /// The filter that holds every machine's topics.
+  static let everything = root + "/#"
+
+  static func presence(machine: String) -> String { "\(root)/\(encoded(machine))/presence" }
+
+  static func traffic(machine: String) -> String { "\(root)/\(encoded(machine))/traffic" }
+
+  /// The filter that holds every mailbox topic of `machine`.
+  static func mailboxes(machine: String) -> String { "\(root)/\(encoded(machine))/mailboxes/#" }
+
+  static func mailbox(machine: String, directory: FileName, identifier: FileName) -> String {
+    "\(root)/\(encoded(machine))/mailboxes/\(encoded(directory.bytes))/\(encoded(identifier.bytes))"
+  }
+
+  /// What a topic under ``root`` is, or `nil` for one that is not a bridge's (a malformed level
+  /// included: everything from the broker is hostile).
+  enum Kind: Equatable {
+    case presence(machine: String)
+    case traffic(machine: String)
+    case mailbox(machine: String, directory: FileName, identifier: FileName)
+  }
+
+  static func kind(of topic: String) -> Kind? {
+    let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
+    guard levels.count >= 5, levels[0] == "wormhole", levels[1] == "v1", levels[2] == "machines",
+      let machineBytes = decoded(levels[3]), let machine = String(validating: machineBytes, as: UTF8.self),
+      !machine.isEmpty
+    else { return nil }
+    switch (levels[4], levels.count) {
+    case ("presence", 5): return .presence(machine: machine)
+    case ("traffic", 5): return .traffic(machine: machine)
+    case ("mailboxes", 7):
+      guard let directory = decoded(levels[5]), let identifier = decoded(levels[6]), !directory.isEmpty,
+        !identifier.isEmpty
+      else { return nil }
+      return .mailbox(
+        machine: machine, directory: FileName(bytes: directory), identifier: FileName(bytes: identifier))
+    default: return nil
+    }
+  }
+
+  /// `text`'s UTF-8 bytes as one topic level.
+  static func encoded(_ text: String) -> String { encoded(Array(text.utf8)) }
+
+  /// `bytes` as one topic level: unreserved bytes as they are, every other one `%XX`.
+  static func encoded(_ bytes: [UInt8]) -> String {
+    let hex = Array("0123456789ABCDEF".utf8)
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    for byte in bytes {
+      if isUnreserved(byte) {
+        out.append(byte)
+      } else {
+        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// The bytes of one encoded level, or `nil` when it is not exactly what ``encoded(_:)-([UInt8])``
+  /// writes (a reserved byte left bare, a bad escape, lower-case hex).
+  static func decoded(_ level: Substring) -> [UInt8]? {
+    var out: [UInt8] = []
+    var iterator = level.utf8.makeIterator()
+    while let byte = iterator.next() {
+      if isUnreserved(byte) {
+        out.append(byte)
+        continue
+      }
+      guard byte == UInt8(ascii: "%"), let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { return nil }
+      let value = high << 4 | low
+      guard !isUnreserved(value) else { return nil }
+      out.append(value)
+    }
+    return out
+  }
+
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+      UInt8(ascii: "~"):
+      return true
+    default: return false
+    }
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

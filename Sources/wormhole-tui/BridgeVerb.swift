@@ -1,0 +1,103 @@
+import ArchivedValues
+import Dispatch
+import Glibc
+import MQTTClient
+import MailboxWatcher
+import WormholeVocabulary
+
+/// `wormhole-tui bridge --broker URL [ROOT...] [--name MACHINE]`: this machine's mailboxes and
+/// traffic, live, on a broker (see ``BridgeTopics`` for the layout).
+enum BridgeVerb {
+  static let verb = Verb(
+    name: "bridge", synopsis: "--broker URL [ROOT...] [--name MACHINE] [OPTIONS]",
+    summary: "Publish this machine's mailboxes and traffic, live, on an MQTT broker.",
+    details: """
+      Wormhole directories are found as for dump (ROOTs, --group, --container, else the home).
+      Each mailbox is a retained message on
+      wormhole/v1/machines/MACHINE/mailboxes/DIRECTORY/IDENTIFIER (removed with an empty
+      retained message once cleared), each new traffic entry a QoS 1 message on
+      wormhole/v1/machines/MACHINE/traffic, and wormhole/v1/machines/MACHINE/presence a
+      retained "online" with a Last Will "offline". Topic levels are percent-encoded. MACHINE
+      is --name, else the host name. The bridge is read-only: it applies nothing from the
+      broker (it only empties retained mailbox topics of its machine that an earlier run left
+      for mailboxes gone since). SIGINT and SIGTERM publish "offline" and stop it (exit 0).
+      """,
+    options: [
+      OptionSpec(.broker, help: "the MQTT broker (mqtt://HOST:PORT)"),
+      OptionSpec(.name, help: "this machine's name on the broker (default: the host name)"),
+    ] + PairArguments.deviceOptions,
+    run: run)
+
+  static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    guard let text = arguments.value(.broker) else { throw .usage("bridge needs --broker mqtt://HOST:PORT") }
+    let broker: BrokerAddress
+    do throws(MQTTError) {
+      broker = try BrokerAddress(parsing: text)
+      try MQTTClient.load()
+    } catch {
+      throw .usage(error.description)
+    }
+    let machine = arguments.value(.name) ?? hostName()
+    guard !machine.isEmpty, machine.utf8.count <= 255 else {
+      throw .usage("--name must be 1 to 255 bytes")
+    }
+    let roots = try DumpVerb.roots(arguments)
+    let publisher = BridgePublisher(machine: machine)
+    let client: MQTTClient
+    do throws(MQTTError) {
+      let will = MQTTMessage(
+        topic: BridgeTopics.presence(machine: machine), payload: Array("offline".utf8), quality: .atLeastOnce,
+        isRetained: true)
+      client = try MQTTClient(
+        clientIdentifier: "wormhole-bridge-\(BridgeTopics.encoded(machine))-\(getpid())", cleanSession: true,
+        will: will
+      ) { event in
+        switch event {
+        case .connected: publisher.connected()
+        case .refused(let reason): diagnose("bridge: the broker refused the connection: \(reason)")
+        case .disconnected(let reason):
+          publisher.disconnected()
+          // A clean stop (SIGINT, SIGTERM) disconnects too, saying "disconnected".
+          if reason != "disconnected" { diagnose("bridge: disconnected (\(reason)); reconnecting") }
+        case .received(let message): publisher.retainedSeen(message)
+        case .dropped, .published: break
+        }
+      }
+    } catch {
+      throw .failure(error.description)
+    }
+    let model: LiveModel
+    do {
+      model = try LiveModel(roots: roots) { publisher.modelUpdated($0) }
+    } catch {
+      throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
+    }
+    publisher.attach(model: model, client: client)
+    do throws(MQTTError) { try client.connect(to: broker) } catch { throw .failure(error.description) }
+    var sources: [any DispatchSourceSignal] = []
+    for number in [SIGINT, SIGTERM] {
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        publisher.goOffline()
+        client.disconnect()
+        Termination.exit(.success)
+      }
+      source.resume()
+      sources.append(source)
+    }
+    let count = model.snapshot.directories.count
+    diagnose(
+      "bridging \(count) wormhole director\(count == 1 ? "y" : "ies") as \(DisplayText.field(machine)) to \(broker)"
+    )
+    withExtendedLifetime((sources, model, client)) { dispatchMain() }
+  }
+
+  /// The host name, or "localhost" when there is none.
+  static func hostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return name.isEmpty ? "localhost" : name
+  }
+}

@@ -1,0 +1,223 @@
+import ArchivedValues
+import Dispatch
+import Glibc
+import MQTTClient
+import Synchronization
+import TerminalScreen
+import WormholeVocabulary
+
+/// `dump --broker URL [--json]`: the fleet's retained state, collected once and printed.
+///
+/// It subscribes to `wormhole/v1/machines/#` and collects retained messages for a settle time:
+/// at least ``settleSeconds`` after the broker accepts the connection, longer while retained
+/// messages keep arriving (until ``quietSeconds`` pass without one), at most
+/// ``longestSeconds``. Live messages (traffic) are ignored. Everything from the broker is
+/// hostile: a topic that is not a bridge's, or a mailbox payload that is not a JSON object of at
+/// most ``payloadByteLimit`` bytes, is counted as dropped, never printed.
+enum FleetDump {
+  static let settleSeconds = 1.0
+  static let quietSeconds = 0.5
+  static let longestSeconds = 10.0
+  static let connectSeconds = 5.0
+  static let payloadByteLimit = 1 << 20
+
+  /// One machine as its retained messages describe it.
+  struct Machine {
+    var presence: String?
+    /// Mailbox payloads (JSON objects, as published) by directory, then identifier.
+    var mailboxes: [FileName: [FileName: String]] = [:]
+  }
+
+  struct Fleet {
+    var machines: [String: Machine] = [:]
+    var dropped = 0
+    var connected = false
+    var lastMessage = ContinuousClock.now
+  }
+
+  static func run(broker address: String, json: Bool) throws(CommandError) -> ExitCode {
+    let broker: BrokerAddress
+    do throws(MQTTError) {
+      broker = try BrokerAddress(parsing: address)
+      try MQTTClient.load()
+    } catch {
+      throw .usage(error.description)
+    }
+    let fleet = Mutex(Fleet())
+    let wake = DispatchSemaphore(value: 0)
+    let subscription = Mutex<(@Sendable () -> Void)?>(nil)
+    let client: MQTTClient
+    do throws(MQTTError) {
+      client = try MQTTClient(
+        clientIdentifier: "wormhole-dump-\(getpid())", cleanSession: true,
+        maximumPayloadBytes: payloadByteLimit
+      ) { event in
+        switch event {
+        case .connected:
+          subscription.withLock { $0 }?()
+          fleet.withLock {
+            $0.connected = true
+            $0.lastMessage = .now
+          }
+          wake.signal()
+        case .received(let message):
+          fleet.withLock { collect(message, into: &$0) }
+        case .dropped:
+          fleet.withLock { $0.dropped += 1 }
+        case .refused(let reason):
+          diagnose("the broker refused the connection: \(reason)")
+        case .disconnected, .published:
+          break
+        }
+      }
+    } catch {
+      throw .failure(error.description)
+    }
+    subscription.withLock {
+      $0 = { [client] in
+        do throws(MQTTError) { try client.subscribe(BridgeTopics.everything, quality: .atLeastOnce) } catch {
+          diagnose(error.description)
+        }
+      }
+    }
+    defer { subscription.withLock { $0 = nil } }
+    do throws(MQTTError) { try client.connect(to: broker) } catch { throw .failure(error.description) }
+    guard wake.wait(timeout: .now() + connectSeconds) == .success else {
+      client.disconnect()
+      throw .failure("\(broker) accepted no connection within \(Int(connectSeconds)) seconds")
+    }
+    let start = ContinuousClock.now
+    while true {
+      let last = fleet.withLock { $0.lastMessage }
+      let now = ContinuousClock.now
+      if now - start >= .seconds(longestSeconds) { break }
+      if now - start >= .seconds(settleSeconds), now - last >= .seconds(quietSeconds) { break }
+      usleep(50_000)
+    }
+    client.disconnect()
+    let collected = fleet.withLock { $0 }
+    if json {
+      emit(jsonText(collected))
+    } else {
+      emitRaw(text(collected))
+    }
+    if collected.dropped > 0 {
+      diagnose(
+        "\(collected.dropped) message\(collected.dropped == 1 ? "" : "s") from the broker dropped (not a bridge's)"
+      )
+    }
+    return .success
+  }
+
+  /// Files one retained message into the fleet (live ones and strangers are left out).
+  static func collect(_ message: MQTTMessage, into fleet: inout Fleet) {
+    guard message.isRetained else { return }
+    fleet.lastMessage = .now
+    guard let kind = BridgeTopics.kind(of: message.topic) else {
+      fleet.dropped += 1
+      return
+    }
+    switch kind {
+    case .presence(let machine):
+      guard let word = String(validating: message.payload, as: UTF8.self),
+        word == "online" || word == "offline"
+      else {
+        fleet.dropped += 1
+        return
+      }
+      fleet.machines[machine, default: Machine()].presence = word
+    case .mailbox(let machine, let directory, let identifier):
+      guard !message.payload.isEmpty else { return }
+      guard let payload = String(validating: message.payload, as: UTF8.self),
+        case .dictionary = try? JSONParser(maximumDepth: 16).parse(payload)
+      else {
+        fleet.dropped += 1
+        return
+      }
+      fleet.machines[machine, default: Machine()].mailboxes[directory, default: [:]][identifier] = payload
+    case .traffic:
+      fleet.dropped += 1
+    }
+  }
+
+  /// The fleet as text: one block per machine (its name and presence), then its directories
+  /// and mailboxes with dump's columns.
+  static func text(_ fleet: Fleet) -> String {
+    var out = ""
+    for name in fleet.machines.keys.sorted() {
+      guard let machine = fleet.machines[name] else { continue }
+      let count = machine.mailboxes.values.reduce(0) { $0 + $1.count }
+      out +=
+        "machine \(DisplayText.field(name)) (\(machine.presence ?? "presence unknown"), \(count) \(count == 1 ? "mailbox" : "mailboxes"))\n"
+      for directory in machine.mailboxes.keys.sorted() {
+        let mailboxes = machine.mailboxes[directory] ?? [:]
+        out +=
+          "  \(directory.displayField) (\(mailboxes.count) \(mailboxes.count == 1 ? "mailbox" : "mailboxes"))\n"
+        for identifier in mailboxes.keys.sorted() {
+          out += "    " + row(identifier, payload: mailboxes[identifier] ?? "") + "\n"
+        }
+      }
+    }
+    if fleet.machines.isEmpty { out += "no bridged machines\n" }
+    return out
+  }
+
+  /// One mailbox's columns, as dump prints a local one.
+  static func row(_ identifier: FileName, payload: String) -> String {
+    guard case .dictionary(let top)? = try? JSONParser(maximumDepth: 16).parse(payload),
+      case .dictionary(let mailbox)? = member("mailbox", in: top)
+    else { return identifier.displayField + " unreadable payload" }
+    func text(_ key: String) -> String? {
+      if case .string(let value)? = member(key, in: mailbox) { return value }
+      return nil
+    }
+    func number(_ key: String) -> Int64? {
+      switch member(key, in: mailbox) {
+      case .integer(let value)?: value
+      case .unsignedInteger(let value)?: Int64(clamping: value)
+      default: nil
+      }
+    }
+    var columns = [identifier.displayField]
+    let versions = "v\(number("versions") ?? 0)"
+    let change = TailVerb.field(text("last_change") ?? "-")
+    if let error = text("error") {
+      columns += ["unreadable", versions, change, "error: \(DisplayText.escaped(error))"]
+    } else {
+      columns += [
+        "\(number("bytes") ?? 0)B", versions, change, TailVerb.field(text("last_writer") ?? "-"),
+        TerminalWidth.truncated(DisplayText.escaped(text("summary") ?? ""), toColumns: 60),
+      ]
+    }
+    return columns.joined(separator: " ")
+  }
+
+  static func member(_ key: String, in entries: [ArchivedEntry]) -> ArchivedValue? {
+    entries.first { $0.key == .string(key) }?.value
+  }
+
+  /// The fleet as one JSON document:
+  /// `{"machines":[{"name","presence","directories":[{"path","path_bytes","mailboxes":[{"identifier","identifier_bytes","payload"}]}]}],"dropped"}`,
+  /// `payload` the bridge's mailbox payload as published (a JSON object), `presence` `null`
+  /// when no presence was retained.
+  static func jsonText(_ fleet: Fleet) -> String {
+    var machines: [String] = []
+    for name in fleet.machines.keys.sorted() {
+      guard let machine = fleet.machines[name] else { continue }
+      var directories: [String] = []
+      for directory in machine.mailboxes.keys.sorted() {
+        let mailboxes = machine.mailboxes[directory] ?? [:]
+        let rows = mailboxes.keys.sorted().map { identifier in
+          "{\"identifier\":\(JSONText.name(identifier)),\"identifier_bytes\":\(JSONText.nameBytes(identifier)),\"payload\":\(mailboxes[identifier] ?? "null")}"
+        }
+        directories.append(
+          "{\"path\":\(JSONText.name(directory)),\"path_bytes\":\(JSONText.nameBytes(directory)),\"mailboxes\":[\(rows.joined(separator: ","))]}"
+        )
+      }
+      machines.append(
+        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: machine.presence)),\"directories\":[\(directories.joined(separator: ","))]}"
+      )
+    }
+    return "{\"machines\":[\(machines.joined(separator: ","))],\"dropped\":\(fleet.dropped)}"
+  }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Glibc
+import TestSupport
+
+/// `wormhole-tui bridge` in its own process, watching one container directory.
+final class BridgeProcess: Sendable {
+  let process: Process
+  private let errors = Collector<String>()
+
+  init(_ broker: TestBroker, container: String, machine: String) throws {
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: wormholePath)
+    process.arguments = ["bridge", "--broker", broker.url, "--container", container, "--name", machine]
+    process.standardOutput = FileHandle.nullDevice
+    let pipe = Pipe()
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    let errors = errors
+    pipe.fileHandleForReading.readabilityHandler = { handle in
+      let chunk = handle.availableData
+      if chunk.isEmpty {
+        handle.readabilityHandler = nil
+      } else {
+        errors.append(String(decoding: chunk, as: UTF8.self))
+      }
+    }
+    try process.run()
+  }
+
+  /// What the bridge wrote to standard error so far, and whether it still runs: for failure messages.
+  var diagnostics: String {
+    errors.values.joined() + (process.isRunning ? "(running)" : "(exited \(process.terminationStatus))")
+  }
+
+  /// Sends `signal` and waits for the process to end.
+  func stop(_ signal: Int32 = SIGKILL) {
+    if process.isRunning { _ = kill(process.processIdentifier, signal) }
+    process.waitUntilExit()
+  }
+}
+
+/// Runs the built `wormhole-tui` with `arguments` to its end: its status and standard output.
+func runWormhole(_ arguments: [String]) throws -> (status: Int32, output: String) {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: wormholePath)
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  process.standardInput = FileHandle.nullDevice
+  try process.run()
+  let data = output.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A topic level as the bridge writes it: every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`.
+func topicLevel(_ text: String) -> String {
+  text.utf8.map { byte -> String in
+    let unreserved =
+      (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) || (0x30...0x39).contains(byte)
+      || [0x2D, 0x2E, 0x5F, 0x7E].contains(byte)
+    return unreserved ? String(UnicodeScalar(byte)) : String(format: "%%%02X", byte)
+  }.joined()
+}
