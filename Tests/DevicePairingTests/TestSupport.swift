@@ -28,13 +28,30 @@ final class DeviceUnderTest: Sendable {
 
   /// Opens the device, sets the handler, and activates it unless told not to.
   init(_ store: PairStore, _ address: DeviceAddress, activate: Bool = true) throws {
-    device = try SimulatedDevice(store: store, address: address, applicationGroup: "group.test")
+    device = try Self.open(store, address)
     let deliveries = deliveries
     device.session.setDeliveryHandler { deliveries.append($0) }
     if activate { try device.session.activate() }
   }
 
   var session: SessionEngine { device.session }
+
+  /// Opens the device. A run lock that this very process holds, just released by an earlier
+  /// device of the test, can still be held for a moment by a child process that another test
+  /// forked meanwhile (an open file description lives on in the child until it execs, and the
+  /// kernel gives no event for that): only that case is tried again, for at most two seconds.
+  private static func open(_ store: PairStore, _ address: DeviceAddress) throws -> SimulatedDevice {
+    var attempts = 0
+    while true {
+      do {
+        return try SimulatedDevice(store: store, address: address, applicationGroup: "group.test")
+      } catch {
+        guard case .alreadyRunning(_, let pid) = error, pid == getpid(), attempts < 200 else { throw error }
+        attempts += 1
+        usleep(10_000)
+      }
+    }
+  }
 
   /// Waits until the counterpart is reachable (a delivery, not a poll).
   func waitReachable(_ reachable: Bool = true, seconds: Double = 10) -> Bool {
