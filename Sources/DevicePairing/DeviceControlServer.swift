@@ -65,7 +65,7 @@ public final class DeviceControlServer: Sendable {
       _ = close(listener)
       throw error
     }
-    guard Self.detach({ [self] in acceptConnections() }) else {
+    guard SystemThread.detach({ [self] in acceptConnections() }) else {
       let error = failure()
       _ = close(listener)
       _ = unlink(path)
@@ -89,7 +89,7 @@ public final class DeviceControlServer: Sendable {
         _ = close(listener)
         return
       }
-      if !Self.detach({ [self] in answer(connection) }) { _ = close(connection) }
+      if !SystemThread.detach({ [self] in answer(connection) }) { _ = close(connection) }
     }
   }
 
@@ -129,29 +129,5 @@ public final class DeviceControlServer: Sendable {
     do throws(DeepLinkError) {
       return routes.deliver(try DeepLink(text)).routed.frame(sender: session.role)
     } catch { return refusal(error.description) }
-  }
-
-  private final class Body: Sendable {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-  }
-
-  /// Runs `body` on a detached thread of its own (off Swift's cooperative pool: it blocks).
-  private static func detach(_ body: @escaping @Sendable () -> Void) -> Bool {
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    let created = pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-      }, context)
-    guard created == 0 else {
-      Unmanaged<Body>.fromOpaque(context).release()
-      return false
-    }
-    _ = pthread_detach(thread)
-    return true
   }
 }

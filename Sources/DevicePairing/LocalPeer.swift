@@ -282,8 +282,7 @@ public final class LocalPeer: Sendable {
       throw error
     }
     listener.withLock { $0 = descriptor }
-    let thread = Thread { [self] in acceptConnections(descriptor) }
-    guard thread.start() else {
+    guard SystemThread.detach({ [self] in acceptConnections(descriptor) }) else {
       _ = close(descriptor)
       throw failure()
     }
@@ -298,7 +297,7 @@ public final class LocalPeer: Sendable {
         return
       }
       _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-      let worker = Thread { [self] in
+      let started = SystemThread.detach { [self] in
         defer { _ = close(connection) }
         DeviceControlChannel.setTimeout(connection, seconds: 10)
         guard let request = PeerControlChannel.read(connection) else { return }
@@ -306,31 +305,7 @@ public final class LocalPeer: Sendable {
         DeviceControlChannel.setTimeout(connection, seconds: 1e6)
         _ = DeviceControlChannel.writeAll(connection, perform(request).encoded)
       }
-      if !worker.start() { _ = close(connection) }
-    }
-  }
-
-  /// A detached thread of its own (off Swift's cooperative pool: it blocks).
-  private final class Thread: Sendable {
-    let body: @Sendable () -> Void
-    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-
-    func start() -> Bool {
-      var thread = pthread_t()
-      let context = Unmanaged.passRetained(self).toOpaque()
-      let created = pthread_create(
-        &thread, nil,
-        { raw in
-          guard let raw else { return nil }
-          Unmanaged<Thread>.fromOpaque(raw).takeRetainedValue().body()
-          return nil
-        }, context)
-      guard created == 0 else {
-        Unmanaged<Thread>.fromOpaque(context).release()
-        return false
-      }
-      _ = pthread_detach(thread)
-      return true
+      if !started { _ = close(connection) }
     }
   }
 }

@@ -62,7 +62,7 @@ public final class LocalPeerLink: PeerLink {
     if pipe(&ends) == 0 {
       for end in ends {
         _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        _ = Self.setNonBlocking(end)
+        _ = LocalSocket.setNonBlocking(end)
       }
     }
     wake = (ends[0], ends[1])
@@ -91,12 +91,13 @@ public final class LocalPeerLink: PeerLink {
     sweepStale()
     let socketPath = directory.socketPath(local.id)
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard listener >= 0 else { throw failure("create a socket for", socketPath) }
+    guard listener >= 0 else { throw LocalSocket.failure("create a socket for", socketPath) }
     _ = unlink(socketPath)
     let bound = UnixSocketLink.withAddress(socketPath) { bind(listener, $0, $1) }
-    guard bound == 0, chmod(socketPath, 0o600) == 0, listen(listener, 64) == 0, Self.setNonBlocking(listener)
+    guard bound == 0, chmod(socketPath, 0o600) == 0, listen(listener, 64) == 0,
+      LocalSocket.setNonBlocking(listener)
     else {
-      let error = failure("listen on", socketPath)
+      let error = LocalSocket.failure("listen on", socketPath)
       _ = close(listener)
       throw error
     }
@@ -116,21 +117,12 @@ public final class LocalPeerLink: PeerLink {
       $0.listener = listener
       $0.lock = lock
     }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let created = pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        Unmanaged<LocalPeerLink>.fromOpaque(raw).takeRetainedValue().run()
-        return nil
-      }, context)
-    guard created == 0 else {
-      Unmanaged<LocalPeerLink>.fromOpaque(context).release()
+    switch SystemThread.start({ self.run() }) {
+    case .success(let thread): state.withLock { $0.thread = thread }
+    case .failure(let failure):
       closeAll()
-      throw LinkError("no thread for the peer link: \(String(cString: strerror(created)))")
+      throw LinkError("no thread for the peer link: \(failure.message)")
     }
-    state.withLock { $0.thread = thread }
   }
 
   public func advertise(_ advertisement: PeerAdvertisement?) {
@@ -168,12 +160,12 @@ public final class LocalPeerLink: PeerLink {
       }
       guard var connection = state.connections[descriptor] else { return false }
       if connection.outbound.isEmpty {
-        let written = Self.write(descriptor, bytes[...])
+        let written = LocalSocket.write(descriptor, bytes[...])
         if written == bytes.count { return true }
         connection.outbound.append(bytes[max(written, 0)...])
       } else {
         connection.outbound.append(bytes)
-        let written = Self.write(descriptor, connection.outbound.pending)
+        let written = LocalSocket.write(descriptor, connection.outbound.pending)
         if written > 0 { connection.outbound.consume(written) }
       }
       state.connections[descriptor] = connection
@@ -259,7 +251,7 @@ public final class LocalPeerLink: PeerLink {
           let accepted = accept(listener, nil, nil)
           guard accepted >= 0 else { break }
           _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
-          _ = Self.setNonBlocking(accepted)
+          _ = LocalSocket.setNonBlocking(accepted)
           state.withLock { $0.connections[accepted] = Connection() }
         }
       }
@@ -349,7 +341,7 @@ public final class LocalPeerLink: PeerLink {
   private func flush(_ descriptor: Int32) {
     state.withLock { state in
       guard var connection = state.connections[descriptor], !connection.outbound.isEmpty else { return }
-      let written = Self.write(descriptor, connection.outbound.pending)
+      let written = LocalSocket.write(descriptor, connection.outbound.pending)
       if written > 0 { connection.outbound.consume(written) }
       state.connections[descriptor] = connection
     }
@@ -382,7 +374,7 @@ public final class LocalPeerLink: PeerLink {
     guard descriptor >= 0 else { return nil }
     guard
       UnixSocketLink.withAddress(directory.socketPath(peer.id), { Glibc.connect(descriptor, $0, $1) }) == 0,
-      Self.setNonBlocking(descriptor)
+      LocalSocket.setNonBlocking(descriptor)
     else {
       _ = close(descriptor)
       return nil
@@ -429,30 +421,4 @@ public final class LocalPeerLink: PeerLink {
     for descriptor in descriptors where descriptor >= 0 { _ = close(descriptor) }
   }
 
-  private func failure(_ operation: String, _ path: String) -> LinkError {
-    LinkError(SystemCallFailure(operation: operation, path: path, code: errno).message)
-  }
-
-  private static func setNonBlocking(_ descriptor: Int32) -> Bool {
-    let flags = fcntl(descriptor, F_GETFL)
-    return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
-  }
-
-  /// Writes without blocking or raising SIGPIPE; the bytes written (0 when full, -1 on error).
-  private static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Int {
-    bytes.withUnsafeBytes { buffer -> Int in
-      var offset = 0
-      while offset < buffer.count {
-        let sent = Glibc.send(
-          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset,
-          Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-        if sent < 0 {
-          if errno == EINTR { continue }
-          return offset > 0 ? offset : (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1)
-        }
-        offset += sent
-      }
-      return offset
-    }
-  }
 }

@@ -36,7 +36,7 @@ public final class UnixSocketLink: DeviceLink {
     if pipe(&ends) == 0 {
       for end in ends {
         _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        _ = Self.setNonBlocking(end)
+        _ = LocalSocket.setNonBlocking(end)
       }
     }
     wake = (ends[0], ends[1])
@@ -50,20 +50,20 @@ public final class UnixSocketLink: DeviceLink {
   public func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {
     guard wake.0 >= 0 else { throw LinkError("no wake-up pipe: \(String(cString: strerror(errno)))") }
     let startup = open(directory.linkLockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard startup >= 0 else { throw failure("open", directory.linkLockPath) }
+    guard startup >= 0 else { throw LocalSocket.failure("open", directory.linkLockPath) }
     defer { _ = close(startup) }
     var request = flock()
     request.l_type = Int16(F_WRLCK)
     request.l_whence = Int16(SEEK_SET)
     while fcntl(startup, 38, &request) != 0 {  // F_OFD_SETLKW; released by the close above
-      if errno != EINTR { throw failure("lock", directory.linkLockPath) }
+      if errno != EINTR { throw LocalSocket.failure("lock", directory.linkLockPath) }
     }
     let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard listener >= 0 else { throw failure("create a socket for", directory.socketPath) }
+    guard listener >= 0 else { throw LocalSocket.failure("create a socket for", directory.socketPath) }
     _ = unlink(directory.socketPath)  // a dead device's socket; the run lock says none is alive
     let bound = Self.withAddress(directory.socketPath) { bind(listener, $0, $1) }
-    guard bound == 0, listen(listener, 8) == 0, Self.setNonBlocking(listener) else {
-      let error = failure("listen on", directory.socketPath)
+    guard bound == 0, listen(listener, 8) == 0, LocalSocket.setNonBlocking(listener) else {
+      let error = LocalSocket.failure("listen on", directory.socketPath)
       _ = close(listener)
       throw error
     }
@@ -71,7 +71,7 @@ public final class UnixSocketLink: DeviceLink {
     var connection: Int32 = -1
     if peer >= 0 {
       if Self.withAddress(directory.counterpart.socketPath, { connect(peer, $0, $1) }) == 0
-        && isCounterpart(peer) && Self.setNonBlocking(peer)
+        && isCounterpart(peer) && LocalSocket.setNonBlocking(peer)
       {
         connection = peer
       } else {
@@ -83,22 +83,12 @@ public final class UnixSocketLink: DeviceLink {
       $0.listener = listener
       $0.connection = connection
     }
-    var thread = pthread_t()
-    let context = Unmanaged.passRetained(self).toOpaque()
-    let created = pthread_create(
-      &thread, nil,
-      { raw in
-        guard let raw else { return nil }
-        let link = Unmanaged<UnixSocketLink>.fromOpaque(raw).takeRetainedValue()
-        link.run()
-        return nil
-      }, context)
-    guard created == 0 else {
-      Unmanaged<UnixSocketLink>.fromOpaque(context).release()
+    switch SystemThread.start({ self.run() }) {
+    case .success(let thread): state.withLock { $0.thread = thread }
+    case .failure(let failure):
       closeAll()
-      throw LinkError("no thread for the link: \(String(cString: strerror(created)))")
+      throw LinkError("no thread for the link: \(failure.message)")
     }
-    state.withLock { $0.thread = thread }
   }
 
   public func send(_ frame: DeviceFrame) -> Bool {
@@ -107,7 +97,7 @@ public final class UnixSocketLink: DeviceLink {
       guard state.connection >= 0, !state.isStopping else { return false }
       if state.outbound.isEmpty {
         // The common case writes at once, from the caller's thread: no wake-up in the way.
-        let written = Self.write(state.connection, bytes[...])
+        let written = LocalSocket.write(state.connection, bytes[...])
         if written == bytes.count { return true }
         state.outbound.append(bytes[max(written, 0)...])
       } else {
@@ -150,7 +140,7 @@ public final class UnixSocketLink: DeviceLink {
       if polled < 0 && errno == EINTR { continue }
       guard polled > 0, ready.revents & Int16(POLLERR | POLLHUP | POLLNVAL) == 0 else { return }
       let progressed = state.withLock { state -> Bool in
-        let written = Self.write(state.connection, state.outbound.pending)
+        let written = LocalSocket.write(state.connection, state.outbound.pending)
         if written > 0 { state.outbound.consume(written) }
         return written >= 0
       }
@@ -200,7 +190,7 @@ public final class UnixSocketLink: DeviceLink {
           _ = close(accepted)
         } else if accepted >= 0 {
           _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
-          _ = Self.setNonBlocking(accepted)
+          _ = LocalSocket.setNonBlocking(accepted)
           // A counterpart that restarted before its old connection's hang-up was read: the new
           // connection replaces the old, and the session hears it went away and came back.
           let current = state.withLock { $0.connection }
@@ -277,7 +267,7 @@ public final class UnixSocketLink: DeviceLink {
   private func flush() {
     state.withLock { state in
       guard state.connection >= 0, !state.outbound.isEmpty else { return }
-      let written = Self.write(state.connection, state.outbound.pending)
+      let written = LocalSocket.write(state.connection, state.outbound.pending)
       if written > 0 { state.outbound.consume(written) }
     }
   }
@@ -316,33 +306,6 @@ public final class UnixSocketLink: DeviceLink {
     }
     if listener >= 0 { _ = close(listener) }
     if connection >= 0 { _ = close(connection) }
-  }
-
-  private func failure(_ operation: String, _ path: String) -> LinkError {
-    LinkError(SystemCallFailure(operation: operation, path: path, code: errno).message)
-  }
-
-  private static func setNonBlocking(_ descriptor: Int32) -> Bool {
-    let flags = fcntl(descriptor, F_GETFL)
-    return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
-  }
-
-  /// Writes without blocking or raising SIGPIPE; returns the bytes written (0 when full, -1 on error).
-  private static func write(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Int {
-    bytes.withUnsafeBytes { buffer -> Int in
-      var offset = 0
-      while offset < buffer.count {
-        let sent = Glibc.send(
-          descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset,
-          Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-        if sent < 0 {
-          if errno == EINTR { continue }
-          return offset > 0 ? offset : (errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1)
-        }
-        offset += sent
-      }
-      return offset
-    }
   }
 
   /// Calls `body` with the socket address of `path`. A path longer than `sun_path` holds is
