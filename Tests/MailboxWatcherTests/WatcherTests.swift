@@ -1,12 +1,12 @@
 import Foundation
 import Glibc
-import Inotify
 import KeyedArchive
 import MailboxModel
 import Testing
 import Wormhole
 import WormholeVocabulary
 
+@testable import Inotify
 @testable import MailboxWatcher
 
 private func configuration() -> ModelConfiguration {
