@@ -30,20 +30,6 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
   return try Wormhole(directory: directory, options: options)
 }
 
-/// Runs `body` with a live model watching a fresh temporary directory as a container, and the
-/// signal its updates raise; then cancels the model and removes the directory.
-private func withWatchedDirectory(
-  _ body: (_ directory: TemporaryDirectory, _ model: LiveModel, _ signal: UpdateSignal) throws -> Void
-) throws {
-  let directory = TemporaryDirectory()
-  defer { directory.remove() }
-  let signal = UpdateSignal()
-  let model = try LiveModel(
-    roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
-  defer { model.cancel() }
-  try body(directory, model, signal)
-}
-
 @Suite(.timeLimit(.minutes(2))) struct WatcherTests {
   @Test func startupFindsGroupsBelowTheHomeWithTheirJournals() throws {
     let home = TemporaryDirectory()
@@ -66,7 +52,7 @@ private func withWatchedDirectory(
   }
 
   @Test func libraryPassIsOnePassedEntryWithItsSender() throws {
-    try withWatchedDirectory { directory, model, signal in
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
       try wormhole(directory.path, sender: "app").passMessage(message("hello"), identifier: "greeting")
       let bytes = try archive("hello")
       #expect(signal.wait(for: model) { $0.mailbox("greeting", in: directory.path)?.lastWriter == "app" })
@@ -82,7 +68,7 @@ private func withWatchedDirectory(
 
   @Test(arguments: ["in place", "in place, in chunks", "rename"])
   func writersThatLeaveNoRecordAreReportedAsSuch(pattern: String) throws {
-    try withWatchedDirectory { directory, model, signal in
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
       let bytes = try archive(String(repeating: "x", count: 5_000))
       let path = directory.path + "/copied.archive"
       switch pattern {
@@ -151,7 +137,7 @@ private func withWatchedDirectory(
   }
 
   @Test func journalRotationLosesNoPass() throws {
-    try withWatchedDirectory { directory, model, signal in
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
       // A 4 KiB journal rotates every 25 or so records. The library keeps one rotated file, so a
       // reader more than a generation behind loses records (see the next test): write in chunks
       // smaller than a generation and let the model catch up after each.
@@ -173,7 +159,7 @@ private func withWatchedDirectory(
   }
 
   @Test func recordsRotatedAwayUnreadAreANoticeAndMailboxesStayRight() throws {
-    try withWatchedDirectory { directory, model, signal in
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
       let writer = try wormhole(directory.path, journalLimit: 4096)
       try writer.passMessage(message("first"), identifier: "m0")
       #expect(signal.wait(for: model) { $0.traffic.count == 1 })
@@ -188,7 +174,7 @@ private func withWatchedDirectory(
   }
 
   @Test func floodEndsWithTheLastMessageOfEveryMailbox() throws {
-    try withWatchedDirectory { directory, model, signal in
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
       let writer = try wormhole(directory.path)
       for index in 0..<3_000 {
         try writer.passMessage(message("flood \(index)"), identifier: "f\(index % 5)")
