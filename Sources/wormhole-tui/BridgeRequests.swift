@@ -29,6 +29,21 @@ final class BridgeRequests: Sendable {
   private let model = Mutex<LiveModel?>(nil)
   private let client = Mutex<MQTTClient?>(nil)
   private let wormholes = Mutex<[String: Wormhole]>([:])
+  /// The replies to the latest requests, by reply topic and id: QoS 1 may deliver a request
+  /// twice, and a request seen again is answered again, not applied again. Touched on `queue`.
+  private let answered = Mutex(AnsweredRequests())
+
+  /// The last ``capacity`` replies, oldest first out.
+  struct AnsweredRequests {
+    static let capacity = 1024
+    var replies: [String: RemoteReply] = [:]
+    var order: [String] = []
+
+    mutating func insert(_ reply: RemoteReply, for key: String) {
+      if replies.updateValue(reply, forKey: key) == nil { order.append(key) }
+      if order.count > Self.capacity { replies[order.removeFirst()] = nil }
+    }
+  }
 
   init(machine: String, allowsWrites: Bool) {
     self.machine = machine
@@ -100,6 +115,12 @@ final class BridgeRequests: Sendable {
       refuse(id: route.id, replyTo: route.replyTo, operation: nil, reason: error.description)
       return
     }
+    let key = "\(request.replyTo) \(request.id)"
+    if let earlier = answered.withLock({ $0.replies[key] }) {
+      diagnose("bridge: request \(request.id) seen again: answered again, not applied again")
+      publish(earlier, to: request.replyTo)
+      return
+    }
     let reply: RemoteReply
     switch apply(request) {
     case .success(let sequence):
@@ -108,16 +129,22 @@ final class BridgeRequests: Sendable {
           + (sequence.map { " (journal seq \($0))" } ?? ""))
       reply = .applied(id: request.id, sequence: sequence)
     case .failure(let refusal):
-      refuse(id: request.id, replyTo: request.replyTo, operation: request.operation, reason: refusal.reason)
-      return
+      reply = refuse(
+        id: request.id, replyTo: request.replyTo, operation: request.operation, reason: refusal.reason)
     }
-    publish(reply, to: request.replyTo)
+    answered.withLock { $0.insert(reply, for: key) }
+    if reply.isOK { publish(reply, to: request.replyTo) }
   }
 
-  private func refuse(id: String?, replyTo: String, operation: RemoteRequest.Operation?, reason: String) {
+  @discardableResult
+  private func refuse(id: String?, replyTo: String, operation: RemoteRequest.Operation?, reason: String)
+    -> RemoteReply
+  {
     diagnose(
       "bridge: refused request \(id ?? "(no id)")\(operation.map { " (\($0.rawValue))" } ?? ""): \(reason)")
-    publish(.refused(id: id, reason: reason), to: replyTo)
+    let reply = RemoteReply.refused(id: id, reason: reason)
+    publish(reply, to: replyTo)
+    return reply
   }
 
   private func publish(_ reply: RemoteReply, to topic: String) {

@@ -241,4 +241,34 @@ struct RemoteWriteTests {
     #expect(!FileManager.default.fileExists(atPath: parent + "/x.archive"))
     #expect(try Self.records(setup).isEmpty)
   }
+
+  /// QoS 1 may deliver a request twice: the second is answered with the first's reply and not
+  /// applied again (one journal record).
+  @Test func aRequestDeliveredTwiceIsAppliedOnce() throws {
+    let setup = try Setup()
+    defer { setup.stop() }
+    let (bridge, _) = try Self.bridge(setup, machine: "m1", writes: true)
+    defer { bridge.stop() }
+    let replies = BridgeTopics.replies(client: "twice")
+    let requester = try MQTTClientTests.Recorder(setup.broker, identifier: "twice")
+    try requester.subscribe(replies, probe: replies)
+    let request = RemoteRequest(
+      id: "once", operation: .pass, directory: FileName(setup.container), identifier: "x",
+      archive: try KeyedArchiveEncoder().encodeBytes(.integer(1)), replyTo: replies)
+    for _ in 0..<2 {
+      try requester.client.publish(
+        request.payload, to: BridgeTopics.requests(machine: "m1"), quality: .atLeastOnce)
+    }
+    func answers(_ events: [MQTTEvent]) -> [RemoteReply] {
+      events.compactMap { event in
+        guard case .received(let message) = event, !message.payload.isEmpty else { return nil }
+        return try? RemoteReply(payload: message.payload)
+      }
+    }
+    let got = answers(requester.events.wait { answers($0).count >= 2 })
+    #expect(got.count == 2, "\(bridge.diagnostics)")
+    #expect(
+      got.allSatisfy { $0.isOK && $0.id == "once" } && got.first?.sequence == got.last?.sequence, "\(got)")
+    #expect(try Self.records(setup).filter { $0.identifier == "x" }.count == 1)
+  }
 }
