@@ -94,6 +94,8 @@ let package = Package(
     // The fleet's protocol: the bridge's topics, its info, remote requests and replies, with
     // strict codecs (everything from the broker is hostile). Pure.
     .target(name: "FleetProtocol", dependencies: ["WormholeVocabulary", "PropertyList", "ArchivedValues"]),
+    // Sends remote pass, clear and replay requests to a machine's bridge and awaits the reply.
+    .target(name: "FleetClient", dependencies: ["FleetProtocol", "MQTTClient", "WormholeVocabulary", "ArchivedValues"]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files; the
@@ -119,7 +121,7 @@ let package = Package(
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
         "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient", "PeerSession",
-        "FleetProtocol",
+        "FleetProtocol", "FleetClient",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -210,7 +212,10 @@ let package = Package(
     // port); devices killed are `wormhole-tui device run --broker` processes.
     .testTarget(
       name: "BrokerTests",
-      dependencies: ["MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui"]),
+      dependencies: [
+        "MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui", "FleetProtocol",
+        "FleetClient", "Wormhole", "WormholeVocabulary", "KeyedArchive",
+      ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests",

@@ -6,8 +6,9 @@ import WormholeVocabulary
 struct JSONObject {
   private var fields: [String: ArchivedValue] = [:]
 
-  /// Parses `payload`, at most `limit` bytes of UTF-8 JSON holding an object.
-  init(payload: [UInt8], limit: Int) throws(FleetProtocolError) {
+  /// Parses `payload`, at most `limit` bytes of UTF-8 JSON holding an object, and checks its
+  /// version unless told not to.
+  init(payload: [UInt8], limit: Int, checkingVersion: Bool = true) throws(FleetProtocolError) {
     guard payload.count <= limit else { throw .payloadTooLarge(byteCount: payload.count, limit: limit) }
     let value: ArchivedValue
     do {
@@ -22,6 +23,7 @@ struct JSONObject {
       guard case .string(let key) = entry.key else { throw .notAnObject }
       fields[key] = entry.value
     }
+    guard checkingVersion else { return }
     switch fields["version"] {
     case nil: throw .missingField("version")
     case .integer(FleetProtocol.version)?: break

@@ -126,7 +126,7 @@ public struct RemoteRequest: Sendable, Equatable {
   /// and size for the operation, `replay_of` only on a replay, and a transiting type a directory
   /// alone can carry.
   public func validate() throws(FleetProtocolError) {
-    guard !id.isEmpty, id.utf8.count <= Self.maximumIDByteCount, id.utf8.allSatisfy(Self.isIDByte) else {
+    guard Self.isAcceptableID(id) else {
       throw .invalidField(
         field: "id",
         reason: "1 to \(Self.maximumIDByteCount) of the characters A-Z a-z 0-9 - . _ : ~ are expected")
@@ -167,6 +167,11 @@ public struct RemoteRequest: Sendable, Equatable {
         field: "transiting",
         reason: "\(transiting.rawValue) needs a pair; a bridge writes file or coordinated-file")
     }
+  }
+
+  /// Whether `id` is 1 to ``maximumIDByteCount`` of `A-Z a-z 0-9 - . _ : ~`.
+  static func isAcceptableID(_ id: String) -> Bool {
+    !id.isEmpty && id.utf8.count <= maximumIDByteCount && id.utf8.allSatisfy(isIDByte)
   }
 
   private static func isIDByte(_ byte: UInt8) -> Bool {

@@ -128,3 +128,20 @@ import WormholeVocabulary
     #expect(message.count < 120)
   }
 }
+
+@Suite struct ReplyRouteTests {
+  @Test func aRefusedRequestIsAnsweredOnlyOnAClientsReplyTopic() {
+    let unknown = Array(
+      "{\"version\":1,\"id\":\"r1\",\"op\":\"rm\",\"reply_to\":\"wormhole/v1/clients/c/replies\"}".utf8)
+    let route = RemoteRequest.replyRoute(of: unknown)
+    #expect(route?.id == "r1")
+    #expect(route?.replyTo == "wormhole/v1/clients/c/replies")
+    let badID = Array("{\"version\":9,\"id\":\"a b\",\"reply_to\":\"wormhole/v1/clients/c/replies\"}".utf8)
+    #expect(RemoteRequest.replyRoute(of: badID)?.id == nil)
+    #expect(RemoteRequest.replyRoute(of: badID)?.replyTo == "wormhole/v1/clients/c/replies")
+    let elsewhere = Array(
+      "{\"version\":1,\"id\":\"r1\",\"reply_to\":\"wormhole/v1/machines/m/presence\"}".utf8)
+    #expect(RemoteRequest.replyRoute(of: elsewhere) == nil)
+    #expect(RemoteRequest.replyRoute(of: Array("not json".utf8)) == nil)
+  }
+}
