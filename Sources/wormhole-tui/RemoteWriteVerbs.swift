@@ -100,13 +100,7 @@ enum RemoteWriteVerbs {
         "--\(option.name) names a local directory: a remote \(verb) takes --directory D (the whole path on M)"
       )
     }
-    do throws(MQTTError) {
-      let broker = try BrokerAddress(parsing: text)
-      try MQTTClient.load()
-      return (RemoteWriteClient(broker: broker, timeout: replyTimeout), machine)
-    } catch {
-      throw .usage(error.description)
-    }
+    return (RemoteWriteClient(broker: try BrokerAddress(argument: text), timeout: replyTimeout), machine)
   }
 
   private static func perform(
