@@ -87,15 +87,28 @@ public final class PeersSource: DashboardMessageSource {
     }
   }
 
-  /// Reads a `status` answer (`peer P`, then `found P`, `connected P`, `invited-by P` lines).
-  /// An `invited-by` line may carry the invitation's archived context after a tab, in hex
-  /// (`invited-by P\tHEX`): it is decoded and shown summarized. (`LocalPeer`'s `status` does not
-  /// send it yet; without it the context is not shown.)
+  /// Reads a `status` answer (`peer P`, then `found P`, `connected P`, `invited-by P`,
+  /// `resource …` and `left P` lines). An `invited-by` line carries the invitation's archived
+  /// context after a tab, in hex (`invited-by P\tHEX`): it is decoded and shown summarized.
+  /// A `resource` line is `ID\tsending|receiving\tBYTES\tTOTAL\tPEER\tNAMEHEX`; a `left`
+  /// line `P\tREASON`. Lines that do not read are skipped.
   public static func apply(status: String, to snapshot: inout PeerSnapshot) {
     for line in status.split(separator: "\n") {
       guard let space = line.firstIndex(of: " ") else { continue }
       let word = line[..<space]
       let rest = line[line.index(after: space)...]
+      if word == "resource" {
+        if let resource = resource(rest) { snapshot.resources.append(resource) }
+        continue
+      }
+      if word == "left" {
+        // The reason never holds a tab; the peer's name may.
+        guard let tab = rest.lastIndex(of: "\t") else { continue }
+        snapshot.departures.append(
+          PeerSnapshot.Departure(
+            peer: String(rest[..<tab]), reason: String(rest[rest.index(after: tab)...])))
+        continue
+      }
       let fields = rest.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
       let peer = String(fields[0])
       switch word {
@@ -109,13 +122,25 @@ public final class PeersSource: DashboardMessageSource {
     }
   }
 
-  /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
-  /// `(unreadable context)` when it is not an archive.
-  static func contextSummary(hex: Substring) -> String {
+  /// A `resource` line's fields (after the word), or `nil` when they do not read. The peer's
+  /// name may hold tabs: it is what lies between the fourth field and the last.
+  static func resource(_ text: Substring) -> PeerSnapshot.Resource? {
+    let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+    guard fields.count >= 6, fields[1] == "sending" || fields[1] == "receiving",
+      let bytes = UInt64(fields[2]), let total = UInt64(fields[3]),
+      let name = self.bytes(hex: fields[fields.count - 1])
+    else { return nil }
+    return PeerSnapshot.Resource(
+      id: String(fields[0]), name: String(decoding: name, as: UTF8.self), isSending: fields[1] == "sending",
+      peer: fields[4..<(fields.count - 1)].joined(separator: "\t"), bytes: bytes, total: total)
+  }
+
+  /// The bytes of `hex` (two digits a byte), or `nil` when it is not hex.
+  static func bytes(hex: Substring) -> [UInt8]? {
     var bytes: [UInt8] = []
     var high: UInt8?
     for character in hex.utf8 {
-      guard let nibble = character.hexDigitValue else { return "(unreadable context)" }
+      guard let nibble = character.hexDigitValue else { return nil }
       if let first = high {
         bytes.append(first << 4 | nibble)
         high = nil
@@ -123,7 +148,13 @@ public final class PeersSource: DashboardMessageSource {
         high = nibble
       }
     }
-    guard high == nil else { return "(unreadable context)" }
+    return high == nil ? bytes : nil
+  }
+
+  /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
+  /// `(unreadable context)` when it is not an archive.
+  static func contextSummary(hex: Substring) -> String {
+    guard let bytes = bytes(hex: hex) else { return "(unreadable context)" }
     if bytes.isEmpty { return "(no context)" }
     guard let decoded = try? KeyedArchiveInspector().inspect(Data(bytes)) else {
       return "(unreadable context)"
