@@ -2,6 +2,8 @@ import Dashboard
 import DashboardRuntime
 import DevicePairing
 import Dispatch
+import Foundation
+import Glibc
 import KeyedArchive
 import MailboxModel
 import MailboxWatcher
@@ -141,5 +143,47 @@ import Testing
         PeerSnapshot.Departure(peer: "dave#da0e", reason: "left the session"),
         PeerSnapshot.Departure(peer: "odd\tname#0001", reason: "hung up"),
       ])
+  }
+}
+
+/// A peer process killed with SIGKILL leaves the peers' branch at once: its pidfd says so, not
+/// the next read (here a minute away).
+@Suite struct PeerExitTests {
+  @Test func aKilledPeerGoesAtOnceNotAtTheNextRead() throws {
+    let home = TemporaryDirectory(prefix: "wormhole-peers")
+    defer { home.remove() }
+    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    let process = Process()
+    process.executableURL = me.deletingLastPathComponent().appendingPathComponent("wormhole-tui")
+    process.arguments = ["peer", "run", "--service", "chat", "--name", "lamp", "--home", home.path]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    defer {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
+    // Its start-up line says it runs: its files and lock are there.
+    var said = Data()
+    while !String(decoding: said, as: UTF8.self).contains("is running") {
+      let chunk = errors.fileHandleForReading.availableData
+      try #require(!chunk.isEmpty, "peer run ended: \(String(decoding: said, as: UTF8.self))")
+      said.append(chunk)
+    }
+    let posts = Collector<[PeerSnapshot]>()
+    let source = PeersSource(home: home.path, interval: .seconds(60))
+    source.start { message in
+      if case .peers(let peers) = message { posts.append(peers) }
+    }
+    defer { source.cancel() }
+    let shown = posts.wait { $0.last?.map(\.name) == ["lamp"] }
+    try #require(shown.last?.map(\.name) == ["lamp"], "\(shown)")
+    let killed = ContinuousClock.now
+    #expect(kill(process.processIdentifier, SIGKILL) == 0)
+    let after = posts.wait(seconds: 20) { $0.last?.isEmpty == true }
+    let elapsed = ContinuousClock.now - killed
+    #expect(after.last?.isEmpty == true, "\(after)")
+    #expect(elapsed < .seconds(10), "took \(elapsed): the next read, not the pidfd")
   }
 }
