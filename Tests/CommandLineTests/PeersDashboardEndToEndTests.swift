@@ -87,4 +87,30 @@ import Testing
     pane.send("q")
     #expect(pane.waitUntil { pane.isDead })
   }
+
+  @Test func peerTrafficShowsInTheTrafficPaneWhenOnlyAGroupIsWatched() throws {
+    let peers = PeerVerbTests.PeerHome()
+    try FileManager.default.createDirectory(
+      atPath: peers.path + "/AppGroup/g", withIntermediateDirectories: true)
+    let host = try peers.peer("host", ["--advertise", "--accept", "always"])
+    let guest = try peers.peer("guest", ["--browse"])
+    #expect(guest.command.waitFor("found \(host.label)", inErrors: false))
+    #expect(try peers.peer(["invite", "--from", "guest", "--to", "host"]).status == 0)
+    let pane = try TmuxPane(width: 140, height: 40) { _ in
+      "env TERM=xterm-256color LANG=C.UTF-8 \(executablePath) --home \(peers.path) --group g"
+    }
+    defer { pane.kill() }
+    #expect(pane.waitFor("chat  2 peers, 2 connected"), "\(pane.screen())")
+    let sent = try peers.peer(["send", "--from", "guest", "--to", "host", "--mode", "reliable", #"{"x":1}"#])
+    #expect(sent.status == 0, "\(sent.errors)")
+    // The traffic pane: a reliable message from guest to host, journaled on both sides.
+    #expect(
+      pane.waitUntil {
+        pane.screen().split(separator: "\n").contains {
+          $0.contains("reliable") && $0.contains("\(guest.label) -> \(host.label)")
+        }
+      }, "\(pane.screen())")
+    pane.send("q")
+    #expect(pane.waitUntil { pane.isDead })
+  }
 }
