@@ -23,7 +23,7 @@ enum BridgeVerb {
       for mailboxes gone since). SIGINT and SIGTERM publish "offline" and stop it (exit 0).
       """,
     options: [
-      OptionSpec(.broker, help: "the MQTT broker (mqtt://HOST:PORT)"),
+      OptionSpec(.broker, help: "the MQTT broker (\(Option.brokerAddressHelp))"),
       OptionSpec(.name, help: "this machine's name on the broker (default: the host name)"),
     ] + PairArguments.deviceOptions,
     run: run)
