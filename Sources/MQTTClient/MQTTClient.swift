@@ -168,6 +168,7 @@ public final class MQTTClient: Sendable {
       guard let callbacks = MQTTClient.callbacks(context) else { return }
       callbacks.session.withLock {
         $0.answered = true
+        $0.lastError = nil  // what a later failure logs is about it alone
         $0.handshakeWaiter?.signal()
       }
       if code == 0 {
