@@ -91,6 +91,9 @@ let package = Package(
     .target(name: "CMosquitto"),
     // A thin, safe MQTT client over libmosquitto: connect, publish, subscribe, events.
     .target(name: "MQTTClient", dependencies: ["CMosquitto", "ArchivedValues"]),
+    // The fleet's protocol: the bridge's topics, its info, remote requests and replies, with
+    // strict codecs (everything from the broker is hostile). Pure.
+    .target(name: "FleetProtocol", dependencies: ["WormholeVocabulary", "PropertyList", "ArchivedValues"]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files; the
@@ -116,6 +119,7 @@ let package = Package(
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
         "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient", "PeerSession",
+        "FleetProtocol",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -200,6 +204,7 @@ let package = Package(
         "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
         "device-runner", "PeerSession",
       ]),
+    .testTarget(name: "FleetProtocolTests", dependencies: ["FleetProtocol", "WormholeVocabulary"]),
     .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // The MQTT client and the device link against a mosquitto of their own (127.0.0.1, a free
     // port); devices killed are `wormhole-tui device run --broker` processes.

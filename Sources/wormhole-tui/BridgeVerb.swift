@@ -1,5 +1,6 @@
 import ArchivedValues
 import Dispatch
+import FleetProtocol
 import Glibc
 import MQTTClient
 import MailboxWatcher

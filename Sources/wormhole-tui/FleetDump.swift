@@ -1,5 +1,6 @@
 import ArchivedValues
 import Dispatch
+import FleetProtocol
 import Glibc
 import MQTTClient
 import Synchronization
@@ -135,7 +136,9 @@ enum FleetDump {
         return
       }
       fleet.machines[machine, default: Machine()].mailboxes[directory, default: [:]][identifier] = payload
-    case .traffic:
+    case .bridge:
+      break  // The bridge's BridgeInfo: the fleet dashboard reads it.
+    case .traffic, .requests:
       fleet.dropped += 1
     }
   }
