@@ -37,6 +37,8 @@ static struct {
   void (*subscribe_callback_set)(struct mosquitto *, cmosquitto_subscribe_callback);
   void (*log_callback_set)(struct mosquitto *, cmosquitto_log_callback);
   const char *(*reason_string)(int);
+  int (*loop_forever)(struct mosquitto *, int, int);
+  int (*threaded_set)(struct mosquitto *, bool);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -104,6 +106,8 @@ static void load(void) {
   api.log_callback_set =
       (void (*)(struct mosquitto *, cmosquitto_log_callback))symbol(library, "mosquitto_log_callback_set");
   api.reason_string = (const char *(*)(int))symbol(library, "mosquitto_reason_string");
+  api.loop_forever = (int (*)(struct mosquitto *, int, int))symbol(library, "mosquitto_loop_forever");
+  api.threaded_set = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_threaded_set");
   if (failure[0] != 0) return;
   int initialized = api.lib_init();
   if (initialized != CMOSQ_ERR_SUCCESS) {
@@ -192,3 +196,7 @@ void cmosquitto_log_callback_set(struct mosquitto *mosq, cmosquitto_log_callback
   api.log_callback_set(mosq, callback);
 }
 const char *cmosquitto_reason_string(int code) { return api.reason_string(code); }
+int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets) {
+  return api.loop_forever(mosq, timeout, max_packets);
+}
+int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded) { return api.threaded_set(mosq, threaded); }

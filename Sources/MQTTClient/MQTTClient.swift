@@ -49,10 +49,11 @@ public final class MQTTClient: Sendable {
   private struct ConnectionState {
     var isLooping = false
     var isClosed = false
+    var loop: NetworkLoop?
   }
 
   /// The libmosquitto object, sent between threads: libmosquitto locks it itself once its
-  /// thread runs (`mosquitto_loop_start`).
+  /// thread runs (``NetworkLoop``, in threaded mode).
   private struct Handle: @unchecked Sendable {
     let pointer: OpaquePointer
   }
@@ -89,11 +90,33 @@ public final class MQTTClient: Sendable {
       var handshakeFailure: String?
       /// Whether the broker answered the connection since ``connect(to:options:keepAlive:)`` began.
       var answered = false
+      /// Over TLS: the broker's host and the CA file, for the words of a failure.
+      var tls: (host: String, certificateAuthorityFile: String?)?
     }
 
     init(handler: @escaping Handler, maximumPayloadBytes: Int) {
       self.handler = handler
       self.maximumPayloadBytes = maximumPayloadBytes
+    }
+
+    /// libmosquitto's loop returned by itself (``NetworkLoop`` runs it again): over TLS, a lost
+    /// connection or a failed handshake. Reported as a disconnection, with the logged words.
+    func loopEnded(_ code: Int32) {
+      let reason = session.withLock { session -> String? in
+        var reason = MQTTClient.words(code)
+        if let logged = session.lastError { reason += " (\(DisplayText.escaped(logged)))" }
+        session.lastError = nil
+        // While connect waits for the first handshake, its error says it (with the advice).
+        if let waiter = session.handshakeWaiter {
+          session.handshakeFailure = reason
+          waiter.signal()
+          return nil
+        }
+        guard code == CMOSQ_ERR_TLS, let tls = session.tls else { return reason }
+        return MQTTClient.tlsAdvice(
+          reason, host: tls.host, certificateAuthorityFile: tls.certificateAuthorityFile)
+      }
+      if let reason { handler(.disconnected(reason: reason)) }
     }
   }
 
@@ -286,6 +309,7 @@ public final class MQTTClient: Sendable {
       callbacks.session.withLock {
         $0.protocolVersion = options.protocolVersion
         $0.lastError = nil
+        $0.tls = broker.usesTLS ? (broker.host, options.certificateAuthorityFile) : nil
       }
       // MQTT 5 ends a session at disconnection unless told otherwise: a persistent one never expires.
       var properties: OpaquePointer? = nil
@@ -306,12 +330,15 @@ public final class MQTTClient: Sendable {
         $0.handshakeFailure = nil
         $0.answered = false
       }
-      let started = cmosquitto_loop_start(handle.pointer)
+      let callbacks = callbacks
+      let loop = NetworkLoop(handle.pointer) { code in callbacks.loopEnded(code) }
+      let started = loop.start()
       guard started == CMOSQ_ERR_SUCCESS else {
         _ = cmosquitto_disconnect(handle.pointer)
         throw .connectionFailed(broker, reason: "no network thread: \(Self.words(started))")
       }
       state.isLooping = true
+      state.loop = loop
       guard let waiter else { return }
       let woken = waiter.wait(timeout: .now() + .seconds(max(5, min(keepAlive, 60))))
       let failed = callbacks.session.withLock { session -> Bool in
@@ -321,9 +348,9 @@ public final class MQTTClient: Sendable {
       guard failed else { return }
       state.isLooping = false
       state.isClosed = true
-      _ = cmosquitto_disconnect(handle.pointer)
-      // The thread has ended, or ends once it has logged the rest: then the words are complete.
-      _ = cmosquitto_loop_stop(handle.pointer, false)
+      // Once the thread has ended, the logged words are complete.
+      loop.stop()
+      state.loop = nil
       let (ended, logged) = callbacks.session.withLock { ($0.handshakeFailure, $0.lastError) }
       let reason = ended ?? "\(Self.words(CMOSQ_ERR_TLS)) (\(DisplayText.escaped(logged ?? "no details")))"
       throw .connectionFailed(broker, reason: tlsAdvice(reason, broker: broker, options: options))
@@ -408,16 +435,15 @@ public final class MQTTClient: Sendable {
   /// otherwise) and waits for the network thread to end: no event comes after this returns.
   /// Not to be called from the handler. Safe to call more than once.
   public func disconnect() {
-    let wasLooping = state.withLock { state -> Bool in
+    let loop = state.withLock { state -> NetworkLoop? in
       defer {
         state.isLooping = false
         state.isClosed = true
+        state.loop = nil
       }
-      return state.isLooping
+      return state.isLooping ? state.loop : nil
     }
-    guard wasLooping else { return }
-    _ = cmosquitto_disconnect(handle.pointer)
-    _ = cmosquitto_loop_stop(handle.pointer, false)
+    loop?.stop()
   }
 
   // MARK: From C
@@ -504,10 +530,16 @@ public final class MQTTClient: Sendable {
 
   /// A TLS failure's `reason`, with what to check.
   private func tlsAdvice(_ reason: String, broker: BrokerAddress, options: MQTTConnectionOptions) -> String {
+    Self.tlsAdvice(reason, host: broker.host, certificateAuthorityFile: options.certificateAuthorityFile)
+  }
+
+  fileprivate static func tlsAdvice(_ reason: String, host: String, certificateAuthorityFile: String?)
+    -> String
+  {
     let authority =
-      options.certificateAuthorityFile.map { "the CA file \(DisplayText.field($0))" } ?? "the system's CAs"
+      certificateAuthorityFile.map { "the CA file \(DisplayText.field($0))" } ?? "the system's CAs"
     return reason
-      + ": the broker's certificate must be signed by \(authority) and name \(DisplayText.field(broker.host))"
+      + ": the broker's certificate must be signed by \(authority) and name \(DisplayText.field(host))"
       + " (set \(MQTTConnectionOptions.certificateAuthorityFileVariable) to the broker's CA file);"
       + " nothing was sent in plain text"
   }
@@ -519,7 +551,7 @@ public final class MQTTClient: Sendable {
     return "\(words) (MQTT reason code \(code)\(hint))"
   }
 
-  private static func words(_ code: Int32) -> String {
+  fileprivate static func words(_ code: Int32) -> String {
     // libmosquitto's words for a system error are the system's, which errno still holds.
     if code == CMOSQ_ERR_ERRNO { return String(cString: strerror(errno)) }
     return String(cString: cmosquitto_strerror(code))

@@ -223,6 +223,45 @@ struct BrokerSecurityTests {
     }
   }
 
+  /// libmosquitto's own loop ends for good after a TLS error, and a lost TLS connection is one:
+  /// the client's loop runs it again, so it reconnects, and reports each failure.
+  @Test func overTLSAClientReconnectsAfterABrokerRestartAndReportsACertificateThatFails() throws {
+    let certificates = TemporaryDirectory(prefix: "certificates")
+    defer { certificates.remove() }
+    let made = try TestCertificates(in: certificates)
+    let broker = try TestBroker(usesTLS: true) { _ in made.listenerSettings() }
+    defer { broker.stop() }
+    let client = try Client(
+      broker.address, identifier: "reconnecting",
+      options: MQTTConnectionOptions(certificateAuthorityFile: made.authority))
+    #expect(client.accepted())
+    // The broker comes back with a certificate for another host: each reconnection fails, in words.
+    let configuration = try #require(broker.files.contents("mosquitto.conf"))
+    broker.files.write(
+      "mosquitto.conf",
+      configuration.replacingOccurrences(of: "server.crt", with: "elsewhere.crt")
+        .replacingOccurrences(of: "server.key", with: "elsewhere.key"))
+    try broker.restart()
+    let refusedHost = { (events: [MQTTEvent]) in
+      events.contains {
+        if case .disconnected(let reason) = $0 {
+          reason.contains("host name verification failed")
+        } else {
+          false
+        }
+      }
+    }
+    let seen = client.events.wait(seconds: 15, until: refusedHost)
+    #expect(refusedHost(seen), "\(seen)")
+    #expect(seen.filter { $0 == .connected }.count == 1)
+    // Back with its own certificate: the client connects again by itself.
+    broker.files.write("mosquitto.conf", configuration)
+    try broker.restart()
+    let again = client.events.wait(seconds: 40) { $0.filter { $0 == .connected }.count >= 2 }
+    #expect(again.filter { $0 == .connected }.count == 2, "\(again)")
+    client.client.disconnect()
+  }
+
   // MARK: ACL
 
   @Test func aBridgeIsRefusedOutsideItsMachinesTopicsAndAcceptedInside() throws {

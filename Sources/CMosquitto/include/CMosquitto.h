@@ -100,5 +100,7 @@ void cmosquitto_publish_v5_callback_set(struct mosquitto *mosq, cmosquitto_publi
 void cmosquitto_subscribe_callback_set(struct mosquitto *mosq, cmosquitto_subscribe_callback callback);
 void cmosquitto_log_callback_set(struct mosquitto *mosq, cmosquitto_log_callback callback);
 const char *cmosquitto_reason_string(int code);
+int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets);
+int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded);
 
 #endif
