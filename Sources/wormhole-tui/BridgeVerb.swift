@@ -30,7 +30,7 @@ enum BridgeVerb {
       "offline", empty the bridge info and stop it (exit 0).
       """,
     options: [
-      OptionSpec(.broker, help: "the MQTT broker (mqtt://HOST:PORT)"),
+      OptionSpec(.broker, help: "the MQTT broker (\(Option.brokerAddressHelp))"),
       OptionSpec(.name, help: "this machine's name on the broker (default: the host name)"),
       OptionSpec(.allowRemoteWrites, help: "apply pass, clear and replay requests from the broker"),
     ] + PairArguments.deviceOptions,

@@ -12,7 +12,7 @@ import WormholeVocabulary
 enum RemoteWriteVerbs {
   /// The options `pass` and `clear` add for a remote write.
   static let options = [
-    OptionSpec(.broker, help: "write through machine M's bridge on this broker (mqtt://HOST:PORT)"),
+    OptionSpec(.broker, help: "write through machine M's bridge on this broker: " + Option.brokerAddressHelp),
     OptionSpec(.machine, help: "with --broker: the bridged machine (its bridge's --name)"),
   ]
 
