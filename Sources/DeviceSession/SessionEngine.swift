@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// One device's WatchConnectivity session over a ``DeviceLink`` and a ``SessionStorage``.
@@ -370,6 +371,40 @@ public final class SessionEngine: Sendable {
         continuation.resume(returning: .failure(error))
       }
     }
+    return try result.get()
+  }
+
+  /// Sends a live message and waits on the calling thread for its reply: the reply's payload,
+  /// or `notReachable` (7007) or `replyTimedOut` (7012), as the handler of
+  /// ``sendMessage(_:identifier:replyTimeout:replyHandler:)`` would have been told.
+  ///
+  /// Where the link allows it (``DeviceLink/receiveOnCallingThread(until:deadline:starting:)``),
+  /// this thread reads the reply itself, so that no other thread is woken to hand it over;
+  /// anything else that arrives meanwhile is handed to the delivery handler and the observer on
+  /// this thread, in order as ever. Not to be called from the delivery handler or the observer.
+  public func sendMessageAndWait(_ payload: [UInt8], identifier: String, replyTimeout: Double)
+    throws(SessionError) -> [UInt8]
+  {
+    let outcome = Mutex<Result<[UInt8], SessionError>?>(nil)
+    let answered = DispatchSemaphore(value: 0)
+    let deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, min(replyTimeout, 1e9)) * 1e9))
+    var refusal: SessionError?
+    _ = link.receiveOnCallingThread(
+      until: { refusal != nil || outcome.withLock { $0 != nil } }, deadline: deadline
+    ) {
+      do throws(SessionError) {
+        try sendMessage(payload, identifier: identifier, replyTimeout: replyTimeout) { result in
+          outcome.withLock { $0 = result }
+          answered.signal()
+        }
+      } catch {
+        refusal = error
+      }
+    }
+    if let refusal { throw refusal }
+    // Told already when this thread read the reply; otherwise by the link's thread or the timer.
+    answered.wait()
+    guard let result = outcome.withLock({ $0 }) else { throw .notReachable }
     return try result.get()
   }
 
