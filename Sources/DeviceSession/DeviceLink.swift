@@ -18,9 +18,9 @@ public enum LinkEvent: Sendable, Equatable {
 /// implementation is a Unix-domain socket per running device; a networked one (a broker) can
 /// take its place.
 ///
-/// Events are delivered one at a time, in order: from a thread of the link's choosing, or from a
-/// caller of ``receiveOnCallingThread(until:deadline:starting:)`` while it reads. A link is reachable only
-/// between a `reachabilityChanged(true)` and the next `false`.
+/// Events are delivered one at a time, in order: from a thread of the link's choosing, or from
+/// a caller of ``receiveOnCallingThread(until:deadline:starting:)`` while it reads. A link is
+/// reachable only between a `reachabilityChanged(true)` and the next `false`.
 public protocol DeviceLink: Sendable {
   /// Starts connecting to the counterpart and delivering events to `handler`. Called once.
   func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError)

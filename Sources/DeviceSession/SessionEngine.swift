@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 
 /// One device's WatchConnectivity session over a ``DeviceLink`` and a ``SessionStorage``.
@@ -374,38 +373,38 @@ public final class SessionEngine: Sendable {
     return try result.get()
   }
 
-  /// Sends a live message and waits on the calling thread for its reply: the reply's payload,
-  /// or `notReachable` (7007) or `replyTimedOut` (7012), as the handler of
-  /// ``sendMessage(_:identifier:replyTimeout:replyHandler:)`` would have been told.
+  /// Sends a live message whose reply the calling thread waits for: as
+  /// ``sendMessage(_:identifier:replyTimeout:replyHandler:)``, and then, where the link allows it
+  /// (``DeviceLink/receiveOnCallingThread(until:deadline:starting:)``), this thread reads what
+  /// arrives until `replyHandler` has been called or the reply's deadline has passed, so that no
+  /// other thread is woken to hand the reply over. Anything else that arrives meanwhile is handed
+  /// to the delivery handler and the observer on this thread, in order as ever. `replyHandler` is
+  /// called once, on this thread or (a timeout, a link that reads on its own thread) another.
+  /// Not to be called from the delivery handler or the observer.
   ///
-  /// Where the link allows it (``DeviceLink/receiveOnCallingThread(until:deadline:starting:)``),
-  /// this thread reads the reply itself, so that no other thread is woken to hand it over;
-  /// anything else that arrives meanwhile is handed to the delivery handler and the observer on
-  /// this thread, in order as ever. Not to be called from the delivery handler or the observer.
-  public func sendMessageAndWait(_ payload: [UInt8], identifier: String, replyTimeout: Double)
-    throws(SessionError) -> [UInt8]
-  {
-    let outcome = Mutex<Result<[UInt8], SessionError>?>(nil)
-    let answered = DispatchSemaphore(value: 0)
+  /// - Returns: The message's sequence number.
+  @discardableResult
+  public func sendMessageReadingReply(
+    _ payload: [UInt8], identifier: String, replyTimeout: Double, replyHandler: @escaping ReplyHandler
+  ) throws(SessionError) -> UInt64 {
+    let replied = Mutex(false)
     let deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, min(replyTimeout, 1e9)) * 1e9))
+    var sequence: UInt64 = 0
     var refusal: SessionError?
     _ = link.receiveOnCallingThread(
-      until: { refusal != nil || outcome.withLock { $0 != nil } }, deadline: deadline
+      until: { refusal != nil || replied.withLock { $0 } }, deadline: deadline
     ) {
       do throws(SessionError) {
-        try sendMessage(payload, identifier: identifier, replyTimeout: replyTimeout) { result in
-          outcome.withLock { $0 = result }
-          answered.signal()
+        sequence = try sendMessage(payload, identifier: identifier, replyTimeout: replyTimeout) { result in
+          replyHandler(result)
+          replied.withLock { $0 = true }
         }
       } catch {
         refusal = error
       }
     }
     if let refusal { throw refusal }
-    // Told already when this thread read the reply; otherwise by the link's thread or the timer.
-    answered.wait()
-    guard let result = outcome.withLock({ $0 }) else { throw .notReachable }
-    return try result.get()
+    return sequence
   }
 
   /// Answers a message whose sender waits for a reply.
