@@ -46,7 +46,7 @@ let package = Package(
       name: "Dashboard",
       dependencies: [
         "MailboxModel", "ArchivedValues", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
-        "PatternMatching", "DeviceRouting",
+        "PatternMatching", "DeviceRouting", "FleetModel",
       ]),
     // PCRE2 (8-bit) from Debian: regular expressions with match limits. Only the runtime library
     // (libpcre2-8-0, on every Debian system) is needed: shim.h declares the functions we call.
@@ -73,6 +73,11 @@ let package = Package(
     .target(
       name: "MailboxWatcher",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
+    // The fleet: bridged machines, their presence, mailboxes and traffic, from the broker's
+    // messages (hostile input), through a pure reducer shared by the dashboard and dump --broker.
+    .target(
+      name: "FleetModel",
+      dependencies: ["MailboxModel", "WormholeVocabulary", "ArchivedValues", "PropertyList", "TerminalScreen"]),
     // A pipe that wakes a thread blocked in poll(2): the one wake primitive of the loops.
     .target(name: "WakeSignal"),
     // The dashboard's loop and its effect executor, behind narrow protocols for the terminal,
@@ -84,7 +89,7 @@ let package = Package(
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
         "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
-        "DeviceRouting", "PeerSession",
+        "DeviceRouting", "PeerSession", "FleetModel", "MQTTClient",
       ]),
     // libmosquitto (Debian's libmosquitto1), declared by us and reached through dlopen on first
     // use: building needs neither its development package nor the library itself.
@@ -116,6 +121,7 @@ let package = Package(
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
         "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient", "PeerSession",
+        "FleetModel",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -138,7 +144,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalScreen",
-        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching",
+        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching", "FleetModel",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
@@ -205,7 +211,10 @@ let package = Package(
     // port); devices killed are `wormhole-tui device run --broker` processes.
     .testTarget(
       name: "BrokerTests",
-      dependencies: ["MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui"]),
+      dependencies: [
+        "MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui", "FleetModel", "Dashboard",
+        "DashboardRuntime", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary", "KeyedArchive",
+      ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(
       name: "CommandLineTests",
