@@ -1,4 +1,5 @@
 import ArchivedValues
+import MailboxModel
 import WormholeVocabulary
 
 /// What the loop around ``DashboardState/update(_:)`` should do: every write, every wait and
@@ -34,6 +35,9 @@ public enum DashboardEffect: Sendable, Hashable {
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
   /// version, when the pane first needs it; it does not write, so read-only runs it too.
   case decode(directory: FileName, identifier: FileName, serial: UInt64)
+  /// Decode a version of a bridged machine's mailbox (its archive came in the bridge's
+  /// payload), off the loop, as ``decode(directory:identifier:serial:)`` does a local one.
+  case decodeRemote(MailboxVersion)
   /// Put `text` on the clipboard through the terminal (OSC 52).
   case copyToClipboard(String)
   /// Load a theme: the next one, or one by name or path.
@@ -55,7 +59,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
       .answerInvitation, .peerSend:
       return true
-    case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
+    case .decode, .decodeRemote, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
   }
 
@@ -82,6 +86,7 @@ public enum DashboardEffect: Sendable, Hashable {
       return "replay of traffic entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
     case .decode(_, let identifier, _):
       return "decode of a kept version of \(identifier.displayField)"
+    case .decodeRemote: return "decode of a bridged machine's version"
     case .copyToClipboard: return "copy"
     case .loadTheme(let request): return "theme \(request)"
     case .wake: return "wake-up"
@@ -103,7 +108,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .replayVersion, .replayEntry: return "replay"
     case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
     case .route(let send): return send.replayOf == nil ? send.verb : "replay"
-    case .decode: return "decode"
+    case .decode, .decodeRemote: return "decode"
     case .copyToClipboard: return "copy"
     case .loadTheme: return "theme"
     case .wake: return "wake-up"

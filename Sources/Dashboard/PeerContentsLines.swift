@@ -86,7 +86,7 @@ enum PeerContentsLines {
       }
       if peer.invitations.isEmpty { none() }
       trafficLines(of: peer, traffic: traffic, now: now, into: &lines)
-    case .directory, .mailbox, .pairs, .pair, .device:
+    case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox:
       break
     }
     return lines

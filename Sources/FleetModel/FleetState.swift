@@ -64,6 +64,7 @@ public struct FleetState: Sendable {
   }
 
   private mutating func apply(_ input: FleetInput, at now: Int64, into change: inout FleetChange) {
+    if let refusal = input.refusal { return drop(DisplayText.escaped(refusal), &change) }
     guard input.payload.count <= Self.payloadByteLimit else {
       return drop("a payload of \(input.payload.count) bytes, above \(Self.payloadByteLimit)", &change)
     }

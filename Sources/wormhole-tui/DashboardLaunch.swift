@@ -2,6 +2,8 @@ import Dashboard
 import DashboardRuntime
 import KeyedArchive
 import MailboxModel
+import Glibc
+import MQTTClient
 import MailboxWatcher
 import TerminalBackend
 import TerminalTheme
@@ -15,7 +17,7 @@ enum DashboardLaunch {
   /// under `pairsHome` are the tree's pairs' branch.
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
-    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil
+    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil, broker: BrokerAddress? = nil
   ) throws(CommandError) -> ExitCode {
     let source: MailboxWatcherSource
     do {
@@ -23,16 +25,21 @@ enum DashboardLaunch {
     } catch {
       throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
     }
-    let configuration = DashboardConfiguration(
+    var configuration = DashboardConfiguration(
       rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
       theme: theme, model: model, deviceSet: deviceSet)
+    configuration.broker = broker?.description
+    var messageSources: [any DashboardMessageSource] = [PairsSource(home: pairsHome), PeersSource(home: pairsHome)]
+    if let broker {
+      messageSources.append(FleetSource(broker: broker, clientIdentifier: "wormhole-dashboard-\(getpid())"))
+    }
     let loop: DashboardLoop
     do {
       loop = try DashboardLoop(
         terminal: Terminal(), source: source,
         executor: MailboxEffectExecutor(pairs: DevicePairOperations(), isReadOnly: readOnly),
         configuration: configuration,
-        messageSources: [PairsSource(home: pairsHome), PeersSource(home: pairsHome)])
+        messageSources: messageSources)
     } catch {
       throw .failure(error.description)
     }
