@@ -17,10 +17,10 @@ extension DashboardState {
   /// Applies a batch of broker messages: the fleet's reducer checks each, the tree's branch is
   /// rebuilt once per batch when machines, directories or mailboxes appeared, traffic joins the
   /// stream, and dropped messages are counted (said once per batch).
-  mutating func applyFleet(_ inputs: [FleetInput], at time: Int64) -> [DashboardEffect] {
-    let change = fleet.apply(inputs, at: time)
+  mutating func applyFleet(_ messages: [FleetMessage], at time: Int64) -> [DashboardEffect] {
+    let change = fleet.apply(messages, at: time)
     guard !change.isEmpty else { return [] }
-    if change.isStructural { updateTree(.fleet(fleetNodes())) }
+    if change.isStructural { updateTree(.fleet(fleetNodes(rebuilding: change.structuralMachines))) }
     if !change.traffic.isEmpty {
       let entries = model.appendRemoteTraffic(change.traffic)
       rate.record(entries.count, at: time)
@@ -54,20 +54,26 @@ extension DashboardState {
   }
 
   /// The fleet's nodes in tree order: machines by name, each with its directories by path and
-  /// their mailboxes by identifier.
-  func fleetNodes() -> [TreeNodeID] {
-    var nodes: [TreeNodeID] = []
-    nodes.reserveCapacity(fleet.mailboxCount + fleet.machineNames.count * 2)
-    for name in fleet.machineNames {
-      guard let machine = fleet.machines[name] else { continue }
-      nodes.append(.machine(name))
+  /// their mailboxes by identifier. Only the machines in `changed` are listed again; the others'
+  /// nodes are kept from before (``fleetNodeCache``).
+  mutating func fleetNodes(rebuilding changed: Set<String>) -> [TreeNodeID] {
+    for name in changed {
+      guard let machine = fleet.machines[name] else {
+        fleetNodeCache[name] = nil
+        continue
+      }
+      var nodes: [TreeNodeID] = [.machine(name)]
       for path in machine.directoryPaths {
         nodes.append(.remoteDirectory(machine: name, path: path))
         for identifier in (machine.directories[path] ?? [:]).keys.sorted() {
           nodes.append(.remoteMailbox(machine: name, directory: path, identifier: identifier))
         }
       }
+      fleetNodeCache[name] = nodes
     }
+    var nodes: [TreeNodeID] = []
+    nodes.reserveCapacity(treePane.fleetNodes.count + 64)
+    for name in fleet.machineNames { nodes += fleetNodeCache[name] ?? [] }
     return nodes
   }
 

@@ -53,6 +53,8 @@ public struct DashboardState: Sendable {
   public internal(set) var brokerAddress: String?
   /// Whether the broker connection is up; why not, when it is not.
   public internal(set) var brokerProblem: String?
+  /// Each machine's nodes of the tree, in order, listed again only when it changed.
+  var fleetNodeCache: [String: [TreeNodeID]] = [:]
 
   // The panes.
 

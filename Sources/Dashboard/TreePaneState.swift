@@ -152,7 +152,6 @@ public struct TreePaneState: Sendable {
       }
       resync(directories, visibleRows: visibleRows)
     case .fleet(let nodes):
-      guard nodes != fleetNodes else { return }
       fleetNodes = nodes
       refreshShownFleet()
       resync(directories, visibleRows: visibleRows)

@@ -30,7 +30,7 @@ public final class FleetSource: DashboardMessageSource {
 
   private struct State {
     var post: (@Sendable (DashboardMessage) -> Void)?
-    var pending: [FleetInput] = []
+    var pending: [FleetMessage] = []
     var flushScheduled = false
     var client: MQTTClient?
     var started = false
@@ -109,9 +109,11 @@ public final class FleetSource: DashboardMessageSource {
     state.withLock { $0.post }?(message)
   }
 
+  /// Checks `input` here, on the client's thread (parsing, base64), so the loop only files it.
   private func enqueue(_ input: FleetInput) {
+    let message = FleetMessage(input, at: clock.now())
     let schedule = state.withLock { state -> Bool in
-      state.pending.append(input)
+      state.pending.append(message)
       defer { state.flushScheduled = true }
       return !state.flushScheduled
     }
@@ -120,7 +122,7 @@ public final class FleetSource: DashboardMessageSource {
   }
 
   private func flush() {
-    let (batch, post) = state.withLock { state -> ([FleetInput], (@Sendable (DashboardMessage) -> Void)?) in
+    let (batch, post) = state.withLock { state -> ([FleetMessage], (@Sendable (DashboardMessage) -> Void)?) in
       defer {
         state.pending = []
         state.flushScheduled = false

@@ -5,7 +5,9 @@ import WormholeVocabulary
 /// everything.
 public struct FleetChange: Sendable {
   /// A machine, directory or mailbox appeared (the tree's rows change).
-  public var isStructural = false
+  public var isStructural: Bool { !structuralMachines.isEmpty }
+  /// The machines that appeared or gained a directory or a mailbox.
+  public var structuralMachines: Set<String> = []
   /// A machine's presence or remote-write policy changed.
   public var machinesChanged = false
   /// Mailboxes whose payload changed, by machine.

@@ -54,94 +54,71 @@ public struct FleetState: Sendable {
     machines[machine]?.mailbox(identifier, in: directory)
   }
 
-  /// Applies a batch of messages, in the order they arrived, received at `now` (milliseconds
-  /// since 1970).
+  /// Checks and applies a batch of messages, in the order they arrived, received at `now`
+  /// (milliseconds since 1970): ``FleetMessage/init(_:at:)`` then ``apply(_:at:)-([FleetMessage],_)``.
   @discardableResult
   public mutating func apply(_ inputs: [FleetInput], at now: Int64) -> FleetChange {
+    apply(inputs.map { FleetMessage($0, at: now) }, at: now)
+  }
+
+  /// Applies a batch of checked messages, in the order they arrived, received at `now`. The
+  /// checks (parsing JSON, decoding base64) were done already, off the dashboard's loop.
+  @discardableResult
+  public mutating func apply(_ messages: [FleetMessage], at now: Int64) -> FleetChange {
     var change = FleetChange()
-    for input in inputs { apply(input, at: now, into: &change) }
+    for message in messages { apply(message, at: now, into: &change) }
     return change
   }
 
-  private mutating func apply(_ input: FleetInput, at now: Int64, into change: inout FleetChange) {
-    if let refusal = input.refusal { return drop(DisplayText.escaped(refusal), &change) }
-    guard input.payload.count <= Self.payloadByteLimit else {
-      return drop("a payload of \(input.payload.count) bytes, above \(Self.payloadByteLimit)", &change)
-    }
-    guard let topic = FleetTopic(input.topic) else {
-      return drop("a topic that is not a bridge's: \(DisplayText.field(input.topic))", &change)
-    }
-    switch topic {
-    case .requests:
-      return  // another dashboard's requests to that bridge: not state
-    case .presence(let machine):
-      guard !input.payload.isEmpty else { return }
-      guard let word = String(validating: input.payload, as: UTF8.self), let presence = FleetPresence(rawValue: word),
-        presence != .unknown
-      else { return drop("a presence that is neither online nor offline", &change) }
+  private mutating func apply(_ message: FleetMessage, at now: Int64, into change: inout FleetChange) {
+    switch message {
+    case .ignored: return
+    case .dropped(let reason): drop(reason, &change)
+    case .presence(let machine, let presence):
       touchMachine(machine, &change)
       if machines[machine]?.presence != presence {
         machines[machine]?.presence = presence
         change.machinesChanged = true
       }
-    case .bridgeInfo(let machine):
-      guard !input.payload.isEmpty else {
-        guard machines[machine]?.remoteWrites != nil else { return }
-        machines[machine]?.remoteWrites = nil
-        change.machinesChanged = true
-        return
-      }
-      guard let text = String(validating: input.payload, as: UTF8.self), let info = FleetJSON(text),
-        let allowed = info.boolean("remote_writes")
-      else { return drop("a bridge description that is not {\"version\",\"remote_writes\",\"reason\"}", &change) }
+    case .bridgeInfo(let machine, let policy):
+      if policy == nil && machines[machine] == nil { return }
       touchMachine(machine, &change)
-      let policy = RemoteWritePolicy(isAllowed: allowed, reason: info.string("reason"))
       if machines[machine]?.remoteWrites != policy {
         machines[machine]?.remoteWrites = policy
         change.machinesChanged = true
       }
-    case .traffic(let machine):
-      guard !input.isRetained else { return drop("a retained traffic entry", &change) }
-      guard let text = String(validating: input.payload, as: UTF8.self),
-        let entry = Self.trafficEntry(text, machine: machine, at: now)
-      else { return drop("a traffic entry that is not one entry's JSON line", &change) }
+    case .traffic(let machine, let entry):
       touchMachine(machine, &change)
       change.traffic.append(entry)
-    case .mailbox(let machine, let directory, let identifier):
-      applyMailbox(input.payload, machine: machine, directory: directory, identifier: identifier, at: now, &change)
+    case .mailbox(let machine, let directory, let identifier, let payload):
+      guard let payload else {
+        clearMailbox(machine: machine, directory: directory, identifier: identifier, at: now, &change)
+        return
+      }
+      applyMailbox(payload, machine: machine, directory: directory, identifier: identifier, at: now, &change)
     }
   }
 
+  private mutating func clearMailbox(
+    machine: String, directory: FileName, identifier: FileName, at now: Int64, _ change: inout FleetChange
+  ) {
+    // Cleared (or gone): kept as a cleared mailbox with its history, as a local one is.
+    guard let mailbox = machines[machine]?.directories[directory]?[identifier], let current = mailbox.current
+    else { return }
+    var history = mailbox.history + [current]
+    if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
+    machines[machine]?.directories[directory]?[identifier] = Mailbox(
+      identifier: identifier, current: nil, history: history, versionCount: mailbox.versionCount,
+      lastChange: now, error: nil)
+    machines[machine]?.payloads[directory]?[identifier] = nil
+    change.changedMailboxes[machine, default: []].insert(
+      FleetMailboxKey(directory: directory, identifier: identifier))
+  }
+
   private mutating func applyMailbox(
-    _ payload: [UInt8], machine: String, directory: FileName, identifier: FileName, at now: Int64,
+    _ payload: RemoteMailboxPayload, machine: String, directory: FileName, identifier: FileName, at now: Int64,
     _ change: inout FleetChange
   ) {
-    let key = FleetMailboxKey(directory: directory, identifier: identifier)
-    guard !payload.isEmpty else {
-      // Cleared (or gone): kept as a cleared mailbox with its history, as a local one is.
-      guard var mailbox = machines[machine]?.directories[directory]?[identifier], let current = mailbox.current
-      else { return }
-      var history = mailbox.history + [current]
-      if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
-      mailbox = Mailbox(
-        identifier: identifier, current: nil, history: history, versionCount: mailbox.versionCount,
-        lastChange: now, error: nil)
-      machines[machine]?.directories[directory]?[identifier] = mailbox
-      machines[machine]?.payloads[directory]?[identifier] = nil
-      change.changedMailboxes[machine, default: []].insert(key)
-      return
-    }
-    guard let text = String(validating: payload, as: UTF8.self), let top = FleetJSON(text),
-      let fields = top.object("mailbox")
-    else { return drop("a mailbox payload that is not the bridge's JSON object", &change) }
-    var archive: [UInt8]?
-    if let base64 = top.string("archive_base64") {
-      guard let bytes = Base64.decoded(base64) else { return drop("an archive that is not base64", &change) }
-      guard bytes.count <= Self.archiveByteLimit else {
-        return drop("an archive of \(bytes.count) bytes, above \(Self.archiveByteLimit)", &change)
-      }
-      archive = bytes
-    }
     touchMachine(machine, &change)
     if machines[machine]?.directories[directory] == nil {
       machines[machine]?.directories[directory] = [:]
@@ -149,44 +126,37 @@ public struct FleetState: Sendable {
         let index = paths.firstIndex { $0 > directory } ?? paths.count
         machines[machine]?.directoryPaths.insert(directory, at: index)
       }
-      change.isStructural = true
+      change.structuralMachines.insert(machine)
     }
     let previous = machines[machine]?.directories[directory]?[identifier]
-    if previous == nil { change.isStructural = true }
-    if keepsPayloads { machines[machine]?.payloads[directory, default: [:]][identifier] = text }
-    let error = fields.string("error").map(DisplayText.escaped)
-    let size = Int(clamping: fields.integer("bytes") ?? Int64(archive?.count ?? 0))
-    let modified = fields.string("modified").flatMap(TrafficRecord.milliseconds(fromTimestamp:))
-    let lastChange = fields.string("last_change").flatMap(TrafficRecord.milliseconds(fromTimestamp:)) ?? now
-    let summary = fields.string("summary").map {
-      TerminalWidth.truncated(DisplayText.escaped($0), toColumns: MailboxVersion.summaryColumns)
-    }
-    let sender = fields.string("last_writer")
-    let sequence = fields.integer("seq").flatMap { UInt64(exactly: $0) }
+    if previous == nil { change.structuralMachines.insert(machine) }
+    if keepsPayloads { machines[machine]?.payloads[directory, default: [:]][identifier] = payload.text }
     var current = previous?.current
     var history = previous?.history ?? []
     var versionCount = previous?.versionCount ?? 0
+    let modified = (payload.modifiedMilliseconds ?? 0) * 1_000_000
     // The same version again (each reconnection of the bridge publishes everything): no new one.
     let isSame =
       current.map {
-        $0.bytes == archive && $0.size == size && $0.sender == sender && $0.sequence == sequence
-          && $0.modifiedNanoseconds == (modified ?? 0) * 1_000_000
+        $0.bytes == payload.archive && $0.size == payload.size && $0.sender == payload.sender
+          && $0.sequence == payload.sequence && $0.modifiedNanoseconds == modified
       } ?? false
-    if error == nil || current == nil, !isSame, summary != nil || archive != nil {
+    if payload.error == nil || current == nil, !isSame, payload.summary != nil || payload.archive != nil {
       if let current { history.append(current) }
       if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
       current = MailboxVersion(
-        serial: nextSerial, bytes: archive, size: size, modifiedNanoseconds: (modified ?? 0) * 1_000_000,
-        observedMilliseconds: now, sender: sender, sequence: sequence,
-        summary: archive == nil ? (top.string("archive_note").map(DisplayText.escaped) ?? summary) : summary)
+        serial: nextSerial, bytes: payload.archive, size: payload.size, modifiedNanoseconds: modified,
+        observedMilliseconds: now, sender: payload.sender, sequence: payload.sequence,
+        summary: payload.archive == nil ? (payload.archiveNote ?? payload.summary) : payload.summary)
       nextSerial += 1
       versionCount += 1
     }
-    let mailbox = Mailbox(
+    machines[machine]?.directories[directory]?[identifier] = Mailbox(
       identifier: identifier, current: current, history: history, versionCount: versionCount,
-      lastChange: isSame ? (previous?.lastChange ?? lastChange) : lastChange, error: error)
-    machines[machine]?.directories[directory]?[identifier] = mailbox
-    change.changedMailboxes[machine, default: []].insert(key)
+      lastChange: isSame ? (previous?.lastChange ?? payload.lastChange ?? now) : (payload.lastChange ?? now),
+      error: payload.error)
+    change.changedMailboxes[machine, default: []].insert(
+      FleetMailboxKey(directory: directory, identifier: identifier))
   }
 
   private mutating func touchMachine(_ name: String, _ change: inout FleetChange) {
@@ -194,33 +164,12 @@ public struct FleetState: Sendable {
     machines[name] = FleetMachine(name: name)
     let index = machineNames.firstIndex { $0 > name } ?? machineNames.count
     machineNames.insert(name, at: index)
-    change.isStructural = true
+    change.structuralMachines.insert(name)
   }
 
   private mutating func drop(_ reason: String, _ change: inout FleetChange) {
     dropped += 1
     change.dropped += 1
     lastDropReason = reason
-  }
-
-  /// A traffic entry from its JSON line as `dump --json --follow` writes it, or `nil` when it is
-  /// not one (a time, a kind, a directory and an identifier are required).
-  static func trafficEntry(_ text: String, machine: String, at now: Int64) -> TrafficEntry? {
-    guard let fields = FleetJSON(text), let time = fields.string("time"),
-      let milliseconds = TrafficRecord.milliseconds(fromTimestamp: time), let kind = fields.string("kind"),
-      !kind.isEmpty, kind.utf8.count <= 64, let directory = fields.name("directory"),
-      let identifier = fields.name("identifier")
-    else { return nil }
-    var details = TrafficDetails(
-      device: fields.string("device"), peer: fields.string("peer"),
-      delivery: fields.string("delivery").map(TrafficDelivery.init(rawValue:)), transfer: fields.string("transfer"))
-    details.machine = machine
-    return TrafficEntry(
-      id: 0, milliseconds: milliseconds, kind: TrafficEntryKind(rawValue: kind), directory: directory,
-      identifier: identifier, transiting: fields.string("transiting"),
-      size: Int(clamping: max(fields.integer("bytes") ?? 0, 0)), sender: fields.string("sender"),
-      processIdentifier: fields.integer("pid").flatMap { Int32(exactly: $0) },
-      sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) }, error: fields.string("error"),
-      arrivalMilliseconds: now, details: details)
   }
 }
