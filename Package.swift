@@ -77,7 +77,9 @@ let package = Package(
     // messages (hostile input), through a pure reducer shared by the dashboard and dump --broker.
     .target(
       name: "FleetModel",
-      dependencies: ["MailboxModel", "WormholeVocabulary", "ArchivedValues", "PropertyList", "TerminalScreen"]),
+      dependencies: [
+        "MailboxModel", "WormholeVocabulary", "ArchivedValues", "PropertyList", "TerminalScreen", "FleetProtocol",
+      ]),
     // A pipe that wakes a thread blocked in poll(2): the one wake primitive of the loops.
     .target(name: "WakeSignal"),
     // The dashboard's loop and its effect executor, behind narrow protocols for the terminal,
@@ -89,13 +91,18 @@ let package = Package(
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
         "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
-        "DeviceRouting", "PeerSession", "FleetModel", "MQTTClient",
+        "DeviceRouting", "PeerSession", "FleetModel", "MQTTClient", "FleetProtocol", "FleetClient",
       ]),
     // libmosquitto (Debian's libmosquitto1), declared by us and reached through dlopen on first
     // use: building needs neither its development package nor the library itself.
     .target(name: "CMosquitto"),
     // A thin, safe MQTT client over libmosquitto: connect, publish, subscribe, events.
     .target(name: "MQTTClient", dependencies: ["CMosquitto", "ArchivedValues"]),
+    // The fleet's protocol: the bridge's topics, its info, remote requests and replies, with
+    // strict codecs (everything from the broker is hostile). Pure.
+    .target(name: "FleetProtocol", dependencies: ["WormholeVocabulary", "PropertyList", "ArchivedValues"]),
+    // Sends remote pass, clear and replay requests to a machine's bridge and awaits the reply.
+    .target(name: "FleetClient", dependencies: ["FleetProtocol", "MQTTClient", "WormholeVocabulary", "ArchivedValues"]),
     // Paired simulated devices, I/O-free: values, frames, the link protocol, WatchConnectivity's session.
     .target(name: "DeviceSession"),
     // Pairs under the home, run locks, the local Unix-socket link and the devices' files; the
@@ -121,7 +128,7 @@ let package = Package(
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
         "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient", "PeerSession",
-        "FleetModel",
+        "FleetModel", "FleetProtocol", "FleetClient",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -144,7 +151,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalScreen",
-        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching", "FleetModel",
+        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching", "FleetModel", "FleetProtocol",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
@@ -206,14 +213,16 @@ let package = Package(
         "DevicePairing", "DeviceSession", "DeviceRouting", "Wormhole", "WormholeVocabulary", "TestSupport",
         "device-runner", "PeerSession",
       ]),
+    .testTarget(name: "FleetProtocolTests", dependencies: ["FleetProtocol", "WormholeVocabulary"]),
     .testTarget(name: "PeerSessionTests", dependencies: ["PeerSession", "DeviceSession", "TestSupport"]),
     // The MQTT client and the device link against a mosquitto of their own (127.0.0.1, a free
     // port); devices killed are `wormhole-tui device run --broker` processes.
     .testTarget(
       name: "BrokerTests",
       dependencies: [
-        "MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui", "FleetModel", "Dashboard",
-        "DashboardRuntime", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary", "KeyedArchive",
+        "MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui", "FleetProtocol",
+        "FleetClient", "Wormhole", "WormholeVocabulary", "KeyedArchive", "FleetModel", "Dashboard",
+        "DashboardRuntime", "MailboxModel", "MailboxWatcher",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(

@@ -40,21 +40,18 @@ extension Overlay {
         return OverlayStep(nil, .report("cancelled", isError: false))
       default: return OverlayStep(self)
       }
-    case .pass(var form):
+    case .pass(let form):
       if key == .escape { return OverlayStep(nil) }
-      let (effect, done) = form.handle(key)
-      return OverlayStep(done ? nil : .pass(form), effect.map(OverlayStep.Request.effect))
-    case .replay(var form):
+      return Self.step(form, key, Overlay.pass)
+    case .replay(let form):
       if key == .escape { return OverlayStep(nil, .report("replay cancelled", isError: false)) }
-      let (effect, done) = form.handle(key)
-      return OverlayStep(done ? nil : .replay(form), effect.map(OverlayStep.Request.effect))
-    case .route(var form):
+      return Self.step(form, key, Overlay.replay)
+    case .route(let form):
       if key == .escape {
         return OverlayStep(
           nil, .report("\(form.replayOf == nil ? "push" : "replay") cancelled", isError: false))
       }
-      let (effect, done) = form.handle(key)
-      return OverlayStep(done ? nil : .route(form), effect.map(OverlayStep.Request.effect))
+      return Self.step(form, key, Overlay.route)
     case .command(var field):
       switch key {
       case .escape: return OverlayStep(nil)
@@ -80,23 +77,9 @@ extension Overlay {
   /// does nothing (it is never read as keys: a pasted `Dy` must not clear a directory).
   public func paste(_ text: String) throws(TextField.PasteError) -> OverlayStep {
     switch self {
-    case .pass(var form):
-      guard try form.paste(text) else {
-        return OverlayStep(
-          self, .report("paste ignored: move to the identifier or the value first (Tab)", isError: true))
-      }
-      return OverlayStep(.pass(form))
-    case .replay(var form):
-      guard try form.paste(text) else {
-        return OverlayStep(self, .report("paste ignored: move to the identifier first (Tab)", isError: true))
-      }
-      return OverlayStep(.replay(form))
-    case .route(var form):
-      guard try form.paste(text) else {
-        return OverlayStep(
-          self, .report("paste ignored: move to the payload or the URL first (Tab)", isError: true))
-      }
-      return OverlayStep(.route(form))
+    case .pass(let form): return try pasting(text, into: form, Overlay.pass)
+    case .replay(let form): return try pasting(text, into: form, Overlay.replay)
+    case .route(let form): return try pasting(text, into: form, Overlay.route)
     case .command(var field):
       try field.paste(text)
       return OverlayStep(.command(field))
@@ -106,5 +89,27 @@ extension Overlay {
     case .help, .messages, .confirm:
       return OverlayStep(self, .report("paste ignored: no text field is open", isError: true))
     }
+  }
+
+  /// A form's step for `key`: the form, shown as `overlay`, until Enter sends it.
+  private static func step<Form: FieldForm>(_ form: Form, _ key: Key, _ overlay: (Form) -> Overlay)
+    -> OverlayStep
+  {
+    var form = form
+    let (effect, done) = form.handle(key)
+    return OverlayStep(done ? nil : overlay(form), effect.map(OverlayStep.Request.effect))
+  }
+
+  /// `text` pasted into the form's focused text field, the form shown as `overlay`; outside its
+  /// text fields the paste is ignored, and the report says where to move.
+  private func pasting<Form: FieldForm>(_ text: String, into form: Form, _ overlay: (Form) -> Overlay)
+    throws(TextField.PasteError) -> OverlayStep
+  {
+    var form = form
+    guard try form.paste(text) else {
+      return OverlayStep(
+        self, .report("paste ignored: move to \(Form.pasteFields) first (Tab)", isError: true))
+    }
+    return OverlayStep(overlay(form))
   }
 }

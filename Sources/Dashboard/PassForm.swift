@@ -14,7 +14,7 @@ import WormholeVocabulary
 /// ``immediateCheckLimit`` is checked once typing pauses (the dashboard calls
 /// ``checkIfPending()`` ``checkDelayMilliseconds`` after the last key) or on Enter, so that a key
 /// typed into a large value costs what it draws, not a parse of the whole value.
-public struct PassForm: Sendable {
+public struct PassForm: Sendable, FieldForm {
   /// The form's fields in Tab order.
   public enum Field: Int, Sendable, CaseIterable {
     case directory, pair, role, identifier, value, transiting, replyTimeout, deliversIdentical
@@ -22,7 +22,14 @@ public struct PassForm: Sendable {
 
   public var directories: [FileName]
   public var directoryIndex: Int
-  public private(set) var identifier: TextField
+  /// The identifier typed; its ``identifierProblem`` is checked whenever its text changes.
+  public private(set) var identifier: TextField {
+    didSet {
+      if identifier.text != oldValue.text {
+        identifierProblem = MessageIdentifier.problem(with: identifier.text)
+      }
+    }
+  }
   public private(set) var value: TextField
   /// The types the operator can choose: all five.
   public let transitingTypes = TransitingType.allCases
@@ -148,17 +155,16 @@ public struct PassForm: Sendable {
       directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting)
   }
 
+  static let pasteFields = "the identifier or the value"
+
   /// Pastes into the focused text field; returns `false` when no text field has the focus.
   mutating func paste(_ text: String) throws(TextField.PasteError) -> Bool {
     switch focus {
-    case .identifier:
-      try identifier.paste(text)
-      identifierProblem = MessageIdentifier.problem(with: identifier.text)
+    case .identifier: try identifier.paste(text)
     case .value:
       try value.paste(text)
       checkValue()
-    case .replyTimeout:
-      try session.pasteReplyTimeout(text)
+    case .replyTimeout: try session.pasteReplyTimeout(text)
     case .directory, .transiting, .pair, .role, .deliversIdentical: return false
     }
     return true
@@ -166,17 +172,8 @@ public struct PassForm: Sendable {
 
   /// Handles a key; returns the effect when Enter sends a valid form.
   mutating func handle(_ key: Key) -> (effect: DashboardEffect?, done: Bool) {
-    let fields = fields
-    let position = fields.firstIndex(of: focus) ?? 0
+    if let step = navigate(key) { return step }
     switch key {
-    case .tab, .down:
-      focus = fields[(position + 1) % fields.count]
-    case .backTab, .up:
-      focus = fields[(position + fields.count - 1) % fields.count]
-    case .enter:
-      checkIfPending()
-      guard let effect else { return (nil, false) }
-      return (effect, true)
     case .left, .right:
       let step = key == .left ? -1 : 1
       switch focus {
@@ -201,10 +198,7 @@ public struct PassForm: Sendable {
   /// A key typed into the focused text field, if one has the focus.
   private mutating func edit(_ key: Key) {
     switch focus {
-    case .identifier:
-      let before = identifier.text
-      identifier.handle(key)
-      if identifier.text != before { identifierProblem = MessageIdentifier.problem(with: identifier.text) }
+    case .identifier: identifier.handle(key)
     case .value:
       let before = value.text
       value.handle(key)

@@ -9,7 +9,7 @@ import WormholeVocabulary
 /// message, a delivered transfer re-sent as a context. With a session type the target is a
 /// pair's device (``SessionFields``, defaulted from the source's directory when it lies in a
 /// device's group) and the identifier the message is sent with.
-public struct ReplayForm: Sendable {
+public struct ReplayForm: Sendable, FieldForm {
   /// What is replayed.
   public enum Source: Sendable, Hashable {
     /// A kept version of a mailbox.
@@ -28,7 +28,14 @@ public struct ReplayForm: Sendable {
   /// A second line under the title: why this source was chosen, what the type means.
   public var note: String?
   public var directory: FileName
-  public private(set) var identifier: TextField
+  /// The identifier typed; its ``identifierProblem`` is checked whenever its text changes.
+  public private(set) var identifier: TextField {
+    didSet {
+      if identifier.text != oldValue.text {
+        identifierProblem = MessageIdentifier.problem(with: identifier.text)
+      }
+    }
+  }
   /// The types offered: all five.
   public let transitingTypes = TransitingType.allCases
   public var transitingIndex: Int
@@ -114,15 +121,14 @@ public struct ReplayForm: Sendable {
     }
   }
 
+  static let pasteFields = "the identifier"
+
   /// Pastes into the identifier or the reply timeout when it has the focus; returns whether it
   /// took the paste.
   mutating func paste(_ text: String) throws(TextField.PasteError) -> Bool {
     switch focus {
-    case .identifier:
-      try identifier.paste(text)
-      identifierProblem = MessageIdentifier.problem(with: identifier.text)
-    case .replyTimeout:
-      try session.pasteReplyTimeout(text)
+    case .identifier: try identifier.paste(text)
+    case .replyTimeout: try session.pasteReplyTimeout(text)
     case .transiting, .pair, .role, .deliversIdentical:
       return false
     }
@@ -130,16 +136,8 @@ public struct ReplayForm: Sendable {
   }
 
   mutating func handle(_ key: Key) -> (effect: DashboardEffect?, done: Bool) {
-    let fields = fields
-    let position = fields.firstIndex(of: focus) ?? 0
+    if let step = navigate(key) { return step }
     switch key {
-    case .tab, .down:
-      focus = fields[(position + 1) % fields.count]
-    case .backTab, .up:
-      focus = fields[(position + fields.count - 1) % fields.count]
-    case .enter:
-      guard let effect else { return (nil, false) }
-      return (effect, true)
     case .left where focus != .identifier && focus != .replyTimeout,
       .right where focus != .identifier && focus != .replyTimeout:
       let step = key == .left ? -1 : 1
@@ -155,8 +153,7 @@ public struct ReplayForm: Sendable {
       if focus == .role { session.switchRole() } else { session.deliversIdentical.toggle() }
     default:
       switch focus {
-      case .identifier:
-        if identifier.handle(key) { identifierProblem = MessageIdentifier.problem(with: identifier.text) }
+      case .identifier: identifier.handle(key)
       case .replyTimeout: session.editReplyTimeout(key)
       case .transiting, .pair, .role, .deliversIdentical: break
       }

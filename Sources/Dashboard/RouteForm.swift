@@ -13,7 +13,7 @@ import WormholeVocabulary
 /// JSON object with an `aps` dictionary, and the `aps.notification_id` catchers will match; a
 /// URL's scheme. A payload is at most a few KiB to check (the size is checked before it is
 /// parsed), so every key is checked at once.
-public struct RouteForm: Sendable {
+public struct RouteForm: Sendable, FieldForm {
   /// What the form sends.
   public enum Kind: String, Sendable, CaseIterable {
     case push
@@ -24,6 +24,9 @@ public struct RouteForm: Sendable {
   public enum Field: Int, Sendable, CaseIterable {
     case kind, pair, role, text
   }
+
+  /// The fields in Tab order: all of them, whatever the kind.
+  public var fields: [Field] { Field.allCases }
 
   public var kind: Kind
   /// The pair and the device (``SessionFields/role``) it goes to.
@@ -153,6 +156,8 @@ public struct RouteForm: Sendable {
     }
   }
 
+  static let pasteFields = "the payload or the URL"
+
   /// Pastes into the payload or the URL when it has the focus; returns whether it took the paste.
   mutating func paste(_ pasted: String) throws(TextField.PasteError) -> Bool {
     guard focus == .text else { return false }
@@ -163,16 +168,8 @@ public struct RouteForm: Sendable {
 
   /// Handles a key; returns the effect when Enter sends a valid form.
   mutating func handle(_ key: Key) -> (effect: DashboardEffect?, done: Bool) {
-    let fields = Field.allCases
-    let position = fields.firstIndex(of: focus) ?? 0
+    if let step = navigate(key) { return step }
     switch key {
-    case .tab, .down:
-      focus = fields[(position + 1) % fields.count]
-    case .backTab, .up:
-      focus = fields[(position + fields.count - 1) % fields.count]
-    case .enter:
-      guard let effect else { return (nil, false) }
-      return (effect, true)
     case .left where focus != .text, .right where focus != .text:
       let step = key == .left ? -1 : 1
       switch focus {

@@ -1,6 +1,7 @@
 import Dashboard
 import Dispatch
 import FleetModel
+import FleetProtocol
 import MQTTClient
 import Synchronization
 
@@ -76,7 +77,7 @@ public final class FleetSource: DashboardMessageSource {
         case .connected:
           if let client = subscribe.withLock({ $0 }) {
             do throws(MQTTError) {
-              try client.subscribe(FleetTopic.everything, quality: .atLeastOnce)
+              try client.subscribe(BridgeTopics.everything, quality: .atLeastOnce)
             } catch {
               self.send(.fleetConnection("cannot subscribe: \(error.description)"))
               return

@@ -7,7 +7,7 @@ import Synchronization
 public final class MailboxWatcherSource: DashboardEventSource {
   private let queue = DispatchQueue(label: "wormhole.dashboard.watcher")
   private let watcher: MailboxWatcher
-  private let delivery: Delivery
+  let delivery: Delivery
 
   /// A watcher of `roots`; fails as the watcher does (a root missing, inotify unavailable).
   /// Nothing is read until ``start(delivering:)``.
@@ -22,7 +22,7 @@ public final class MailboxWatcherSource: DashboardEventSource {
   }
 
   public func start(delivering deliver: @escaping @Sendable ([ModelEvent]) -> Void) {
-    delivery.handler.withLock { $0 = deliver }
+    delivery.handler.withLock { $0.deliver = deliver }
     let watcher = watcher
     queue.sync { watcher.start() }
   }
@@ -32,12 +32,15 @@ public final class MailboxWatcherSource: DashboardEventSource {
   public func cancel() { watcher.cancel() }
 
   /// Where the watcher's batches go, set once the loop starts.
-  private final class Delivery: Sendable {
-    let handler = Mutex<(@Sendable ([ModelEvent]) -> Void)?>(nil)
+  final class Delivery: Sendable {
+    /// The closure sits in a struct: a `Mutex` of the function type itself re-wraps it in two
+    /// reabstraction thunks at every `withLock`, so each batch would run a longer chain.
+    struct Slot { var deliver: (@Sendable ([ModelEvent]) -> Void)? }
+    let handler = Mutex(Slot())
 
     func deliver(_ events: [ModelEvent]) {
-      let handler = handler.withLock { $0 }
-      handler?(events)
+      let deliver = handler.withLock { $0.deliver }
+      deliver?(events)
     }
   }
 }

@@ -16,10 +16,4 @@ public struct PairRouteRequest: Sendable, Equatable {
   /// The device that receives it.
   public var device: DeviceAddress
   public var delivery: Delivery
-
-  public init(home: String, device: DeviceAddress, delivery: Delivery) {
-    self.home = home
-    self.device = device
-    self.delivery = delivery
-  }
 }

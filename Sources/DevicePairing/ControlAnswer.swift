@@ -28,17 +28,14 @@ enum ControlAnswer: Sendable, Equatable {
       return frame
     case .context(let update, let stored):
       frame.sequence = 2
-      switch update {
-      case .unchanged:
-        writer.append(UInt8(0))
-        writer.append(UInt64(0))
-      case .sent(let version):
-        writer.append(UInt8(1))
-        writer.append(version)
-      case .queued(let version):
-        writer.append(UInt8(2))
-        writer.append(version)
-      }
+      let (kind, version): (UInt8, UInt64) =
+        switch update {
+        case .unchanged: (0, 0)
+        case .sent(let version): (1, version)
+        case .queued(let version): (2, version)
+        }
+      writer.append(kind)
+      writer.append(version)
       writer.append(UInt8(stored ? 1 : 0))
     case .transfer(let id, let reachable, let stored):
       frame.sequence = 3
@@ -98,36 +95,22 @@ enum ControlAnswer: Sendable, Equatable {
   }
 
   private static func write(_ error: SessionError, to writer: inout ByteWriter) {
-    switch error {
-    case .notActivated: writer.append(UInt8(1))
-    case .notReachable: writer.append(UInt8(2))
-    case .payloadTooLarge(let bytes, let limit):
-      writer.append(UInt8(3))
-      writer.append(UInt64(max(0, bytes)))
-      writer.append(UInt64(max(0, limit)))
-    case .replyTimedOut(let seconds):
-      writer.append(UInt8(4))
-      writer.append(seconds.bitPattern)
-    case .transferNotFound(let id):
-      writer.append(UInt8(5))
-      writer.append(id)
-    case .transferAlreadySent(let id):
-      writer.append(UInt8(6))
-      writer.append(id)
-    case .invalidIdentifier(let identifier, let reason):
-      writer.append(UInt8(7))
-      write(identifier, to: &writer)
-      write(reason, to: &writer)
-    case .storage(let reason):
-      writer.append(UInt8(8))
-      write(reason, to: &writer)
-    case .linkUnavailable(let reason):
-      writer.append(UInt8(9))
-      write(reason, to: &writer)
-    case .refusedFrame(let reason):
-      writer.append(UInt8(10))
-      write(reason, to: &writer)
-    }
+    let (kind, numbers, texts): (UInt8, [UInt64], [String]) =
+      switch error {
+      case .notActivated: (1, [], [])
+      case .notReachable: (2, [], [])
+      case .payloadTooLarge(let bytes, let limit): (3, [UInt64(max(0, bytes)), UInt64(max(0, limit))], [])
+      case .replyTimedOut(let seconds): (4, [seconds.bitPattern], [])
+      case .transferNotFound(let id): (5, [id], [])
+      case .transferAlreadySent(let id): (6, [id], [])
+      case .invalidIdentifier(let identifier, let reason): (7, [], [identifier, reason])
+      case .storage(let reason): (8, [], [reason])
+      case .linkUnavailable(let reason): (9, [], [reason])
+      case .refusedFrame(let reason): (10, [], [reason])
+      }
+    writer.append(kind)
+    for number in numbers { writer.append(number) }
+    for text in texts { write(text, to: &writer) }
   }
 
   private static func readError(_ reader: inout ByteReader) throws(FrameError) -> SessionError {

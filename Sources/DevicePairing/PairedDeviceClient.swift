@@ -39,12 +39,6 @@ public struct PairedDeviceClient: Sendable {
     /// Whether the counterpart acknowledged storing this version before the call returned.
     public var isStored: Bool
     public var route: Route
-
-    public init(update: SessionEngine.ContextUpdate, isStored: Bool, route: Route) {
-      self.update = update
-      self.isStored = isStored
-      self.route = route
-    }
   }
 
   /// What ``transferFile(identifier:archive:)`` did.
@@ -57,13 +51,6 @@ public struct PairedDeviceClient: Sendable {
     /// and is delivered when both devices run.
     public var isStored: Bool
     public var route: Route
-
-    public init(id: UInt64, wasReachable: Bool, isStored: Bool, route: Route) {
-      self.id = id
-      self.wasReachable = wasReachable
-      self.isStored = isStored
-      self.route = route
-    }
   }
 
   public let store: PairStore

@@ -13,8 +13,6 @@ import WormholeVocabulary
 public struct SessionMessageTransiting: SessionTransiting {
   public let session: ListeningSession
 
-  public init(session: ListeningSession) { self.session = session }
-
   public var transitingType: TransitingType { .sessionMessage }
 
   public func writeMessage(_ archive: [UInt8], identifier: String, transfer: String) throws(WormholeError)

@@ -20,11 +20,6 @@ public struct RouteOutcome: Sendable, Equatable, CustomStringConvertible {
   public struct CutOff: Sendable, Equatable {
     public var catcher: CatcherReference
     public var reason: CutOffReason
-
-    public init(catcher: CatcherReference, reason: CutOffReason) {
-      self.catcher = catcher
-      self.reason = reason
-    }
   }
 
   /// What was routed.

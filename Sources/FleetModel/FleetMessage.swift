@@ -1,4 +1,5 @@
 import ArchivedValues
+import FleetProtocol
 import MailboxModel
 import PropertyList
 import TerminalScreen
@@ -35,7 +36,7 @@ public enum FleetMessage: Sendable {
       self = .dropped(reason: "a payload of \(input.payload.count) bytes, above \(FleetState.payloadByteLimit)")
       return
     }
-    guard let topic = FleetTopic(input.topic) else {
+    guard let topic = BridgeTopics.kind(of: input.topic) else {
       self = .dropped(reason: "a topic that is not a bridge's: \(DisplayText.field(input.topic))")
       return
     }
@@ -54,18 +55,20 @@ public enum FleetMessage: Sendable {
         return
       }
       self = .presence(machine: machine, presence)
-    case .bridgeInfo(let machine):
+    case .bridge(let machine):
+      // Emptied when the bridge stops cleanly: it takes no remote write then.
       guard !input.payload.isEmpty else {
         self = .bridgeInfo(machine: machine, nil)
         return
       }
-      guard let text = String(validating: input.payload, as: UTF8.self), let info = FleetJSON(text),
-        let allowed = info.boolean("remote_writes")
-      else {
-        self = .dropped(reason: "a bridge description that is not {\"version\",\"remote_writes\",\"reason\"}")
-        return
+      do throws(FleetProtocolError) {
+        let info = try BridgeInfo(payload: input.payload)
+        self = .bridgeInfo(
+          machine: machine,
+          RemoteWritePolicy(isAllowed: info.allowsRemoteWrites, reason: info.reason.map(DisplayText.escaped)))
+      } catch {
+        self = .dropped(reason: "a bridge info that is not the bridge's: \(DisplayText.escaped(String(describing: error)))")
       }
-      self = .bridgeInfo(machine: machine, RemoteWritePolicy(isAllowed: allowed, reason: info.string("reason")))
     case .traffic(let machine):
       guard !input.isRetained else {
         self = .dropped(reason: "a retained traffic entry")

@@ -88,13 +88,6 @@ public struct InotifyEvent: Sendable, Hashable {
   public var cookie: UInt32
   /// The entry's name inside a watched directory; empty for events on the watched path itself.
   public var name: String
-
-  public init(watch: Int32, mask: InotifyMask, cookie: UInt32, name: String) {
-    self.watch = watch
-    self.mask = mask
-    self.cookie = cookie
-    self.name = name
-  }
 }
 
 /// inotify event bits.

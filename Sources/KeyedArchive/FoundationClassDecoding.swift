@@ -283,48 +283,50 @@ extension ArchiveResolver {
   }
 
   private mutating func decodeIndexSet(_ fields: Fields) throws(KeyedArchiveError) -> ArchivedValue? {
-    guard case .integer(let count)? = fields["NSRangeCount"] else { return nil }
-    switch count {
-    case 0:
-      return fields.hasOnly(["NSRangeCount"]) ? .indexSet([]) : nil
-    case 1:
-      guard fields.hasOnly(["NSRangeCount", "NSLocation", "NSLength"]),
-        let location = fields["NSLocation"].flatMap(peekUnsigned),
-        let length = fields["NSLength"].flatMap(peekUnsigned)
-      else { return nil }
-      return .indexSet([ArchivedIndexRange(location: location, length: length)])
-    default:
-      guard fields.hasOnly(["NSRangeCount", "NSRangeData"]),
-        let data = fields["NSRangeData"].flatMap(peekData),
-        let numbers = Self.varints(data), numbers.count % 2 == 0, Int64(numbers.count / 2) == count
-      else { return nil }
-      try charge(numbers.count * 8)
-      var ranges = [ArchivedIndexRange]()
-      ranges.reserveCapacity(numbers.count / 2)
-      for pair in stride(from: 0, to: numbers.count, by: 2) {
-        ranges.append(ArchivedIndexRange(location: numbers[pair], length: numbers[pair + 1]))
-      }
-      return .indexSet(ranges)
+    guard
+      let numbers = try countedNumbers(
+        fields, count: "NSRangeCount", inline: ["NSLocation", "NSLength"], data: "NSRangeData")
+    else { return nil }
+    var ranges = [ArchivedIndexRange]()
+    ranges.reserveCapacity(numbers.count / 2)
+    for pair in stride(from: 0, to: numbers.count, by: 2) {
+      ranges.append(ArchivedIndexRange(location: numbers[pair], length: numbers[pair + 1]))
     }
+    return .indexSet(ranges)
   }
 
   private mutating func decodeIndexPath(_ fields: Fields) throws(KeyedArchiveError) -> ArchivedValue? {
-    guard case .integer(let length)? = fields["NSIndexPathLength"] else { return nil }
-    switch length {
+    try countedNumbers(
+      fields, count: "NSIndexPathLength", inline: ["NSIndexPathValue"], data: "NSIndexPathData"
+    ).map { .indexPath($0) }
+  }
+
+  /// The numbers of an index set or an index path as Foundation archives them: `count` items of
+  /// `inline.count` numbers each, none for a count of 0, the `inline` keys' values for one item,
+  /// else varints in `data`. `nil` when the fields are not in that form.
+  private mutating func countedNumbers(_ fields: Fields, count key: String, inline: [String], data: String)
+    throws(KeyedArchiveError) -> [UInt64]?
+  {
+    guard case .integer(let count)? = fields[key] else { return nil }
+    switch count {
     case 0:
-      return fields.hasOnly(["NSIndexPathLength"]) ? .indexPath([]) : nil
+      return fields.hasOnly([key]) ? [] : nil
     case 1:
-      guard fields.hasOnly(["NSIndexPathLength", "NSIndexPathValue"]),
-        let index = fields["NSIndexPathValue"].flatMap(peekUnsigned)
-      else { return nil }
-      return .indexPath([index])
+      guard fields.hasOnly([key] + inline) else { return nil }
+      var numbers: [UInt64] = []
+      for name in inline {
+        guard let number = fields[name].flatMap(peekUnsigned) else { return nil }
+        numbers.append(number)
+      }
+      return numbers
     default:
-      guard fields.hasOnly(["NSIndexPathLength", "NSIndexPathData"]),
-        let data = fields["NSIndexPathData"].flatMap(peekData), let indexes = Self.varints(data),
-        Int64(indexes.count) == length
+      guard fields.hasOnly([key, data]),
+        let bytes = fields[data].flatMap(peekData),
+        let numbers = Self.varints(bytes), numbers.count % inline.count == 0,
+        Int64(numbers.count / inline.count) == count
       else { return nil }
-      try charge(indexes.count * 8)
-      return .indexPath(indexes)
+      try charge(numbers.count * 8)
+      return numbers
     }
   }
 

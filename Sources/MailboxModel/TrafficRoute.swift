@@ -8,7 +8,7 @@ import WormholeVocabulary
 /// the words the device said it, without depending on the routing module.
 public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
   /// One catcher as the route names it.
-  public struct Catcher: Sendable, Hashable, CustomStringConvertible {
+  public struct Catcher: Sendable, Hashable, NamedCatcher {
     public var index: Int
     public var pattern: String
     /// Where it came from (a routes file's `FILE:LINE`), when it has a label.
@@ -21,13 +21,6 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
       self.pattern = pattern
       self.label = label
       self.reason = reason
-    }
-
-    /// `catcher 0 "pattern" (label)`, escaped for a terminal.
-    public var description: String {
-      var text = "catcher \(index) \(DisplayText.quoted(pattern))"
-      if let label { text += " (\(DisplayText.escaped(label)))" }
-      return text
     }
   }
 
@@ -116,7 +109,7 @@ public struct TrafficRoute: Sendable, Hashable, CustomStringConvertible {
   public var shortDescription: String {
     var text: String
     if taken == "catcher", let catcher {
-      text = "catcher \(catcher.index) \(DisplayText.quoted(catcher.pattern))"
+      text = catcher.patternDescription
     } else {
       text = DisplayText.field(taken)
     }

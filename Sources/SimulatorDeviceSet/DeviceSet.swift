@@ -32,6 +32,12 @@ public struct DeviceSet: Sendable, Hashable {
   /// What could not be read, in the order the set was walked (sorted by name at each level).
   public var notes: [DeviceSetNote] = []
 
+  /// Notes that `path` could not be read, and why: a caller that shows the set adds what it read
+  /// beyond the reader, such as a group container's directory that could not be watched.
+  public mutating func noteUnreadable(_ path: FileName, reason: String) {
+    notes.append(DeviceSetNote(path: path, kind: .unreadable(reason: reason)))
+  }
+
   /// The name of the file that holds a set's pairs, at its top.
   public static let pairsFileName: FileName = "device_set.plist"
 

@@ -12,13 +12,6 @@ public struct DeviceSetNote: Sendable, Hashable, CustomStringConvertible {
   /// What is wrong.
   public var kind: Kind
 
-  /// A note about `path` (callers that show a set add their own, such as a group container's
-  /// directory that could not be watched).
-  public init(path: FileName, kind: Kind) {
-    self.path = path
-    self.kind = kind
-  }
-
   /// What can be wrong with one piece of a device set.
   public enum Kind: Sendable, Hashable {
     /// The set has no `device_set.plist`, so it names no pairs (a set whose devices were never

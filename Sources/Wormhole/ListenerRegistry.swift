@@ -31,7 +31,11 @@ final class ListenerRegistry: Sendable {
   /// ``deliver(_:)``.
   let followsJournal: Bool
   /// Told what the journal follower notices (an unreadable journal, the directory removed...).
-  let noticeHandler = Mutex<(@Sendable (TrafficJournalNotice) -> Void)?>(nil)
+  /// (In a struct: a `Mutex` of the function type itself re-wraps the closure in two more
+  /// reabstraction thunks at every `withLock`, so each notice would run a longer chain.)
+  let noticeHandler = Mutex(NoticeHandler())
+
+  struct NoticeHandler { var handle: (@Sendable (TrafficJournalNotice) -> Void)? }
 
   init(directory: String, options: Wormhole.Options, followsJournal: Bool = true) {
     self.directory = directory
@@ -53,7 +57,7 @@ final class ListenerRegistry: Sendable {
         started = try TrafficJournalFollower(
           directory: directory,
           notices: { [weak self] notice in
-            guard let handler = self?.noticeHandler.withLock({ $0 }) else { return }
+            guard let handler = self?.noticeHandler.withLock({ $0.handle }) else { return }
             handler(notice)
           }
         ) { [weak self, weak reader] records in

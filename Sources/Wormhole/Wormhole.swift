@@ -601,7 +601,7 @@ public final class Wormhole: Sendable {
   /// restarted, the directory removed or created again. Replaces any earlier handler; `nil`
   /// stops the calls.
   public func observeJournalNotices(_ handler: (@Sendable (TrafficJournalNotice) -> Void)?) {
-    listeners.noticeHandler.withLock { $0 = handler }
+    listeners.noticeHandler.withLock { $0.handle = handler }
   }
 
   /// Stops every listener for `identifier`.

@@ -1,4 +1,5 @@
 import Dispatch
+import FleetProtocol
 import MQTTClient
 import MailboxModel
 import MailboxWatcher

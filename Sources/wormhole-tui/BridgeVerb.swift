@@ -1,5 +1,6 @@
 import ArchivedValues
 import Dispatch
+import FleetProtocol
 import Glibc
 import MQTTClient
 import MailboxWatcher
@@ -18,13 +19,20 @@ enum BridgeVerb {
       retained message once cleared), each new traffic entry a QoS 1 message on
       wormhole/v1/machines/MACHINE/traffic, and wormhole/v1/machines/MACHINE/presence a
       retained "online" with a Last Will "offline". Topic levels are percent-encoded. MACHINE
-      is --name, else the host name. The bridge is read-only: it applies nothing from the
-      broker (it only empties retained mailbox topics of its machine that an earlier run left
-      for mailboxes gone since). SIGINT and SIGTERM publish "offline" and stop it (exit 0).
+      is --name, else the host name. wormhole/v1/machines/MACHINE/bridge holds, retained,
+      {"version":1,"remote_writes":true|false,"reason":...}. By default the bridge is
+      read-only: it applies nothing from the broker (it only empties retained mailbox topics of
+      its machine that an earlier run left for mailboxes gone since). With
+      --allow-remote-writes it also applies the pass, clear and replay requests published on
+      wormhole/v1/machines/MACHINE/requests (journaled here, sender "bridge MACHINE (remote)"),
+      in the directories it publishes only, and answers each on its reply_to; every refusal
+      is answered with the reason and said on standard error. SIGINT and SIGTERM publish
+      "offline", empty the bridge info and stop it (exit 0).
       """,
     options: [
       OptionSpec(.broker, help: "the MQTT broker (mqtt://HOST:PORT)"),
       OptionSpec(.name, help: "this machine's name on the broker (default: the host name)"),
+      OptionSpec(.allowRemoteWrites, help: "apply pass, clear and replay requests from the broker"),
     ] + PairArguments.deviceOptions,
     run: run)
 
@@ -43,6 +51,7 @@ enum BridgeVerb {
     }
     let roots = try DumpVerb.roots(arguments)
     let publisher = BridgePublisher(machine: machine)
+    let requests = BridgeRequests(machine: machine, allowsWrites: arguments.flag(.allowRemoteWrites))
     let client: MQTTClient
     do throws(MQTTError) {
       let will = MQTTMessage(
@@ -50,17 +59,22 @@ enum BridgeVerb {
         isRetained: true)
       client = try MQTTClient(
         clientIdentifier: "wormhole-bridge-\(BridgeTopics.encoded(machine))-\(getpid())", cleanSession: true,
-        will: will
+        will: will, maximumPayloadBytes: RemoteRequest.maximumPayloadByteCount
       ) { event in
         switch event {
-        case .connected: publisher.connected()
+        case .connected:
+          publisher.connected()
+          requests.connected()
         case .refused(let reason): diagnose("bridge: the broker refused the connection: \(reason)")
         case .disconnected(let reason):
           publisher.disconnected()
           // A clean stop (SIGINT, SIGTERM) disconnects too, saying "disconnected".
           if reason != "disconnected" { diagnose("bridge: disconnected (\(reason)); reconnecting") }
-        case .received(let message): publisher.retainedSeen(message)
-        case .dropped, .published: break
+        case .received(let message):
+          publisher.retainedSeen(message)
+          requests.received(message)
+        case .dropped(let reason): diagnose("bridge: dropped a message from the broker: \(reason)")
+        case .published: break
         }
       }
     } catch {
@@ -73,12 +87,14 @@ enum BridgeVerb {
       throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
     }
     publisher.attach(model: model, client: client)
+    requests.attach(model: model, client: client)
     do throws(MQTTError) { try client.connect(to: broker) } catch { throw .failure(error.description) }
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {
       signal(number, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler {
+        requests.goOffline()
         publisher.goOffline()
         client.disconnect()
         Termination.exit(.success)
@@ -89,6 +105,7 @@ enum BridgeVerb {
     let count = model.snapshot.directories.count
     diagnose(
       "bridging \(count) wormhole director\(count == 1 ? "y" : "ies") as \(DisplayText.field(machine)) to \(broker)"
+        + (requests.allowsWrites ? ", applying remote writes" : ", read-only")
     )
     withExtendedLifetime((sources, model, client)) { dispatchMain() }
   }

@@ -51,14 +51,14 @@ enum DeviceSetDump {
           states.append(model.snapshot)
           model.cancel()
         } catch {
-          set.notes.append(DeviceSetNote(path: root.path, kind: .unreadable(reason: error.description)))
+          set.noteUnreadable(root.path, reason: error.description)
         }
       }
     }
     for state in states {
       for directory in state.sortedDirectories {
         if let error = directory.error {
-          set.notes.append(DeviceSetNote(path: directory.path, kind: .unreadable(reason: error)))
+          set.noteUnreadable(directory.path, reason: error)
         }
       }
     }

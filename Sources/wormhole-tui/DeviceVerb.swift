@@ -147,13 +147,7 @@ enum DeviceVerb {
     -> MQTTDeviceLink?
   {
     guard let text = arguments.value(.broker) else { return nil }
-    let broker: BrokerAddress
-    do throws(MQTTError) {
-      broker = try BrokerAddress(parsing: text)
-      try MQTTClient.load()
-    } catch {
-      throw .usage(error.description)
-    }
+    let broker = try BrokerAddress(argument: text)
     do throws(LinkError) { return try MQTTDeviceLink(address: address, broker: broker) } catch {
       throw .usage(error.description)
     }

@@ -1,6 +1,7 @@
 import ArchivedValues
 import Dispatch
 import FleetModel
+import FleetProtocol
 import Glibc
 import MQTTClient
 import Synchronization

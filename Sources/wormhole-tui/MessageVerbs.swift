@@ -29,10 +29,11 @@ enum PassVerb {
       OptionSpec(.transiting, help: "file (default), coordinated-file, or session-* with --pair"),
       OptionSpec(.sender, help: "sender label in the traffic journal (default wormhole-tui)"),
       OptionSpec(.durable, help: "flush the mailbox to disk before notifying"),
-    ] + SessionPass.options,
+    ] + SessionPass.options + RemoteWriteVerbs.options,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    if RemoteWriteVerbs.isRemote(arguments) { return try RemoteWriteVerbs.pass(arguments) }
     guard let identifier = arguments.positional.first else {
       throw .usage("pass needs an IDENTIFIER (see --help)")
     }
@@ -292,10 +293,11 @@ enum ClearVerb {
       OptionSpec(.all, help: "remove every *.archive mailbox in the directory"),
       OptionSpec(.transiting, help: "file (default), coordinated-file, or session-* with --pair"),
       OptionSpec(.sender, help: "sender label in the traffic journal"),
-    ] + PairArguments.deviceOptions,
+    ] + PairArguments.deviceOptions + RemoteWriteVerbs.options,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    if RemoteWriteVerbs.isRemote(arguments) { return try RemoteWriteVerbs.clear(arguments) }
     let all = arguments.flag(.all)
     guard all != !arguments.positional.isEmpty else {
       throw .usage(

@@ -68,6 +68,8 @@ struct Option: Hashable, Sendable {
 
   // Across machines.
   static let broker = Option("broker", "URL")
+  static let allowRemoteWrites = Option("allow-remote-writes")
+  static let machine = Option("machine", "M")
   // Peers: Multipeer-style sessions.
   static let service = Option("service", "TYPE")
   static let name = Option("name", "NAME")

@@ -7,10 +7,11 @@ final class BridgeProcess: Sendable {
   let process: Process
   private let errors = Collector<String>()
 
-  init(_ broker: TestBroker, container: String, machine: String) throws {
+  init(_ broker: TestBroker, container: String, machine: String, extra: [String] = []) throws {
     process = Process()
     process.executableURL = URL(fileURLWithPath: wormholePath)
-    process.arguments = ["bridge", "--broker", broker.url, "--container", container, "--name", machine]
+    process.arguments =
+      ["bridge", "--broker", broker.url, "--container", container, "--name", machine] + extra
     process.standardOutput = FileHandle.nullDevice
     let pipe = Pipe()
     process.standardError = pipe
@@ -30,6 +31,11 @@ final class BridgeProcess: Sendable {
   /// What the bridge wrote to standard error so far, and whether it still runs: for failure messages.
   var diagnostics: String {
     errors.values.joined() + (process.isRunning ? "(running)" : "(exited \(process.terminationStatus))")
+  }
+
+  /// Waits (up to ten seconds) until the bridge's standard error holds `text`; whether it does.
+  func waitForDiagnostic(containing text: String) -> Bool {
+    errors.wait { $0.joined().contains(text) }.joined().contains(text)
   }
 
   /// Sends `signal` and waits for the process to end.

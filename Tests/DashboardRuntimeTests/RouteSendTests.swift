@@ -1,7 +1,6 @@
 import Dashboard
 import DashboardRuntime
 import DevicePairing
-import DeviceRouting
 import DeviceSession
 import MailboxModel
 import MailboxWatcher
@@ -10,6 +9,8 @@ import TestSupport
 import Testing
 import Wormhole
 import WormholeVocabulary
+
+@testable import DeviceRouting
 
 /// Pair operations that route as scripted and remember what they were asked to route.
 private final class FakeRouteOperations: PairOperations {

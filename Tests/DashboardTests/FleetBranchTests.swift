@@ -1,6 +1,7 @@
 import ArchivedValues
 import Dashboard
 import FleetModel
+import FleetProtocol
 import KeyedArchive
 import MailboxModel
 import SnapshotSupport
@@ -27,7 +28,7 @@ private func base64(_ bytes: [UInt8]) -> String {
 }
 
 /// Topic levels as the bridge encodes them.
-private func level(_ text: String) -> String { FleetTopic.encoded(Array(text.utf8)) }
+private func level(_ text: String) -> String { BridgeTopics.encoded(text) }
 
 /// Messages a bridge publishes, made by hand.
 enum Bridged {

@@ -1,7 +1,8 @@
-import DevicePairing
 import DeviceSession
 import Glibc
 import Testing
+
+@testable import DevicePairing
 
 /// ``PairedDeviceClient`` on a real pair in this process: through a running device's control
 /// socket, and by becoming the device for the operation. Waits are on deliveries, never on time.

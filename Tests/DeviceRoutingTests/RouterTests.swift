@@ -1,7 +1,8 @@
-import DeviceRouting
 import PatternMatching
 import Synchronization
 import Testing
+
+@testable import DeviceRouting
 
 @Suite struct RouterTests {
   /// What the handlers of a test saw, in order.

@@ -17,32 +17,29 @@ import WormholeVocabulary
   private let undecodable = FileName(bytes: [0x62, 0x61, 0x64, 0xFF])
 
   @Test func namesThatAreOneStringButTwoFilesAreTwoMailboxesAsTheyChange() throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let signal = UpdateSignal()
-    let model = try LiveModel(roots: [.container(directory.path)], onUpdate: signal.handler)
-    defer { model.cancel() }
-    writeAtomically(directory.path + "/\u{E9}.archive", Array("one".utf8))
-    writeAtomically(directory.path + "/e\u{301}.archive", Array("two".utf8))
-    writeAtomically(directory.path + "/x\u{600}.archive", Array("three".utf8))
-    try writeFile(mailboxPath(directory.name, undecodable), Array("four".utf8))
-    #expect(
-      signal.wait(for: model) { state in
-        state.mailbox(composed, in: directory.name)?.current?.bytes == Array("one".utf8)
-          && state.mailbox(decomposed, in: directory.name)?.current?.bytes == Array("two".utf8)
-          && state.mailbox("x\u{600}", in: directory.name)?.current?.bytes == Array("three".utf8)
-          && state.mailbox(undecodable, in: directory.name)?.current?.bytes == Array("four".utf8)
-      })
-    #expect(model.snapshot.directories[directory.name]?.mailboxes.count == 4)
-    // Removing one leaves its canonically equivalent neighbour alone.
-    unlink(directory.path + "/e\u{301}.archive")
-    #expect(unlink(mailboxPath(directory.name, undecodable).bytes.map { CChar(bitPattern: $0) } + [0]) == 0)
-    #expect(
-      signal.wait(for: model) { state in
-        state.mailbox(decomposed, in: directory.name)?.isPresent == false
-          && state.mailbox(undecodable, in: directory.name)?.isPresent == false
-      })
-    #expect(model.snapshot.mailbox(composed, in: directory.name)?.isPresent == true)
+    try withWatchedDirectory { directory, model, signal in
+      writeAtomically(directory.path + "/\u{E9}.archive", Array("one".utf8))
+      writeAtomically(directory.path + "/e\u{301}.archive", Array("two".utf8))
+      writeAtomically(directory.path + "/x\u{600}.archive", Array("three".utf8))
+      try writeFile(mailboxPath(directory.name, undecodable), Array("four".utf8))
+      #expect(
+        signal.wait(for: model) { state in
+          state.mailbox(composed, in: directory.name)?.current?.bytes == Array("one".utf8)
+            && state.mailbox(decomposed, in: directory.name)?.current?.bytes == Array("two".utf8)
+            && state.mailbox("x\u{600}", in: directory.name)?.current?.bytes == Array("three".utf8)
+            && state.mailbox(undecodable, in: directory.name)?.current?.bytes == Array("four".utf8)
+        })
+      #expect(model.snapshot.directories[directory.name]?.mailboxes.count == 4)
+      // Removing one leaves its canonically equivalent neighbour alone.
+      unlink(directory.path + "/e\u{301}.archive")
+      #expect(unlink(mailboxPath(directory.name, undecodable).bytes.map { CChar(bitPattern: $0) } + [0]) == 0)
+      #expect(
+        signal.wait(for: model) { state in
+          state.mailbox(decomposed, in: directory.name)?.isPresent == false
+            && state.mailbox(undecodable, in: directory.name)?.isPresent == false
+        })
+      #expect(model.snapshot.mailbox(composed, in: directory.name)?.isPresent == true)
+    }
   }
 
   @Test func aDirectoryWhoseNameIsNotUTF8IsFoundAndWatched() throws {

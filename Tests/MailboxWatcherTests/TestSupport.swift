@@ -23,6 +23,21 @@ extension ModelState {
   }
 }
 
+/// Runs `body` with a live model (of `configuration`) watching a fresh temporary directory as a
+/// container, and the signal its updates raise; then cancels the model and removes the directory.
+func withWatchedDirectory(
+  configuration: ModelConfiguration = ModelConfiguration(),
+  _ body: (_ directory: TemporaryDirectory, _ model: LiveModel, _ signal: UpdateSignal) throws -> Void
+) throws {
+  let directory = TemporaryDirectory()
+  defer { directory.remove() }
+  let signal = UpdateSignal()
+  let model = try LiveModel(
+    roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
+  defer { model.cancel() }
+  try body(directory, model, signal)
+}
+
 /// Wakes a waiting test whenever the model reports an update.
 final class UpdateSignal: Sendable {
   private let semaphore = DispatchSemaphore(value: 0)

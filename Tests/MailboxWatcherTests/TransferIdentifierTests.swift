@@ -34,22 +34,18 @@ import WormholeVocabulary
 
   /// With no window for the size rule, a library pass pairs by its transfer identifier alone.
   @Test func aLibraryPassPairsByItsTransferIdentifierAlone() throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
     var configuration = ModelConfiguration()
     configuration.matchWindowMilliseconds = 0
-    let signal = UpdateSignal()
-    let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration, onUpdate: signal.handler)
-    defer { model.cancel() }
-    var options = Wormhole.Options()
-    options.sender = "app"
-    try Wormhole(directory: directory.path, options: options).passMessage(.string("hello"), identifier: "g")
-    #expect(signal.wait(for: model) { $0.mailbox("g", in: directory.path)?.lastWriter == "app" })
-    #expect(signal.wait(for: model) { $0.nextDeadline == nil })
-    let state = model.snapshot
-    #expect(state.traffic.map(\.kind) == [.passed])
-    #expect(state.traffic.first?.transfer != nil)
-    #expect(state.traffic.first?.versionSerial == state.mailbox("g", in: directory.path)?.current?.serial)
+    try withWatchedDirectory(configuration: configuration) { directory, model, signal in
+      var options = Wormhole.Options()
+      options.sender = "app"
+      try Wormhole(directory: directory.path, options: options).passMessage(.string("hello"), identifier: "g")
+      #expect(signal.wait(for: model) { $0.mailbox("g", in: directory.path)?.lastWriter == "app" })
+      #expect(signal.wait(for: model) { $0.nextDeadline == nil })
+      let state = model.snapshot
+      #expect(state.traffic.map(\.kind) == [.passed])
+      #expect(state.traffic.first?.transfer != nil)
+      #expect(state.traffic.first?.versionSerial == state.mailbox("g", in: directory.path)?.current?.serial)
+    }
   }
 }

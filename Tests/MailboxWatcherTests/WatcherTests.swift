@@ -1,12 +1,12 @@
 import Foundation
 import Glibc
-import Inotify
 import KeyedArchive
 import MailboxModel
 import Testing
 import Wormhole
 import WormholeVocabulary
 
+@testable import Inotify
 @testable import MailboxWatcher
 
 private func configuration() -> ModelConfiguration {
@@ -52,47 +52,39 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
   }
 
   @Test func libraryPassIsOnePassedEntryWithItsSender() throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let signal = UpdateSignal()
-    let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
-    defer { model.cancel() }
-    try wormhole(directory.path, sender: "app").passMessage(message("hello"), identifier: "greeting")
-    let bytes = try archive("hello")
-    #expect(signal.wait(for: model) { $0.mailbox("greeting", in: directory.path)?.lastWriter == "app" })
-    // Past the pairing window, still one entry.
-    #expect(signal.wait(for: model) { $0.nextDeadline == nil })
-    let state = model.snapshot
-    #expect(state.traffic.map(\.kind) == [.passed])
-    #expect(state.traffic.first?.sender == "app")
-    #expect(state.mailbox("greeting", in: directory.path)?.current?.bytes == bytes)
-    #expect(signal.deliveredTraffic.map(\.kind) == [.passed])
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
+      try wormhole(directory.path, sender: "app").passMessage(message("hello"), identifier: "greeting")
+      let bytes = try archive("hello")
+      #expect(signal.wait(for: model) { $0.mailbox("greeting", in: directory.path)?.lastWriter == "app" })
+      // Past the pairing window, still one entry.
+      #expect(signal.wait(for: model) { $0.nextDeadline == nil })
+      let state = model.snapshot
+      #expect(state.traffic.map(\.kind) == [.passed])
+      #expect(state.traffic.first?.sender == "app")
+      #expect(state.mailbox("greeting", in: directory.path)?.current?.bytes == bytes)
+      #expect(signal.deliveredTraffic.map(\.kind) == [.passed])
+    }
   }
 
   @Test(arguments: ["in place", "in place, in chunks", "rename"])
   func writersThatLeaveNoRecordAreReportedAsSuch(pattern: String) throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let signal = UpdateSignal()
-    let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
-    defer { model.cancel() }
-    let bytes = try archive(String(repeating: "x", count: 5_000))
-    let path = directory.path + "/copied.archive"
-    switch pattern {
-    case "in place": writeInPlace(path, bytes)
-    case "in place, in chunks": writeInPlace(path, bytes, chunks: 7)
-    default: writeAtomically(path, bytes)
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
+      let bytes = try archive(String(repeating: "x", count: 5_000))
+      let path = directory.path + "/copied.archive"
+      switch pattern {
+      case "in place": writeInPlace(path, bytes)
+      case "in place, in chunks": writeInPlace(path, bytes, chunks: 7)
+      default: writeAtomically(path, bytes)
+      }
+      #expect(signal.wait(for: model) { $0.traffic.contains { $0.kind == .changedWithoutRecord } })
+      let state = model.snapshot
+      #expect(state.traffic.map(\.kind) == [.changedWithoutRecord])
+      let mailbox = try #require(state.mailbox("copied", in: directory.path))
+      #expect(mailbox.current?.bytes == bytes)
+      #expect(mailbox.lastWriter == nil)
+      // An in-place writer in chunks is read once its file is closed, not half-written.
+      #expect(mailbox.versionCount == 1)
     }
-    #expect(signal.wait(for: model) { $0.traffic.contains { $0.kind == .changedWithoutRecord } })
-    let state = model.snapshot
-    #expect(state.traffic.map(\.kind) == [.changedWithoutRecord])
-    let mailbox = try #require(state.mailbox("copied", in: directory.path))
-    #expect(mailbox.current?.bytes == bytes)
-    #expect(mailbox.lastWriter == nil)
-    // An in-place writer in chunks is read once its file is closed, not half-written.
-    #expect(mailbox.versionCount == 1)
   }
 
   @Test func clearsAreReportedWithTheirSenderOrWithout() throws {
@@ -145,64 +137,54 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
   }
 
   @Test func journalRotationLosesNoPass() throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let signal = UpdateSignal()
-    let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
-    defer { model.cancel() }
-    // A 4 KiB journal rotates every 25 or so records. The library keeps one rotated file, so a
-    // reader more than a generation behind loses records (see the next test): write in chunks
-    // smaller than a generation and let the model catch up after each.
-    let writer = try wormhole(directory.path, journalLimit: 4096)
-    for chunk in 0..<30 {
-      var last: UInt64 = 0
-      for index in (chunk * 10)..<(chunk * 10 + 10) {
-        last = try writer.passMessage(message("\(index)"), identifier: "m\(index % 3)").sequence
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
+      // A 4 KiB journal rotates every 25 or so records. The library keeps one rotated file, so a
+      // reader more than a generation behind loses records (see the next test): write in chunks
+      // smaller than a generation and let the model catch up after each.
+      let writer = try wormhole(directory.path, journalLimit: 4096)
+      for chunk in 0..<30 {
+        var last: UInt64 = 0
+        for index in (chunk * 10)..<(chunk * 10 + 10) {
+          last = try writer.passMessage(message("\(index)"), identifier: "m\(index % 3)").sequence
+        }
+        #expect(signal.wait(for: model) { $0.traffic.last?.sequence == last })
       }
-      #expect(signal.wait(for: model) { $0.traffic.last?.sequence == last })
+      #expect(FileManager.default.fileExists(atPath: directory.path + "/" + TrafficJournal.rotatedFileName))
+      let sequences = model.snapshot.traffic.compactMap(\.sequence)
+      #expect(sequences == Array(1...300))
+      #expect(model.snapshot.notices.isEmpty)
+      #expect(
+        signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
     }
-    #expect(FileManager.default.fileExists(atPath: directory.path + "/" + TrafficJournal.rotatedFileName))
-    let sequences = model.snapshot.traffic.compactMap(\.sequence)
-    #expect(sequences == Array(1...300))
-    #expect(model.snapshot.notices.isEmpty)
-    #expect(
-      signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
   }
 
   @Test func recordsRotatedAwayUnreadAreANoticeAndMailboxesStayRight() throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let signal = UpdateSignal()
-    let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
-    defer { model.cancel() }
-    let writer = try wormhole(directory.path, journalLimit: 4096)
-    try writer.passMessage(message("first"), identifier: "m0")
-    #expect(signal.wait(for: model) { $0.traffic.count == 1 })
-    model.suspend()
-    for index in 0..<300 { try writer.passMessage(message("\(index)"), identifier: "m\(index % 3)") }
-    model.resume()
-    #expect(signal.wait(for: model) { $0.traffic.last?.sequence == 301 })
-    #expect(model.snapshot.notices.contains { $0.contains("rotated away") })
-    #expect(
-      signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
+      let writer = try wormhole(directory.path, journalLimit: 4096)
+      try writer.passMessage(message("first"), identifier: "m0")
+      #expect(signal.wait(for: model) { $0.traffic.count == 1 })
+      model.suspend()
+      for index in 0..<300 { try writer.passMessage(message("\(index)"), identifier: "m\(index % 3)") }
+      model.resume()
+      #expect(signal.wait(for: model) { $0.traffic.last?.sequence == 301 })
+      #expect(model.snapshot.notices.contains { $0.contains("rotated away") })
+      #expect(
+        signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
+    }
   }
 
   @Test func floodEndsWithTheLastMessageOfEveryMailbox() throws {
-    let directory = TemporaryDirectory()
-    defer { directory.remove() }
-    let signal = UpdateSignal()
-    let model = try LiveModel(
-      roots: [.container(directory.path)], configuration: configuration(), onUpdate: signal.handler)
-    defer { model.cancel() }
-    let writer = try wormhole(directory.path)
-    for index in 0..<3_000 { try writer.passMessage(message("flood \(index)"), identifier: "f\(index % 5)") }
-    let expected = try archive("flood 2999")
-    #expect(signal.wait(for: model) { $0.mailbox("f4", in: directory.path)?.current?.bytes == expected })
-    #expect(
-      signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
-    #expect(signal.wait(for: model) { $0.traffic.filter { $0.kind == .passed }.count == 3_000 })
+    try withWatchedDirectory(configuration: configuration()) { directory, model, signal in
+      let writer = try wormhole(directory.path)
+      for index in 0..<3_000 {
+        try writer.passMessage(message("flood \(index)"), identifier: "f\(index % 5)")
+      }
+      let expected = try archive("flood 2999")
+      #expect(signal.wait(for: model) { $0.mailbox("f4", in: directory.path)?.current?.bytes == expected })
+      #expect(
+        signal.wait(for: model) { mailboxesInModel($0, directory.path) == mailboxesOnDisk(directory.path) })
+      #expect(signal.wait(for: model) { $0.traffic.filter { $0.kind == .passed }.count == 3_000 })
+    }
   }
 
   @Test func queueOverflowEndsConsistentWithTheDisk() throws {

@@ -102,16 +102,8 @@ enum FormView {
   private enum SessionRow {
     case pair, role, replyTimeout, deliversIdentical
 
-    init(_ field: PassForm.Field) {
-      switch field {
-      case .role: self = .role
-      case .replyTimeout: self = .replyTimeout
-      case .deliversIdentical: self = .deliversIdentical
-      default: self = .pair
-      }
-    }
-
-    init(_ field: ReplayForm.Field) {
+    /// The row of `field`, one of the session fields of the pass or the replay form.
+    init<Field: SessionFormField>(_ field: Field) {
       switch field {
       case .role: self = .role
       case .replyTimeout: self = .replyTimeout
@@ -169,8 +161,8 @@ enum FormView {
   }
 
   /// Writes a form field's label and fills the field's area: the area and the role its value is
-  /// drawn in.
-  private static func fieldArea(
+  /// drawn in. The route form's view draws its fields with it too.
+  static func fieldArea(
     _ label: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
   ) -> (area: Rect, role: StyleRole) {
     screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
@@ -180,3 +172,14 @@ enum FormView {
     return (area, role)
   }
 }
+
+/// The fields of a form with session rows (the pass and the replay form): the rows after the
+/// pair that ``FormView`` draws alike for both.
+private protocol SessionFormField: Equatable {
+  static var role: Self { get }
+  static var replyTimeout: Self { get }
+  static var deliversIdentical: Self { get }
+}
+
+extension PassForm.Field: SessionFormField {}
+extension ReplayForm.Field: SessionFormField {}

@@ -10,7 +10,7 @@ enum RouteFormView {
     let title = OverlayView.wrap(form.title, width: width - 4)
     let guidance = form.guidance.flatMap { OverlayView.wrap($0, width: width - 4) }
     let problem = form.problem.map { OverlayView.wrap(DisplayText.escaped($0), width: width - 4) } ?? []
-    let fields = RouteForm.Field.allCases
+    let fields = form.fields
     let box = area.centered(
       width: width, height: title.count + fields.count + guidance.count + max(problem.count, 1) + 6)
     OverlayView.frame(form.replayOf == nil ? "Push / open URL" : "Replay", box: box, into: &screen)
@@ -21,7 +21,7 @@ enum RouteFormView {
     }
     for field in fields {
       let focused = form.focus == field
-      let (fieldArea, role) = self.fieldArea(
+      let (fieldArea, role) = FormView.fieldArea(
         label(field, form), focused: focused, row: y, box: box, into: &screen)
       switch field {
       case .kind:
@@ -71,15 +71,5 @@ enum RouteFormView {
     case .role: return "to"
     case .text: return form.kind == .push ? "payload" : "URL"
     }
-  }
-
-  private static func fieldArea(
-    _ label: String, focused: Bool, row: Int, box: Rect, into screen: inout Screen
-  ) -> (area: Rect, role: StyleRole) {
-    screen.write(Formatting.padded(label, 13), row: row, column: box.x + 2, role: "form")
-    let area = Rect(x: box.x + 16, y: row, width: box.width - 18, height: 1)
-    let role: StyleRole = focused ? "form.field.focused" : "form.field"
-    screen.fill(area, role: role)
-    return (area, role)
   }
 }

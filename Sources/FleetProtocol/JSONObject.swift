@@ -1,0 +1,103 @@
+import ArchivedValues
+import WormholeVocabulary
+
+/// A JSON object from the broker, read field by field with typed errors. Unknown fields are
+/// ignored (a later version may add some); `version` must be ``FleetProtocol/version``.
+struct JSONObject {
+  private var fields: [String: ArchivedValue] = [:]
+
+  /// Parses `payload`, at most `limit` bytes of UTF-8 JSON holding an object, and checks its
+  /// version unless told not to.
+  init(payload: [UInt8], limit: Int, checkingVersion: Bool = true) throws(FleetProtocolError) {
+    guard payload.count <= limit else { throw .payloadTooLarge(byteCount: payload.count, limit: limit) }
+    let value: ArchivedValue
+    do {
+      value = try payload.withUnsafeBufferPointer { bytes throws(JSONParseError) in
+        try JSONParser(maximumDepth: 8).parse(bytes)
+      }
+    } catch {
+      throw .notJSON(reason: error.description)
+    }
+    guard case .dictionary(let entries) = value else { throw .notAnObject }
+    for entry in entries {
+      guard case .string(let key) = entry.key else { throw .notAnObject }
+      fields[key] = entry.value
+    }
+    guard checkingVersion else { return }
+    switch fields["version"] {
+    case nil: throw .missingField("version")
+    case .integer(FleetProtocol.version)?: break
+    case .integer(let found)?: throw .unsupportedVersion(found: String(found))
+    case .some: throw .wrongType(field: "version", expected: "an integer")
+    }
+  }
+
+  /// Whether `field` is absent or `null`.
+  func isAbsent(_ field: String) -> Bool {
+    switch fields[field] {
+    case nil, .null?: true
+    default: false
+    }
+  }
+
+  func string(_ field: String) throws(FleetProtocolError) -> String {
+    guard let text = try optionalString(field) else { throw .missingField(field) }
+    return text
+  }
+
+  /// The string in `field`, `nil` when it is absent or `null`.
+  func optionalString(_ field: String) throws(FleetProtocolError) -> String? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .string(let text)?: return text
+    case .some: throw .wrongType(field: field, expected: "a string")
+    }
+  }
+
+  func boolean(_ field: String) throws(FleetProtocolError) -> Bool {
+    switch fields[field] {
+    case nil, .null?: throw .missingField(field)
+    case .boolean(let value)?: return value
+    case .some: throw .wrongType(field: field, expected: "true or false")
+    }
+  }
+
+  /// The non-negative integer in `field`, `nil` when it is absent or `null`.
+  func optionalCount(_ field: String) throws(FleetProtocolError) -> Int64? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .integer(let value)? where value >= 0: return value
+    case .some: throw .wrongType(field: field, expected: "a non-negative integer")
+    }
+  }
+
+  /// The bytes of the lowercase-hex string in `field` (as `JSONText.nameBytes` writes a name that
+  /// is not UTF-8), `nil` when it is absent or `null`.
+  func optionalHexBytes(_ field: String) throws(FleetProtocolError) -> [UInt8]? {
+    guard let text = try optionalString(field) else { return nil }
+    let digits = Array(text.utf8)
+    guard !digits.isEmpty, digits.count % 2 == 0 else {
+      throw .invalidField(field: field, reason: "an even number of lowercase hexadecimal digits is expected")
+    }
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(digits.count / 2)
+    var index = 0
+    while index < digits.count {
+      guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else {
+        throw .invalidField(
+          field: field, reason: "an even number of lowercase hexadecimal digits is expected")
+      }
+      bytes.append(high << 4 | low)
+      index += 2
+    }
+    return bytes
+  }
+
+  private static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,235 @@
+import Dispatch
+import FleetProtocol
+import KeyedArchive
+import MQTTClient
+import MailboxWatcher
+import PropertyList
+import Synchronization
+import Wormhole
+import WormholeVocabulary
+
+/// The remote pass, clear and replay requests of one bridge: with `--allow-remote-writes` it
+/// subscribes to its machine's `requests` topic and applies each request with the Wormhole
+/// library (journaled on this machine like any pass or clear), answering on the request's
+/// `reply_to`; without it, it subscribes to nothing and answers any request that reaches it
+/// anyway with the reason. Its ``BridgeInfo`` says which, retained, at each connection.
+///
+/// Everything from the broker is hostile: a request is decoded with ``RemoteRequest``'s checks,
+/// may name only a directory this bridge publishes (one of its model's), an identifier valid as a
+/// local one, and an archive the inspector reads; every refusal is a reply with the reason and a
+/// line on standard error. Requests are applied one at a time, in arrival order, on a queue of
+/// their own (a lock held by another writer delays the next request, never the publisher).
+final class BridgeRequests: Sendable {
+  /// What a read-only bridge says about remote writes.
+  static let readOnlyReason = "bridge started without --allow-remote-writes"
+
+  let machine: String
+  let allowsWrites: Bool
+  private let queue = DispatchQueue(label: "wormhole.bridge.requests")
+  private let model = Mutex<LiveModel?>(nil)
+  private let client = Mutex<MQTTClient?>(nil)
+  private let wormholes = Mutex<[String: Wormhole]>([:])
+  /// The replies to the latest requests, by reply topic and id: QoS 1 may deliver a request
+  /// twice, and a request seen again is answered again, not applied again. Touched on `queue`.
+  private let answered = Mutex(AnsweredRequests())
+
+  /// The last ``capacity`` replies, oldest first out.
+  struct AnsweredRequests {
+    static let capacity = 1024
+    var replies: [String: RemoteReply] = [:]
+    var order: [String] = []
+
+    mutating func insert(_ reply: RemoteReply, for key: String) {
+      if replies.updateValue(reply, forKey: key) == nil { order.append(key) }
+      if order.count > Self.capacity { replies[order.removeFirst()] = nil }
+    }
+  }
+
+  init(machine: String, allowsWrites: Bool) {
+    self.machine = machine
+    self.allowsWrites = allowsWrites
+  }
+
+  /// What the bridge publishes on ``BridgeTopics/bridge(machine:)``.
+  var info: BridgeInfo {
+    allowsWrites
+      ? BridgeInfo(allowsRemoteWrites: true)
+      : BridgeInfo(allowsRemoteWrites: false, reason: Self.readOnlyReason)
+  }
+
+  /// The journal's sender label for what remote requests write.
+  var sender: String { "bridge \(machine) (remote)" }
+
+  func attach(model: LiveModel, client: MQTTClient) {
+    self.model.withLock { $0 = model }
+    self.client.withLock { $0 = client }
+  }
+
+  /// The broker accepted the connection: the subscription to the requests, when writes are
+  /// allowed, then the bridge info (retained).
+  func connected() {
+    queue.async {
+      guard let client = self.client.withLock({ $0 }) else { return }
+      do throws(MQTTError) {
+        // Subscribed first: the broker takes a connection's packets in order, so whoever sees
+        // this connection's bridge info can publish a request that reaches the bridge.
+        if self.allowsWrites {
+          try client.subscribe(BridgeTopics.requests(machine: self.machine), quality: .atLeastOnce)
+        }
+        try client.publish(
+          self.info.payload, to: BridgeTopics.bridge(machine: self.machine), quality: .atLeastOnce,
+          retained: true)
+      } catch {
+        diagnose("bridge: \(error.description)")
+      }
+    }
+  }
+
+  /// Empties the retained bridge info, waiting (up to two seconds) until the broker has it: a
+  /// bridge that exits cleanly leaves no stale info.
+  func goOffline() {
+    queue.sync {
+      guard let client = client.withLock({ $0 }) else { return }
+      _ = try? client.publish(
+        [], to: BridgeTopics.bridge(machine: machine), quality: .atLeastOnce, retained: true, timeout: 2)
+    }
+  }
+
+  /// A message from the broker: a request on this machine's `requests` topic is answered; any
+  /// other is not this object's.
+  func received(_ message: MQTTMessage) {
+    guard case .requests(let owner)? = BridgeTopics.kind(of: message.topic), owner == machine else { return }
+    queue.async { self.answer(message.payload) }
+  }
+
+  private func answer(_ payload: [UInt8]) {
+    let request: RemoteRequest
+    do throws(FleetProtocolError) {
+      request = try RemoteRequest(payload: payload)
+    } catch {
+      guard let route = RemoteRequest.replyRoute(of: payload) else {
+        diagnose(
+          "bridge: dropped a request with nowhere to answer (\(payload.count) bytes): \(error.description)")
+        return
+      }
+      refuse(id: route.id, replyTo: route.replyTo, operation: nil, reason: error.description)
+      return
+    }
+    let key = "\(request.replyTo) \(request.id)"
+    if let earlier = answered.withLock({ $0.replies[key] }) {
+      diagnose("bridge: request \(request.id) seen again: answered again, not applied again")
+      publish(earlier, to: request.replyTo)
+      return
+    }
+    let reply: RemoteReply
+    switch apply(request) {
+    case .success(let sequence):
+      diagnose(
+        "bridge: applied request \(request.id): \(request.operation.rawValue) \(request.identifier.displayField) in \(request.directory.displayField)"
+          + (sequence.map { " (journal seq \($0))" } ?? ""))
+      reply = .applied(id: request.id, sequence: sequence)
+    case .failure(let refusal):
+      reply = refuse(
+        id: request.id, replyTo: request.replyTo, operation: request.operation, reason: refusal.reason)
+    }
+    answered.withLock { $0.insert(reply, for: key) }
+    if reply.isOK { publish(reply, to: request.replyTo) }
+  }
+
+  @discardableResult
+  private func refuse(id: String?, replyTo: String, operation: RemoteRequest.Operation?, reason: String)
+    -> RemoteReply
+  {
+    diagnose(
+      "bridge: refused request \(id ?? "(no id)")\(operation.map { " (\($0.rawValue))" } ?? ""): \(reason)")
+    let reply = RemoteReply.refused(id: id, reason: reason)
+    publish(reply, to: replyTo)
+    return reply
+  }
+
+  private func publish(_ reply: RemoteReply, to topic: String) {
+    guard let client = client.withLock({ $0 }) else { return }
+    do throws(MQTTError) {
+      try client.publish(reply.payload, to: topic, quality: .atLeastOnce, retained: false)
+    } catch {
+      diagnose("bridge: cannot answer on \(DisplayText.field(topic)): \(error.description)")
+    }
+  }
+
+  /// Why a request was not applied.
+  struct Refusal: Error {
+    var reason: String
+  }
+
+  /// Applies `request` (already decoded and validated): its journal record's sequence number, or
+  /// the reason it was refused or failed. Nothing is written unless every check passed.
+  private func apply(_ request: RemoteRequest) -> Result<UInt64?, Refusal> {
+    guard allowsWrites else { return .failure(Refusal(reason: Self.readOnlyReason)) }
+    guard let state = model.withLock({ $0?.snapshot }) else {
+      return .failure(Refusal(reason: "the bridge is starting; try again"))
+    }
+    guard state.directories[request.directory] != nil else {
+      return .failure(
+        Refusal(
+          reason:
+            "the directory \(request.directory.displayField) is not one this bridge publishes (its directories are those of its mailbox topics)"
+        ))
+    }
+    guard let directory = request.directory.string else {
+      return .failure(Refusal(reason: "the directory \(request.directory.displayField) is not UTF-8"))
+    }
+    if let archive = request.archive {
+      let inspection: Inspection
+      do throws(PropertyListError) {
+        inspection = try KeyedArchiveInspector().inspect(archive)
+      } catch {
+        return .failure(Refusal(reason: "the archive is refused by the inspector: \(error.description)"))
+      }
+      if let reason = inspection.notArchiveReason, !inspection.isPlainPropertyList {
+        return .failure(Refusal(reason: "the archive is refused by the inspector: \(reason.description)"))
+      }
+    }
+    let type = request.transiting ?? .file
+    let wormhole: Wormhole
+    do throws(WormholeError) {
+      wormhole = try self.wormhole(directory: directory, type: type)
+    } catch {
+      return .failure(Refusal(reason: error.description))
+    }
+    do throws(WormholeError) {
+      switch request.operation {
+      case .clear:
+        try wormhole.clearMessageContents(forFileName: MessageIdentifier.fileName(for: request.identifier))
+        return .success(nil)
+      case .pass, .replay:
+        guard let identifier = request.identifier.string else {
+          return .failure(
+            Refusal(
+              reason: "the identifier \(request.identifier.displayField) is not UTF-8; only clear takes one"))
+        }
+        let record: TrafficRecord
+        if let archive = request.archive {
+          let replayOf = request.operation == .replay ? request.replayOf ?? 0 : nil
+          record = try wormhole.passArchive(archive, identifier: identifier, replayOf: replayOf)
+        } else {
+          record = try wormhole.passMessage(nil, identifier: identifier)
+        }
+        return .success(record.sequence)
+      }
+    } catch {
+      return .failure(Refusal(reason: error.description))
+    }
+  }
+
+  /// One wormhole per directory and type, its journal kept open; never creating a directory.
+  private func wormhole(directory: String, type: TransitingType) throws(WormholeError) -> Wormhole {
+    let key = "\(type.rawValue) \(directory)"
+    if let existing = wormholes.withLock({ $0[key] }) { return existing }
+    var options = Wormhole.Options()
+    options.sender = sender
+    options.createsDirectory = false
+    let made = try Wormhole(directory: directory, transitingType: type, options: options)
+    wormholes.withLock { $0[key] = made }
+    return made
+  }
+}

@@ -1,0 +1,43 @@
+import FleetProtocol
+import Testing
+
+@Suite struct BridgeInfoAndReplyTests {
+  @Test func bridgeInfoTravelsBothWaysAndSaysWhyWritesAreOff() throws {
+    let readOnly = BridgeInfo(
+      allowsRemoteWrites: false, reason: "bridge started without --allow-remote-writes")
+    #expect(
+      String(decoding: readOnly.payload, as: UTF8.self)
+        == "{\"version\":1,\"remote_writes\":false,\"reason\":\"bridge started without --allow-remote-writes\"}"
+    )
+    #expect(try BridgeInfo(payload: readOnly.payload) == readOnly)
+    let writable = BridgeInfo(allowsRemoteWrites: true)
+    #expect(try BridgeInfo(payload: writable.payload) == writable)
+    #expect(throws: FleetProtocolError.self) {
+      try BridgeInfo(payload: Array("{\"version\":1,\"remote_writes\":false,\"reason\":null}".utf8))
+    }
+    #expect(throws: FleetProtocolError.wrongType(field: "remote_writes", expected: "true or false")) {
+      try BridgeInfo(payload: Array("{\"version\":1,\"remote_writes\":\"yes\"}".utf8))
+    }
+  }
+
+  @Test func repliesTravelBothWaysAndAreChecked() throws {
+    let applied = RemoteReply.applied(id: "r1", sequence: 12)
+    #expect(
+      String(decoding: applied.payload, as: UTF8.self)
+        == "{\"version\":1,\"id\":\"r1\",\"ok\":true,\"error\":null,\"seq\":12}")
+    #expect(try RemoteReply(payload: applied.payload) == applied)
+    let refused = RemoteReply.refused(id: nil, reason: String(repeating: "é", count: 5000))
+    #expect(refused.error.map { $0.utf8.count <= RemoteReply.maximumErrorByteCount } == true)
+    #expect(try RemoteReply(payload: refused.payload) == refused)
+    #expect(
+      throws: FleetProtocolError.invalidField(field: "error", reason: "it must say why when ok is false")
+    ) {
+      try RemoteReply(payload: Array("{\"version\":1,\"id\":\"a\",\"ok\":false}".utf8))
+    }
+    #expect(
+      throws: FleetProtocolError.invalidField(field: "error", reason: "it must be null when ok is true")
+    ) {
+      try RemoteReply(payload: Array("{\"version\":1,\"id\":\"a\",\"ok\":true,\"error\":\"x\"}".utf8))
+    }
+  }
+}
