@@ -35,6 +35,9 @@ public enum DashboardEffect: Sendable, Hashable {
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
   /// version, when the pane first needs it; it does not write, so read-only runs it too.
   case decode(directory: FileName, identifier: FileName, serial: UInt64)
+  /// Pass, clear or replay on a bridged machine's mailbox, through its bridge (which applies it
+  /// only when started with `--allow-remote-writes`).
+  case remoteWrite(RemoteWrite)
   /// Decode a version of a bridged machine's mailbox (its archive came in the bridge's
   /// payload), off the loop, as ``decode(directory:identifier:serial:)`` does a local one.
   case decodeRemote(MailboxVersion)
@@ -57,7 +60,7 @@ public enum DashboardEffect: Sendable, Hashable {
   public var writes: Bool {
     switch self {
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
-      .answerInvitation, .peerSend:
+      .answerInvitation, .peerSend, .remoteWrite:
       return true
     case .decode, .decodeRemote, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
@@ -87,6 +90,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .decode(_, let identifier, _):
       return "decode of a kept version of \(identifier.displayField)"
     case .decodeRemote: return "decode of a bridged machine's version"
+    case .remoteWrite(let write): return write.description
     case .copyToClipboard: return "copy"
     case .loadTheme(let request): return "theme \(request)"
     case .wake: return "wake-up"
@@ -109,6 +113,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
     case .route(let send): return send.replayOf == nil ? send.verb : "replay"
     case .decode, .decodeRemote: return "decode"
+    case .remoteWrite(let write): return write.operation.rawValue
     case .copyToClipboard: return "copy"
     case .loadTheme: return "theme"
     case .wake: return "wake-up"

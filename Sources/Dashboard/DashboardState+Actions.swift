@@ -8,7 +8,7 @@ extension DashboardState {
   mutating func perform(_ action: DashboardAction) -> [DashboardEffect] {
     let layout = DashboardLayout(width: width, height: height)
     let page = max(layout.bodyHeight(of: focus), 1)
-    if refuseRemoteWrite(action) { return [] }
+    if let effects = remoteAction(action) { return effects }
     switch action {
     case .quit: return quit()
     case .help: overlay = .help(scroll: 0)

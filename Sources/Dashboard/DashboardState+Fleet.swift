@@ -92,9 +92,12 @@ extension DashboardState {
   /// allowed. Help and the footer show it as they show read-only.
   public var remoteWriteRefusal: String? { remoteTarget?.remoteWriteRefusal }
 
-  /// Refuses an action that writes when it would go to a bridged machine: read-only first (the
-  /// policy governs remote writes too), then the bridge's reason. Returns whether it refused.
-  mutating func refuseRemoteWrite(_ action: DashboardAction) -> Bool {
+  /// What an action that writes does when it would go to a bridged machine, or `nil` when it
+  /// is not remote. Refused with the reason while the machine's bridge takes no remote writes
+  /// (read-only first: the policy governs remote writes too); else a clear asks first, a
+  /// `:pass ID JSON` and a replay of the version under the history cursor go out as
+  /// ``DashboardEffect/remoteWrite(_:)`` (never from the view code).
+  mutating func remoteAction(_ action: DashboardAction) -> [DashboardEffect]? {
     let verb: String
     switch action {
     case .pass: verb = "pass"
@@ -102,17 +105,74 @@ extension DashboardState {
     case .clearAll: verb = "clear-all"
     case .replay: verb = "replay"
     case .route, .answerInvitation, .peerSend: verb = "that action"
-    default: return false
+    default: return nil
     }
-    guard let machine = remoteTarget else { return false }
+    guard let machine = remoteTarget else { return nil }
     let name = DisplayText.field(machine.name)
+    func refuse(_ reason: String) -> [DashboardEffect] {
+      report("\(verb) on \(name) refused: " + reason, isError: true)
+      return []
+    }
     if isReadOnly {
       report("read-only: \(verb) on \(name) refused (\(readOnlyReason))", isError: true)
-    } else if let refusal = machine.remoteWriteRefusal {
-      report("\(verb) on \(name) refused: " + DisplayText.escaped(refusal), isError: true)
-    } else {
-      report("\(verb) on \(name) refused: remote writes are not supported by this dashboard yet", isError: true)
+      return []
     }
-    return true
+    if let refusal = machine.remoteWriteRefusal { return refuse(DisplayText.escaped(refusal)) }
+    guard focus != .traffic else {
+      return refuse("a bridged machine's traffic entry is not replayed; replay its mailbox's version (history)")
+    }
+    let place: (directory: FileName, identifier: FileName?)?
+    switch selection {
+    case .remoteMailbox(_, let directory, let identifier)?: place = (directory, identifier)
+    case .remoteDirectory(_, let path)?: place = (path, nil)
+    default: place = nil
+    }
+    guard let place else { return refuse("select one of its mailboxes") }
+    switch action {
+    case .clear(let named):
+      var identifier = place.identifier
+      if let named {
+        if let problem = MessageIdentifier.problem(with: named) {
+          return refuse("\(DisplayText.field(named)) is not an identifier: \(problem)")
+        }
+        identifier = FileName(named)
+      }
+      guard let identifier else { return refuse("select the mailbox to clear") }
+      overlay = .confirm(
+        Confirmation(
+          question: "Clear \(identifier.displayField) on \(name)? Its bridge removes it from that machine's disk.",
+          effect: .remoteWrite(RemoteWrite(.clear, machine: machine.name, directory: place.directory, identifier: identifier))
+        ))
+      return []
+    case .pass(let request?):
+      if let problem = MessageIdentifier.problem(with: request.identifier) {
+        return refuse("\(DisplayText.field(request.identifier)) is not an identifier: \(problem)")
+      }
+      var value: ArchivedValue?
+      if !request.value.isEmpty {
+        do throws(JSONParseError) { value = try JSONParser().parse(request.value) } catch {
+          return refuse("the value is not JSON: " + DisplayText.escaped(String(describing: error)))
+        }
+      }
+      return [
+        .remoteWrite(
+          RemoteWrite(
+            .pass, machine: machine.name, directory: place.directory, identifier: FileName(request.identifier),
+            value: value))
+      ]
+    case .pass(nil):
+      return refuse("the pass form writes here; type :pass ID JSON to pass on that machine")
+    case .replay:
+      guard let identifier = place.identifier, let version = versionToReplay else {
+        return refuse("select a version of one of its mailboxes (history)")
+      }
+      guard let bytes = version.bytes else { return refuse("the bridge did not send that version's archive") }
+      return [
+        .remoteWrite(
+          RemoteWrite(.replay, machine: machine.name, directory: place.directory, identifier: identifier, archive: bytes))
+      ]
+    default:
+      return refuse("only pass, clear and replay travel to a bridged machine")
+    }
   }
 }

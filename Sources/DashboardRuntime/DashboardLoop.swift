@@ -167,7 +167,7 @@ public final class DashboardLoop {
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
-      .answerInvitation, .peerSend, .decode, .decodeRemote:
+      .answerInvitation, .peerSend, .decode, .decodeRemote, .remoteWrite:
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox

@@ -42,7 +42,8 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .copyToClipboard,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .remoteWrite,
+      .copyToClipboard,
       .loadTheme,
       .wake, .rescan,
       .repaint,
@@ -104,6 +105,8 @@ public struct EffectJob: Sendable {
         return Self.runAnswer(answer, effect: effect)
       case .peerSend(let send):
         return Self.runPeerSend(send, effect: effect)
+      case .remoteWrite:
+        return .failed(effect, "no broker to send it through (the dashboard was started without --broker)")
       case .decode, .decodeRemote, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
       }

@@ -37,7 +37,9 @@ enum DashboardLaunch {
     do {
       loop = try DashboardLoop(
         terminal: Terminal(), source: source,
-        executor: MailboxEffectExecutor(pairs: DevicePairOperations(), isReadOnly: readOnly),
+        executor: MailboxEffectExecutor(
+          pairs: DevicePairOperations(), isReadOnly: readOnly,
+          remoteWrites: broker.map { FleetRemoteWrites(broker: $0) }),
         configuration: configuration,
         messageSources: messageSources)
     } catch {

@@ -99,18 +99,47 @@ struct FleetDashboardTests {
     for readOnly in [false, true] {
       // Read-only refuses every key that writes before it is looked at, remote ones too.
       let refusal =
-        readOnly ? "read-only: clear the selected mailbox is disabled" : "clear on m1 refused: bridge m1 does not accept remote writes"
+        readOnly
+        ? "read-only: clear the selected mailbox is disabled"
+        : "clear on m1 refused: bridge started without --allow-remote-writes"
       let replayRefusal = readOnly ? "read-only: replay" : "replay on m1 refused"
       let (terminal, loop) = try Self.runDashboard(
         setup.broker, readOnly: readOnly, width: 200,
         script: [.waitFor("greeting")] + Self.keys("jj")
-          + [.waitFor(readOnly ? "read-only" : "remote writes off: bridge m1 does not accept remote writes")]
+          + [.waitFor(readOnly ? "read-only" : "remote writes off: bridge started without --allow-remote-writes")]
           + Self.keys("d") + [.waitFor(refusal)] + Self.keys("<Tab>r") + [.waitFor(replayRefusal)]
           + Self.keys("q"))
       #expect(terminal.failures.isEmpty, "\(terminal.failures)")
       #expect(loop.state.overlay == nil)
     }
     #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+  }
+
+  @Test func aRemoteClearAndPassFromTheDashboardAreAppliedOnDiskByTheBridge() throws {
+    let setup = try BridgeTests.Setup()
+    defer { setup.stop() }
+    try setup.pass("greeting", "\"hello\"")
+    let file = setup.container + "/greeting.archive"
+    let bridge = try BridgeProcess(
+      setup.broker, container: setup.container, machine: "m1", extra: ["--allow-remote-writes"])
+    defer { bridge.stop() }
+    let clock = ManualClock()
+    let terminal = InMemoryTerminal(
+      width: 160, height: 32, clock: clock, isBusy: { true },
+      script: [.waitFor("greeting")] + Self.keys("jj") + [.waitFor("greeting: \"hello\"")] + Self.keys("dy")
+        + [.waitFor("applied on m1")]
+        + Self.keys(":pass sent {\"n\":7}<Enter>") + [.waitFor("sent"), .waitFor("m1:sent")] + Self.keys("q"))
+    var configuration = DashboardConfiguration(rootPaths: [])
+    configuration.broker = setup.broker.url
+    let loop = try DashboardLoop(
+      terminal: terminal, source: ScriptedEventSource(),
+      executor: MailboxEffectExecutor(isReadOnly: false, remoteWrites: FleetRemoteWrites(broker: setup.broker.address)),
+      clock: clock, configuration: configuration,
+      messageSources: [FleetSource(broker: setup.broker.address, clientIdentifier: "fleet-rw-\(getpid())", clock: clock)])
+    _ = try loop.run()
+    #expect(terminal.failures.isEmpty, "\(terminal.failures) \(bridge.diagnostics)")
+    #expect(!FileManager.default.fileExists(atPath: file), "the bridge cleared it on disk")
+    #expect(FileManager.default.fileExists(atPath: setup.container + "/sent.archive"), "the bridge passed it on disk")
   }
 
   @Test func theRealBinaryShowsTheFleetInATerminal() throws {

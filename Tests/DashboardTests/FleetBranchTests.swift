@@ -256,6 +256,46 @@ extension DashboardHarness {
     }
   }
 
+  @Test func allowedRemoteActionsGoOutAsRequestsAfterAConfirmation() {
+    var harness = DashboardHarness(width: 140, height: 30, mailboxes: ["local": .string("x")])
+    harness.sendFleet(Bridged.fleet() + [Bridged.info("ci-3", allowed: true, reason: nil)], at: harness.now)
+    harness.type("jjj")
+    #expect(harness.state.remoteWriteRefusal == nil)
+    #expect(!harness.shows("remote writes off"), "\(harness)")
+    harness.type("d")
+    #expect(harness.effects.isEmpty)
+    harness.type("y")
+    let clear = RemoteWrite(.clear, machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "button")
+    #expect(harness.effects == [.remoteWrite(clear)])
+    harness.effects = []
+    harness.type(":pass other {\"n\":1}<Enter>")
+    #expect(
+      harness.effects == [
+        .remoteWrite(
+          RemoteWrite(
+            .pass, machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "other",
+            value: .dictionary([ArchivedEntry(key: .string("n"), value: .integer(1))])))
+      ], "\(harness.effects)")
+    harness.effects = []
+    // r in the contents replays the version under the history cursor, with its archive.
+    harness.type("<Tab>r")
+    guard case .remoteWrite(let replay)? = harness.effects.first else {
+      Issue.record("no replay: \(harness.effects) \(harness)")
+      return
+    }
+    #expect(replay.operation == .replay && replay.identifier == "button" && replay.archive?.isEmpty == false)
+    // The reply shows in the status line.
+    harness.send(.effectFinished(.failed(.remoteWrite(clear), "refused by the bridge: no such mailbox")))
+    #expect(harness.state.status?.text.contains("no such mailbox") == true, "\(harness)")
+    // Read-only governs them too.
+    var readOnly = DashboardHarness(readOnly: true, mailboxes: ["local": .string("x")])
+    readOnly.sendFleet(Bridged.fleet() + [Bridged.info("ci-3", allowed: true, reason: nil)], at: readOnly.now)
+    readOnly.type("jjjd")
+    #expect(readOnly.state.overlay == nil)
+    readOnly.type(":pass other 1<Enter><Tab>r")
+    #expect(readOnly.effects.isEmpty, "\(readOnly.effects)")
+  }
+
   @Test(arguments: [(100, 30), (80, 24)])
   func snapshotOfTheFleetBranch(width: Int, height: Int) {
     var harness = DashboardHarness(width: width, height: height, mailboxes: ["local": .string("x")])
