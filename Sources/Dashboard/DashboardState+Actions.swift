@@ -191,7 +191,8 @@ extension DashboardState {
       case .peers?: updateTree(.togglePairs(.peers))
       case .peerService(let service)?: updateTree(.togglePairs(.peerService(service)))
       case .machine(let name)?: updateTree(.toggleFleet(.machine(name)))
-      case .remoteDirectory(let name, let path)?: updateTree(.toggleFleet(.remoteDirectory(machine: name, path: path)))
+      case .remoteDirectory(let name, let path)?:
+        updateTree(.toggleFleet(.remoteDirectory(machine: name, path: path)))
       default: focus = .contents
       }
     case .contents:

@@ -34,7 +34,8 @@ extension DashboardState {
     }
     var selectedChanged = change.isStructural || change.machinesChanged
     if case .remoteMailbox(let machine, let directory, let identifier)? = selection,
-      change.changedMailboxes[machine]?.contains(FleetMailboxKey(directory: directory, identifier: identifier))
+      change.changedMailboxes[machine]?.contains(
+        FleetMailboxKey(directory: directory, identifier: identifier))
         == true
     {
       selectedChanged = true
@@ -119,7 +120,8 @@ extension DashboardState {
     }
     if let refusal = machine.remoteWriteRefusal { return refuse(DisplayText.escaped(refusal)) }
     guard focus != .traffic else {
-      return refuse("a bridged machine's traffic entry is not replayed; replay its mailbox's version (history)")
+      return refuse(
+        "a bridged machine's traffic entry is not replayed; replay its mailbox's version (history)")
     }
     let place: (directory: FileName, identifier: FileName?)?
     switch selection {
@@ -140,8 +142,10 @@ extension DashboardState {
       guard let identifier else { return refuse("select the mailbox to clear") }
       overlay = .confirm(
         Confirmation(
-          question: "Clear \(identifier.displayField) on \(name)? Its bridge removes it from that machine's disk.",
-          effect: .remoteWrite(RemoteWrite(.clear, machine: machine.name, directory: place.directory, identifier: identifier))
+          question:
+            "Clear \(identifier.displayField) on \(name)? Its bridge removes it from that machine's disk.",
+          effect: .remoteWrite(
+            RemoteWrite(.clear, machine: machine.name, directory: place.directory, identifier: identifier))
         ))
       return []
     case .pass(let request?):
@@ -157,7 +161,8 @@ extension DashboardState {
       return [
         .remoteWrite(
           RemoteWrite(
-            .pass, machine: machine.name, directory: place.directory, identifier: FileName(request.identifier),
+            .pass, machine: machine.name, directory: place.directory,
+            identifier: FileName(request.identifier),
             value: value))
       ]
     case .pass(nil):
@@ -169,7 +174,9 @@ extension DashboardState {
       guard let bytes = version.bytes else { return refuse("the bridge did not send that version's archive") }
       return [
         .remoteWrite(
-          RemoteWrite(.replay, machine: machine.name, directory: place.directory, identifier: identifier, archive: bytes))
+          RemoteWrite(
+            .replay, machine: machine.name, directory: place.directory, identifier: identifier, archive: bytes
+          ))
       ]
     default:
       return refuse("only pass, clear and replay travel to a bridged machine")

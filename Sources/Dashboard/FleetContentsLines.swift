@@ -17,9 +17,13 @@ enum FleetContentsLines {
         field(
           "bridge     ",
           machine.presence == .online
-            ? "online" : machine.presence == .offline ? "offline (what it published last is shown)" : "presence not seen",
+            ? "online"
+            : machine.presence == .offline
+              ? "offline (what it published last is shown)" : "presence not seen",
           role: machine.presence == .offline ? "list.error" : "contents"),
-        field("writes     ", machine.remoteWriteRefusal.map { "refused: " + DisplayText.escaped($0) } ?? "accepted"),
+        field(
+          "writes     ",
+          machine.remoteWriteRefusal.map { "refused: " + DisplayText.escaped($0) } ?? "accepted"),
         field(
           "mailboxes  ",
           "\(machine.presentCount) present in \(machine.directoryPaths.count) director\(machine.directoryPaths.count == 1 ? "y" : "ies")"

@@ -21,7 +21,8 @@ public struct RemoteWrite: Sendable, Hashable {
   public var archive: [UInt8]?
 
   public init(
-    _ operation: Operation, machine: String, directory: FileName, identifier: FileName, value: ArchivedValue? = nil,
+    _ operation: Operation, machine: String, directory: FileName, identifier: FileName,
+    value: ArchivedValue? = nil,
     archive: [UInt8]? = nil
   ) {
     self.operation = operation

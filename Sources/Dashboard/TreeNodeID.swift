@@ -63,7 +63,8 @@ public enum TreeNodeID: Sendable, Hashable {
   public var isPeerNode: Bool {
     switch self {
     case .peers, .peerService, .peer: return true
-    case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox: return false
+    case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox:
+      return false
     }
   }
 
@@ -71,7 +72,8 @@ public enum TreeNodeID: Sendable, Hashable {
   public var pairName: String? {
     switch self {
     case .pair(let name), .device(let name, _): return name
-    case .directory, .mailbox, .pairs, .peers, .peerService, .peer, .machine, .remoteDirectory, .remoteMailbox:
+    case .directory, .mailbox, .pairs, .peers, .peerService, .peer, .machine, .remoteDirectory,
+      .remoteMailbox:
       return nil
     }
   }

@@ -30,9 +30,14 @@ public struct FleetRemoteWrites: RemoteWriting {
     }
     do throws(RemoteWriteError) {
       let reply = try client.perform(
-        operation, on: write.machine, directory: write.directory, identifier: write.identifier, archive: archive)
-      guard reply.isOK else { return .failed(effect, "refused by the bridge: " + (reply.error ?? "no reason given")) }
-      return .done(effect, detail: "applied on \(write.machine)" + (reply.sequence.map { " (journal record \($0))" } ?? ""))
+        operation, on: write.machine, directory: write.directory, identifier: write.identifier,
+        archive: archive)
+      guard reply.isOK else {
+        return .failed(effect, "refused by the bridge: " + (reply.error ?? "no reason given"))
+      }
+      return .done(
+        effect,
+        detail: "applied on \(write.machine)" + (reply.sequence.map { " (journal record \($0))" } ?? ""))
     } catch {
       return .failed(effect, error.description)
     }

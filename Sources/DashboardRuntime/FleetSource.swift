@@ -70,7 +70,8 @@ public final class FleetSource: DashboardMessageSource {
     do throws(MQTTError) {
       let subscribe = Mutex<MQTTClient?>(nil)
       let client = try MQTTClient(
-        clientIdentifier: clientIdentifier, cleanSession: true, maximumPayloadBytes: FleetState.payloadByteLimit
+        clientIdentifier: clientIdentifier, cleanSession: true,
+        maximumPayloadBytes: FleetState.payloadByteLimit
       ) { [weak self] event in
         guard let self else { return }
         switch event {
@@ -85,7 +86,8 @@ public final class FleetSource: DashboardMessageSource {
           }
           self.send(.fleetConnection(nil))
         case .received(let message):
-          self.enqueue(FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained))
+          self.enqueue(
+            FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained))
         case .dropped(let reason):
           self.enqueue(.refused(reason))
         case .refused(let reason):
@@ -119,7 +121,8 @@ public final class FleetSource: DashboardMessageSource {
       return !state.flushScheduled
     }
     guard schedule else { return }
-    queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in self?.flush() }
+    queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in self?.flush()
+    }
   }
 
   private func flush() {

@@ -33,7 +33,8 @@ public enum FleetMessage: Sendable {
       return
     }
     guard input.payload.count <= FleetState.payloadByteLimit else {
-      self = .dropped(reason: "a payload of \(input.payload.count) bytes, above \(FleetState.payloadByteLimit)")
+      self = .dropped(
+        reason: "a payload of \(input.payload.count) bytes, above \(FleetState.payloadByteLimit)")
       return
     }
     guard let topic = BridgeTopics.kind(of: input.topic) else {
@@ -48,7 +49,8 @@ public enum FleetMessage: Sendable {
         self = .ignored
         return
       }
-      guard let word = String(validating: input.payload, as: UTF8.self), let presence = FleetPresence(rawValue: word),
+      guard let word = String(validating: input.payload, as: UTF8.self),
+        let presence = FleetPresence(rawValue: word),
         presence != .unknown
       else {
         self = .dropped(reason: "a presence that is neither online nor offline")
@@ -67,7 +69,8 @@ public enum FleetMessage: Sendable {
           machine: machine,
           RemoteWritePolicy(isAllowed: info.allowsRemoteWrites, reason: info.reason.map(DisplayText.escaped)))
       } catch {
-        self = .dropped(reason: "a bridge info that is not the bridge's: \(DisplayText.escaped(String(describing: error)))")
+        self = .dropped(
+          reason: "a bridge info that is not the bridge's: \(DisplayText.escaped(String(describing: error)))")
       }
     case .traffic(let machine):
       guard !input.isRetained else {
@@ -105,7 +108,8 @@ public enum FleetMessage: Sendable {
     else { return nil }
     var details = TrafficDetails(
       device: fields.string("device"), peer: fields.string("peer"),
-      delivery: fields.string("delivery").map(TrafficDelivery.init(rawValue:)), transfer: fields.string("transfer"))
+      delivery: fields.string("delivery").map(TrafficDelivery.init(rawValue:)),
+      transfer: fields.string("transfer"))
     details.machine = machine
     return TrafficEntry(
       id: 0, milliseconds: milliseconds, kind: TrafficEntryKind(rawValue: kind), directory: directory,

@@ -46,7 +46,9 @@ public struct FleetState: Sendable {
 
   /// Every mailbox of every machine.
   public var mailboxCount: Int {
-    machines.values.reduce(0) { total, machine in total + machine.directories.values.reduce(0) { $0 + $1.count } }
+    machines.values.reduce(0) { total, machine in
+      total + machine.directories.values.reduce(0) { $0 + $1.count }
+    }
   }
 
   /// The mailbox `identifier` of `directory` on `machine`.
@@ -116,7 +118,8 @@ public struct FleetState: Sendable {
   }
 
   private mutating func applyMailbox(
-    _ payload: RemoteMailboxPayload, machine: String, directory: FileName, identifier: FileName, at now: Int64,
+    _ payload: RemoteMailboxPayload, machine: String, directory: FileName, identifier: FileName,
+    at now: Int64,
     _ change: inout FleetChange
   ) {
     touchMachine(machine, &change)

@@ -40,7 +40,8 @@ public struct RemoteMailboxPayload: Sendable {
         return .failure(Problem(reason: "an archive that is not base64"))
       }
       guard decoded.count <= FleetState.archiveByteLimit else {
-        return .failure(Problem(reason: "an archive of \(decoded.count) bytes, above \(FleetState.archiveByteLimit)"))
+        return .failure(
+          Problem(reason: "an archive of \(decoded.count) bytes, above \(FleetState.archiveByteLimit)"))
       }
       archive = decoded
     }

@@ -1,9 +1,9 @@
 import Dashboard
 import DashboardRuntime
-import KeyedArchive
-import MailboxModel
 import Glibc
+import KeyedArchive
 import MQTTClient
+import MailboxModel
 import MailboxWatcher
 import TerminalBackend
 import TerminalTheme
@@ -17,7 +17,8 @@ enum DashboardLaunch {
   /// under `pairsHome` are the tree's pairs' branch.
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
-    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil, broker: BrokerAddress? = nil
+    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil,
+    broker: BrokerAddress? = nil
   ) throws(CommandError) -> ExitCode {
     let source: MailboxWatcherSource
     do {
@@ -29,7 +30,9 @@ enum DashboardLaunch {
       rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
       theme: theme, model: model, deviceSet: deviceSet)
     configuration.broker = broker?.description
-    var messageSources: [any DashboardMessageSource] = [PairsSource(home: pairsHome), PeersSource(home: pairsHome)]
+    var messageSources: [any DashboardMessageSource] = [
+      PairsSource(home: pairsHome), PeersSource(home: pairsHome),
+    ]
     if let broker {
       messageSources.append(FleetSource(broker: broker, clientIdentifier: "wormhole-dashboard-\(getpid())"))
     }

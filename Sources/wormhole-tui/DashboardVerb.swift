@@ -1,8 +1,8 @@
 import Dashboard
 import Glibc
 import KeyedArchive
-import MailboxModel
 import MQTTClient
+import MailboxModel
 import MailboxWatcher
 import TerminalTheme
 import Wormhole

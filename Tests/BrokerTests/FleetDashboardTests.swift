@@ -22,9 +22,12 @@ struct FleetDashboardTests {
     var configuration = DashboardConfiguration(rootPaths: [], isReadOnly: readOnly)
     configuration.broker = broker.url
     let loop = try DashboardLoop(
-      terminal: terminal, source: ScriptedEventSource(), executor: MailboxEffectExecutor(isReadOnly: readOnly),
+      terminal: terminal, source: ScriptedEventSource(),
+      executor: MailboxEffectExecutor(isReadOnly: readOnly),
       clock: clock, configuration: configuration,
-      messageSources: [FleetSource(broker: broker.address, clientIdentifier: "fleet-test-\(getpid())", clock: clock)])
+      messageSources: [
+        FleetSource(broker: broker.address, clientIdentifier: "fleet-test-\(getpid())", clock: clock)
+      ])
     _ = try loop.run()
     return (terminal, loop)
   }
@@ -37,7 +40,9 @@ struct FleetDashboardTests {
   static func publishRetained(_ broker: TestBroker, topic: String, payload: String) throws {
     let publish = Process()
     publish.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-    publish.arguments = ["-h", "127.0.0.1", "-p", "\(broker.address.port)", "-r", "-q", "1", "-t", topic, "-m", payload]
+    publish.arguments = [
+      "-h", "127.0.0.1", "-p", "\(broker.address.port)", "-r", "-q", "1", "-t", topic, "-m", payload,
+    ]
     try publish.run()
     publish.waitUntilExit()
     #expect(publish.terminationStatus == 0)
@@ -81,7 +86,9 @@ struct FleetDashboardTests {
       setup.broker, topic: "wormhole/v1/machines/evil/mailboxes/d/x", payload: "\u{1B}[2J{")
     let (terminal, loop) = try Self.runDashboard(
       setup.broker,
-      script: [.waitFor("⇄ m1"), .waitFor("OFFLINE 2"), .waitFor("first"), .waitFor("second"), .waitFor("2 dropped")]
+      script: [
+        .waitFor("⇄ m1"), .waitFor("OFFLINE 2"), .waitFor("first"), .waitFor("second"), .waitFor("2 dropped"),
+      ]
         + Self.keys("q"))
     #expect(terminal.failures.isEmpty, "\(terminal.failures)")
     #expect(loop.state.fleet.dropped == 2)
@@ -106,7 +113,10 @@ struct FleetDashboardTests {
       let (terminal, loop) = try Self.runDashboard(
         setup.broker, readOnly: readOnly, width: 200,
         script: [.waitFor("greeting")] + Self.keys("jj")
-          + [.waitFor(readOnly ? "read-only" : "remote writes off: bridge started without --allow-remote-writes")]
+          + [
+            .waitFor(
+              readOnly ? "read-only" : "remote writes off: bridge started without --allow-remote-writes")
+          ]
           + Self.keys("d") + [.waitFor(refusal)] + Self.keys("<Tab>r") + [.waitFor(replayRefusal)]
           + Self.keys("q"))
       #expect(terminal.failures.isEmpty, "\(terminal.failures)")
@@ -133,13 +143,18 @@ struct FleetDashboardTests {
     configuration.broker = setup.broker.url
     let loop = try DashboardLoop(
       terminal: terminal, source: ScriptedEventSource(),
-      executor: MailboxEffectExecutor(isReadOnly: false, remoteWrites: FleetRemoteWrites(broker: setup.broker.address)),
+      executor: MailboxEffectExecutor(
+        isReadOnly: false, remoteWrites: FleetRemoteWrites(broker: setup.broker.address)),
       clock: clock, configuration: configuration,
-      messageSources: [FleetSource(broker: setup.broker.address, clientIdentifier: "fleet-rw-\(getpid())", clock: clock)])
+      messageSources: [
+        FleetSource(broker: setup.broker.address, clientIdentifier: "fleet-rw-\(getpid())", clock: clock)
+      ])
     _ = try loop.run()
     #expect(terminal.failures.isEmpty, "\(terminal.failures) \(bridge.diagnostics)")
     #expect(!FileManager.default.fileExists(atPath: file), "the bridge cleared it on disk")
-    #expect(FileManager.default.fileExists(atPath: setup.container + "/sent.archive"), "the bridge passed it on disk")
+    #expect(
+      FileManager.default.fileExists(atPath: setup.container + "/sent.archive"),
+      "the bridge passed it on disk")
   }
 
   @Test func theRealBinaryShowsTheFleetInATerminal() throws {

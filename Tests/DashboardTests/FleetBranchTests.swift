@@ -17,7 +17,9 @@ private func base64(_ bytes: [UInt8]) -> String {
   var index = 0
   while index < bytes.count {
     let chunk = Array(bytes[index..<min(index + 3, bytes.count)])
-    let group = UInt32(chunk[0]) << 16 | UInt32(chunk.count > 1 ? chunk[1] : 0) << 8 | UInt32(chunk.count > 2 ? chunk[2] : 0)
+    let group =
+      UInt32(chunk[0]) << 16 | UInt32(chunk.count > 1 ? chunk[1] : 0) << 8
+      | UInt32(chunk.count > 2 ? chunk[2] : 0)
     out.append(alphabet[Int(group >> 18 & 0x3F)])
     out.append(alphabet[Int(group >> 12 & 0x3F)])
     out.append(chunk.count > 1 ? alphabet[Int(group >> 6 & 0x3F)] : "=")
@@ -41,15 +43,18 @@ enum Bridged {
     let reasonJSON = reason.map { "\"\($0)\"" } ?? "null"
     return FleetInput(
       topic: "wormhole/v1/machines/\(level(machine))/bridge",
-      payload: Array("{\"version\":1,\"remote_writes\":\(allowed),\"reason\":\(reasonJSON)}".utf8), isRetained: true)
+      payload: Array("{\"version\":1,\"remote_writes\":\(allowed),\"reason\":\(reasonJSON)}".utf8),
+      isRetained: true)
   }
 
   static func mailbox(
-    _ machine: String, _ directory: String, _ identifier: String, _ value: ArchivedValue, sender: String = "app"
+    _ machine: String, _ directory: String, _ identifier: String, _ value: ArchivedValue,
+    sender: String = "app"
   ) -> FleetInput {
     let bytes = (try? KeyedArchiveEncoder().encodeBytes(value)) ?? []
     let summary = (try? KeyedArchiveInspector().inspect(bytes).summary(width: 200)) ?? ""
-    let escapedSummary = summary.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    let escapedSummary = summary.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+      of: "\"", with: "\\\"")
     let payload =
       "{\"directory\":\"\(directory)\",\"directory_bytes\":null,\"mailbox\":{\"identifier\":\"\(identifier)\","
       + "\"identifier_bytes\":null,\"present\":true,\"bytes\":\(bytes.count),\"modified\":\"2025-11-30T10:00:00.000Z\","
@@ -113,7 +118,8 @@ extension DashboardHarness {
     #expect(button?.versionCount == 1)
     #expect((button?.current?.serial ?? 0) >= FleetState.firstSerial)
     // The same payload again (a bridge reconnecting publishes everything): no new version.
-    let again = fleet.apply([Bridged.mailbox("ci-3", "/home/ci/.wormhole", "button", .string("tap"))], at: 2_000)
+    let again = fleet.apply(
+      [Bridged.mailbox("ci-3", "/home/ci/.wormhole", "button", .string("tap"))], at: 2_000)
     #expect(!again.isStructural)
     #expect(fleet.mailbox("button", in: "/home/ci/.wormhole", machine: "ci-3")?.versionCount == 1)
     fleet.apply([Bridged.mailbox("ci-3", "/home/ci/.wormhole", "button", .string("press"))], at: 3_000)
@@ -133,12 +139,17 @@ extension DashboardHarness {
     let good = Bridged.mailbox("ci-3", "/d", "ok", .string("fine"))
     var badBase64 = good
     badBase64.payload = Array(
-      String(decoding: good.payload, as: UTF8.self).replacingOccurrences(of: "\"archive_base64\":\"", with: "\"archive_base64\":\"!!").utf8)
+      String(decoding: good.payload, as: UTF8.self).replacingOccurrences(
+        of: "\"archive_base64\":\"", with: "\"archive_base64\":\"!!"
+      ).utf8)
     let hostile: [FleetInput] = [
-      FleetInput(topic: "wormhole/v1/machines/evil%2/presence", payload: Array("online".utf8), isRetained: true),
+      FleetInput(
+        topic: "wormhole/v1/machines/evil%2/presence", payload: Array("online".utf8), isRetained: true),
       FleetInput(topic: "wormhole/v1/machines/evil/unknown", payload: Array("x".utf8), isRetained: true),
-      FleetInput(topic: "wormhole/v1/machines/evil/presence", payload: Array("\u{1B}[2J".utf8), isRetained: true),
-      FleetInput(topic: "wormhole/v1/machines/evil/mailboxes/d/x", payload: Array("\u{1B}[2J{".utf8), isRetained: true),
+      FleetInput(
+        topic: "wormhole/v1/machines/evil/presence", payload: Array("\u{1B}[2J".utf8), isRetained: true),
+      FleetInput(
+        topic: "wormhole/v1/machines/evil/mailboxes/d/x", payload: Array("\u{1B}[2J{".utf8), isRetained: true),
       FleetInput(topic: "wormhole/v1/machines/evil/traffic", payload: Array("{}".utf8), isRetained: false),
       FleetInput(
         topic: "wormhole/v1/machines/evil/traffic", payload: Bridged.traffic("evil", "/d", "x").payload,
@@ -166,7 +177,8 @@ extension DashboardHarness {
     // ci-3, its directory and two mailboxes; laptop, its directory and one mailbox.
     #expect(harness.state.treeRowCount == rows + 4 + 3)
     #expect(harness.state.node(atRow: rows) == .machine("ci-3"))
-    #expect(harness.state.node(atRow: rows + 1) == .remoteDirectory(machine: "ci-3", path: "/home/ci/.wormhole"))
+    #expect(
+      harness.state.node(atRow: rows + 1) == .remoteDirectory(machine: "ci-3", path: "/home/ci/.wormhole"))
     #expect(
       harness.state.node(atRow: rows + 2)
         == .remoteMailbox(machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "button"))
@@ -195,7 +207,8 @@ extension DashboardHarness {
         == .remoteMailbox(machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "counter"), "\(rows)")
     #expect(harness.shows("41"), "\(harness)")
     harness.now += 1000
-    harness.sendFleet([Bridged.mailbox("ci-3", "/home/ci/.wormhole", "counter", .integer(42))], at: harness.now)
+    harness.sendFleet(
+      [Bridged.mailbox("ci-3", "/home/ci/.wormhole", "counter", .integer(42))], at: harness.now)
     #expect(harness.shows("42"), "\(harness)")
     #expect(harness.state.selectedMailbox?.versionCount == 2)
     #expect(harness.shows("root ▁█"), "\(harness)")
@@ -211,19 +224,23 @@ extension DashboardHarness {
 
   @Test func remoteTrafficJoinsTheStreamWithTheMachinesName() {
     var harness = DashboardHarness(width: 120, height: 30, mailboxes: ["local": .string("x")])
-    harness.sendFleet(Bridged.fleet() + [Bridged.traffic("ci-3", "/home/ci/.wormhole", "button")], at: harness.now)
+    harness.sendFleet(
+      Bridged.fleet() + [Bridged.traffic("ci-3", "/home/ci/.wormhole", "button")], at: harness.now)
     #expect(harness.state.model.traffic.last?.details.machine == "ci-3")
     #expect(harness.shows("ci-3:button"), "\(harness)")
     // r on that entry is a remote replay: refused with the reason, nothing local written.
     harness.type("<Tab><Tab>kr")
     #expect(harness.effects.isEmpty, "\(harness.effects)")
-    #expect(harness.state.status?.text.contains("bridge ci-3 does not accept remote writes") == true, "\(harness)")
+    #expect(
+      harness.state.status?.text.contains("bridge ci-3 does not accept remote writes") == true, "\(harness)")
   }
 
   @Test func remoteActionsAreDisabledWithTheReasonAndRefusedOnAKey() {
     var harness = DashboardHarness(width: 160, height: 30, mailboxes: ["local": .string("x")])
     harness.sendFleet(
-      Bridged.fleet() + [Bridged.info("laptop", allowed: false, reason: "started without --allow-remote-writes")],
+      Bridged.fleet() + [
+        Bridged.info("laptop", allowed: false, reason: "started without --allow-remote-writes")
+      ],
       at: harness.now)
     harness.type("jjj")
     #expect(harness.state.remoteWriteRefusal == "bridge ci-3 does not accept remote writes")
@@ -232,7 +249,9 @@ extension DashboardHarness {
       harness.type(keys)
       #expect(harness.state.overlay == nil, "\(keys)")
       #expect(harness.effects.isEmpty, "\(keys): \(harness.effects)")
-      #expect(harness.state.status?.text.contains("refused: bridge ci-3 does not accept remote writes") == true, "\(keys) \(harness)")
+      #expect(
+        harness.state.status?.text.contains("refused: bridge ci-3 does not accept remote writes") == true,
+        "\(keys) \(harness)")
       if harness.state.focus != .mailboxes { harness.type("<Esc>") }
     }
     harness.type("?")

@@ -7,16 +7,19 @@ import WormholeVocabulary
 /// mailboxes holding a message) and its directories (path and count). Names come from the
 /// broker, so they are escaped and cut in their middle.
 enum FleetTreeRowView {
-  static func draw(_ node: TreeNodeID, state: DashboardState, into screen: inout Screen, row: Int, area: Rect) {
+  static func draw(_ node: TreeNodeID, state: DashboardState, into screen: inout Screen, row: Int, area: Rect)
+  {
     switch node {
     case .machine(let name):
       let machine = state.fleet.machines[name]
       let collapsed = state.treePane.collapsedFleetNodes.contains(node)
       let presence = machine?.presence ?? .unknown
-      let right = " \(presence == .online ? "online" : presence == .offline ? "OFFLINE" : "presence ?") \(machine?.presentCount ?? 0) "
+      let right =
+        " \(presence == .online ? "online" : presence == .offline ? "OFFLINE" : "presence ?") \(machine?.presentCount ?? 0) "
       drawRow(
         (collapsed ? "▸ " : "▾ ") + "⇄ ", DisplayText.field(name), right: right,
-        role: presence == .online ? "list.branch" : "list.dim", rightRole: presence == .offline ? "list.error" : "list.branch",
+        role: presence == .online ? "list.branch" : "list.dim",
+        rightRole: presence == .offline ? "list.error" : "list.branch",
         into: &screen, row: row, area: area)
     case .remoteDirectory(let name, let path):
       let collapsed = state.treePane.collapsedFleetNodes.contains(node)
