@@ -54,7 +54,10 @@ enum DashboardVerb {
           + "the cursor; use 'wormhole-tui snapshot' for one frame as text, or 'wormhole-tui dump'")
     }
     let (roots, readOnly, deviceSet) = try DeviceSetArguments.watched(arguments)
-    let broker = try brokerAddress(arguments.value(.broker))
+    // Checked before the terminal is taken: a bad URL or a missing libmosquitto is a usage error.
+    let broker = try arguments.value(.broker).map { text throws(CommandError) in
+      try BrokerAddress(argument: text)
+    }
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
     // A theme that does not load ends the start with its file, line and what was expected
     // (exit 2), before the terminal is taken; inside the dashboard `t` and `:theme` keep the
@@ -70,19 +73,6 @@ enum DashboardVerb {
       mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history),
       pairsHome: PairArguments.store(arguments).home,
       deviceSet: deviceSet, broker: broker)
-  }
-
-  /// `--broker URL` checked before the terminal is taken: a bad URL or a missing libmosquitto
-  /// is a usage error (exit 2) that says what to do.
-  static func brokerAddress(_ text: String?) throws(CommandError) -> BrokerAddress? {
-    guard let text else { return nil }
-    do throws(MQTTError) {
-      let address = try BrokerAddress(parsing: text)
-      try MQTTClient.load()
-      return address
-    } catch {
-      throw .usage("--broker: " + error.description)
-    }
   }
 
   /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by
