@@ -46,7 +46,7 @@ let package = Package(
       name: "Dashboard",
       dependencies: [
         "MailboxModel", "ArchivedValues", "WormholeVocabulary", "TerminalScreen", "TerminalInput",
-        "PatternMatching", "DeviceRouting",
+        "PatternMatching", "DeviceRouting", "FleetModel",
       ]),
     // PCRE2 (8-bit) from Debian: regular expressions with match limits. Only the runtime library
     // (libpcre2-8-0, on every Debian system) is needed: shim.h declares the functions we call.
@@ -76,6 +76,13 @@ let package = Package(
     .target(
       name: "MailboxWatcher",
       dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
+    // The fleet: bridged machines, their presence, mailboxes and traffic, from the broker's
+    // messages (hostile input), through a pure reducer shared by the dashboard and dump --broker.
+    .target(
+      name: "FleetModel",
+      dependencies: [
+        "MailboxModel", "WormholeVocabulary", "ArchivedValues", "PropertyList", "TerminalScreen", "FleetProtocol",
+      ]),
     // A pipe that wakes a thread blocked in poll(2): the one wake primitive of the loops.
     .target(name: "WakeSignal"),
     // The dashboard's loop and its effect executor, behind narrow protocols for the terminal,
@@ -87,7 +94,7 @@ let package = Package(
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive",
         "TerminalBackend",
         "TerminalInput", "TerminalScreen", "TerminalTheme", "WakeSignal", "DevicePairing", "DeviceSession",
-        "DeviceRouting", "PeerSession",
+        "DeviceRouting", "PeerSession", "FleetModel", "MQTTClient", "FleetProtocol", "FleetClient",
       ]),
     // libmosquitto (Debian's libmosquitto1), declared by us and reached through dlopen on first
     // use: building needs neither its development package nor the library itself.
@@ -124,7 +131,7 @@ let package = Package(
         "Dashboard", "DashboardRuntime", "TerminalBackend", "TerminalInput", "TerminalScreen",
         "TerminalTheme",
         "DeviceSession", "DevicePairing", "DeviceRouting", "SimulatorDeviceSet", "MQTTClient", "PeerSession",
-        "FleetProtocol", "FleetClient",
+        "FleetModel", "FleetProtocol", "FleetClient",
       ]),
     .executableTarget(
       name: "wormhole-bench",
@@ -147,7 +154,7 @@ let package = Package(
       name: "DashboardTests",
       dependencies: [
         "Dashboard", "MailboxModel", "MailboxWatcher", "WormholeVocabulary", "KeyedArchive", "TerminalScreen",
-        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching",
+        "TerminalInput", "SnapshotSupport", "TerminalTheme", "PatternMatching", "FleetModel", "FleetProtocol",
       ],
       exclude: ["Snapshots"]),
     .testTarget(
@@ -217,7 +224,8 @@ let package = Package(
       name: "BrokerTests",
       dependencies: [
         "MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui", "FleetProtocol",
-        "FleetClient", "Wormhole", "WormholeVocabulary", "KeyedArchive",
+        "FleetClient", "Wormhole", "WormholeVocabulary", "KeyedArchive", "FleetModel", "Dashboard",
+        "DashboardRuntime", "MailboxModel", "MailboxWatcher",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(

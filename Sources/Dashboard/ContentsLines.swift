@@ -1,4 +1,5 @@
 import ArchivedValues
+import FleetModel
 import MailboxModel
 import TerminalScreen
 import WormholeVocabulary
@@ -30,14 +31,20 @@ struct ContentsLines {
   var peers: [PeerSnapshot] = []
   /// A push or a deep link selected in the traffic pane: shown instead of the tree's selection.
   var routeEntry: TrafficEntry?
+  /// The fleet's bridged machines (`--broker`), for their nodes of the tree.
+  var fleet = FleetState()
 
   var contentsView: ContentsView { contentsPane.view }
   var contentsCursor: Int { contentsPane.cursor }
 
   /// The selected mailbox, when a mailbox is selected.
   var selectedMailbox: Mailbox? {
-    guard case .mailbox(let directory, let identifier)? = selection else { return nil }
-    return model.mailbox(identifier, in: directory)
+    switch selection {
+    case .mailbox(let directory, let identifier)?: return model.mailbox(identifier, in: directory)
+    case .remoteMailbox(let machine, let directory, let identifier)?:
+      return fleet.mailbox(identifier, in: directory, machine: machine)
+    default: return nil
+    }
   }
 
   /// The selected mailbox's versions, newest first (the current one first, when present).
@@ -119,7 +126,12 @@ struct ContentsLines {
     guard let selection else {
       return [.text("Nothing here yet: no wormhole directory was found.", "list.dim")]
     }
-    guard case .mailbox(_, let identifier) = selection else {
+    let mailboxIdentifier: FileName
+    switch selection {
+    case .mailbox(_, let identifier), .remoteMailbox(_, _, let identifier): mailboxIdentifier = identifier
+    case .machine, .remoteDirectory:
+      return FleetContentsLines.lines(for: selection, fleet: fleet, now: now)
+    default:
       guard let directory = selection.directory else {
         if selection.isPeerNode {
           return PeerContentsLines.lines(for: selection, peers: peers, traffic: model.traffic, now: now)
@@ -130,6 +142,7 @@ struct ContentsLines {
       }
       return directoryLines(directory)
     }
+    let identifier = mailboxIdentifier
     guard let mailbox = selectedMailbox else { return [] }
     switch contentsView {
     case .tree:
@@ -199,7 +212,11 @@ struct ContentsLines {
 
   /// What the views say of a version whose bytes the watcher did not keep.
   private func notKeptLine(_ version: MailboxVersion) -> ContentLine {
-    .text(
+    if version.serial >= FleetState.firstSerial {
+      // The bridge sent no archive (above its limit, unreadable): its note says why.
+      return .text("not sent by the bridge: " + version.summary, "list.dim")
+    }
+    return .text(
       "too large to show: \(Formatting.size(version.size)) (\(Formatting.count(version.size)) bytes), over the "
         + "\(Formatting.size(model.configuration.storedByteLimit)) the watcher keeps", "list.dim")
   }

@@ -1,4 +1,5 @@
 import ArchivedValues
+import MailboxModel
 import WormholeVocabulary
 
 /// What the loop around ``DashboardState/update(_:)`` should do: every write, every wait and
@@ -36,6 +37,12 @@ public enum DashboardEffect: Sendable, Hashable {
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
   /// version, when the pane first needs it; it does not write, so read-only runs it too.
   case decode(directory: FileName, identifier: FileName, serial: UInt64)
+  /// Pass, clear or replay on a bridged machine's mailbox, through its bridge (which applies it
+  /// only when started with `--allow-remote-writes`).
+  case remoteWrite(RemoteWrite)
+  /// Decode a version of a bridged machine's mailbox (its archive came in the bridge's
+  /// payload), off the loop, as ``decode(directory:identifier:serial:)`` does a local one.
+  case decodeRemote(MailboxVersion)
   /// Put `text` on the clipboard through the terminal (OSC 52).
   case copyToClipboard(String)
   /// Load a theme: the next one, or one by name or path.
@@ -55,9 +62,9 @@ public enum DashboardEffect: Sendable, Hashable {
   public var writes: Bool {
     switch self {
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
-      .answerInvitation, .peerSend, .peerCommand:
+      .answerInvitation, .peerSend, .peerCommand, .remoteWrite:
       return true
-    case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
+    case .decode, .decodeRemote, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
   }
 
@@ -85,6 +92,8 @@ public enum DashboardEffect: Sendable, Hashable {
       return "replay of traffic entry \(entry) to \(toIdentifier.displayField) (\(transiting))"
     case .decode(_, let identifier, _):
       return "decode of a kept version of \(identifier.displayField)"
+    case .decodeRemote: return "decode of a bridged machine's version"
+    case .remoteWrite(let write): return write.description
     case .copyToClipboard: return "copy"
     case .loadTheme(let request): return "theme \(request)"
     case .wake: return "wake-up"
@@ -107,7 +116,8 @@ public enum DashboardEffect: Sendable, Hashable {
     case .replayVersion, .replayEntry: return "replay"
     case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
     case .route(let send): return send.replayOf == nil ? send.verb : "replay"
-    case .decode: return "decode"
+    case .decode, .decodeRemote: return "decode"
+    case .remoteWrite(let write): return write.operation.rawValue
     case .copyToClipboard: return "copy"
     case .loadTheme: return "theme"
     case .wake: return "wake-up"

@@ -1,3 +1,4 @@
+import FleetModel
 import MailboxModel
 import TerminalInput
 
@@ -37,6 +38,12 @@ public enum DashboardMessage: Sendable {
   /// The running simulated peers under the home now, whole (at start and after every change:
   /// a peer started or ended, connected, was invited).
   case peers([PeerSnapshot])
+  /// Messages from the broker (`--broker`), as many as arrived since the last batch, checked
+  /// where they were read (``FleetModel/FleetMessage/init(_:at:)``), with the time they were
+  /// read (milliseconds since 1970).
+  case fleet([FleetMessage], at: Int64)
+  /// The broker connection changed: connected (`nil`), or lost or refused, with why.
+  case fleetConnection(String?)
   /// A theme was loaded (its name), or could not be (the reason; the theme in use stays).
   case themeLoaded(name: String, error: String?)
 }

@@ -8,6 +8,7 @@ extension DashboardState {
   mutating func perform(_ action: DashboardAction) -> [DashboardEffect] {
     let layout = DashboardLayout(width: width, height: height)
     let page = max(layout.bodyHeight(of: focus), 1)
+    if let effects = remoteAction(action) { return effects }
     switch action {
     case .quit: return quit()
     case .help: overlay = .help(scroll: 0)
@@ -191,6 +192,9 @@ extension DashboardState {
       case .pair(let name)?: updateTree(.togglePairs(.pair(name)))
       case .peers?: updateTree(.togglePairs(.peers))
       case .peerService(let service)?: updateTree(.togglePairs(.peerService(service)))
+      case .machine(let name)?: updateTree(.toggleFleet(.machine(name)))
+      case .remoteDirectory(let name, let path)?:
+        updateTree(.toggleFleet(.remoteDirectory(machine: name, path: path)))
       default: focus = .contents
       }
     case .contents:

@@ -48,6 +48,7 @@ extension DashboardState {
     contents.pairs = pairs
     contents.peers = peers
     contents.routeEntry = selectedRouteEntry
+    contents.fleet = fleet
     return contents
   }
 

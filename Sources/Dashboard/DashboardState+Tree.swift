@@ -31,8 +31,12 @@ extension DashboardState {
 
   /// The selected mailbox, when a mailbox is selected.
   public var selectedMailbox: Mailbox? {
-    guard case .mailbox(let directory, let identifier)? = treePane.selection else { return nil }
-    return model.mailbox(identifier, in: directory)
+    switch treePane.selection {
+    case .mailbox(let directory, let identifier)?: return model.mailbox(identifier, in: directory)
+    case .remoteMailbox(let machine, let directory, let identifier)?:
+      return fleet.mailbox(identifier, in: directory, machine: machine)
+    default: return nil
+    }
   }
 
   /// The directory of the selection, when something is selected.

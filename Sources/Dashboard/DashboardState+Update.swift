@@ -78,6 +78,12 @@ extension DashboardState {
     case .peers(let peers):
       applyPeers(peers)
       return []
+    case .fleet(let inputs, let time):
+      now = max(now, time)
+      return applyFleet(inputs, at: time)
+    case .fleetConnection(let problem):
+      fleetConnectionChanged(problem)
+      return []
     case .key(let key):
       return handle(key) + passFormCheckWake()
     case .paste(let text):
@@ -100,6 +106,12 @@ extension DashboardState {
 
   /// The decode effects for the versions the contents pane wants and does not have yet.
   private mutating func requestDecodes() -> [DashboardEffect] {
+    if case .remoteMailbox? = treePane.selection, let mailbox = selectedMailbox {
+      // A bridged machine's version: its archive came in the bridge's payload.
+      return decodedVersions.want(contents.wantedSerials).compactMap { serial in
+        mailbox.version(serial: serial).map { .decodeRemote($0) }
+      }
+    }
     guard case .mailbox(let directory, let identifier)? = treePane.selection else {
       _ = decodedVersions.want([])
       return []
@@ -120,6 +132,10 @@ extension DashboardState {
     var messages = [message]
     while !messages.isEmpty {
       for effect in update(messages.removeFirst()) {
+        if case .decodeRemote(let version) = effect {
+          messages.append(.decoded(serial: version.serial, decode(version)))
+          continue
+        }
         guard case .decode(let directory, let identifier, let serial) = effect else {
           effects.append(effect)
           continue

@@ -1,3 +1,4 @@
+import FleetModel
 import MailboxModel
 import WormholeVocabulary
 
@@ -45,6 +46,15 @@ public struct DashboardState: Sendable {
   public internal(set) var pairs: [PairSnapshot] = []
   /// The running simulated peers, by service type and name (``DashboardMessage/peers(_:)``).
   public internal(set) var peers: [PeerSnapshot] = []
+
+  /// The fleet's bridged machines (`--broker`), as the broker's messages described them.
+  public internal(set) var fleet = FleetState()
+  /// The broker the fleet comes from, when the dashboard was started with `--broker`.
+  public internal(set) var brokerAddress: String?
+  /// Whether the broker connection is up; why not, when it is not.
+  public internal(set) var brokerProblem: String?
+  /// Each machine's nodes of the tree, in order, listed again only when it changed.
+  var fleetNodeCache: [String: [TreeNodeID]] = [:]
 
   // The panes.
 

@@ -81,7 +81,7 @@ enum PairContentsLines {
       trafficLines(
         [(role, pair.containersPrefix(of: role))], traffic: traffic, showsRole: false, columns: columns,
         into: &builder)
-    case .directory, .mailbox, .peers, .peerService, .peer:
+    case .directory, .mailbox, .peers, .peerService, .peer, .machine, .remoteDirectory, .remoteMailbox:
       break
     }
     return builder

@@ -119,7 +119,7 @@ enum PeerContentsLines {
         }
       }
       trafficLines(of: peer, traffic: traffic, now: now, into: &lines)
-    case .directory, .mailbox, .pairs, .pair, .device:
+    case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox:
       break
     }
     return lines

@@ -3,7 +3,8 @@ import WormholeVocabulary
 /// A node of the dashboard's tree.
 ///
 /// Branches are wormhole directories, then the pairs of simulated devices; simulator device
-/// sets and remote machines become further cases (see the roadmap).
+/// sets, the running peers, and the fleet's bridged machines (`--broker`) with their directories
+/// and mailboxes.
 public enum TreeNodeID: Sendable, Hashable {
   /// A wormhole directory, by path.
   case directory(FileName)
@@ -21,13 +22,28 @@ public enum TreeNodeID: Sendable, Hashable {
   case peerService(String)
   /// One running peer, by service type and id.
   case peer(service: String, id: UInt64)
+  /// A bridged machine of the fleet (`--broker`), by name.
+  case machine(String)
+  /// A directory of a bridged machine, by its whole path there.
+  case remoteDirectory(machine: String, path: FileName)
+  /// One mailbox of a bridged machine's directory.
+  case remoteMailbox(machine: String, directory: FileName, identifier: FileName)
 
   /// The directory this node is or belongs to; `nil` for the pairs' nodes.
   public var directory: FileName? {
     switch self {
     case .directory(let path): return path
     case .mailbox(let directory, _): return directory
-    case .pairs, .pair, .device, .peers, .peerService, .peer: return nil
+    case .pairs, .pair, .device, .peers, .peerService, .peer, .machine, .remoteDirectory, .remoteMailbox:
+      return nil
+    }
+  }
+
+  /// The machine, for a node of the fleet's branch (a machine, its directory or mailbox).
+  public var machineName: String? {
+    switch self {
+    case .machine(let name), .remoteDirectory(let name, _), .remoteMailbox(let name, _, _): return name
+    case .directory, .mailbox, .pairs, .pair, .device, .peers, .peerService, .peer: return nil
     }
   }
 
@@ -37,11 +53,18 @@ public enum TreeNodeID: Sendable, Hashable {
     return nil
   }
 
+  /// The identifier, for a mailbox of a bridged machine.
+  public var remoteIdentifier: FileName? {
+    if case .remoteMailbox(_, _, let identifier) = self { return identifier }
+    return nil
+  }
+
   /// Whether the node is the peers' branch, a service type or a peer.
   public var isPeerNode: Bool {
     switch self {
     case .peers, .peerService, .peer: return true
-    case .directory, .mailbox, .pairs, .pair, .device: return false
+    case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox:
+      return false
     }
   }
 
@@ -49,7 +72,9 @@ public enum TreeNodeID: Sendable, Hashable {
   public var pairName: String? {
     switch self {
     case .pair(let name), .device(let name, _): return name
-    case .directory, .mailbox, .pairs, .peers, .peerService, .peer: return nil
+    case .directory, .mailbox, .pairs, .peers, .peerService, .peer, .machine, .remoteDirectory,
+      .remoteMailbox:
+      return nil
     }
   }
 }

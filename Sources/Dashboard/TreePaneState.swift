@@ -43,6 +43,12 @@ public struct TreePaneState: Sendable {
     /// ``TreeNodeID/peerService(_:)`` then its ``TreeNodeID/peer(service:id:)`` nodes. Their
     /// branch (``TreeNodeID/peers``) follows the pairs' (none when no peer runs).
     case peers([TreeNodeID])
+    /// The fleet's nodes are these, in order: per machine its ``TreeNodeID/machine(_:)``, then
+    /// per directory its ``TreeNodeID/remoteDirectory(machine:path:)`` and its mailboxes. Their
+    /// branch follows the peers' (none without `--broker`).
+    case fleet([TreeNodeID])
+    /// Folds or unfolds a machine or a remote directory; other nodes are left alone.
+    case toggleFleet(TreeNodeID)
   }
 
   public private(set) var sort: SortOrder
@@ -55,6 +61,14 @@ public struct TreePaneState: Sendable {
   public private(set) var collapsedPairNodes: Set<TreeNodeID> = []
   /// The running peers' service and peer nodes, in order, unfolded (``Message/peers(_:)``).
   public private(set) var peerNodes: [TreeNodeID] = []
+  /// The fleet's nodes, in order, unfolded (``Message/fleet(_:)``).
+  public internal(set) var fleetNodes: [TreeNodeID] = []
+  /// The fleet's machines and remote directories folded.
+  public internal(set) var collapsedFleetNodes: Set<TreeNodeID> = []
+  /// The fleet's nodes as shown (folds applied) and each one's row among them: kept, so a frame
+  /// over thousands of remote mailboxes costs its visible rows.
+  var shownFleetNodes: [TreeNodeID] = []
+  var shownFleetRows: [TreeNodeID: Int] = [:]
   private var orders: [FileName: MailboxOrder] = [:]
   /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
   public private(set) var presentCounts: [FileName: Int] = [:]
@@ -125,7 +139,7 @@ public struct TreePaneState: Sendable {
     case .togglePairs(let node):
       switch node {
       case .pairs, .pair, .peers, .peerService: break
-      case .directory, .mailbox, .device, .peer: return
+      case .directory, .mailbox, .device, .peer, .machine, .remoteDirectory, .remoteMailbox: return
       }
       if collapsedPairNodes.remove(node) == nil { collapsedPairNodes.insert(node) }
       resync(directories, visibleRows: visibleRows)
@@ -136,6 +150,13 @@ public struct TreePaneState: Sendable {
         guard case .peerService = $0 else { return true }
         return nodes.contains($0)
       }
+      resync(directories, visibleRows: visibleRows)
+    case .fleet(let nodes):
+      fleetNodes = nodes
+      refreshShownFleet()
+      resync(directories, visibleRows: visibleRows)
+    case .toggleFleet(let node):
+      guard toggleFleetFold(node) else { return }
       resync(directories, visibleRows: visibleRows)
     }
   }
@@ -156,7 +177,7 @@ public struct TreePaneState: Sendable {
 
   /// Rows of the tree: a branch row per directory and its mailboxes when expanded, then the
   /// pairs' branch.
-  public var rowCount: Int { directoryRowCount + pairRowCount }
+  public var rowCount: Int { directoryRowCount + pairRowCount + shownFleetNodes.count }
 
   /// Rows of the directories' branches.
   private var directoryRowCount: Int {
@@ -233,11 +254,17 @@ public struct TreePaneState: Sendable {
       }
       start += 1 + count
     }
-    return pairNode(atRow: row - start)
+    let rest = row - start
+    if rest < pairRowCount { return pairNode(atRow: rest) }
+    let fleetRow = rest - pairRowCount
+    return shownFleetNodes.indices.contains(fleetRow) ? shownFleetNodes[fleetRow] : nil
   }
 
   /// The row showing `node`, if it is shown.
   func row(of node: TreeNodeID, in directories: [FileName: DirectoryState]) -> Int? {
+    if node.machineName != nil {
+      return shownFleetRows[node].map { directoryRowCount + pairRowCount + $0 }
+    }
     guard let nodeDirectory = node.directory else { return pairRow(of: node).map { directoryRowCount + $0 } }
     var start = 0
     for path in directoryPaths {

@@ -18,6 +18,8 @@ public struct DashboardConfiguration: Sendable {
   public var model: ModelConfiguration
   /// The simulator device set shown (`--device-set`): its labels and notes, given at start.
   public var deviceSet: DeviceSetLabels?
+  /// The broker whose bridged machines are shown (`--broker URL`), if any.
+  public var broker: String?
 
   public init(
     rootPaths: [String], isReadOnly: Bool = false, mouse: Bool = false,

@@ -62,6 +62,9 @@ public final class DashboardLoop {
       rootPaths: configuration.rootPaths, width: 0, height: 0, now: clock.now(),
       isReadOnly: configuration.isReadOnly, themeName: configuration.theme.name)
     if let deviceSet = configuration.deviceSet { state.showDeviceSet(deviceSet) }
+    if let broker = configuration.broker {
+      state.showFleet(broker: broker, historyDepth: configuration.model.historyDepth)
+    }
   }
 
   /// Runs until the operator quits or a signal ends it; the terminal is restored on every path.
@@ -164,12 +167,12 @@ public final class DashboardLoop {
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
-      .answerInvitation, .peerSend, .peerCommand, .decode:
+      .answerInvitation, .peerSend, .peerCommand, .decode, .decodeRemote, .remoteWrite:
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox
       var job = EffectJob(effect: effect, model: state.model)
-      if case .decode = effect {
+      if effect.verb == "decode" {
         let wanted = wantedDecodes
         job.isStillWanted = { wanted.contains($0) }
       }

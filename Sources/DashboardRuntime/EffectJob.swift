@@ -35,12 +35,14 @@ public struct EffectJob: Sendable {
     case .replayVersion(let directory, let identifier, let serial, _, _, _),
       .decode(let directory, let identifier, let serial):
       version = model.mailbox(identifier, in: directory)?.version(serial: serial)
+    case .decodeRemote(let remote):
+      version = remote
     case .replayEntry(let id, _, _, _):
       entry = model.trafficEntry(id)
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .peerCommand,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .peerCommand, .remoteWrite,
       .copyToClipboard,
       .loadTheme,
       .wake, .rescan,
@@ -55,8 +57,11 @@ public struct EffectJob: Sendable {
   public func perform(
     with operations: MailboxOperations, pairs: any PairOperations = DevicePairOperations()
   ) -> DashboardMessage {
-    guard case .decode(_, _, let serial) = effect else {
-      return .effectFinished(run(with: operations, pairs: pairs))
+    let serial: UInt64
+    switch effect {
+    case .decode(_, _, let decoded): serial = decoded
+    case .decodeRemote(let remote): serial = remote.serial
+    default: return .effectFinished(run(with: operations, pairs: pairs))
     }
     if let isStillWanted, !isStillWanted(serial) { return .decodeSkipped(serial: serial) }
     guard let version else { return .decoded(serial: serial, .undecodable("that version is no longer kept")) }
@@ -102,7 +107,9 @@ public struct EffectJob: Sendable {
         return Self.runPeerSend(send, effect: effect)
       case .peerCommand(let command):
         return Self.runPeerCommand(command, effect: effect)
-      case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
+      case .remoteWrite:
+        return .failed(effect, "no broker to send it through (the dashboard was started without --broker)")
+      case .decode, .decodeRemote, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
       }
       return .done(effect)

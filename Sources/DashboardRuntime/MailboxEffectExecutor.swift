@@ -20,14 +20,17 @@ public final class MailboxEffectExecutor: DashboardEffectExecutor {
   /// Sends to the pairs' devices wait for replies and acknowledgements (seconds): on a queue of
   /// their own, so that a mailbox write never waits behind a reply timeout.
   private let pairQueue = DispatchQueue(label: "wormhole.dashboard.pairs")
+  /// Sends remote writes to bridged machines (`--broker`), when there is a broker.
+  private let remoteWrites: (any RemoteWriting)?
 
   /// An executor writing with `operations` to mailboxes and with `pairs` to the pairs'
   /// devices (session sends, cancels of queued transfers), or refusing every write when
   /// `isReadOnly`.
   public init(
     operations: MailboxOperations = MailboxOperations(), pairs: any PairOperations = DevicePairOperations(),
-    isReadOnly: Bool
+    isReadOnly: Bool, remoteWrites: (any RemoteWriting)? = nil
   ) {
+    self.remoteWrites = remoteWrites
     self.operations = operations
     self.pairs = pairs
     self.isReadOnly = isReadOnly
@@ -36,6 +39,11 @@ public final class MailboxEffectExecutor: DashboardEffectExecutor {
   public func execute(_ job: EffectJob, report: @escaping @Sendable (DashboardMessage) -> Void) {
     guard !(isReadOnly && job.writes) else {
       report(.effectFinished(.failed(job.effect, Self.readOnlyRefusal)))
+      return
+    }
+    if case .remoteWrite(let write) = job.effect, let remoteWrites {
+      // A reply from another machine takes a round trip through the broker: with the pairs'.
+      pairQueue.async { report(.effectFinished(remoteWrites.perform(write, effect: job.effect))) }
       return
     }
     let operations = operations

@@ -18,6 +18,8 @@ public struct TrafficDetails: Sendable, Hashable {
   /// What a push or a deep link carried, so it can be sent again: the push's JSON payload or
   /// the URL (see ``TrafficRecord/payload``).
   public var payload: String?
+  /// The bridged machine whose traffic this is (the fleet dashboard), `nil` for this machine's.
+  public var machine: String?
 
   public init(
     device: String? = nil, peer: String? = nil, delivery: TrafficDelivery? = nil, transfer: String? = nil,
@@ -34,6 +36,7 @@ public struct TrafficDetails: Sendable, Hashable {
   /// Whether no field is set.
   public var isEmpty: Bool {
     device == nil && peer == nil && delivery == nil && transfer == nil && route == nil && payload == nil
+      && machine == nil
   }
 }
 

@@ -3,6 +3,7 @@ import DashboardRuntime
 import DevicePairing
 import Glibc
 import KeyedArchive
+import MQTTClient
 import MailboxModel
 import MailboxWatcher
 import TerminalBackend
@@ -17,7 +18,8 @@ enum DashboardLaunch {
   /// under `pairsHome` are the tree's pairs' branch.
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
-    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil
+    model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil,
+    broker: BrokerAddress? = nil
   ) throws(CommandError) -> ExitCode {
     let roots = withPeerFolders(roots, pairsHome: pairsHome)
     let source: MailboxWatcherSource
@@ -26,16 +28,25 @@ enum DashboardLaunch {
     } catch {
       throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
     }
-    let configuration = DashboardConfiguration(
+    var configuration = DashboardConfiguration(
       rootPaths: roots.map(\.path.lossyText), isReadOnly: readOnly, mouse: mouse, themes: themes,
       theme: theme, model: model, deviceSet: deviceSet)
+    configuration.broker = broker?.description
+    var messageSources: [any DashboardMessageSource] = [
+      PairsSource(home: pairsHome), PeersSource(home: pairsHome),
+    ]
+    if let broker {
+      messageSources.append(FleetSource(broker: broker, clientIdentifier: "wormhole-dashboard-\(getpid())"))
+    }
     let loop: DashboardLoop
     do {
       loop = try DashboardLoop(
         terminal: Terminal(), source: source,
-        executor: MailboxEffectExecutor(pairs: DevicePairOperations(), isReadOnly: readOnly),
+        executor: MailboxEffectExecutor(
+          pairs: DevicePairOperations(), isReadOnly: readOnly,
+          remoteWrites: broker.map { FleetRemoteWrites(broker: $0) }),
         configuration: configuration,
-        messageSources: [PairsSource(home: pairsHome), PeersSource(home: pairsHome)])
+        messageSources: messageSources)
     } catch {
       throw .failure(error.description)
     }

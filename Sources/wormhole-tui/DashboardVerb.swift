@@ -1,6 +1,7 @@
 import Dashboard
 import Glibc
 import KeyedArchive
+import MQTTClient
 import MailboxModel
 import MailboxWatcher
 import TerminalTheme
@@ -15,12 +16,13 @@ enum DashboardVerb {
     OptionSpec(
       .history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
     DeviceSetArguments.option, DeviceSetArguments.readWriteOption,
+    OptionSpec(.broker, help: "also show the machines bridged to this MQTT broker (mqtt://HOST:PORT)"),
   ]
 
   static let verb = Verb(
     name: "dashboard",
     synopsis:
-      "[ROOT...|--device-set DIR] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
+      "[ROOT...|--device-set DIR] [--broker URL] [--theme NAME|PATH] [--read-only] [--mouse] [--history N] [OPTIONS]",
     summary: "Open the live dashboard (also what 'wormhole-tui [ROOT...]' does).",
     details: """
       Mailboxes of every wormhole directory below the roots (the wormhole home by default), their
@@ -32,6 +34,9 @@ enum DashboardVerb {
       device and group; its pairs and what was missing or damaged are in the message log (L).
       A device set is read-only, since it is usually a copy of a Mac's and writing there reaches
       no simulator: --read-write allows writes (a set mounted from a Mac whose simulators run).
+      --broker URL adds a branch per machine bridged to that broker ('wormhole-tui bridge' on
+      each): its presence, directories, mailboxes (contents, history, diff) and traffic.
+      Remote pass, clear and replay are refused with the reason while its bridge refuses them.
       """,
     options: options, run: run)
 
@@ -49,6 +54,10 @@ enum DashboardVerb {
           + "the cursor; use 'wormhole-tui snapshot' for one frame as text, or 'wormhole-tui dump'")
     }
     let (roots, readOnly, deviceSet) = try DeviceSetArguments.watched(arguments)
+    // Checked before the terminal is taken: a bad URL or a missing libmosquitto is a usage error.
+    let broker = try arguments.value(.broker).map { text throws(CommandError) in
+      try BrokerAddress(argument: text)
+    }
     let themes = ThemeCatalog(environment: WormholeHome.currentEnvironment())
     // A theme that does not load ends the start with its file, line and what was expected
     // (exit 2), before the terminal is taken; inside the dashboard `t` and `:theme` keep the
@@ -63,7 +72,7 @@ enum DashboardVerb {
       roots: roots, readOnly: readOnly, themes: themes, theme: theme,
       mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history),
       pairsHome: PairArguments.store(arguments).home,
-      deviceSet: deviceSet)
+      deviceSet: deviceSet, broker: broker)
   }
 
   /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by

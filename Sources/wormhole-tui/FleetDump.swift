@@ -1,5 +1,6 @@
 import ArchivedValues
 import Dispatch
+import FleetModel
 import FleetProtocol
 import Glibc
 import MQTTClient
@@ -20,20 +21,15 @@ enum FleetDump {
   static let quietSeconds = 0.5
   static let longestSeconds = 10.0
   static let connectSeconds = 5.0
-  static let payloadByteLimit = 1 << 20
+  static let payloadByteLimit = FleetState.payloadByteLimit
 
-  /// One machine as its retained messages describe it.
-  struct Machine {
-    var presence: String?
-    /// Mailbox payloads (JSON objects, as published) by directory, then identifier.
-    var mailboxes: [FileName: [FileName: String]] = [:]
-  }
-
+  /// What was collected: the fleet (its reducer, shared with the dashboard, keeps each
+  /// payload as published) and when the last retained message came.
   struct Fleet {
-    var machines: [String: Machine] = [:]
-    var dropped = 0
+    var state = FleetState(historyDepth: 0, keepsPayloads: true)
     var connected = false
     var lastMessage = ContinuousClock.now
+    var dropped: Int { state.dropped }
   }
 
   static func run(broker address: String, json: Bool) throws(CommandError) -> ExitCode {
@@ -63,8 +59,8 @@ enum FleetDump {
           wake.signal()
         case .received(let message):
           fleet.withLock { collect(message, into: &$0) }
-        case .dropped:
-          fleet.withLock { $0.dropped += 1 }
+        case .dropped(let reason):
+          fleet.withLock { $0.state.apply([.refused(reason)], at: 0) }
         case .refused(let reason):
           diagnose("the broker refused the connection: \(reason)")
         case .disconnected, .published:
@@ -110,50 +106,27 @@ enum FleetDump {
     return .success
   }
 
-  /// Files one retained message into the fleet (live ones and strangers are left out).
+  /// Files one retained message into the fleet (live ones are left out: traffic is not
+  /// state); the fleet's reducer drops and counts what is not a bridge's.
   static func collect(_ message: MQTTMessage, into fleet: inout Fleet) {
     guard message.isRetained else { return }
     fleet.lastMessage = .now
-    guard let kind = BridgeTopics.kind(of: message.topic) else {
-      fleet.dropped += 1
-      return
-    }
-    switch kind {
-    case .presence(let machine):
-      guard let word = String(validating: message.payload, as: UTF8.self),
-        word == "online" || word == "offline"
-      else {
-        fleet.dropped += 1
-        return
-      }
-      fleet.machines[machine, default: Machine()].presence = word
-    case .mailbox(let machine, let directory, let identifier):
-      guard !message.payload.isEmpty else { return }
-      guard let payload = String(validating: message.payload, as: UTF8.self),
-        case .dictionary = try? JSONParser(maximumDepth: 16).parse(payload)
-      else {
-        fleet.dropped += 1
-        return
-      }
-      fleet.machines[machine, default: Machine()].mailboxes[directory, default: [:]][identifier] = payload
-    case .bridge:
-      break  // The bridge's BridgeInfo: the fleet dashboard reads it.
-    case .traffic, .requests:
-      fleet.dropped += 1
-    }
+    fleet.state.apply(
+      [FleetInput(topic: message.topic, payload: message.payload, isRetained: true)], at: 0)
   }
 
   /// The fleet as text: one block per machine (its name and presence), then its directories
   /// and mailboxes with dump's columns.
   static func text(_ fleet: Fleet) -> String {
     var out = ""
-    for name in fleet.machines.keys.sorted() {
-      guard let machine = fleet.machines[name] else { continue }
-      let count = machine.mailboxes.values.reduce(0) { $0 + $1.count }
+    for name in fleet.state.machineNames {
+      guard let machine = fleet.state.machines[name] else { continue }
+      let count = machine.payloads.values.reduce(0) { $0 + $1.count }
       out +=
-        "machine \(DisplayText.field(name)) (\(machine.presence ?? "presence unknown"), \(count) \(count == 1 ? "mailbox" : "mailboxes"))\n"
-      for directory in machine.mailboxes.keys.sorted() {
-        let mailboxes = machine.mailboxes[directory] ?? [:]
+        "machine \(DisplayText.field(name)) (\(presenceWord(machine.presence) ?? "presence unknown"), \(count) \(count == 1 ? "mailbox" : "mailboxes"))\n"
+      for directory in machine.payloads.keys.sorted() {
+        let mailboxes = machine.payloads[directory] ?? [:]
+        guard !mailboxes.isEmpty else { continue }
         out +=
           "  \(directory.displayField) (\(mailboxes.count) \(mailboxes.count == 1 ? "mailbox" : "mailboxes"))\n"
         for identifier in mailboxes.keys.sorted() {
@@ -161,7 +134,7 @@ enum FleetDump {
         }
       }
     }
-    if fleet.machines.isEmpty { out += "no bridged machines\n" }
+    if fleet.state.machineNames.isEmpty { out += "no bridged machines\n" }
     return out
   }
 
@@ -195,6 +168,11 @@ enum FleetDump {
     return columns.joined(separator: " ")
   }
 
+  /// The presence as the bridge published it, `nil` when none was seen.
+  static func presenceWord(_ presence: FleetPresence) -> String? {
+    presence == .unknown ? nil : presence.rawValue
+  }
+
   static func member(_ key: String, in entries: [ArchivedEntry]) -> ArchivedValue? {
     entries.first { $0.key == .string(key) }?.value
   }
@@ -205,11 +183,12 @@ enum FleetDump {
   /// when no presence was retained.
   static func jsonText(_ fleet: Fleet) -> String {
     var machines: [String] = []
-    for name in fleet.machines.keys.sorted() {
-      guard let machine = fleet.machines[name] else { continue }
+    for name in fleet.state.machineNames {
+      guard let machine = fleet.state.machines[name] else { continue }
       var directories: [String] = []
-      for directory in machine.mailboxes.keys.sorted() {
-        let mailboxes = machine.mailboxes[directory] ?? [:]
+      for directory in machine.payloads.keys.sorted() {
+        let mailboxes = machine.payloads[directory] ?? [:]
+        guard !mailboxes.isEmpty else { continue }
         let rows = mailboxes.keys.sorted().map { identifier in
           "{\"identifier\":\(JSONText.name(identifier)),\"identifier_bytes\":\(JSONText.nameBytes(identifier)),\"payload\":\(mailboxes[identifier] ?? "null")}"
         }
@@ -218,7 +197,7 @@ enum FleetDump {
         )
       }
       machines.append(
-        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: machine.presence)),\"directories\":[\(directories.joined(separator: ","))]}"
+        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: presenceWord(machine.presence))),\"directories\":[\(directories.joined(separator: ","))]}"
       )
     }
     return "{\"machines\":[\(machines.joined(separator: ","))],\"dropped\":\(fleet.dropped)}"

@@ -135,9 +135,14 @@ struct WritePath: Sendable, CustomTestStringConvertible {
           controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", request: .disconnect)),
       .route(RouteSend(home: directory.path, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: directory.path, pair: "desk", role: .watch, delivery: .deepLink("app://x"))),
+      // Remote writes to a bridged machine (--broker): never sent.
+      .remoteWrite(RemoteWrite(.pass, machine: "m1", directory: name, identifier: "new", value: .integer(1))),
+      .remoteWrite(RemoteWrite(.clear, machine: "m1", directory: name, identifier: "greeting")),
+      .remoteWrite(RemoteWrite(.replay, machine: "m1", directory: name, identifier: "copy", archive: [1])),
     ]
     let before = directory.allFiles()
-    let refusing = MailboxEffectExecutor(isReadOnly: true)
+    let remote = RecordingRemoteWrites()
+    let refusing = MailboxEffectExecutor(isReadOnly: true, remoteWrites: remote)
     let messages = Mutex<[String]>([])
     for effect in effects {
       let job = EffectJob(effect: effect, model: model)
@@ -152,6 +157,7 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     #expect(messages.withLock { $0.count } == effects.count)
     #expect(messages.withLock { $0 }.allSatisfy { $0.hasSuffix(MailboxEffectExecutor.readOnlyRefusal) })
     #expect(directory.allFiles() == before)
+    #expect(remote.sent.withLock { $0 }.isEmpty, "a remote write was sent")
 
     // The same jobs, not read-only, do write: the comparison above can fail.
     let writing = MailboxEffectExecutor(isReadOnly: false)
@@ -159,5 +165,19 @@ struct WritePath: Sendable, CustomTestStringConvertible {
     writing.waitUntilIdle()
     #expect(try wormhole.message(withIdentifier: "new") == .integer(1))
     #expect(directory.allFiles() != before)
+    let sending = MailboxEffectExecutor(isReadOnly: false, remoteWrites: remote)
+    sending.execute(EffectJob(effect: effects[effects.count - 2], model: model)) { _ in }
+    sending.waitUntilIdle()
+    #expect(remote.sent.withLock { $0 }.map(\.operation) == [.clear])
+  }
+}
+
+/// Records the remote writes it is given, and sends none.
+final class RecordingRemoteWrites: RemoteWriting {
+  let sent = Mutex<[RemoteWrite]>([])
+
+  func perform(_ write: RemoteWrite, effect: DashboardEffect) -> EffectResult {
+    sent.withLock { $0.append(write) }
+    return .done(effect)
   }
 }

@@ -12,7 +12,7 @@ enum ContentsPaneView {
     var title = "Contents"
     if let entry = state.selectedRouteEntry {
       title += " traffic entry \(entry.id)"
-    } else if let identifier = state.selection?.identifier {
+    } else if let identifier = state.selection?.identifier ?? state.selection?.remoteIdentifier {
       // The view tabs stay on screen: a long identifier is cut in its middle to leave them room.
       let room = area.width - TerminalWidth.columns(of: views) - TerminalWidth.columns(of: title) - 5
       title += " " + Formatting.middleTruncated(identifier.displayField, toColumns: max(room, 1))

@@ -24,10 +24,13 @@ enum FooterView {
       x += screen.write("read-only", row: area.y, column: x, limit: area.maxX - x, role: "footer.key")
       x += screen.write("  ", row: area.y, column: x, limit: area.maxX - x, role: "footer")
     }
+    // A bridged machine selected whose bridge takes no remote writes: its keys that write are
+    // disabled as read-only ones are, and the reason ends the line.
+    let remote = state.isReadOnly ? nil : state.remoteWriteRefusal
     for binding in Keymap.bindings where binding.footer != nil && binding.applies(in: state.focus) {
       if binding.footerOnlyOnPeers && state.selection?.isPeerNode != true { continue }
       guard let word = binding.footer, let key = binding.keys.first else { continue }
-      let disabled = binding.writes && state.isReadOnly
+      let disabled = binding.writes && (state.isReadOnly || remote != nil)
       let keyText = Keymap.name(of: key)
       guard x + TerminalWidth.columns(of: keyText) + TerminalWidth.columns(of: word) + 3 <= area.maxX else {
         break
@@ -35,6 +38,11 @@ enum FooterView {
       x += screen.write(keyText, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer.key")
       x += screen.write(" " + word, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer")
       x += screen.write("  ", row: area.y, column: x, role: "footer")
+    }
+    if let remote, x < area.maxX {
+      screen.write(
+        "remote writes off: " + DisplayText.escaped(remote), row: area.y, column: x, limit: area.maxX - x,
+        role: "footer.disabled")
     }
   }
 

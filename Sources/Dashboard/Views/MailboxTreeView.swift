@@ -25,8 +25,8 @@ enum MailboxTreeView {
     // The name column fits the longest visible name, up to half the pane.
     var nameWidth = 6
     for offset in 0..<body.height {
-      guard case .mailbox(_, let identifier)? = state.treePane.node(atRow: state.treePane.scroll + offset)
-      else { continue }
+      let node = state.treePane.node(atRow: state.treePane.scroll + offset)
+      guard let identifier = node?.identifier ?? node?.remoteIdentifier else { continue }
       nameWidth = max(nameWidth, TerminalWidth.columns(of: identifier.displayField))
     }
     nameWidth = min(nameWidth, max(body.width / 3, 6))
@@ -38,8 +38,16 @@ enum MailboxTreeView {
       switch node {
       case .directory(let path): drawBranch(path, state: state, into: &screen, row: y, area: body)
       case .mailbox(let directory, let identifier):
+        guard let mailbox = state.model.mailbox(identifier, in: directory) else { break }
+        drawMailbox(mailbox, state: state, nameWidth: nameWidth, into: &screen, row: y, area: body)
+      case .remoteMailbox(let machine, let directory, let identifier):
+        guard let mailbox = state.fleet.mailbox(identifier, in: directory, machine: machine) else { break }
+        // One level deeper than a local mailbox: under its machine and directory.
         drawMailbox(
-          identifier, in: directory, state: state, nameWidth: nameWidth, into: &screen, row: y, area: body)
+          mailbox, state: state, nameWidth: nameWidth, into: &screen, row: y,
+          area: Rect(x: body.x + 2, y: body.y, width: max(body.width - 2, 0), height: body.height))
+      case .machine, .remoteDirectory:
+        FleetTreeRowView.draw(node, state: state, into: &screen, row: y, area: body)
       case .pairs, .pair, .device: PairTreeRowView.draw(node, state: state, into: &screen, row: y, area: body)
       case .peers, .peerService, .peer:
         PeerTreeRowView.draw(node, state: state, into: &screen, row: y, area: body)
@@ -77,12 +85,10 @@ enum MailboxTreeView {
     screen.write(right, row: row, column: max(area.maxX - rightWidth, x), limit: rightWidth, role: role)
   }
 
-  private static func drawMailbox(
-    _ identifier: FileName, in directory: FileName, state: DashboardState, nameWidth: Int,
-    into screen: inout Screen,
-    row: Int, area: Rect
+  static func drawMailbox(
+    _ mailbox: Mailbox, state: DashboardState, nameWidth: Int, into screen: inout Screen, row: Int, area: Rect
   ) {
-    guard let mailbox = state.model.mailbox(identifier, in: directory) else { return }
+    let identifier = mailbox.identifier
     // A narrow pane keeps the summary and the age, and leaves the size to the contents pane.
     let sizeWidth = area.width < 44 ? 0 : 9
     let ageWidth = 4

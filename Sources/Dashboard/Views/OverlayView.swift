@@ -48,13 +48,15 @@ enum OverlayView {
   private static func drawHelp(_ state: DashboardState, scroll: Int, into screen: inout Screen, area: Rect) {
     typealias Entry = (keys: String, help: String, role: StyleRole)
     var keys: [Entry] = []
+    // A bridged machine selected whose bridge takes no remote writes: disabled as read-only is.
+    let remote = state.remoteWriteRefusal.map(DisplayText.escaped)
     for binding in Keymap.bindings {
       var help = binding.help
       if !binding.panes.isEmpty {
         help += " (" + binding.panes.map(\.rawValue).sorted().joined(separator: ", ") + ")"
       }
-      let disabled = binding.writes && state.isReadOnly
-      if disabled { help += " — disabled: read-only" }
+      let disabled = binding.writes && (state.isReadOnly || remote != nil)
+      if disabled { help += " — disabled: " + (state.isReadOnly ? "read-only" : remote ?? "") }
       keys.append(
         (
           binding.keys.map(Keymap.name(of:)).joined(separator: " "), help,
@@ -65,8 +67,8 @@ enum OverlayView {
     for binding in Keymap.bindings {
       guard let command = binding.command else { continue }
       var help = command.help ?? binding.help
-      let disabled = binding.writes && state.isReadOnly
-      if disabled { help += " — disabled: read-only" }
+      let disabled = binding.writes && (state.isReadOnly || remote != nil)
+      if disabled { help += " — disabled: " + (state.isReadOnly ? "read-only" : remote ?? "") }
       commands.append((command.synopsis, help, disabled ? "overlay.disabled" : "overlay"))
     }
     let depth = state.model.configuration.historyDepth

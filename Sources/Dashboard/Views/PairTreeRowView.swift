@@ -41,7 +41,7 @@ enum PairTreeRowView {
         + identifiers(device.applicationContext) + "  recv " + identifiers(device.receivedContext) + pid
       let role: StyleRole = device.error != nil ? "list.error" : device.isActivated ? "list" : "list.dim"
       screen.write(text, row: row, column: area.x, limit: area.width, role: role)
-    case .directory, .mailbox, .peers, .peerService, .peer:
+    case .directory, .mailbox, .peers, .peerService, .peer, .machine, .remoteDirectory, .remoteMailbox:
       return
     }
   }

@@ -36,7 +36,7 @@ enum PeerTreeRowView {
         peer.error != nil
         ? "list.error" : peer.connected.isEmpty && peer.invitations.isEmpty ? "list.dim" : "list"
       screen.write(text, row: row, column: area.x, limit: area.width, role: role)
-    case .directory, .mailbox, .pairs, .pair, .device:
+    case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox:
       return
     }
   }

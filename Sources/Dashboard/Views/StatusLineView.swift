@@ -1,4 +1,5 @@
 import ArchivedValues
+import FleetModel
 import TerminalScreen
 
 /// The top line: what is watched, how much, how fast, and the last message (a result or a
@@ -17,6 +18,14 @@ enum StatusLineView {
     put(" \(roots) ", "status")
     put("│ \(present) mailbox\(present == 1 ? "" : "es") ", "status")
     put("│ \(state.rate.perSecond)/s ", "status")
+    if state.brokerAddress != nil {
+      // The fleet: machines and how many are online; messages dropped as not a bridge's, counted.
+      let machines = state.fleet.machineNames.count
+      let online = state.fleet.machines.values.count { $0.presence == .online }
+      put("│ \(machines) machine\(machines == 1 ? "" : "s") (\(online) online) ", "status")
+      if state.brokerProblem != nil { put(" broker down ", "status.error") }
+      if state.fleet.dropped > 0 { put(" \(state.fleet.dropped) dropped ", "status.error") }
+    }
     if let frozen = state.frozen {
       put(" FROZEN \(frozen.newCount) new ", "traffic.badge")
     }

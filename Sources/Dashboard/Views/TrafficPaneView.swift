@@ -64,8 +64,10 @@ enum TrafficPaneView {
       // Cut in the middle, where identifiers of one app often differ least; an error after it
       // leaves the identifier at least half the column.
       let identifierWidth = columns.shown.first { $0.column == .identifier }?.width ?? 12
+      // A bridged machine's entry names its machine first (`ci-3:button`).
+      let machine = entry.details.machine.map { DisplayText.field($0) + ":" } ?? ""
       var identifier = Formatting.middleTruncated(
-        entry.identifier.displayField,
+        machine + entry.identifier.displayField,
         toColumns: entry.error == nil ? identifierWidth : max(identifierWidth / 2, 8))
       if let error = entry.error { identifier += " (" + DisplayText.escaped(error) + ")" }
       // Without the outcome column (a narrow pane), a failure says so where the kind is, so it

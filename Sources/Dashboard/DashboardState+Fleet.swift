@@ -1,0 +1,185 @@
+import ArchivedValues
+import FleetModel
+import MailboxModel
+import WormholeVocabulary
+
+/// The fleet inside the dashboard (`--broker`): its branch of the tree, its traffic in the one
+/// stream, and the remote actions, refused with the reason while the machine's bridge does not
+/// accept them.
+extension DashboardState {
+  /// Starts showing the fleet of the broker at `address` (before its first message).
+  public mutating func showFleet(broker address: String, historyDepth: Int) {
+    brokerAddress = address
+    brokerProblem = "connecting"
+    fleet = FleetState(historyDepth: historyDepth)
+  }
+
+  /// Applies a batch of broker messages: the fleet's reducer checks each, the tree's branch is
+  /// rebuilt once per batch when machines, directories or mailboxes appeared, traffic joins the
+  /// stream, and dropped messages are counted (said once per batch).
+  mutating func applyFleet(_ messages: [FleetMessage], at time: Int64) -> [DashboardEffect] {
+    let change = fleet.apply(messages, at: time)
+    guard !change.isEmpty else { return [] }
+    if change.isStructural { updateTree(.fleet(fleetNodes(rebuilding: change.structuralMachines))) }
+    if !change.traffic.isEmpty {
+      let entries = model.appendRemoteTraffic(change.traffic)
+      rate.record(entries.count, at: time)
+      updateTraffic(.appended(entries))
+      updateTraffic(.droppedFromFront)
+    }
+    if change.dropped > 0 {
+      report(
+        "broker: \(change.dropped) message\(change.dropped == 1 ? "" : "s") dropped (\(fleet.dropped) in all): "
+          + (fleet.lastDropReason ?? "not a bridge's"), isError: true)
+    }
+    var selectedChanged = change.isStructural || change.machinesChanged
+    if case .remoteMailbox(let machine, let directory, let identifier)? = selection,
+      change.changedMailboxes[machine]?.contains(
+        FleetMailboxKey(directory: directory, identifier: identifier))
+        == true
+    {
+      selectedChanged = true
+    }
+    if selectedChanged { clampContents() }
+    return change.changedMailboxes.isEmpty ? [] : [.wake(atMilliseconds: time + Self.highlightMilliseconds)]
+  }
+
+  mutating func fleetConnectionChanged(_ problem: String?) {
+    guard problem != brokerProblem else { return }
+    brokerProblem = problem
+    if let problem {
+      report("broker: " + DisplayText.escaped(problem), isError: true)
+    } else if let brokerAddress {
+      report("broker: connected to " + DisplayText.escaped(brokerAddress), isError: false)
+    }
+  }
+
+  /// The fleet's nodes in tree order: machines by name, each with its directories by path and
+  /// their mailboxes by identifier. Only the machines in `changed` are listed again; the others'
+  /// nodes are kept from before (``fleetNodeCache``).
+  mutating func fleetNodes(rebuilding changed: Set<String>) -> [TreeNodeID] {
+    for name in changed {
+      guard let machine = fleet.machines[name] else {
+        fleetNodeCache[name] = nil
+        continue
+      }
+      var nodes: [TreeNodeID] = [.machine(name)]
+      for path in machine.directoryPaths {
+        nodes.append(.remoteDirectory(machine: name, path: path))
+        for identifier in (machine.directories[path] ?? [:]).keys.sorted() {
+          nodes.append(.remoteMailbox(machine: name, directory: path, identifier: identifier))
+        }
+      }
+      fleetNodeCache[name] = nodes
+    }
+    var nodes: [TreeNodeID] = []
+    nodes.reserveCapacity(treePane.fleetNodes.count + 64)
+    for name in fleet.machineNames { nodes += fleetNodeCache[name] ?? [] }
+    return nodes
+  }
+
+  /// The machine whose node is selected in the tree, or whose traffic entry is selected in the
+  /// traffic pane (with the focus there).
+  var remoteTarget: FleetMachine? {
+    let name =
+      focus == .traffic
+      ? trafficPane.selection.flatMap { model.trafficEntry($0)?.details.machine }
+      : selection?.machineName
+    return name.flatMap { fleet.machines[$0] ?? FleetMachine(name: $0) }
+  }
+
+  /// Why the actions that write are disabled where the focus is, because they would go to a
+  /// bridged machine whose bridge does not accept them; `nil` when they are not remote or are
+  /// allowed. Help and the footer show it as they show read-only.
+  public var remoteWriteRefusal: String? { remoteTarget?.remoteWriteRefusal }
+
+  /// What an action that writes does when it would go to a bridged machine, or `nil` when it
+  /// is not remote. Refused with the reason while the machine's bridge takes no remote writes
+  /// (read-only first: the policy governs remote writes too); else a clear asks first, a
+  /// `:pass ID JSON` and a replay of the version under the history cursor go out as
+  /// ``DashboardEffect/remoteWrite(_:)`` (never from the view code).
+  mutating func remoteAction(_ action: DashboardAction) -> [DashboardEffect]? {
+    let verb: String
+    switch action {
+    case .pass: verb = "pass"
+    case .clear: verb = "clear"
+    case .clearAll: verb = "clear-all"
+    case .replay: verb = "replay"
+    case .route, .answerInvitation, .peerSend: verb = "that action"
+    default: return nil
+    }
+    guard let machine = remoteTarget else { return nil }
+    let name = DisplayText.field(machine.name)
+    func refuse(_ reason: String) -> [DashboardEffect] {
+      report("\(verb) on \(name) refused: " + reason, isError: true)
+      return []
+    }
+    if isReadOnly {
+      report("read-only: \(verb) on \(name) refused (\(readOnlyReason))", isError: true)
+      return []
+    }
+    if let refusal = machine.remoteWriteRefusal { return refuse(DisplayText.escaped(refusal)) }
+    guard focus != .traffic else {
+      return refuse(
+        "a bridged machine's traffic entry is not replayed; replay its mailbox's version (history)")
+    }
+    let place: (directory: FileName, identifier: FileName?)?
+    switch selection {
+    case .remoteMailbox(_, let directory, let identifier)?: place = (directory, identifier)
+    case .remoteDirectory(_, let path)?: place = (path, nil)
+    default: place = nil
+    }
+    guard let place else { return refuse("select one of its mailboxes") }
+    switch action {
+    case .clear(let named):
+      var identifier = place.identifier
+      if let named {
+        if let problem = MessageIdentifier.problem(with: named) {
+          return refuse("\(DisplayText.field(named)) is not an identifier: \(problem)")
+        }
+        identifier = FileName(named)
+      }
+      guard let identifier else { return refuse("select the mailbox to clear") }
+      overlay = .confirm(
+        Confirmation(
+          question:
+            "Clear \(identifier.displayField) on \(name)? Its bridge removes it from that machine's disk.",
+          effect: .remoteWrite(
+            RemoteWrite(.clear, machine: machine.name, directory: place.directory, identifier: identifier))
+        ))
+      return []
+    case .pass(let request?):
+      if let problem = MessageIdentifier.problem(with: request.identifier) {
+        return refuse("\(DisplayText.field(request.identifier)) is not an identifier: \(problem)")
+      }
+      var value: ArchivedValue?
+      if !request.value.isEmpty {
+        do throws(JSONParseError) { value = try JSONParser().parse(request.value) } catch {
+          return refuse("the value is not JSON: " + DisplayText.escaped(String(describing: error)))
+        }
+      }
+      return [
+        .remoteWrite(
+          RemoteWrite(
+            .pass, machine: machine.name, directory: place.directory,
+            identifier: FileName(request.identifier),
+            value: value))
+      ]
+    case .pass(nil):
+      return refuse("the pass form writes here; type :pass ID JSON to pass on that machine")
+    case .replay:
+      guard let identifier = place.identifier, let version = versionToReplay else {
+        return refuse("select a version of one of its mailboxes (history)")
+      }
+      guard let bytes = version.bytes else { return refuse("the bridge did not send that version's archive") }
+      return [
+        .remoteWrite(
+          RemoteWrite(
+            .replay, machine: machine.name, directory: place.directory, identifier: identifier, archive: bytes
+          ))
+      ]
+    default:
+      return refuse("only pass, clear and replay travel to a bridged machine")
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import ArchivedValues
+import WormholeVocabulary
+
+/// Reading the members of a JSON object from the broker: every member is optional and checked
+/// for its type; nothing here trusts the publisher.
+struct FleetJSON {
+  let entries: [ArchivedEntry]
+
+  /// The object `text` holds, or `nil` when it is not one JSON object (at most 16 levels deep).
+  init?(_ text: String) {
+    guard case .dictionary(let entries)? = try? JSONParser(maximumDepth: 16).parse(text) else { return nil }
+    self.entries = entries
+  }
+
+  init(entries: [ArchivedEntry]) { self.entries = entries }
+
+  func value(_ key: String) -> ArchivedValue? { entries.first { $0.key == .string(key) }?.value }
+
+  func string(_ key: String) -> String? {
+    if case .string(let text)? = value(key) { return text }
+    return nil
+  }
+
+  func integer(_ key: String) -> Int64? {
+    switch value(key) {
+    case .integer(let number)?: return number
+    case .unsignedInteger(let number)?: return Int64(exactly: number)
+    default: return nil
+    }
+  }
+
+  func boolean(_ key: String) -> Bool? {
+    if case .boolean(let flag)? = value(key) { return flag }
+    return nil
+  }
+
+  func object(_ key: String) -> FleetJSON? {
+    if case .dictionary(let entries)? = value(key) { return FleetJSON(entries: entries) }
+    return nil
+  }
+
+  /// A name written as dump writes it: `key` its text, `key_bytes` its exact bytes in hex when
+  /// they are not UTF-8. `nil` when absent, empty or malformed.
+  func name(_ key: String) -> FileName? {
+    if case .string(let hex)? = value(key + "_bytes") {
+      guard let bytes = Self.bytes(hex: hex), !bytes.isEmpty else { return nil }
+      return FileName(bytes: bytes)
+    }
+    guard let text = string(key), !text.isEmpty else { return nil }
+    return FileName(text)
+  }
+
+  static func bytes(hex: String) -> [UInt8]? {
+    let digits = Array(hex.utf8)
+    guard digits.count % 2 == 0 else { return nil }
+    var out: [UInt8] = []
+    out.reserveCapacity(digits.count / 2)
+    var index = 0
+    while index < digits.count {
+      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+      out.append(high << 4 | low)
+      index += 2
+    }
+    return out
+  }
+
+  private static func nibble(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,47 @@
+import MailboxModel
+import WormholeVocabulary
+
+/// One bridged machine as the broker described it: its name, whether its bridge is online,
+/// whether it accepts remote writes, and its directories' mailboxes with the versions this
+/// dashboard saw of each (the current one and, oldest first, earlier ones).
+public struct FleetMachine: Sendable {
+  /// The machine's name as its bridge published it (hostile: show it through `DisplayText`).
+  public let name: String
+  public internal(set) var presence: FleetPresence = .unknown
+  /// What its `BridgeInfo` said, or `nil` when it published none.
+  public internal(set) var remoteWrites: RemoteWritePolicy?
+  /// Mailboxes by directory (the directory's whole path on that machine), then identifier.
+  public internal(set) var directories: [FileName: [FileName: Mailbox]] = [:]
+  /// The payloads as published (JSON objects), kept only when the state was made to keep them
+  /// (``FleetState/keepsPayloads``), by directory then identifier.
+  public internal(set) var payloads: [FileName: [FileName: String]] = [:]
+  /// The directory paths, sorted (kept as directories appear).
+  public internal(set) var directoryPaths: [FileName] = []
+
+  public init(name: String) { self.name = name }
+
+  /// The mailbox `identifier` of `directory`, if the bridge published it.
+  public func mailbox(_ identifier: FileName, in directory: FileName) -> Mailbox? {
+    directories[directory]?[identifier]
+  }
+
+  /// Mailboxes holding a message, over every directory.
+  public var presentCount: Int {
+    directories.values.reduce(0) { total, mailboxes in
+      total + mailboxes.values.reduce(0) { $0 + ($1.countsAsPresent ? 1 : 0) }
+    }
+  }
+
+  /// Mailboxes holding a message in `directory`.
+  public func presentCount(in directory: FileName) -> Int {
+    directories[directory]?.values.reduce(0) { $0 + ($1.countsAsPresent ? 1 : 0) } ?? 0
+  }
+
+  /// Why a remote pass, clear or replay on this machine is refused, or `nil` when its bridge
+  /// accepts them.
+  public var remoteWriteRefusal: String? {
+    if let remoteWrites, remoteWrites.isAllowed { return nil }
+    if let reason = remoteWrites?.reason, !reason.isEmpty { return reason }
+    return "bridge \(name) does not accept remote writes"
+  }
+}

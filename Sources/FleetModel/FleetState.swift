@@ -1,0 +1,178 @@
+import ArchivedValues
+import MailboxModel
+import PropertyList
+import TerminalScreen
+import WormholeVocabulary
+
+/// The fleet: every bridged machine as the broker's messages describe it. A pure reducer:
+/// ``apply(_:at:)`` takes a batch of messages (as many as arrived since the last one) and
+/// returns what changed; it does no I/O and decodes no archive (the bytes are kept for the
+/// dashboard's decode effect, as for a local mailbox).
+///
+/// Everything from the broker is hostile. A message is dropped and counted (``dropped``,
+/// ``lastDropReason``), never shown, when its topic is not a bridge's (a malformed level, an
+/// unknown kind), its payload is larger than ``payloadByteLimit``, a presence is not
+/// `online`/`offline`, a mailbox payload or a `BridgeInfo` is not the JSON object the bridge
+/// writes, an archive is not base64 or is larger than ``archiveByteLimit``, or a traffic entry
+/// is retained or malformed.
+public struct FleetState: Sendable {
+  /// The largest payload taken from the broker (a mailbox payload holds an archive of at most
+  /// 256 KiB, as base64, and its JSON).
+  public static let payloadByteLimit = 1 << 20
+  /// The largest archive a mailbox payload may carry (the bridge's limit).
+  public static let archiveByteLimit = 256 << 10
+  /// Serials of remote versions start here, far above any local model's, so that one cache of
+  /// decoded versions serves both.
+  public static let firstSerial: UInt64 = 1 << 62
+
+  /// Earlier versions kept per mailbox (the dashboard's `--history N`).
+  public var historyDepth: Int
+  /// Whether each mailbox's payload is kept as published (`dump --broker --json` prints them).
+  public var keepsPayloads: Bool
+  /// The machines, by name.
+  public private(set) var machines: [String: FleetMachine] = [:]
+  /// The machines' names, sorted.
+  public private(set) var machineNames: [String] = []
+  /// Messages dropped since the start.
+  public private(set) var dropped = 0
+  /// Why the last one was.
+  public private(set) var lastDropReason: String?
+  private var nextSerial = FleetState.firstSerial
+
+  public init(historyDepth: Int = 64, keepsPayloads: Bool = false) {
+    self.historyDepth = max(historyDepth, 0)
+    self.keepsPayloads = keepsPayloads
+  }
+
+  /// Every mailbox of every machine.
+  public var mailboxCount: Int {
+    machines.values.reduce(0) { total, machine in
+      total + machine.directories.values.reduce(0) { $0 + $1.count }
+    }
+  }
+
+  /// The mailbox `identifier` of `directory` on `machine`.
+  public func mailbox(_ identifier: FileName, in directory: FileName, machine: String) -> Mailbox? {
+    machines[machine]?.mailbox(identifier, in: directory)
+  }
+
+  /// Checks and applies a batch of messages, in the order they arrived, received at `now`
+  /// (milliseconds since 1970): ``FleetMessage/init(_:at:)`` then ``apply(_:at:)-([FleetMessage],_)``.
+  @discardableResult
+  public mutating func apply(_ inputs: [FleetInput], at now: Int64) -> FleetChange {
+    apply(inputs.map { FleetMessage($0, at: now) }, at: now)
+  }
+
+  /// Applies a batch of checked messages, in the order they arrived, received at `now`. The
+  /// checks (parsing JSON, decoding base64) were done already, off the dashboard's loop.
+  @discardableResult
+  public mutating func apply(_ messages: [FleetMessage], at now: Int64) -> FleetChange {
+    var change = FleetChange()
+    for message in messages { apply(message, at: now, into: &change) }
+    return change
+  }
+
+  private mutating func apply(_ message: FleetMessage, at now: Int64, into change: inout FleetChange) {
+    switch message {
+    case .ignored: return
+    case .dropped(let reason): drop(reason, &change)
+    case .presence(let machine, let presence):
+      touchMachine(machine, &change)
+      if machines[machine]?.presence != presence {
+        machines[machine]?.presence = presence
+        change.machinesChanged = true
+      }
+    case .bridgeInfo(let machine, let policy):
+      if policy == nil && machines[machine] == nil { return }
+      touchMachine(machine, &change)
+      if machines[machine]?.remoteWrites != policy {
+        machines[machine]?.remoteWrites = policy
+        change.machinesChanged = true
+      }
+    case .traffic(let machine, let entry):
+      touchMachine(machine, &change)
+      change.traffic.append(entry)
+    case .mailbox(let machine, let directory, let identifier, let payload):
+      guard let payload else {
+        clearMailbox(machine: machine, directory: directory, identifier: identifier, at: now, &change)
+        return
+      }
+      applyMailbox(payload, machine: machine, directory: directory, identifier: identifier, at: now, &change)
+    }
+  }
+
+  private mutating func clearMailbox(
+    machine: String, directory: FileName, identifier: FileName, at now: Int64, _ change: inout FleetChange
+  ) {
+    // Cleared (or gone): kept as a cleared mailbox with its history, as a local one is.
+    guard let mailbox = machines[machine]?.directories[directory]?[identifier], let current = mailbox.current
+    else { return }
+    var history = mailbox.history + [current]
+    if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
+    machines[machine]?.directories[directory]?[identifier] = Mailbox(
+      identifier: identifier, current: nil, history: history, versionCount: mailbox.versionCount,
+      lastChange: now, error: nil)
+    machines[machine]?.payloads[directory]?[identifier] = nil
+    change.changedMailboxes[machine, default: []].insert(
+      FleetMailboxKey(directory: directory, identifier: identifier))
+  }
+
+  private mutating func applyMailbox(
+    _ payload: RemoteMailboxPayload, machine: String, directory: FileName, identifier: FileName,
+    at now: Int64,
+    _ change: inout FleetChange
+  ) {
+    touchMachine(machine, &change)
+    if machines[machine]?.directories[directory] == nil {
+      machines[machine]?.directories[directory] = [:]
+      if let paths = machines[machine]?.directoryPaths {
+        let index = paths.firstIndex { $0 > directory } ?? paths.count
+        machines[machine]?.directoryPaths.insert(directory, at: index)
+      }
+      change.structuralMachines.insert(machine)
+    }
+    let previous = machines[machine]?.directories[directory]?[identifier]
+    if previous == nil { change.structuralMachines.insert(machine) }
+    if keepsPayloads { machines[machine]?.payloads[directory, default: [:]][identifier] = payload.text }
+    var current = previous?.current
+    var history = previous?.history ?? []
+    var versionCount = previous?.versionCount ?? 0
+    let modified = (payload.modifiedMilliseconds ?? 0) * 1_000_000
+    // The same version again (each reconnection of the bridge publishes everything): no new one.
+    let isSame =
+      current.map {
+        $0.bytes == payload.archive && $0.size == payload.size && $0.sender == payload.sender
+          && $0.sequence == payload.sequence && $0.modifiedNanoseconds == modified
+      } ?? false
+    if payload.error == nil || current == nil, !isSame, payload.summary != nil || payload.archive != nil {
+      if let current { history.append(current) }
+      if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
+      current = MailboxVersion(
+        serial: nextSerial, bytes: payload.archive, size: payload.size, modifiedNanoseconds: modified,
+        observedMilliseconds: now, sender: payload.sender, sequence: payload.sequence,
+        summary: payload.archive == nil ? (payload.archiveNote ?? payload.summary) : payload.summary)
+      nextSerial += 1
+      versionCount += 1
+    }
+    machines[machine]?.directories[directory]?[identifier] = Mailbox(
+      identifier: identifier, current: current, history: history, versionCount: versionCount,
+      lastChange: isSame ? (previous?.lastChange ?? payload.lastChange ?? now) : (payload.lastChange ?? now),
+      error: payload.error)
+    change.changedMailboxes[machine, default: []].insert(
+      FleetMailboxKey(directory: directory, identifier: identifier))
+  }
+
+  private mutating func touchMachine(_ name: String, _ change: inout FleetChange) {
+    guard machines[name] == nil else { return }
+    machines[name] = FleetMachine(name: name)
+    let index = machineNames.firstIndex { $0 > name } ?? machineNames.count
+    machineNames.insert(name, at: index)
+    change.structuralMachines.insert(name)
+  }
+
+  private mutating func drop(_ reason: String, _ change: inout FleetChange) {
+    dropped += 1
+    change.dropped += 1
+    lastDropReason = reason
+  }
+}

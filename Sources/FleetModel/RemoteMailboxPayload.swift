@@ -1,0 +1,60 @@
+import ArchivedValues
+import MailboxModel
+import PropertyList
+import TerminalScreen
+import WormholeVocabulary
+
+/// A mailbox payload as a bridge publishes it
+/// (`{"directory","directory_bytes","mailbox":{…as dump --json…},"archive_base64","archive_note"}`),
+/// checked: the archive decoded from base64 (at most ``FleetState/archiveByteLimit``), the
+/// texts that reach the screen (summary, error, note) escaped.
+public struct RemoteMailboxPayload: Sendable {
+  /// The payload as published (a JSON object), for `dump --broker --json`.
+  public var text: String
+  public var archive: [UInt8]?
+  /// Why there is no archive, as the bridge said (escaped).
+  public var archiveNote: String?
+  public var size: Int
+  public var modifiedMilliseconds: Int64?
+  public var lastChange: Int64?
+  /// The value on one line (escaped, at most ``MailboxModel/MailboxVersion/summaryColumns``).
+  public var summary: String?
+  public var sender: String?
+  public var sequence: UInt64?
+  /// Why the mailbox could not be read there (escaped).
+  public var error: String?
+
+  /// Why a payload was refused.
+  public struct Problem: Error, Sendable {
+    public var reason: String
+  }
+
+  /// `bytes` read as a bridge's mailbox payload, or why it is not one.
+  public static func parse(_ bytes: [UInt8]) -> Result<RemoteMailboxPayload, Problem> {
+    guard let text = String(validating: bytes, as: UTF8.self), let top = FleetJSON(text),
+      let fields = top.object("mailbox")
+    else { return .failure(Problem(reason: "a mailbox payload that is not the bridge's JSON object")) }
+    var archive: [UInt8]?
+    if let base64 = top.string("archive_base64") {
+      guard let decoded = Base64.decoded(base64) else {
+        return .failure(Problem(reason: "an archive that is not base64"))
+      }
+      guard decoded.count <= FleetState.archiveByteLimit else {
+        return .failure(
+          Problem(reason: "an archive of \(decoded.count) bytes, above \(FleetState.archiveByteLimit)"))
+      }
+      archive = decoded
+    }
+    return .success(
+      RemoteMailboxPayload(
+        text: text, archive: archive, archiveNote: top.string("archive_note").map(DisplayText.escaped),
+        size: Int(clamping: max(fields.integer("bytes") ?? Int64(archive?.count ?? 0), 0)),
+        modifiedMilliseconds: fields.string("modified").flatMap(TrafficRecord.milliseconds(fromTimestamp:)),
+        lastChange: fields.string("last_change").flatMap(TrafficRecord.milliseconds(fromTimestamp:)),
+        summary: fields.string("summary").map {
+          TerminalWidth.truncated(DisplayText.escaped($0), toColumns: MailboxVersion.summaryColumns)
+        },
+        sender: fields.string("last_writer"), sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) },
+        error: fields.string("error").map(DisplayText.escaped)))
+  }
+}
