@@ -11,7 +11,7 @@ import Synchronization
 /// Requests (``PeerControlMessage`` fields, see ``perform(_:)``) name other peers by a
 /// selector: `NAME`, or `NAME#xxxx` (the id's last four hex digits) when several share a name.
 public final class LocalPeer: Sendable {
-  /// The events handler's type: every engine event, after it is journaled.
+  /// The events handler's type: every engine event (its record, if any, follows it into the journal).
   public typealias EventHandler = @Sendable (PeerEvent) -> Void
 
   public let identity: PeerIdentity
@@ -27,6 +27,15 @@ public final class LocalPeer: Sendable {
   private let nextObserver = Atomic<UInt64>(1)
   private let listener = Mutex<Int32>(-1)
   private let isStopping = Atomic<Bool>(false)
+  /// Held while a batch of events is handed over and journaled.
+  private let delivering = Mutex(())
+  private let consumer = Consumer()
+
+  /// The thread that takes the engine's events: which it is, and its end.
+  private final class Consumer: Sendable {
+    let thread = Atomic<UInt>(0)
+    let finished = DispatchSemaphore(value: 0)
+  }
 
   /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
   /// ``start(advertising:policy:browsing:)``.
@@ -54,14 +63,33 @@ public final class LocalPeer: Sendable {
     throws(PeerError)
   {
     try engine.start()
-    // Events are taken from the engine's stream, not handed over on the link's thread: so a
+    // Events are taken from the engine's queue, not handed over on the link's thread: so a
     // handler that falls behind (a slow terminal) holds up only itself, and the engine's bounded
     // queue drops unreliable messages and counts them, as the receiver falling behind should.
-    // The stream is read on a dispatch queue of its own, off Swift's cooperative pool, which
-    // blocking callers (a control request waiting for its answer, a test) may hold.
+    // They are taken by a thread of this peer's own, off Swift's cooperative pool (which blocking
+    // callers, a control request waiting for its answer or a test, may hold), in batches: one
+    // wake-up and one journal write for what waits, however many events that is.
+    let waiting = DispatchSemaphore(value: 0)
+    engine.setEventsNotifier { waiting.signal() }
     let engine = self.engine
-    Task(executorPreference: PeerEventExecutor()) { [weak self] in
-      for await event in engine.events { self?.handle(event) }
+    let consumer = self.consumer
+    guard
+      SystemThread.detach({ [weak self] in
+        consumer.thread.store(UInt(pthread_self()), ordering: .releasing)
+        defer { consumer.finished.signal() }
+        while true {
+          waiting.wait()
+          while true {
+            guard let events = engine.takeEvents(limit: Self.batchLimit) else { return }
+            guard !events.isEmpty else { break }
+            guard let self else { return }
+            self.deliver(events)
+          }
+        }
+      })
+    else {
+      engine.stop()
+      throw .linkUnavailable("no thread for the peer's events: \(String(cString: strerror(errno)))")
     }
     try serveControl()
     if let info { try engine.startAdvertising(info: info, policy: policy) }
@@ -75,13 +103,34 @@ public final class LocalPeer: Sendable {
     if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     _ = unlink(directory.controlSocketPath(identity.id))
     engine.stop()
+    // The last events (the session's end) are handed over and journaled before this returns,
+    // unless this is the handler itself stopping the peer.
+    let thread = consumer.thread.load(ordering: .acquiring)
+    if thread != 0 && thread != UInt(pthread_self()) { _ = consumer.finished.wait(timeout: .now() + 5) }
+    journal.flush()
   }
 
-  /// Journals `event`, then hands it to the handler and the waiting requests.
-  func handle(_ event: PeerEvent) {
-    journal.observe(event)
-    handler.withLock { $0.handler }?(event)
-    for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+  /// The most events taken from the engine at once: few, so that unreliable data beyond the
+  /// receive queue is still dropped soon after the handler falls behind.
+  static let batchLimit = 16
+
+  /// Hands `events` to the handler and the waiting requests, then gives them to the journal.
+  func deliver(_ events: [PeerEvent]) {
+    delivering.withLock { _ in
+      let handler = handler.withLock { $0.handler }
+      for event in events {
+        handler?(event)
+        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+      }
+      journal.observe(events)
+    }
+  }
+
+  /// Returns once the events handed to the handler so far are in the journal (it writes them
+  /// within ``PeerJournal/gatheringMilliseconds`` anyway). Not from the handler.
+  public func flushJournal() {
+    delivering.withLock { _ in }
+    journal.flush()
   }
 
   /// Runs `start`, then waits up to `seconds` for the first event `match` makes a value of.

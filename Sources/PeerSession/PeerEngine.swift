@@ -102,6 +102,10 @@ public final class PeerEngine: Sendable {
     var waiters: [(UInt64, CheckedContinuation<PeerEvent?, Never>)] = []
     var nextWaiter: UInt64 = 1
     var isFinished = false
+    /// What tells a consumer with a thread of its own that events wait (see
+    /// ``PeerEngine/setEventsNotifier(_:)``), and whether it was told since it last found none.
+    var notifier: (@Sendable () -> Void)?
+    var isNotified = false
 
     var isEmpty: Bool { head == queue.count }
 
@@ -906,6 +910,45 @@ public final class PeerEngine: Sendable {
       return handed
     }
     for (waiter, event) in handed { waiter.resume(returning: event) }
+    let notify = deliveries.withLock { queue -> (@Sendable () -> Void)? in
+      guard queue.handler == nil, let notifier = queue.notifier, !queue.isNotified,
+        !queue.isEmpty || queue.isFinished
+      else { return nil }
+      queue.isNotified = true
+      return notifier
+    }
+    notify?()
+  }
+
+  // MARK: Events taken by a thread of its own
+
+  /// For a consumer with a thread of its own, instead of a handler or ``events``: `notify` is
+  /// called (on the thread that queued them, with nothing locked) when events wait and the
+  /// consumer has not been told since ``takeEvents(limit:)`` last found the queue empty, and
+  /// once when the engine stops. One call, then as many events as wait: a consumer that falls
+  /// behind is woken once, not once per event, and unreliable data beyond the receive queue is
+  /// dropped and counted as for a slow handler.
+  public func setEventsNotifier(_ notify: (@Sendable () -> Void)?) {
+    deliveries.withLock {
+      $0.notifier = notify
+      $0.isNotified = false
+    }
+    drain()
+  }
+
+  /// Takes up to `limit` waiting events, oldest first, without waiting: none when none wait
+  /// (or a handler takes them), `nil` once the engine has stopped and every event was taken.
+  public func takeEvents(limit: Int) -> [PeerEvent]? {
+    deliveries.withLock { queue -> [PeerEvent]? in
+      guard queue.handler == nil else { return [] }
+      var events: [PeerEvent] = []
+      while events.count < limit, let event = queue.takeFirst() { events.append(event) }
+      if queue.isEmpty {
+        queue.isNotified = false
+        if events.isEmpty && queue.isFinished { return nil }
+      }
+      return events
+    }
   }
 
   // MARK: Events as an asynchronous sequence

@@ -15,15 +15,25 @@ import Synchronization
 ///   `wormhole-bench child-pair copy …` that writes them into a file beside the peer's resources
 ///   (target: at least half its rate, ratio 0.5). The file system both land on is named in the
 ///   baseline and in `tmpfs`.
+///
+/// `WORMHOLE_BENCH_PEERS=round-trip` (or `resource`) runs only that figure.
 func peerBenchmarks() throws -> [BenchmarkRecord] {
+  let only = ProcessInfo.processInfo.environment[peerFigureSwitch]
+  guard only == nil || only == "round-trip" || only == "resource" else {
+    throw BenchmarkFailure("\(peerFigureSwitch) is round-trip or resource, not \(only ?? "")")
+  }
   let home = try scratchDirectory()
   defer { try? FileManager.default.removeItem(atPath: home) }
   let bench = try BenchPeer(home: home)
   defer { bench.finish() }
-  var records = try peerRoundTripBenchmarks(bench, home: home)
-  records.append(try peerResourceBenchmark(bench, home: home))
+  var records: [BenchmarkRecord] = []
+  if only != "resource" { records += try peerRoundTripBenchmarks(bench, home: home) }
+  if only != "round-trip" { records.append(try peerResourceBenchmark(bench, home: home)) }
   return records
 }
+
+/// The environment variable that picks one figure of `peers`.
+private let peerFigureSwitch = "WORMHOLE_BENCH_PEERS"
 
 private let peerMessageBytes = 1024
 private let resourceBytes = 100 << 20
