@@ -29,13 +29,8 @@ public final class LocalPeer: Sendable {
   private let isStopping = Atomic<Bool>(false)
   /// Held while a batch of events is handed over and journaled.
   private let delivering = Mutex(())
-  private let consumer = Consumer()
-
-  /// The thread that takes the engine's events: which it is, and its end.
-  private final class Consumer: Sendable {
-    let thread = Atomic<UInt>(0)
-    let finished = DispatchSemaphore(value: 0)
-  }
+  /// Whether a thread is handing events over (one at a time, so that they stay in order).
+  private let isConsuming = Atomic<Bool>(false)
 
   /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
   /// ``start(advertising:policy:browsing:)``.
@@ -62,35 +57,14 @@ public final class LocalPeer: Sendable {
   public func start(advertising info: DiscoveryInfo?, policy: InvitationPolicy, browsing: Bool)
     throws(PeerError)
   {
+    // Events are taken from the engine's queue, not handed over by the engine as it makes them:
+    // so a handler that falls behind (a slow terminal) holds up only itself, and the engine's
+    // bounded queue drops unreliable messages and counts them, as the receiver falling behind
+    // should. They are taken by the link's thread that read the frames they come from (no hop
+    // to another thread), while the link's other thread reads on; see LocalPeerLink.setEventWork.
+    engine.setEventsNotifier { [link] in link.eventsWaiting() }
+    link.setEventWork { [weak self] in self?.consume() }
     try engine.start()
-    // Events are taken from the engine's queue, not handed over on the link's thread: so a
-    // handler that falls behind (a slow terminal) holds up only itself, and the engine's bounded
-    // queue drops unreliable messages and counts them, as the receiver falling behind should.
-    // They are taken by a thread of this peer's own, off Swift's cooperative pool (which blocking
-    // callers, a control request waiting for its answer or a test, may hold), in batches: one
-    // wake-up and one journal write for what waits, however many events that is.
-    let waiting = DispatchSemaphore(value: 0)
-    engine.setEventsNotifier { waiting.signal() }
-    let engine = self.engine
-    let consumer = self.consumer
-    guard
-      SystemThread.detach({ [weak self] in
-        consumer.thread.store(UInt(pthread_self()), ordering: .releasing)
-        defer { consumer.finished.signal() }
-        while true {
-          waiting.wait()
-          while true {
-            guard let events = engine.takeEvents(limit: Self.batchLimit) else { return }
-            guard !events.isEmpty else { break }
-            guard let self else { return }
-            self.deliver(events)
-          }
-        }
-      })
-    else {
-      engine.stop()
-      throw .linkUnavailable("no thread for the peer's events: \(String(cString: strerror(errno)))")
-    }
     try serveControl()
     if let info { try engine.startAdvertising(info: info, policy: policy) }
     if browsing { try engine.startBrowsing() }
@@ -103,16 +77,26 @@ public final class LocalPeer: Sendable {
     if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     _ = unlink(directory.controlSocketPath(identity.id))
     engine.stop()
-    // The last events (the session's end) are handed over and journaled before this returns,
-    // unless this is the handler itself stopping the peer.
-    let thread = consumer.thread.load(ordering: .acquiring)
-    if thread != 0 && thread != UInt(pthread_self()) { _ = consumer.finished.wait(timeout: .now() + 5) }
+    // The last events (the session's end) are handed over here, once the link's threads are
+    // done, and journaled before this returns.
+    consume()
     journal.flush()
   }
 
   /// The most events taken from the engine at once: few, so that unreliable data beyond the
   /// receive queue is still dropped soon after the handler falls behind.
   static let batchLimit = 16
+
+  /// Hands every waiting event over, in batches, unless another thread is doing so (it takes
+  /// these too).
+  private func consume() {
+    while !isConsuming.exchange(true, ordering: .acquiring) {
+      while let events = engine.takeEvents(limit: Self.batchLimit), !events.isEmpty { deliver(events) }
+      isConsuming.store(false, ordering: .releasing)
+      // Events queued after the last take, while another thread found this one consuming.
+      guard engine.hasWaitingEvents else { return }
+    }
+  }
 
   /// Hands `events` to the handler and the waiting requests, then gives them to the journal.
   func deliver(_ events: [PeerEvent]) {

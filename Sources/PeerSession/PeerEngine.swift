@@ -936,6 +936,9 @@ public final class PeerEngine: Sendable {
     drain()
   }
 
+  /// Whether events wait to be taken.
+  public var hasWaitingEvents: Bool { deliveries.withLock { !$0.isEmpty } }
+
   /// Takes up to `limit` waiting events, oldest first, without waiting: none when none wait
   /// (or a handler takes them), `nil` once the engine has stopped and every event was taken.
   public func takeEvents(limit: Int) -> [PeerEvent]? {
