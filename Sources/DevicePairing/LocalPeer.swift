@@ -83,9 +83,10 @@ public final class LocalPeer: Sendable {
     journal.flush()
   }
 
-  /// The most events taken from the engine at once: few, so that unreliable data beyond the
-  /// receive queue is still dropped soon after the handler falls behind.
-  static let batchLimit = 16
+  /// The most events taken from the engine at once: one, as the handler takes them, so that
+  /// what waits for a handler that fell behind stays within the engine's receive queue (taking
+  /// the next costs a lock, not a wake-up).
+  static let batchLimit = 1
 
   /// Hands every waiting event over, in batches, unless another thread is doing so (it takes
   /// these too).

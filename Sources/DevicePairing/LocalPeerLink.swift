@@ -1,4 +1,5 @@
 import DeviceSession
+import Dispatch
 import Glibc
 import PeerSession
 import Synchronization
@@ -21,7 +22,8 @@ import Synchronization
 ///
 /// One thread at a time waits in `poll` for the listening socket, the connections, a wake-up and
 /// the scan's timeout, and delivers every event, in order. With ``setEventWork(_:)`` there are
-/// two: the one that read frames hands their events over itself while the other reads on.
+/// two: the one that read frames hands their events over itself; the other reads on when that
+/// takes long.
 public final class LocalPeerLink: PeerLink {
   /// How often a browsing link scans the advertisements, in milliseconds: the bound on `found`
   /// and on `withdrawn` after SIGKILL.
@@ -43,6 +45,13 @@ public final class LocalPeerLink: PeerLink {
   /// The reading threads, as `pthread_self()` gives them (0 before they run).
   private let firstReader = Atomic<UInt>(0)
   private let secondReader = Atomic<UInt>(0)
+  /// How many times each thread started or ended the work: odd while it runs it.
+  private let firstBusy = Atomic<UInt64>(0)
+  private let secondBusy = Atomic<UInt64>(0)
+  /// Whether the watching thread sleeps until work starts (rather than looking every
+  /// ``takeOverMilliseconds``), and what wakes it.
+  private let watcherSleeps = Atomic<Bool>(false)
+  private let watcherWake = DispatchSemaphore(value: 0)
 
   private struct Connection {
     var peer: PeerIdentity?
@@ -194,6 +203,7 @@ public final class LocalPeerLink: PeerLink {
       return state.threads
     }
     signalWake()
+    watcherWake.signal()
     // A reading thread stopping the link (a handler that stops its peer) is not waited for:
     // it ends once the work it runs returns.
     for thread in threads {
@@ -216,39 +226,91 @@ public final class LocalPeerLink: PeerLink {
 
   /// Has the link's threads run `work` (which hands waiting events over) whenever
   /// ``eventsWaiting()`` said so: after the frames read together are delivered to the engine,
-  /// the thread that read them leaves reading to the other thread and runs `work` itself, so an
-  /// event reaches the handler on the thread that read it, and a handler that takes long holds
-  /// up only itself while the other thread goes on reading. Set before ``start(_:)``.
+  /// the thread that read them runs `work` itself, so an event reaches the handler on the thread
+  /// that read it, with no hop to another thread. The link's second thread watches: when `work`
+  /// has run for ``takeOverMilliseconds``, it takes over reading, so a handler that takes long
+  /// holds up only itself (and the engine drops unreliable data beyond its queue, and counts
+  /// it). Set before ``start(_:)``.
   public func setEventWork(_ work: @escaping @Sendable () -> Void) {
     state.withLock { $0.work = work }
   }
 
+  /// How long the thread that reads may run the event work before the other thread reads on.
+  public static let takeOverMilliseconds = 10
+
   /// Says that events wait for the work ``setEventWork(_:)`` gave: run by the link's thread that
   /// reads next (woken when this is another thread).
   public func eventsWaiting() {
-    workPending.store(true, ordering: .releasing)
+    workPending.store(true, ordering: .sequentiallyConsistent)
     let me = UInt(pthread_self())
     if firstReader.load(ordering: .acquiring) != me && secondReader.load(ordering: .acquiring) != me {
       signalWake()
     }
   }
 
-  /// One reading thread's loop: while it holds the poller it reads; when work is pending it
-  /// hands the poller to the other thread (waiting for it) and runs the work.
+  /// One of the link's threads: it reads while it holds the poller, runs the work the frames it
+  /// read made, and watches while the other thread reads.
   private func run(_ slot: Int) {
     let me = UInt(pthread_self())
     if slot == 0 { firstReader.store(me, ordering: .releasing) } else { secondReader.store(me, ordering: .releasing) }
     let work = state.withLock { $0.work }
     while true {
-      let running = poller.withLock { loop -> Bool in
+      // Only one reads; the other finds the poller taken and watches it.
+      let round = poller.withLockIfAvailable { loop -> Bool in
         while true {
           guard iterate(&loop) else { return false }
-          if work != nil && workPending.exchange(false, ordering: .acquiringAndReleasing) { return true }
+          if work != nil && workPending.exchange(false, ordering: .sequentiallyConsistent) { return true }
         }
       }
-      guard running else { return }
-      work?()
+      switch round {
+      case false?:
+        return
+      case true?:
+        // Odd while in the work: the watcher takes over when it stays the same odd number.
+        countWork(slot)
+        if watcherSleeps.exchange(false, ordering: .sequentiallyConsistent) { watcherWake.signal() }
+        work?()
+        countWork(slot)
+      case nil:
+        guard watch(1 - slot) else { return }
+      }
     }
+  }
+
+  /// Waits while the other thread reads; returns `true` once its work has run for a whole
+  /// ``takeOverMilliseconds`` (then this thread reads), `false` when the link stops. After a
+  /// quiet while it sleeps until the other thread starts work again.
+  private func watch(_ other: Int) -> Bool {
+    var seen = UInt64.max
+    var quiet = 0
+    while !state.withLock({ $0.isStopping }) {
+      let now = works(other)
+      if now % 2 == 1 && now == seen { return true }
+      quiet = now == seen ? quiet + 1 : 0
+      seen = now
+      if quiet >= 10 {
+        watcherSleeps.store(true, ordering: .sequentiallyConsistent)
+        if works(other) % 2 == 0 { watcherWake.wait() }
+        watcherSleeps.store(false, ordering: .sequentiallyConsistent)
+        (seen, quiet) = (UInt64.max, 0)
+        continue
+      }
+      _ = watcherWake.wait(timeout: .now() + .milliseconds(Self.takeOverMilliseconds))
+    }
+    return false
+  }
+
+  private func countWork(_ slot: Int) {
+    if slot == 0 {
+      firstBusy.add(1, ordering: .sequentiallyConsistent)
+    } else {
+      secondBusy.add(1, ordering: .sequentiallyConsistent)
+    }
+  }
+
+  private func works(_ slot: Int) -> UInt64 {
+    slot == 0
+      ? firstBusy.load(ordering: .sequentiallyConsistent) : secondBusy.load(ordering: .sequentiallyConsistent)
   }
 
   /// What the reading thread that holds the poller keeps between rounds.
