@@ -207,7 +207,11 @@ public final class LocalPeerLink: PeerLink {
     // A reading thread stopping the link (a handler that stops its peer) is not waited for:
     // it ends once the work it runs returns.
     for thread in threads {
-      if pthread_equal(thread, pthread_self()) != 0 { _ = pthread_detach(thread) } else { _ = pthread_join(thread, nil) }
+      if pthread_equal(thread, pthread_self()) != 0 {
+        _ = pthread_detach(thread)
+      } else {
+        _ = pthread_join(thread, nil)
+      }
     }
     drainOutbound(seconds: 2)
     closeAll()
@@ -252,7 +256,11 @@ public final class LocalPeerLink: PeerLink {
   /// read made, and watches while the other thread reads.
   private func run(_ slot: Int) {
     let me = UInt(pthread_self())
-    if slot == 0 { firstReader.store(me, ordering: .releasing) } else { secondReader.store(me, ordering: .releasing) }
+    if slot == 0 {
+      firstReader.store(me, ordering: .releasing)
+    } else {
+      secondReader.store(me, ordering: .releasing)
+    }
     let work = state.withLock { $0.work }
     while true {
       // Only one reads; the other finds the poller taken and watches it.
@@ -371,6 +379,7 @@ public final class LocalPeerLink: PeerLink {
         guard accepted >= 0 else { break }
         _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
         _ = LocalSocket.setNonBlocking(accepted)
+        Self.widenSendBuffer(accepted)
         state.withLock { $0.connections[accepted] = Connection() }
       }
     }
@@ -498,7 +507,20 @@ public final class LocalPeerLink: PeerLink {
       _ = close(descriptor)
       return nil
     }
+    Self.widenSendBuffer(descriptor)
     return descriptor
+  }
+
+  /// What a connection's kernel send buffer is asked to hold: a resource's whole window (8
+  /// chunks of 64 KiB) and then some, so that a transfer's chunks go straight to the kernel
+  /// instead of waiting, copied, in the outbound buffer for the socket to drain (the default,
+  /// about 208 KiB, holds three). The kernel caps it at `net.core.wmem_max`.
+  static let sendBufferBytes: Int32 = 1 << 20
+
+  /// Asks for ``sendBufferBytes`` on `descriptor`; a refusal keeps the default (only slower).
+  static func widenSendBuffer(_ descriptor: Int32) {
+    var bytes = sendBufferBytes
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
   }
 
   /// Writes out what is still queued (the `leave` frames of a peer that stops), for up to

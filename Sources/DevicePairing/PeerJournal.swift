@@ -88,7 +88,8 @@ public final class PeerJournal: Sendable {
     case .resource(.finished(let progress, _)):
       return resource(progress, delivery: .delivered)
     case .resource(.cancelled(let progress, let byPeer)):
-      return resource(progress, delivery: .cancelled, error: byPeer ? "cancelled by the other side" : "cancelled")
+      return resource(
+        progress, delivery: .cancelled, error: byPeer ? "cancelled by the other side" : "cancelled")
     case .resource(.failed(let progress, let reason)):
       return resource(progress, delivery: .failed, error: reason)
     default:
@@ -116,7 +117,8 @@ public final class PeerJournal: Sendable {
     details.delivery = delivery
     details.transfer = transfer
     return Wormhole.JournalEntry(
-      kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details, error: error)
+      kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details, error: error
+    )
   }
 
   /// Writes every record made so far, and returns when they are written.

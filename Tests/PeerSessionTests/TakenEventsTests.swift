@@ -36,7 +36,10 @@ import Testing
     #expect(receiver.engine.takeEvents(limit: 8) == [.data([9], from: sender.identity, mode: .reliable)])
     receiver.engine.stop()
     #expect(told.load(ordering: .relaxed) == 3)
-    #expect(receiver.engine.takeEvents(limit: 8) == [.stateChanged(sender.identity, .notConnected, reason: .disconnected)])
+    #expect(
+      receiver.engine.takeEvents(limit: 8) == [
+        .stateChanged(sender.identity, .notConnected, reason: .disconnected)
+      ])
     #expect(receiver.engine.takeEvents(limit: 8) == nil)
   }
 }
