@@ -11,7 +11,7 @@ import Synchronization
 /// Requests (``PeerControlMessage`` fields, see ``perform(_:)``) name other peers by a
 /// selector: `NAME`, or `NAME#xxxx` (the id's last four hex digits) when several share a name.
 public final class LocalPeer: Sendable {
-  /// The events handler's type: every engine event (its record, if any, follows it into the journal).
+  /// The events handler's type: every engine event, after it is given to the journal.
   public typealias EventHandler = @Sendable (PeerEvent) -> Void
 
   public let identity: PeerIdentity
@@ -27,8 +27,6 @@ public final class LocalPeer: Sendable {
   private let nextObserver = Atomic<UInt64>(1)
   private let listener = Mutex<Int32>(-1)
   private let isStopping = Atomic<Bool>(false)
-  /// Held while a batch of events is handed over and journaled.
-  private let delivering = Mutex(())
   /// Whether a thread is handing events over (one at a time, so that they stay in order).
   private let isConsuming = Atomic<Bool>(false)
 
@@ -99,24 +97,20 @@ public final class LocalPeer: Sendable {
     }
   }
 
-  /// Hands `events` to the handler and the waiting requests, then gives them to the journal.
+  /// Gives `events` to the journal (which writes them within
+  /// ``PeerJournal/gatheringMilliseconds``), then hands them to the handler and the waiting
+  /// requests.
   func deliver(_ events: [PeerEvent]) {
-    delivering.withLock { _ in
-      let handler = handler.withLock { $0.handler }
-      for event in events {
-        handler?(event)
-        for observer in observers.withLock({ Array($0.values) }) { observer(event) }
-      }
-      journal.observe(events)
+    journal.observe(events)
+    let handler = handler.withLock { $0.handler }
+    for event in events {
+      handler?(event)
+      for observer in observers.withLock({ Array($0.values) }) { observer(event) }
     }
   }
 
-  /// Returns once the events handed to the handler so far are in the journal (it writes them
-  /// within ``PeerJournal/gatheringMilliseconds`` anyway). Not from the handler.
-  public func flushJournal() {
-    delivering.withLock { _ in }
-    journal.flush()
-  }
+  /// Returns once the records of the events handed over so far are written.
+  public func flushJournal() { journal.flush() }
 
   /// Runs `start`, then waits up to `seconds` for the first event `match` makes a value of.
   private func waitFor<Value: Sendable>(
