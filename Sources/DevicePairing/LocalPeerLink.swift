@@ -447,7 +447,8 @@ public final class LocalPeerLink: PeerLink {
       reader.append(buffer[0..<got])
       do {
         while let frame = try reader.next() {
-          if let peer = state.withLock({ $0.connections[descriptor]?.peer }) {
+          // Known once the hello came (a connection's peer never changes after it).
+          if let peer = peer ?? state.withLock({ $0.connections[descriptor]?.peer }) {
             emit(.received(frame, from: peer))
           } else {
             // The first frame of an accepted connection says who called.

@@ -611,14 +611,16 @@ public final class PeerEngine: Sendable {
     }
   }
 
+  /// The kinds of frame a peer relays along the route to their maker (made once, not per frame).
+  private static let relayable: Set<PeerFrame.Kind> = [
+    .data, .resourceStart, .resourceChunk, .resourceAcknowledgement, .resourceCancel,
+  ]
+
   private func receive(_ frame: PeerFrame, from neighbour: PeerIdentity, in state: inout State) -> [Item] {
     // A frame that is not relayed comes from its maker; a relayed one only along the route to
     // its maker, so no neighbour can speak for another peer.
-    let relayable: Set<PeerFrame.Kind> = [
-      .data, .resourceStart, .resourceChunk, .resourceAcknowledgement, .resourceCancel,
-    ]
     if frame.source.id != neighbour.id {
-      guard relayable.contains(frame.kind), state.members[frame.source.id]?.route == neighbour.id else {
+      guard Self.relayable.contains(frame.kind), state.members[frame.source.id]?.route == neighbour.id else {
         return [
           .event(.refused("a \(frame.kind) frame from \(neighbour) claims to come from \(frame.source)"))
         ]
@@ -897,8 +899,11 @@ public final class PeerEngine: Sendable {
       for event in events { handler(event) }
       deliveries.withLock { $0.isDraining = false }
     }
-    let handed = deliveries.withLock { queue -> [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] in
-      guard queue.handler == nil else { return [] }
+    // With no handler: to the iterators of `events` that wait, and a word to the consumer
+    // that takes them itself (one lock for both).
+    let (handed, notify) = deliveries.withLock {
+      queue -> ([(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)], (@Sendable () -> Void)?) in
+      guard queue.handler == nil else { return ([], nil) }
       var handed: [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] = []
       while !queue.waiters.isEmpty, let event = queue.takeFirst() {
         handed.append((queue.waiters.removeFirst().1, event))
@@ -907,16 +912,13 @@ public final class PeerEngine: Sendable {
         handed += queue.waiters.map { ($0.1, nil) }
         queue.waiters = []
       }
-      return handed
+      guard let notifier = queue.notifier, !queue.isNotified, !queue.isEmpty || queue.isFinished else {
+        return (handed, nil)
+      }
+      queue.isNotified = true
+      return (handed, notifier)
     }
     for (waiter, event) in handed { waiter.resume(returning: event) }
-    let notify = deliveries.withLock { queue -> (@Sendable () -> Void)? in
-      guard queue.handler == nil, let notifier = queue.notifier, !queue.isNotified,
-        !queue.isEmpty || queue.isFinished
-      else { return nil }
-      queue.isNotified = true
-      return notifier
-    }
     notify?()
   }
 
