@@ -52,6 +52,8 @@ public final class LocalPeerLink: PeerLink {
   /// ``takeOverMilliseconds``), and what wakes it.
   private let watcherSleeps = Atomic<Bool>(false)
   private let watcherWake = DispatchSemaphore(value: 0)
+  /// Signalled by each of the link's threads as it ends.
+  private let threadEnded = DispatchSemaphore(value: 0)
 
   private struct Connection {
     var peer: PeerIdentity?
@@ -204,13 +206,17 @@ public final class LocalPeerLink: PeerLink {
     }
     signalWake()
     watcherWake.signal()
-    // A reading thread stopping the link (a handler that stops its peer) is not waited for:
-    // it ends once the work it runs returns.
+    // A reading thread stopping the link (a handler that stops its peer) is not waited for,
+    // nor, past ``joinSeconds``, one whose work does not return (a handler stuck on a
+    // terminal): each ends once the work it runs returns.
+    let others = threads.filter { pthread_equal($0, pthread_self()) == 0 }
+    let deadline = DispatchTime.now() + .seconds(Self.joinSeconds)
+    let ended = others.allSatisfy { _ in threadEnded.wait(timeout: deadline) == .success }
     for thread in threads {
-      if pthread_equal(thread, pthread_self()) != 0 {
-        _ = pthread_detach(thread)
-      } else {
+      if ended && pthread_equal(thread, pthread_self()) == 0 {
         _ = pthread_join(thread, nil)
+      } else {
+        _ = pthread_detach(thread)
       }
     }
     drainOutbound(seconds: 2)
@@ -239,6 +245,10 @@ public final class LocalPeerLink: PeerLink {
     state.withLock { $0.work = work }
   }
 
+  /// How long ``stop()`` waits for the link's threads (one may be running a handler) before it
+  /// leaves them to end on their own.
+  static let joinSeconds = 2
+
   /// How long the thread that reads may run the event work before the other thread reads on.
   public static let takeOverMilliseconds = 10
 
@@ -255,6 +265,7 @@ public final class LocalPeerLink: PeerLink {
   /// One of the link's threads: it reads while it holds the poller, runs the work the frames it
   /// read made, and watches while the other thread reads.
   private func run(_ slot: Int) {
+    defer { threadEnded.signal() }
     let me = UInt(pthread_self())
     if slot == 0 {
       firstReader.store(me, ordering: .releasing)

@@ -52,4 +52,35 @@ import Testing
     let timedOut = PeerEvent.stateChanged(host.identity, .notConnected, reason: .timedOut)
     #expect(guest.events.wait { $0.contains(timedOut) }.contains(timedOut))
   }
+
+  /// A handler that never returns (a terminal that blocks) does not keep `stop()` from
+  /// returning: the link waits for its threads for a bounded time, then leaves them.
+  @Test func stopReturnsWhileAHandlerIsStuck() throws {
+    let home = TemporaryHome()
+    defer { home.remove() }
+    let stuck = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let host = try LocalPeerTests.Peer(
+      "host", home: home.path, advertise: true,
+      handler: { event in
+        guard case .data = event else { return }
+        stuck.signal()
+        release.wait()
+      })
+    let guest = try LocalPeerTests.Peer("guest", home: home.path, browse: true)
+    defer {
+      release.signal()
+      guest.stop()
+    }
+    #expect(guest.find(host))
+    #expect(guest.request(["invite", "host", "", "10"]).text(0) == "ok")
+    #expect(guest.request(["send", "host", "reliable", "hold"]).text(0) == "ok")
+    #expect(stuck.wait(timeout: .now() + 10) == .success)
+    let stopped = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      host.stop()
+      stopped.signal()
+    }
+    #expect(stopped.wait(timeout: .now() + 10) == .success)
+  }
 }
