@@ -42,7 +42,8 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .peerCommand, .remoteWrite,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .peerCommand,
+      .remoteWrite,
       .copyToClipboard,
       .loadTheme,
       .wake, .rescan,

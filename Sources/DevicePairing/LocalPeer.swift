@@ -11,7 +11,7 @@ import Synchronization
 /// Requests (``PeerControlMessage`` fields, see ``perform(_:)``) name other peers by a
 /// selector: `NAME`, or `NAME#xxxx` (the id's last four hex digits) when several share a name.
 public final class LocalPeer: Sendable {
-  /// The events handler's type: every engine event, after it is journaled.
+  /// The events handler's type: every engine event, after it is given to the journal.
   public typealias EventHandler = @Sendable (PeerEvent) -> Void
 
   public let identity: PeerIdentity
@@ -30,6 +30,8 @@ public final class LocalPeer: Sendable {
   /// The peers that went `notConnected` and are not connected again, with the reason, by id:
   /// the `left` lines of `status`.
   private let departures = Mutex<[UInt64: (peer: PeerIdentity, reason: PeerDisconnectReason?)]>([:])
+  /// Whether a thread is handing events over (one at a time, so that they stay in order).
+  private let isConsuming = Atomic<Bool>(false)
 
   /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
   /// ``start(advertising:policy:browsing:)``.
@@ -56,16 +58,11 @@ public final class LocalPeer: Sendable {
   public func start(advertising info: DiscoveryInfo?, policy: InvitationPolicy, browsing: Bool)
     throws(PeerError)
   {
-    try engine.start()
-    // Events are taken from the engine's stream, not handed over on the link's thread: so a
-    // handler that falls behind (a slow terminal) holds up only itself, and the engine's bounded
-    // queue drops unreliable messages and counts them, as the receiver falling behind should.
-    // The stream is read on a dispatch queue of its own, off Swift's cooperative pool, which
-    // blocking callers (a control request waiting for its answer, a test) may hold.
-    let engine = self.engine
-    Task(executorPreference: PeerEventExecutor()) { [weak self] in
-      for await event in engine.events { self?.handle(event) }
-    }
+    // Events are taken from the engine's queue, not handed over by the engine as it makes them:
+    // so a handler that falls behind (a slow terminal) holds up only itself, and the engine's
+    // bounded queue drops unreliable messages and counts them, as the receiver falling behind
+    // should. They are taken by the link's thread that read the frames they come from (no hop
+    // to another thread), while the link's other thread reads on; see LocalPeerLink.setEventWork.
     // Observer 0 (requests count from 1) keeps the departures for `status`.
     observers.withLock {
       $0[0] = { [weak self] event in
@@ -73,6 +70,9 @@ public final class LocalPeer: Sendable {
         self?.departures.withLock { $0[peer.id] = state == .notConnected ? (peer, reason) : nil }
       }
     }
+    engine.setEventsNotifier { [link] in link.eventsWaiting() }
+    link.setEventWork { [weak self] in self?.consume() }
+    try engine.start()
     try serveControl()
     if let info { try engine.startAdvertising(info: info, policy: policy) }
     if browsing { try engine.startBrowsing() }
@@ -85,14 +85,42 @@ public final class LocalPeer: Sendable {
     if descriptor >= 0 { _ = shutdown(descriptor, Int32(SHUT_RDWR)) }
     _ = unlink(directory.controlSocketPath(identity.id))
     engine.stop()
+    // The last events (the session's end) are handed over here, once the link's threads are
+    // done, and journaled before this returns.
+    consume()
+    journal.flush()
   }
 
-  /// Journals `event`, then hands it to the handler and the waiting requests.
-  func handle(_ event: PeerEvent) {
-    journal.observe(event)
-    handler.withLock { $0.handler }?(event)
-    for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+  /// The most events taken from the engine at once: one, as the handler takes them, so that
+  /// what waits for a handler that fell behind stays within the engine's receive queue (taking
+  /// the next costs a lock, not a wake-up).
+  static let batchLimit = 1
+
+  /// Hands every waiting event over, in batches, unless another thread is doing so (it takes
+  /// these too).
+  private func consume() {
+    while !isConsuming.exchange(true, ordering: .acquiring) {
+      while let events = engine.takeEvents(limit: Self.batchLimit), !events.isEmpty { deliver(events) }
+      isConsuming.store(false, ordering: .releasing)
+      // Events queued after the last take, while another thread found this one consuming.
+      guard engine.hasWaitingEvents else { return }
+    }
   }
+
+  /// Gives `events` to the journal (which writes them within
+  /// ``PeerJournal/gatheringMilliseconds``), then hands them to the handler and the waiting
+  /// requests.
+  func deliver(_ events: [PeerEvent]) {
+    journal.observe(events)
+    let handler = handler.withLock { $0.handler }
+    for event in events {
+      handler?(event)
+      for observer in observers.withLock({ Array($0.values) }) { observer(event) }
+    }
+  }
+
+  /// Returns once the records of the events handed over so far are written.
+  public func flushJournal() { journal.flush() }
 
   /// Runs `start`, then waits up to `seconds` for the first event `match` makes a value of.
   private func waitFor<Value: Sendable>(

@@ -1,4 +1,5 @@
 import DeviceSession
+import Dispatch
 import Glibc
 import PeerSession
 import Synchronization
@@ -19,8 +20,10 @@ import Synchronization
 ///   keeps sending on its own, so frames stay in order. The end of a peer's last connection
 ///   (it stopped, or its process ended) is `hungUp`.
 ///
-/// One thread per link waits in `poll` for the listening socket, the connections, a wake-up and
-/// the scan's timeout; it delivers every event, in order.
+/// One thread at a time waits in `poll` for the listening socket, the connections, a wake-up and
+/// the scan's timeout, and delivers every event, in order. With ``setEventWork(_:)`` there are
+/// two: the one that read frames hands their events over itself; the other reads on when that
+/// takes long.
 public final class LocalPeerLink: PeerLink {
   /// How often a browsing link scans the advertisements, in milliseconds: the bound on `found`
   /// and on `withdrawn` after SIGKILL.
@@ -35,6 +38,22 @@ public final class LocalPeerLink: PeerLink {
   private let codec = PeerFrameCodec()
   private let state = Mutex(LinkState())
   private let wake: (Int32, Int32)
+  /// Held by the reading thread that waits in `poll` and reads.
+  private let poller = Mutex(PollerState())
+  /// Set by ``eventsWaiting()``; taken by the reading thread at the end of its round.
+  private let workPending = Atomic<Bool>(false)
+  /// The reading threads, as `pthread_self()` gives them (0 before they run).
+  private let firstReader = Atomic<UInt>(0)
+  private let secondReader = Atomic<UInt>(0)
+  /// How many times each thread started or ended the work: odd while it runs it.
+  private let firstBusy = Atomic<UInt64>(0)
+  private let secondBusy = Atomic<UInt64>(0)
+  /// Whether the watching thread sleeps until work starts (rather than looking every
+  /// ``takeOverMilliseconds``), and what wakes it.
+  private let watcherSleeps = Atomic<Bool>(false)
+  private let watcherWake = DispatchSemaphore(value: 0)
+  /// Signalled by each of the link's threads as it ends.
+  private let threadEnded = DispatchSemaphore(value: 0)
 
   private struct Connection {
     var peer: PeerIdentity?
@@ -51,7 +70,8 @@ public final class LocalPeerLink: PeerLink {
     var isBrowsing = false
     var scanNow = false
     var isStopping = false
-    var thread: pthread_t?
+    var threads: [pthread_t] = []
+    var work: (@Sendable () -> Void)?
   }
 
   /// A link for `local` under `home`; nothing happens before ``start(_:)``.
@@ -112,16 +132,20 @@ public final class LocalPeerLink: PeerLink {
       _ = close(listener)
       throw LinkError(error.message)
     }
-    state.withLock {
+    let hasWork = state.withLock {
       $0.handler = handler
       $0.listener = listener
       $0.lock = lock
+      return $0.work != nil
     }
-    switch SystemThread.start({ self.run() }) {
-    case .success(let thread): state.withLock { $0.thread = thread }
-    case .failure(let failure):
-      closeAll()
-      throw LinkError("no thread for the peer link: \(failure.message)")
+    // A second reading thread only when there is work to hand over (see setEventWork).
+    for slot in 0..<(hasWork ? 2 : 1) {
+      switch SystemThread.start({ self.run(slot) }) {
+      case .success(let thread): state.withLock { $0.threads.append(thread) }
+      case .failure(let failure):
+        stop()
+        throw LinkError("no thread for the peer link: \(failure.message)")
+      }
     }
   }
 
@@ -175,13 +199,26 @@ public final class LocalPeerLink: PeerLink {
   }
 
   public func stop() {
-    let thread = state.withLock { state -> pthread_t? in
+    let threads = state.withLock { state -> [pthread_t] in
       state.isStopping = true
-      defer { state.thread = nil }
-      return state.thread
+      defer { state.threads = [] }
+      return state.threads
     }
     signalWake()
-    if let thread { _ = pthread_join(thread, nil) }
+    watcherWake.signal()
+    // A reading thread stopping the link (a handler that stops its peer) is not waited for,
+    // nor, past ``joinSeconds``, one whose work does not return (a handler stuck on a
+    // terminal): each ends once the work it runs returns.
+    let others = threads.filter { pthread_equal($0, pthread_self()) == 0 }
+    let deadline = DispatchTime.now() + .seconds(Self.joinSeconds)
+    let ended = others.allSatisfy { _ in threadEnded.wait(timeout: deadline) == .success }
+    for thread in threads {
+      if ended && pthread_equal(thread, pthread_self()) == 0 {
+        _ = pthread_join(thread, nil)
+      } else {
+        _ = pthread_detach(thread)
+      }
+    }
     drainOutbound(seconds: 2)
     closeAll()
     for path in [
@@ -195,67 +232,169 @@ public final class LocalPeerLink: PeerLink {
     }
   }
 
-  // MARK: The link's thread
+  // MARK: The link's threads
 
-  private func run() {
+  /// Has the link's threads run `work` (which hands waiting events over) whenever
+  /// ``eventsWaiting()`` said so: after the frames read together are delivered to the engine,
+  /// the thread that read them runs `work` itself, so an event reaches the handler on the thread
+  /// that read it, with no hop to another thread. The link's second thread watches: when `work`
+  /// has run for ``takeOverMilliseconds``, it takes over reading, so a handler that takes long
+  /// holds up only itself (and the engine drops unreliable data beyond its queue, and counts
+  /// it). Set before ``start(_:)``.
+  public func setEventWork(_ work: @escaping @Sendable () -> Void) {
+    state.withLock { $0.work = work }
+  }
+
+  /// How long ``stop()`` waits for the link's threads (one may be running a handler) before it
+  /// leaves them to end on their own.
+  static let joinSeconds = 2
+
+  /// How long the thread that reads may run the event work before the other thread reads on.
+  public static let takeOverMilliseconds = 10
+
+  /// Says that events wait for the work ``setEventWork(_:)`` gave: run by the link's thread that
+  /// reads next (woken when this is another thread).
+  public func eventsWaiting() {
+    workPending.store(true, ordering: .sequentiallyConsistent)
+    let me = UInt(pthread_self())
+    if firstReader.load(ordering: .acquiring) != me && secondReader.load(ordering: .acquiring) != me {
+      signalWake()
+    }
+  }
+
+  /// One of the link's threads: it reads while it holds the poller, runs the work the frames it
+  /// read made, and watches while the other thread reads.
+  private func run(_ slot: Int) {
+    defer { threadEnded.signal() }
+    let me = UInt(pthread_self())
+    if slot == 0 {
+      firstReader.store(me, ordering: .releasing)
+    } else {
+      secondReader.store(me, ordering: .releasing)
+    }
+    let work = state.withLock { $0.work }
+    while true {
+      // Only one reads; the other finds the poller taken and watches it.
+      let round = poller.withLockIfAvailable { loop -> Bool in
+        while true {
+          guard iterate(&loop) else { return false }
+          if work != nil && workPending.exchange(false, ordering: .sequentiallyConsistent) { return true }
+        }
+      }
+      switch round {
+      case false?:
+        return
+      case true?:
+        // Odd while in the work: the watcher takes over when it stays the same odd number.
+        countWork(slot)
+        if watcherSleeps.exchange(false, ordering: .sequentiallyConsistent) { watcherWake.signal() }
+        work?()
+        countWork(slot)
+      case nil:
+        guard watch(1 - slot) else { return }
+      }
+    }
+  }
+
+  /// Waits while the other thread reads; returns `true` once its work has run for a whole
+  /// ``takeOverMilliseconds`` (then this thread reads), `false` when the link stops. After a
+  /// quiet while it sleeps until the other thread starts work again.
+  private func watch(_ other: Int) -> Bool {
+    var seen = UInt64.max
+    var quiet = 0
+    while !state.withLock({ $0.isStopping }) {
+      let now = works(other)
+      if now % 2 == 1 && now == seen { return true }
+      quiet = now == seen ? quiet + 1 : 0
+      seen = now
+      if quiet >= 10 {
+        watcherSleeps.store(true, ordering: .sequentiallyConsistent)
+        if works(other) % 2 == 0 { watcherWake.wait() }
+        watcherSleeps.store(false, ordering: .sequentiallyConsistent)
+        (seen, quiet) = (UInt64.max, 0)
+        continue
+      }
+      _ = watcherWake.wait(timeout: .now() + .milliseconds(Self.takeOverMilliseconds))
+    }
+    return false
+  }
+
+  private func countWork(_ slot: Int) {
+    if slot == 0 {
+      firstBusy.add(1, ordering: .sequentiallyConsistent)
+    } else {
+      secondBusy.add(1, ordering: .sequentiallyConsistent)
+    }
+  }
+
+  private func works(_ slot: Int) -> UInt64 {
+    slot == 0
+      ? firstBusy.load(ordering: .sequentiallyConsistent) : secondBusy.load(ordering: .sequentiallyConsistent)
+  }
+
+  /// What the reading thread that holds the poller keeps between rounds.
+  private struct PollerState {
     var readers: [Int32: PeerFrameReader] = [:]
     var announced: [UInt64: PeerAdvertisement] = [:]
     var buffer = [UInt8](repeating: 0, count: 65536)
     var nextScan = ContinuousClock.now
-    while true {
-      let (listener, watched, stopping, browsing, scanNow) = state.withLock { state in
-        (
-          state.listener, state.connections.map { ($0.key, !$0.value.outbound.isEmpty) }, state.isStopping,
-          state.isBrowsing, state.scanNow
-        )
-      }
-      if stopping { return }
-      if browsing && (scanNow || ContinuousClock.now >= nextScan) {
-        state.withLock { $0.scanNow = false }
-        scan(&announced)
-        nextScan = ContinuousClock.now + .milliseconds(Int64(Self.scanMilliseconds))
-      } else if !browsing && !announced.isEmpty {
-        announced = [:]  // the engine forgets found peers without `lost` when browsing stops
-      }
-      var descriptors = [
-        pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-      ]
-      for (descriptor, wantsWrite) in watched {
-        descriptors.append(
-          pollfd(fd: descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
-      }
-      let ready = poll(&descriptors, nfds_t(descriptors.count), browsing ? Self.scanMilliseconds : -1)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        return
-      }
-      if descriptors[0].revents != 0 {
-        var drained = [UInt8](repeating: 0, count: 64)
-        while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
-      }
-      for entry in descriptors.dropFirst(2) where entry.revents != 0 {
-        if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
-        if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-          var reader = readers[entry.fd] ?? PeerFrameReader(codec: codec)
-          if receive(entry.fd, into: &reader, buffer: &buffer) {
-            readers[entry.fd] = reader
-          } else {
-            readers[entry.fd] = nil
-            drop(entry.fd)
-          }
-        }
-      }
-      if descriptors[1].revents & Int16(POLLIN) != 0 {
-        while true {
-          let accepted = accept(listener, nil, nil)
-          guard accepted >= 0 else { break }
-          _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
-          _ = LocalSocket.setNonBlocking(accepted)
-          state.withLock { $0.connections[accepted] = Connection() }
+  }
+
+  /// One round: scan when due, wait in `poll`, read, write out, accept. `false` once stopping.
+  private func iterate(_ loop: inout PollerState) -> Bool {
+    let (listener, watched, stopping, browsing, scanNow) = state.withLock { state in
+      (
+        state.listener, state.connections.map { ($0.key, !$0.value.outbound.isEmpty) }, state.isStopping,
+        state.isBrowsing, state.scanNow
+      )
+    }
+    if stopping { return false }
+    if browsing && (scanNow || ContinuousClock.now >= loop.nextScan) {
+      state.withLock { $0.scanNow = false }
+      scan(&loop.announced)
+      loop.nextScan = ContinuousClock.now + .milliseconds(Int64(Self.scanMilliseconds))
+    } else if !browsing && !loop.announced.isEmpty {
+      loop.announced = [:]  // the engine forgets found peers without `lost` when browsing stops
+    }
+    var descriptors = [
+      pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
+    ]
+    for (descriptor, wantsWrite) in watched {
+      descriptors.append(
+        pollfd(fd: descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
+    }
+    // Work signalled from elsewhere since the last round is not left waiting for a wake-up.
+    let timeout = workPending.load(ordering: .acquiring) ? 0 : browsing ? Self.scanMilliseconds : -1
+    let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+    if ready < 0 { return errno == EINTR }
+    if descriptors[0].revents != 0 {
+      var drained = [UInt8](repeating: 0, count: 64)
+      while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
+    }
+    for entry in descriptors.dropFirst(2) where entry.revents != 0 {
+      if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
+      if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        var reader = loop.readers[entry.fd] ?? PeerFrameReader(codec: codec)
+        if receive(entry.fd, into: &reader, buffer: &loop.buffer) {
+          loop.readers[entry.fd] = reader
+        } else {
+          loop.readers[entry.fd] = nil
+          drop(entry.fd)
         }
       }
     }
+    if descriptors[1].revents & Int16(POLLIN) != 0 {
+      while true {
+        let accepted = accept(listener, nil, nil)
+        guard accepted >= 0 else { break }
+        _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+        _ = LocalSocket.setNonBlocking(accepted)
+        Self.widenSendBuffer(accepted)
+        state.withLock { $0.connections[accepted] = Connection() }
+      }
+    }
+    return true
   }
 
   /// Removes the files a peer killed before it could stop left behind (its lock not held):
@@ -319,7 +458,8 @@ public final class LocalPeerLink: PeerLink {
       reader.append(buffer[0..<got])
       do {
         while let frame = try reader.next() {
-          if let peer = state.withLock({ $0.connections[descriptor]?.peer }) {
+          // Known once the hello came (a connection's peer never changes after it).
+          if let peer = peer ?? state.withLock({ $0.connections[descriptor]?.peer }) {
             emit(.received(frame, from: peer))
           } else {
             // The first frame of an accepted connection says who called.
@@ -379,7 +519,20 @@ public final class LocalPeerLink: PeerLink {
       _ = close(descriptor)
       return nil
     }
+    Self.widenSendBuffer(descriptor)
     return descriptor
+  }
+
+  /// What a connection's kernel send buffer is asked to hold: a resource's whole window (8
+  /// chunks of 64 KiB) and then some, so that a transfer's chunks go straight to the kernel
+  /// instead of waiting, copied, in the outbound buffer for the socket to drain (the default,
+  /// about 208 KiB, holds three). The kernel caps it at `net.core.wmem_max`.
+  static let sendBufferBytes: Int32 = 1 << 20
+
+  /// Asks for ``sendBufferBytes`` on `descriptor`; a refusal keeps the default (only slower).
+  static func widenSendBuffer(_ descriptor: Int32) {
+    var bytes = sendBufferBytes
+    _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
   }
 
   /// Writes out what is still queued (the `leave` frames of a peer that stops), for up to

@@ -26,20 +26,24 @@ public final class PeerFileSource: PeerResourceSource {
   deinit { _ = close(descriptor) }
 
   public func read(offset: UInt64, count: Int) throws(PeerError) -> [UInt8] {
-    var bytes = [UInt8](repeating: 0, count: max(0, count))
-    var got = 0
-    while got < bytes.count {
-      let read = bytes.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress.map { $0 + got }, $0.count - got, off_t(offset) + off_t(got))
+    // Not zeroed first: every byte returned is read into it.
+    var failure: PeerError?
+    let bytes = [UInt8](unsafeUninitializedCapacity: max(0, count)) { buffer, initialized in
+      var got = 0
+      while got < buffer.count {
+        let read = pread(
+          descriptor, buffer.baseAddress.map { $0 + got }, buffer.count - got, off_t(offset) + off_t(got))
+        if read < 0 {
+          if errno == EINTR { continue }
+          failure = .storage(SystemCallFailure(operation: "read", path: path, code: errno).message)
+          break
+        }
+        if read == 0 { break }
+        got += read
       }
-      if read < 0 {
-        if errno == EINTR { continue }
-        throw .storage(SystemCallFailure(operation: "read", path: path, code: errno).message)
-      }
-      if read == 0 { break }
-      got += read
+      initialized = got
     }
-    bytes.removeSubrange(got...)
+    if let failure { throw failure }
     return bytes
   }
 }

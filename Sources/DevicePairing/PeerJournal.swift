@@ -1,4 +1,7 @@
+import Dispatch
+import Glibc
 import PeerSession
+import Synchronization
 import Wormhole
 import WormholeVocabulary
 
@@ -15,7 +18,14 @@ import WormholeVocabulary
 /// Peers are written `NAME#xxxx` (the raw name and the id's last four hex digits); a resource's
 /// transfer identifier is `<sender id>#<number>`, the same on both sides. Own kinds rather than
 /// `pass`: nothing is written to a mailbox, and a reader tells peer traffic from a device's.
+///
+/// Records are written on a serial queue of their own, in the order they were made, each with
+/// the time it was made: they are gathered for ``gatheringMilliseconds`` and written together
+/// (one locked write), so that a stream of messages costs no journal write per message on the
+/// thread that hands them over. ``flush()`` writes what waits and returns when it is written.
 public final class PeerJournal: Sendable {
+  /// How long records are gathered before they are written.
+  public static let gatheringMilliseconds = 2
   /// Data sent or received between peers.
   public static let dataKind = TrafficKind(rawValue: "peer-data")
   /// A resource sent or received between peers.
@@ -23,14 +33,23 @@ public final class PeerJournal: Sendable {
 
   /// The wormhole whose journal holds the records (its directory: the peer's folder).
   public let wormhole: Wormhole
-  private let local: PeerIdentity
+  /// `NAME#xxxx` of this peer, the `device` of every record.
+  private let localLabel: String
+  private let queue = DispatchQueue(label: "local-peer-journal")
+  private let waiting = Mutex(Waiting())
+
+  /// Records made and not yet written.
+  private struct Waiting {
+    var entries: [Wormhole.JournalEntry] = []
+    var isScheduled = false
+  }
 
   /// A journal in `directory` (created) for `local`.
   public init(directory: String, local: PeerIdentity) throws(WormholeError) {
     var options = Wormhole.Options()
     options.sender = "wormhole-tui peer"
     wormhole = try Wormhole(directory: directory, transitingType: .file, options: options)
-    self.local = local
+    localLabel = Self.label(local)
   }
 
   /// `NAME#xxxx` with the raw name: the journal escapes nothing, readers do.
@@ -41,54 +60,105 @@ public final class PeerJournal: Sendable {
 
   /// Records data sent to `peers` (`error`: why it was refused).
   public func sent(_ bytes: Int, mode: PeerSendMode, to peers: [PeerIdentity], error: String? = nil) {
-    record(
-      Self.dataKind, identifier: mode.rawValue, bytes: bytes, transiting: .sessionMessage,
-      peer: peers.map(Self.label).joined(separator: ","), delivery: error == nil ? .delivered : .failed,
-      error: error)
+    write([
+      entry(
+        Self.dataKind, identifier: mode.rawValue, bytes: bytes, transiting: .sessionMessage,
+        peer: peers.map(Self.label).joined(separator: ","), delivery: error == nil ? .delivered : .failed,
+        error: error)
+    ])
   }
 
   /// Records what an event of the engine says about traffic (data, drops, resources' ends).
-  public func observe(_ event: PeerEvent) {
+  public func observe(_ event: PeerEvent) { observe([event]) }
+
+  /// Records what `events` say about traffic, in order, in one write to the journal.
+  public func observe(_ events: [PeerEvent]) { write(events.compactMap(entry)) }
+
+  private func entry(_ event: PeerEvent) -> Wormhole.JournalEntry? {
     switch event {
     case .data(let bytes, let from, let mode):
-      record(
+      return entry(
         Self.dataKind, identifier: mode.rawValue, bytes: bytes.count, transiting: .sessionMessage,
         peer: Self.label(from), delivery: .delivered)
     case .unreliableDropped(let from, let count):
-      record(
+      return entry(
         Self.dataKind, identifier: PeerSendMode.unreliable.rawValue, bytes: 0, transiting: .sessionMessage,
         peer: Self.label(from), delivery: .failed,
         error: "\(count) unreliable message\(count == 1 ? "" : "s") dropped: the receiver fell behind")
     case .resource(.finished(let progress, _)):
-      resource(progress, delivery: .delivered)
+      return resource(progress, delivery: .delivered)
     case .resource(.cancelled(let progress, let byPeer)):
-      resource(progress, delivery: .cancelled, error: byPeer ? "cancelled by the other side" : "cancelled")
+      return resource(
+        progress, delivery: .cancelled, error: byPeer ? "cancelled by the other side" : "cancelled")
     case .resource(.failed(let progress, let reason)):
-      resource(progress, delivery: .failed, error: reason)
+      return resource(progress, delivery: .failed, error: reason)
     default:
-      break
+      return nil
     }
   }
 
-  private func resource(_ progress: PeerResourceProgress, delivery: TrafficDelivery, error: String? = nil) {
-    record(
+  private func resource(_ progress: PeerResourceProgress, delivery: TrafficDelivery, error: String? = nil)
+    -> Wormhole.JournalEntry
+  {
+    entry(
       Self.resourceKind, identifier: progress.name, bytes: Int(clamping: progress.bytes),
       transiting: .sessionFile,
       peer: Self.label(progress.peer), delivery: delivery, error: error,
       transfer: PeerDirectory.hex(progress.id.sender) + "#\(progress.id.number)")
   }
 
-  private func record(
+  private func entry(
     _ kind: TrafficKind, identifier: String, bytes: Int, transiting: TransitingType, peer: String,
     delivery: TrafficDelivery, error: String? = nil, transfer: String? = nil
-  ) {
+  ) -> Wormhole.JournalEntry {
     var details = TrafficDetails()
-    details.device = Self.label(local)
+    details.device = localLabel
     details.peer = peer
     details.delivery = delivery
     details.transfer = transfer
-    _ = try? wormhole.record(
+    return Wormhole.JournalEntry(
       kind: kind, identifier: identifier, bytes: bytes, transiting: transiting, details: details, error: error
     )
+  }
+
+  /// Writes every record made so far, and returns when they are written.
+  public func flush() { queue.sync { writeWaiting() } }
+
+  /// Queues `entries`, stamped with the time now, for the next write.
+  private func write(_ entries: [Wormhole.JournalEntry]) {
+    guard !entries.isEmpty else { return }
+    let now = Self.nowMilliseconds()
+    let schedules = waiting.withLock { waiting -> Bool in
+      for var entry in entries {
+        entry.milliseconds = now
+        waiting.entries.append(entry)
+      }
+      guard !waiting.isScheduled else { return false }
+      waiting.isScheduled = true
+      return true
+    }
+    if schedules {
+      queue.asyncAfter(deadline: .now() + .milliseconds(Self.gatheringMilliseconds)) { self.writeWaiting() }
+    }
+  }
+
+  /// On the queue: writes the records gathered so far, in order, in one write.
+  private func writeWaiting() {
+    let entries = waiting.withLock { waiting -> [Wormhole.JournalEntry] in
+      defer {
+        waiting.entries = []
+        waiting.isScheduled = false
+      }
+      return waiting.entries
+    }
+    guard !entries.isEmpty else { return }
+    _ = try? wormhole.record(contentsOf: entries)
+  }
+
+  /// The time now, in milliseconds since 1970 (the clock the journal's own times come from).
+  private static func nowMilliseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
   }
 }

@@ -102,6 +102,10 @@ public final class PeerEngine: Sendable {
     var waiters: [(UInt64, CheckedContinuation<PeerEvent?, Never>)] = []
     var nextWaiter: UInt64 = 1
     var isFinished = false
+    /// What tells a consumer with a thread of its own that events wait (see
+    /// ``PeerEngine/setEventsNotifier(_:)``), and whether it was told since it last found none.
+    var notifier: (@Sendable () -> Void)?
+    var isNotified = false
 
     var isEmpty: Bool { head == queue.count }
 
@@ -607,14 +611,16 @@ public final class PeerEngine: Sendable {
     }
   }
 
+  /// The kinds of frame a peer relays along the route to their maker (made once, not per frame).
+  private static let relayable: Set<PeerFrame.Kind> = [
+    .data, .resourceStart, .resourceChunk, .resourceAcknowledgement, .resourceCancel,
+  ]
+
   private func receive(_ frame: PeerFrame, from neighbour: PeerIdentity, in state: inout State) -> [Item] {
     // A frame that is not relayed comes from its maker; a relayed one only along the route to
     // its maker, so no neighbour can speak for another peer.
-    let relayable: Set<PeerFrame.Kind> = [
-      .data, .resourceStart, .resourceChunk, .resourceAcknowledgement, .resourceCancel,
-    ]
     if frame.source.id != neighbour.id {
-      guard relayable.contains(frame.kind), state.members[frame.source.id]?.route == neighbour.id else {
+      guard Self.relayable.contains(frame.kind), state.members[frame.source.id]?.route == neighbour.id else {
         return [
           .event(.refused("a \(frame.kind) frame from \(neighbour) claims to come from \(frame.source)"))
         ]
@@ -893,8 +899,11 @@ public final class PeerEngine: Sendable {
       for event in events { handler(event) }
       deliveries.withLock { $0.isDraining = false }
     }
-    let handed = deliveries.withLock { queue -> [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] in
-      guard queue.handler == nil else { return [] }
+    // With no handler: to the iterators of `events` that wait, and a word to the consumer
+    // that takes them itself (one lock for both).
+    let (handed, notify) = deliveries.withLock {
+      queue -> ([(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)], (@Sendable () -> Void)?) in
+      guard queue.handler == nil else { return ([], nil) }
       var handed: [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] = []
       while !queue.waiters.isEmpty, let event = queue.takeFirst() {
         handed.append((queue.waiters.removeFirst().1, event))
@@ -903,9 +912,48 @@ public final class PeerEngine: Sendable {
         handed += queue.waiters.map { ($0.1, nil) }
         queue.waiters = []
       }
-      return handed
+      guard let notifier = queue.notifier, !queue.isNotified, !queue.isEmpty || queue.isFinished else {
+        return (handed, nil)
+      }
+      queue.isNotified = true
+      return (handed, notifier)
     }
     for (waiter, event) in handed { waiter.resume(returning: event) }
+    notify?()
+  }
+
+  // MARK: Events taken by a thread of its own
+
+  /// For a consumer with a thread of its own, instead of a handler or ``events``: `notify` is
+  /// called (on the thread that queued them, with nothing locked) when events wait and the
+  /// consumer has not been told since ``takeEvents(limit:)`` last found the queue empty, and
+  /// once when the engine stops. One call, then as many events as wait: a consumer that falls
+  /// behind is woken once, not once per event, and unreliable data beyond the receive queue is
+  /// dropped and counted as for a slow handler.
+  public func setEventsNotifier(_ notify: (@Sendable () -> Void)?) {
+    deliveries.withLock {
+      $0.notifier = notify
+      $0.isNotified = false
+    }
+    drain()
+  }
+
+  /// Whether events wait to be taken.
+  public var hasWaitingEvents: Bool { deliveries.withLock { !$0.isEmpty } }
+
+  /// Takes up to `limit` waiting events, oldest first, without waiting: none when none wait
+  /// (or a handler takes them), `nil` once the engine has stopped and every event was taken.
+  public func takeEvents(limit: Int) -> [PeerEvent]? {
+    deliveries.withLock { queue -> [PeerEvent]? in
+      guard queue.handler == nil else { return [] }
+      var events: [PeerEvent] = []
+      while events.count < limit, let event = queue.takeFirst() { events.append(event) }
+      if queue.isEmpty {
+        queue.isNotified = false
+        if events.isEmpty && queue.isFinished { return nil }
+      }
+      return events
+    }
   }
 
   // MARK: Events as an asynchronous sequence

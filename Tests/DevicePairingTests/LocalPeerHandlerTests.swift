@@ -26,7 +26,7 @@ import Testing
       var marker = 0
       let here = withUnsafeMutablePointer(to: &marker) { UInt(bitPattern: $0) }
       top.withLock { $0 = here }
-      peer.handle(.refused("an event the journal ignores"))
+      peer.deliver([.refused("an event the journal ignores")])
     }
     // Two thunks an event would be at least 32 KB (16 bytes a frame) by the thousandth.
     #expect(deepest.withLock { $0 } < 16 << 10)

@@ -47,8 +47,9 @@ import Testing
     /// A control request, as the verbs send it.
     func request(_ fields: [String]) -> PeerControlMessage { peer.perform(PeerControlMessage(text: fields)) }
 
-    /// The journal's records, oldest first.
+    /// The journal's records, oldest first (those of every event handed over so far included).
     var records: [String] {
+      peer.flushJournal()
       let path = peer.directory.peerPath(identity.id) + "/.wormhole-journal"
       return (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").map(String.init)
         ?? []
