@@ -8,7 +8,7 @@ import Testing
   /// The modules that must stay pure; their dependencies are found, not listed.
   static let pureModules = [
     "ArchivedValues", "WormholeVocabulary", "MailboxModel", "Dashboard", "PatternMatching", "DeviceSession",
-    "DeviceRouting", "PeerSession", "FleetProtocol",
+    "DeviceRouting", "PeerSession", "FleetProtocol", "FleetModel",
   ]
 
   /// Modules that bring I/O or threads with them.
