@@ -182,8 +182,16 @@ public final class PairsSource: DashboardMessageSource {
       return (ended, running.filter { state.exits[$0.key] == nil }.map(\.value.directory))
     }
     for source in ended { source.cancel() }
+    var endedMeanwhile = false
     for directory in wanted {
-      guard let watch = DeviceExitWatch(directory: directory) else { continue }
+      guard let watch = DeviceExitWatch(directory: directory) else {
+        // No pidfd: the device ended since the read (its lock is free or another's), or this
+        // system has none (then the next read finds it gone).
+        if RunLock.holder(at: directory.runLockPath) != running[directory.runLockPath]?.pid {
+          endedMeanwhile = true
+        }
+        continue
+      }
       let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: queue)
       let path = directory.runLockPath
       source.setEventHandler { [weak self] in
@@ -200,6 +208,8 @@ public final class PairsSource: DashboardMessageSource {
       state.withLock { $0.exits[path] = ExitSource(pid: watch.pid, source: source) }
       source.resume()
     }
+    // Read again at once rather than at the next read: the branch would show it until then.
+    if endedMeanwhile { queue.async { [weak self] in self?.pollNow() } }
   }
 
   /// Every pair of `store` as the dashboard shows it, by name. A store that cannot be listed

@@ -28,6 +28,12 @@ public final class PeersSource: DashboardMessageSource {
   private let queue = DispatchQueue(label: "wormhole.dashboard.peers")
   private let state = Mutex<State>(State())
 
+  /// Runs on the source's queue after each read, before its processes are watched: lets a test
+  /// end a peer exactly there.
+  let afterRead = Mutex(Hook())
+
+  struct Hook { var run: (@Sendable () -> Void)? }
+
   private struct State {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
@@ -83,6 +89,7 @@ public final class PeersSource: DashboardMessageSource {
   private func poll(generation: UInt64) {
     guard state.withLock({ $0.post != nil && $0.generation == generation }) else { return }
     let peers = Self.snapshots(home: home)
+    afterRead.withLock { $0.run }?()
     let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
       guard let post = state.post, state.last != peers else { return nil }
       state.last = peers
@@ -119,8 +126,14 @@ public final class PeersSource: DashboardMessageSource {
       return (ended, running.keys.filter { state.exits[$0] == nil }.sorted())
     }
     for source in ended { source.cancel() }
+    var endedMeanwhile = false
     for path in wanted {
-      guard let watch = DeviceExitWatch(runLockPath: path) else { continue }
+      guard let watch = DeviceExitWatch(runLockPath: path) else {
+        // No pidfd: the process ended since the read (its lock is free or another's), or this
+        // system has none (then the next read finds it gone).
+        if RunLock.holder(at: path) != running[path] { endedMeanwhile = true }
+        continue
+      }
       let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: queue)
       source.setEventHandler { [weak self] in
         guard let self else { return }
@@ -136,6 +149,8 @@ public final class PeersSource: DashboardMessageSource {
       state.withLock { $0.exits[path] = ExitSource(pid: watch.pid, source: source) }
       source.resume()
     }
+    // Read again at once rather than at the next read: the branch would show it until then.
+    if endedMeanwhile { queue.async { [weak self] in self?.pollNow() } }
   }
 
   /// Every running peer under `home` as the dashboard shows it, by service and name.
