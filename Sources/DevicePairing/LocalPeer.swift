@@ -27,6 +27,8 @@ public final class LocalPeer: Sendable {
   private let nextObserver = Atomic<UInt64>(1)
   private let listener = Mutex<Int32>(-1)
   private let isStopping = Atomic<Bool>(false)
+  /// The routes of the pushes and deep links sent to it (LocalPeer+Routes.swift).
+  let routes = Mutex<DeviceRoutes?>(nil)
 
   /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
   /// ``start(advertising:policy:browsing:)``.
@@ -118,6 +120,7 @@ public final class LocalPeer: Sendable {
   /// - `send TO[,TO...] reliable|unreliable DATA`: sends to connected peers.
   /// - `send-resource TO PATH NAME`: sends the file at PATH; answers when it is finished,
   ///   cancelled or failed.
+  /// - `push PAYLOAD`, `open-url URL`: routes a push or a deep link (LocalPeer+Routes.swift).
   /// - `status`: this peer, then one field a line for found, connected and invited peers.
   ///
   /// The answer is `ok TEXT`, or `error CODE MESSAGE` (2: a request that is wrong, such as an
@@ -221,6 +224,8 @@ public final class LocalPeer: Sendable {
       case .failed(_, let reason)?: throw PeerControlFailure(3, "the resource failed: \(reason)")
       default: throw PeerControlFailure(3, "the resource did not finish")
       }
+    case "push": return try answerPush(request)
+    case "open-url": return try answerOpenURL(request)
     case "status":
       var lines = ["peer \(identity)"]
       for (peer, _) in engine.foundPeers.sorted(by: { $0.key < $1.key }) { lines.append("found \(peer)") }
