@@ -69,6 +69,7 @@ public struct RoutedDelivery: Sendable, Equatable, CustomStringConvertible {
     let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
     guard parts.count >= 2, parts[1].hasPrefix("{") else { return nil }
     self.init(
-      description: String(parts[0]), json: String(parts[1]), failure: parts.count > 2 ? String(parts[2]) : nil)
+      description: String(parts[0]), json: String(parts[1]), failure: parts.count > 2 ? String(parts[2]) : nil
+    )
   }
 }

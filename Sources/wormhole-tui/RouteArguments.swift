@@ -117,7 +117,8 @@ enum RouteArguments {
     }
     throw .usage(
       "the name \(DisplayText.field(name)) is ambiguous: "
-        + chosen.map { "\($0.identity) (\($0.directory.service.text), pid \($0.pid))" }.joined(separator: ", ")
+        + chosen.map { "\($0.identity) (\($0.directory.service.text), pid \($0.pid))" }.joined(
+          separator: ", ")
         + "; pick one as peer:NAME#xxxx")
   }
 
@@ -164,16 +165,18 @@ enum RouteArguments {
     return key
   }
 
-  /// Installs `routes` (checked by ``routesFile(_:peer:)``) in `peer`; its `print` routes print
-  /// on standard output.
+  /// Installs `routes` (checked by ``routesFile(_:peer:)``) in `peer`, with `--push-key`; its
+  /// `print` routes print on standard output. Without either option the peer keeps its empty
+  /// routes.
   static func install(_ routes: RoutesFile?, in peer: LocalPeer, _ arguments: ParsedArguments)
     throws(CommandError)
   {
-    guard let routes, let file = arguments.value(.routes) else { return }
-    let json = arguments.flag(.json)
     let key = try pushKey(arguments)
+    guard routes != nil || arguments.value(.pushKey) != nil else { return }
+    let json = arguments.flag(.json)
+    let file = arguments.value(.routes) ?? ""
     do throws(RoutesFileErrors) {
-      try peer.setRoutes(routes, named: file, notificationKey: key) { printed in
+      try peer.setRoutes(routes ?? RoutesFile(), named: file, notificationKey: key) { printed in
         emit(printedLine(printed, json: json))
       }
     } catch {

@@ -101,7 +101,9 @@ import WormholeVocabulary
     #expect(records.map(\.kind) == [.push, .deepLink])
     #expect(records.first?.route == #"{"taken":"unhandled","subject":"x"}"#)
     // A payload or a URL that is refused is an error of code 2, and no delivery.
-    let big = desk.request([Array("push".utf8), Array("{\"aps\":{}}".utf8) + [UInt8](repeating: 32, count: 5000)])
+    let big = desk.request([
+      Array("push".utf8), Array("{\"aps\":{}}".utf8) + [UInt8](repeating: 32, count: 5000),
+    ])
     #expect(big.text(0) == "error" && big.text(1) == "2" && big.text(2).contains("4096"), "\(big.text(2))")
     let bad = desk.request(Self.open("no scheme"))
     #expect(bad.text(0) == "error" && bad.text(1) == "2", "\(bad.text(2))")
@@ -113,7 +115,8 @@ import WormholeVocabulary
     defer { home.remove() }
     let peer = try LocalPeer(name: PeerName("desk"), service: ServiceType("chat"), home: home.path)
     let file = try RoutesFile.parse(
-      "push a.* pass a\npush b.* pass b session-message\ndelegate pass c session-context\n", file: "app.routes")
+      "push a.* pass a\npush b.* pass b session-message\ndelegate pass c session-context\n",
+      file: "app.routes")
     #expect {
       try peer.setRoutes(file, named: "app.routes")
     } throws: { error in
