@@ -18,8 +18,8 @@ enum PeerVerb {
         one JSON object a line with --json. --accept answers invitations (default ask: answer
         them with 'peer answer'). Its files are under <home>/peers/TYPE/. --routes FILE routes
         the pushes and deep links sent to it (push, open-url --device peer:NAME) as device run
-        does, pass to mailboxes of its folder <home>/peers/TYPE/ID/ (file or coordinated-file: a
-        route passing with a session type is refused, 2).
+        does; its pass routes write to mailboxes of its folder <home>/peers/TYPE/ID/ (file or
+        coordinated-file: a pass with a session type is refused, 2). --push-key as device run.
       peer invite --from NAME --to NAME [--context JSON] [--timeout S]
         has the running peer --from invite the peer --to it found (the context archived);
         ends when --to is connected (0) or is not, with the reason (declined, timed out: 3).
