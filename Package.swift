@@ -58,6 +58,9 @@ let package = Package(
     .target(name: "Inotify"),
     // fsetxattr/fgetxattr from glibc's <sys/xattr.h>: the mailbox's transfer identifier.
     .target(name: "CExtendedAttributes"),
+    // epoll from glibc's <sys/epoll.h>: the device link's thread and a caller waiting for a reply
+    // take turns reading one connection.
+    .target(name: "CEpoll"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(
       name: "Wormhole",
@@ -104,7 +107,7 @@ let package = Package(
       name: "DevicePairing",
       dependencies: [
         "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
-        "PeerSession",
+        "PeerSession", "CEpoll",
       ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(

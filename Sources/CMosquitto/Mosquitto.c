@@ -25,6 +25,20 @@ static struct {
   void (*message_callback_set)(struct mosquitto *, cmosquitto_message_callback);
   const char *(*strerror)(int);
   const char *(*connack_string)(int);
+  int (*int_option)(struct mosquitto *, int, int);
+  int (*username_pw_set)(struct mosquitto *, const char *, const char *);
+  int (*tls_set)(
+      struct mosquitto *, const char *, const char *, const char *, const char *,
+      int (*)(char *, int, int, void *));
+  int (*connect_bind_v5)(struct mosquitto *, const char *, int, int, const char *, const cmosquitto_property *);
+  int (*property_add_int32)(cmosquitto_property **, int, unsigned int);
+  void (*property_free_all)(cmosquitto_property **);
+  void (*publish_v5_callback_set)(struct mosquitto *, cmosquitto_publish_v5_callback);
+  void (*subscribe_callback_set)(struct mosquitto *, cmosquitto_subscribe_callback);
+  void (*log_callback_set)(struct mosquitto *, cmosquitto_log_callback);
+  const char *(*reason_string)(int);
+  int (*loop_forever)(struct mosquitto *, int, int);
+  int (*threaded_set)(struct mosquitto *, bool);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -74,6 +88,26 @@ static void load(void) {
       library, "mosquitto_message_callback_set");
   api.strerror = (const char *(*)(int))symbol(library, "mosquitto_strerror");
   api.connack_string = (const char *(*)(int))symbol(library, "mosquitto_connack_string");
+  api.int_option = (int (*)(struct mosquitto *, int, int))symbol(library, "mosquitto_int_option");
+  api.username_pw_set =
+      (int (*)(struct mosquitto *, const char *, const char *))symbol(library, "mosquitto_username_pw_set");
+  api.tls_set = (int (*)(
+      struct mosquitto *, const char *, const char *, const char *, const char *,
+      int (*)(char *, int, int, void *)))symbol(library, "mosquitto_tls_set");
+  api.connect_bind_v5 = (int (*)(struct mosquitto *, const char *, int, int, const char *,
+      const cmosquitto_property *))symbol(library, "mosquitto_connect_bind_v5");
+  api.property_add_int32 =
+      (int (*)(cmosquitto_property **, int, unsigned int))symbol(library, "mosquitto_property_add_int32");
+  api.property_free_all = (void (*)(cmosquitto_property **))symbol(library, "mosquitto_property_free_all");
+  api.publish_v5_callback_set = (void (*)(struct mosquitto *, cmosquitto_publish_v5_callback))symbol(
+      library, "mosquitto_publish_v5_callback_set");
+  api.subscribe_callback_set = (void (*)(struct mosquitto *, cmosquitto_subscribe_callback))symbol(
+      library, "mosquitto_subscribe_callback_set");
+  api.log_callback_set =
+      (void (*)(struct mosquitto *, cmosquitto_log_callback))symbol(library, "mosquitto_log_callback_set");
+  api.reason_string = (const char *(*)(int))symbol(library, "mosquitto_reason_string");
+  api.loop_forever = (int (*)(struct mosquitto *, int, int))symbol(library, "mosquitto_loop_forever");
+  api.threaded_set = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_threaded_set");
   if (failure[0] != 0) return;
   int initialized = api.lib_init();
   if (initialized != CMOSQ_ERR_SUCCESS) {
@@ -135,3 +169,34 @@ void cmosquitto_message_callback_set(struct mosquitto *mosq, cmosquitto_message_
 }
 const char *cmosquitto_strerror(int code) { return api.strerror(code); }
 const char *cmosquitto_connack_string(int code) { return api.connack_string(code); }
+int cmosquitto_int_option(struct mosquitto *mosq, int option, int value) {
+  return api.int_option(mosq, option, value);
+}
+int cmosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password) {
+  return api.username_pw_set(mosq, username, password);
+}
+int cmosquitto_tls_set(struct mosquitto *mosq, const char *cafile) {
+  return api.tls_set(mosq, cafile, NULL, NULL, NULL, NULL);
+}
+int cmosquitto_connect_bind_v5(
+    struct mosquitto *mosq, const char *host, int port, int keepalive, const cmosquitto_property *properties) {
+  return api.connect_bind_v5(mosq, host, port, keepalive, NULL, properties);
+}
+int cmosquitto_property_add_int32(cmosquitto_property **properties, int identifier, unsigned int value) {
+  return api.property_add_int32(properties, identifier, value);
+}
+void cmosquitto_property_free_all(cmosquitto_property **properties) { api.property_free_all(properties); }
+void cmosquitto_publish_v5_callback_set(struct mosquitto *mosq, cmosquitto_publish_v5_callback callback) {
+  api.publish_v5_callback_set(mosq, callback);
+}
+void cmosquitto_subscribe_callback_set(struct mosquitto *mosq, cmosquitto_subscribe_callback callback) {
+  api.subscribe_callback_set(mosq, callback);
+}
+void cmosquitto_log_callback_set(struct mosquitto *mosq, cmosquitto_log_callback callback) {
+  api.log_callback_set(mosq, callback);
+}
+const char *cmosquitto_reason_string(int code) { return api.reason_string(code); }
+int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets) {
+  return api.loop_forever(mosq, timeout, max_packets);
+}
+int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded) { return api.threaded_set(mosq, threaded); }

@@ -26,6 +26,11 @@ public enum DashboardAction: Sendable, Hashable {
   case peerSend(targets: String, mode: String, data: String)
   /// The key for ``peerSend(targets:mode:data:)`` without arguments: says how to send.
   case peerSendUsage
+  /// Have the selected peer leave its session (`X`, `:peer-disconnect`).
+  case disconnectPeer
+  /// Cancel the selected peer's resource under the contents cursor, or its only one (`C`,
+  /// `:peer-cancel`).
+  case cancelPeerResource
   /// Clear the selected mailbox (`nil`), or the one named (`:clear ID`); both ask first.
   case clear(String?)
   case clearAll

@@ -30,6 +30,8 @@ public enum DashboardEffect: Sendable, Hashable {
   case answerInvitation(PeerAnswer)
   /// Send data from a running peer to connected peers, through its control socket.
   case peerSend(PeerDataSend)
+  /// Have a running peer leave its session or cancel a resource, through its control socket.
+  case peerCommand(PeerCommand)
   /// Decode a kept version of a mailbox, off the loop, and send
   /// ``DashboardMessage/decoded(serial:_:)``: the contents pane shows it. Asked for once per
   /// version, when the pane first needs it; it does not write, so read-only runs it too.
@@ -53,7 +55,7 @@ public enum DashboardEffect: Sendable, Hashable {
   public var writes: Bool {
     switch self {
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
-      .answerInvitation, .peerSend:
+      .answerInvitation, .peerSend, .peerCommand:
       return true
     case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit: return false
     }
@@ -72,6 +74,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .route(let send): return send.operation
     case .answerInvitation(let answer): return answer.operation
     case .peerSend(let send): return send.operation
+    case .peerCommand(let command): return command.operation
     case .cancelTransfer(_, let pair, let role, let id):
       return "cancel of transfer #\(id) of \(DisplayText.field(pair)) \(role.rawValue)"
     case .replayVersion(_, let identifier, _, _, let toIdentifier, let transiting):
@@ -100,6 +103,7 @@ public enum DashboardEffect: Sendable, Hashable {
     case .cancelTransfer: return "cancel-transfer"
     case .answerInvitation(let answer): return answer.word
     case .peerSend: return "peer-send"
+    case .peerCommand(let command): return command.word
     case .replayVersion, .replayEntry: return "replay"
     case .sessionSend(let send): return send.isReplay ? "replay" : "pass"
     case .route(let send): return send.replayOf == nil ? send.verb : "replay"

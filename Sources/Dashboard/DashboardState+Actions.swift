@@ -57,6 +57,8 @@ extension DashboardState {
     case .route: openRouteForm()
     case .answerInvitation(let accepts): return answerInvitation(accepts: accepts)
     case .peerSend(let targets, let mode, let data): return peerSend(to: targets, mode: mode, data: data)
+    case .disconnectPeer: return disconnectPeer()
+    case .cancelPeerResource: return cancelPeerResource()
     case .peerSendUsage:
       report(
         "send from a peer: select it, then :peer-send TO[,TO...] reliable|unreliable DATA", isError: false)

@@ -45,6 +45,43 @@ extension DashboardState {
     ]
   }
 
+  /// Has the selected peer leave its session through its control socket.
+  mutating func disconnectPeer() -> [DashboardEffect] {
+    guard let peer = selectedPeer else {
+      report("disconnect: select the peer to disconnect (the peers' branch)", isError: true)
+      return []
+    }
+    return [
+      .peerCommand(
+        PeerCommand(controlSocketPath: peer.controlSocketPath, peer: peer.label, request: .disconnect))
+    ]
+  }
+
+  /// Cancels the selected peer's resource in flight (the one under the contents cursor, or its
+  /// only one) through its control socket.
+  mutating func cancelPeerResource() -> [DashboardEffect] {
+    guard let selection, let selectedPeer else {
+      report("cancel: select the peer whose resource it is (the peers' branch)", isError: true)
+      return []
+    }
+    guard !selectedPeer.resources.isEmpty else {
+      report("cancel: no resource of this peer is in flight", isError: true)
+      return []
+    }
+    guard
+      let (peer, resource) = PeerContentsLines.resource(onLine: contentsCursor, of: selection, peers: peers)
+    else {
+      report("cancel: put the contents cursor on the resource to cancel", isError: true)
+      return []
+    }
+    return [
+      .peerCommand(
+        PeerCommand(
+          controlSocketPath: peer.controlSocketPath, peer: peer.label,
+          request: .cancel(id: resource.id, name: resource.name)))
+    ]
+  }
+
   /// Answers the pending invitation of the selected peer (the one under the contents cursor,
   /// or its only one) through its control socket.
   mutating func answerInvitation(accepts: Bool) -> [DashboardEffect] {

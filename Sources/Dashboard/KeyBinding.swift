@@ -17,10 +17,12 @@ public struct KeyBinding: Sendable {
   /// Whether the action writes to disk: refused by `--read-only`, by key and by command alike,
   /// and shown disabled there.
   public var writes: Bool
+  /// Whether the footer shows it only while a peer's node is selected (the peers' keys).
+  public var footerOnlyOnPeers: Bool
 
   public init(
     _ keys: [Key], _ action: DashboardAction, panes: Set<Pane> = [], help: String, footer: String? = nil,
-    command: CommandSyntax? = nil, writes: Bool = false
+    command: CommandSyntax? = nil, writes: Bool = false, footerOnlyOnPeers: Bool = false
   ) {
     self.keys = keys
     self.action = action
@@ -29,6 +31,7 @@ public struct KeyBinding: Sendable {
     self.footer = footer
     self.command = command
     self.writes = writes
+    self.footerOnlyOnPeers = footerOnlyOnPeers
   }
 
   /// Whether the keys apply with the focus on `pane`.

@@ -55,6 +55,14 @@ public enum Keymap {
         parse: parsePeerSend),
       writes: true),
     KeyBinding(
+      [.character("X")], .disconnectPeer, panes: [.mailboxes, .contents],
+      help: "disconnect the selected peer from its session (the others see it leave)", footer: "disconnect",
+      command: .init("peer-disconnect"), writes: true, footerOnlyOnPeers: true),
+    KeyBinding(
+      [.character("C")], .cancelPeerResource, panes: [.mailboxes, .contents],
+      help: "cancel the selected peer's resource in flight (under the contents cursor)",
+      footer: "cancel", command: .init("peer-cancel"), writes: true, footerOnlyOnPeers: true),
+    KeyBinding(
       [.character("d"), .delete], .clear(nil), panes: [.mailboxes, .contents],
       help: "clear the selected mailbox", footer: "clear",
       command: CommandSyntax(

@@ -85,6 +85,39 @@ enum PeerContentsLines {
         }
       }
       if peer.invitations.isEmpty { none() }
+      if !peer.resources.isEmpty {
+        title("resources in flight (\(peer.resources.count))")
+        for resource in peer.resources {
+          lines.append(
+            ContentLine(
+              indent: 2,
+              [
+                .init(heading(of: resource), resource.isSending ? "traffic.passed" : "traffic.incoming"),
+                .init("  " + DisplayText.field(resource.id) + "  C cancel", "list.dim"),
+              ]))
+          lines.append(
+            ContentLine(
+              indent: 6,
+              [
+                .init(bar(resource.fraction), "contents.key"),
+                .init(
+                  "  \(Int(resource.fraction * 100))%  \(Formatting.size(Int(clamping: resource.bytes))) of "
+                    + Formatting.size(Int(clamping: resource.total)), "contents"),
+              ]))
+        }
+      }
+      if !peer.departures.isEmpty {
+        title("went away (\(peer.departures.count))")
+        for departure in peer.departures {
+          lines.append(
+            ContentLine(
+              indent: 2,
+              [
+                .init(Formatting.padded(DisplayText.field(departure.peer), 18), "contents"),
+                .init("notConnected (" + DisplayText.escaped(departure.reason) + ")", "list.dim"),
+              ]))
+        }
+      }
       trafficLines(of: peer, traffic: traffic, now: now, into: &lines)
     case .directory, .mailbox, .pairs, .pair, .device:
       break
@@ -105,6 +138,40 @@ enum PeerContentsLines {
     guard line >= 0, line < shown.count, let first = shown[line].pieces.first?.text, first.hasPrefix("from ")
     else { return nil }
     return peer.invitations.first { "from " + DisplayText.field($0.peer) == first }.map { (peer, $0) }
+  }
+
+  /// The cells of a progress bar.
+  static let barWidth = 20
+
+  /// `[████████░░░░░░░░░░░░]` for `fraction` (0 to 1).
+  static func bar(_ fraction: Double) -> String {
+    let filled = max(0, min(barWidth, Int((fraction * Double(barWidth)).rounded(.down))))
+    return "[" + String(repeating: "█", count: filled) + String(repeating: "░", count: barWidth - filled)
+      + "]"
+  }
+
+  /// `↑ notes.bin → bob#2b0b` (sending) or `↓ notes.bin ← bob#2b0b` (receiving), escaped.
+  static func heading(of resource: PeerSnapshot.Resource) -> String {
+    (resource.isSending ? "↑ " : "↓ ") + DisplayText.field(resource.name)
+      + (resource.isSending ? " → " : " ← ") + DisplayText.field(resource.peer)
+  }
+
+  /// The resource a key cancels on the peer selected: the one whose lines the contents cursor
+  /// is on, or the only one; `nil` when there is none or the cursor does not pick one of several.
+  static func resource(onLine line: Int, of node: TreeNodeID, peers: [PeerSnapshot])
+    -> (peer: PeerSnapshot, resource: PeerSnapshot.Resource)?
+  {
+    guard case .peer(let service, let id) = node,
+      let peer = peers.first(where: { $0.service == service && $0.id == id }), !peer.resources.isEmpty
+    else { return nil }
+    if peer.resources.count == 1 { return (peer, peer.resources[0]) }
+    let shown = lines(for: node, peers: peers, traffic: [], now: 0)
+    // The heading, or the bar below it.
+    for index in [line, line - 1] where index >= 0 && index < shown.count {
+      guard let first = shown[index].pieces.first?.text else { continue }
+      if let resource = peer.resources.first(where: { heading(of: $0) == first }) { return (peer, resource) }
+    }
+    return nil
   }
 
   /// The newest traffic entries of the peer's journal: kind, mode, size, the other side(s),

@@ -16,6 +16,47 @@ public struct PeerSnapshot: Sendable, Equatable {
     }
   }
 
+  /// A resource in flight, on this peer's side: how far it is.
+  public struct Resource: Sendable, Equatable {
+    /// Its transfer id as the peer names it (`SENDERHEX/NUMBER`): what `peer cancel` takes.
+    public var id: String
+    /// The name the sender gave it (raw: escape it to show it).
+    public var name: String
+    /// Whether this peer sends it (else it receives it).
+    public var isSending: Bool
+    /// The other side, `NAME#xxxx`.
+    public var peer: String
+    /// The bytes the receiver holds (as the sender last heard, when sending).
+    public var bytes: UInt64
+    /// Its size in bytes.
+    public var total: UInt64
+
+    public init(id: String, name: String, isSending: Bool, peer: String, bytes: UInt64, total: UInt64) {
+      self.id = id
+      self.name = name
+      self.isSending = isSending
+      self.peer = peer
+      self.bytes = bytes
+      self.total = total
+    }
+
+    /// `bytes` of `total`, from 0 to 1 (1 for an empty resource).
+    public var fraction: Double { total == 0 ? 1 : min(1, Double(bytes) / Double(total)) }
+  }
+
+  /// A peer that went `notConnected` and is not connected again, and why.
+  public struct Departure: Sendable, Equatable {
+    /// The peer, `NAME#xxxx`.
+    public var peer: String
+    /// Why (`left the session`, `hung up`, `declined`, …).
+    public var reason: String
+
+    public init(peer: String, reason: String) {
+      self.peer = peer
+      self.reason = reason
+    }
+  }
+
   /// The service type, as its directory is named.
   public var service: String
   /// The peer's name.
@@ -34,6 +75,10 @@ public struct PeerSnapshot: Sendable, Equatable {
   public var connected: [String]
   /// Invitations waiting for an answer.
   public var invitations: [Invitation]
+  /// Its resources in flight, both directions.
+  public var resources: [Resource]
+  /// The peers that went away from it (not connected again), with the reason.
+  public var departures: [Departure]
   /// Its control socket: where accept and decline go.
   public var controlSocketPath: String
   /// Its folder (`<home>/peers/<service>/ID`), which holds its traffic journal: traffic
@@ -45,8 +90,8 @@ public struct PeerSnapshot: Sendable, Equatable {
   public init(
     service: String, name: String, id: UInt64, pid: Int32 = 0, isAdvertising: Bool = false,
     info: [String: String] = [:], found: [String] = [], connected: [String] = [],
-    invitations: [Invitation] = [], controlSocketPath: String = "", folder: String = "",
-    error: String? = nil
+    invitations: [Invitation] = [], resources: [Resource] = [], departures: [Departure] = [],
+    controlSocketPath: String = "", folder: String = "", error: String? = nil
   ) {
     self.service = service
     self.name = name
@@ -57,6 +102,8 @@ public struct PeerSnapshot: Sendable, Equatable {
     self.found = found
     self.connected = connected
     self.invitations = invitations
+    self.resources = resources
+    self.departures = departures
     self.controlSocketPath = controlSocketPath
     self.folder = folder
     self.error = error

@@ -164,7 +164,7 @@ public final class DashboardLoop {
       needsFrame = true
     case .loadTheme(let request): loadTheme(request)
     case .pass, .clear, .clearAll, .replayVersion, .replayEntry, .sessionSend, .route, .cancelTransfer,
-      .answerInvitation, .peerSend, .decode:
+      .answerInvitation, .peerSend, .peerCommand, .decode:
       // Writes may wait on locks, and a large version takes long to decode: off the loop,
       // reported back through the inbox.
       let inbox = inbox

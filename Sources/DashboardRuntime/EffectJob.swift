@@ -40,7 +40,8 @@ public struct EffectJob: Sendable {
       self.model = model
     case .sessionSend(let send):
       archive = Self.keptArchive(send.content, in: model)
-    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .copyToClipboard,
+    case .pass, .clear, .clearAll, .cancelTransfer, .route, .answerInvitation, .peerSend, .peerCommand,
+      .copyToClipboard,
       .loadTheme,
       .wake, .rescan,
       .repaint,
@@ -99,6 +100,8 @@ public struct EffectJob: Sendable {
         return Self.runAnswer(answer, effect: effect)
       case .peerSend(let send):
         return Self.runPeerSend(send, effect: effect)
+      case .peerCommand(let command):
+        return Self.runPeerCommand(command, effect: effect)
       case .decode, .copyToClipboard, .loadTheme, .wake, .rescan, .repaint, .quit:
         break  // a decode reports its decoding (perform(with:))
       }
@@ -248,6 +251,19 @@ public struct EffectJob: Sendable {
       let reply = PeerControlChannel.exchange(request, path: send.controlSocketPath, seconds: answerSeconds)
     else {
       return .failed(effect, "\(DisplayText.field(send.peer)) did not answer: it no longer runs, or is busy")
+    }
+    guard reply.text(0) == "ok" else { return .failed(effect, reply.text(2)) }
+    return .done(effect, detail: reply.text(1))
+  }
+
+  /// Sends `disconnect` or `cancel ID` to the peer's control socket; its answer is the detail.
+  static func runPeerCommand(_ command: PeerCommand, effect: DashboardEffect) -> EffectResult {
+    guard
+      let reply = PeerControlChannel.exchange(
+        PeerControlMessage(text: command.fields), path: command.controlSocketPath, seconds: answerSeconds)
+    else {
+      return .failed(
+        effect, "\(DisplayText.field(command.peer)) did not answer: it no longer runs, or is busy")
     }
     guard reply.text(0) == "ok" else { return .failed(effect, reply.text(2)) }
     return .done(effect, detail: reply.text(1))

@@ -42,7 +42,8 @@ public final class MailboxEffectExecutor: DashboardEffectExecutor {
     let pairs = pairs
     let target: DispatchQueue
     switch job.effect {
-    case .sessionSend, .cancelTransfer, .route, .answerInvitation, .peerSend: target = pairQueue
+    case .sessionSend, .cancelTransfer, .route, .answerInvitation, .peerSend, .peerCommand:
+      target = pairQueue
     default: target = job.writes ? queue : readingQueue
     }
     target.async {

@@ -8,20 +8,26 @@ import Synchronization
 /// The pairs of simulated devices under a home, read from the pair store and posted as
 /// ``DashboardMessage/pairs(_:)``: at start, then whenever what they show changed.
 ///
-/// It polls: the store is read every ``interval`` on a queue of its own (the run locks by
-/// `F_OFD_GETLK`, the links' sockets for activation, the contexts' and the queue's files), so
-/// anything a device changes shows within that interval. A device's end is also an event: each
-/// running device's process is watched through a pidfd (``DeviceExitWatch``), and the store is
-/// read again the moment one ends, so a device that is killed shows as not running at once.
-/// Nothing is posted while nothing changed. (inotify on `<home>/pairs` for the contexts and
-/// queues is the next step.)
+/// The store is read on a queue of its own (the run locks by `F_OFD_GETLK`, the links' sockets
+/// for activation, the contexts' and the queue's files) when something changed: inotify on the
+/// pair tree (``PairsTreeWatch``: a context written, a run lock taken, a link's socket made or
+/// removed, a transfer queued or acknowledged, a pair created or deleted) brings a read within
+/// ``settleMilliseconds`` of the change, and each running device's process is watched through
+/// a pidfd (``DeviceExitWatch``), so a device that is killed shows as not running at once. The
+/// store is also read every ``interval``, for what no event announces (and every
+/// ``pollingInterval`` where inotify is not available). Nothing is posted while nothing changed.
 public final class PairsSource: DashboardMessageSource {
-  /// How often the store is read.
-  public static let interval: DispatchTimeInterval = .milliseconds(500)
+  /// How often the store is read while the pair tree is watched.
+  public static let interval: DispatchTimeInterval = .seconds(5)
+  /// How often the store is read where inotify is not available.
+  public static let pollingInterval: DispatchTimeInterval = .milliseconds(500)
+  /// How long a read waits after a change, so that a burst of writes costs one read.
+  public static let settleMilliseconds = 20
   /// The largest context file read (a context is one frame of the link).
   private static let contextLimit = FrameCodec.defaultMaximumFrameBytes + 64
 
   private let store: PairStore
+  private let interval: DispatchTimeInterval
   private let queue = DispatchQueue(label: "wormhole.dashboard.pairs")
   private let state = Mutex<State>(State())
 
@@ -34,6 +40,16 @@ public final class PairsSource: DashboardMessageSource {
     var generation: UInt64 = 0
     /// The watched device processes, by run-lock path: the pid and the source on its pidfd.
     var exits: [String: ExitSource] = [:]
+    /// The pair tree's watch and the source reading its events, once started.
+    var tree: TreeSource?
+    /// Whether a read after a change is scheduled.
+    var isSettling = false
+  }
+
+  /// The pair tree's watch and the read source on its inotify descriptor.
+  private struct TreeSource: @unchecked Sendable {
+    var watch: PairsTreeWatch
+    var source: any DispatchSourceRead
   }
 
   /// A watched device process: its pid and the read source on its pidfd. Dispatch sources
@@ -44,11 +60,17 @@ public final class PairsSource: DashboardMessageSource {
   }
 
   /// The pairs under `home` (`<home>/pairs`); nothing is read until ``start(posting:)``.
-  public init(home: String) { store = PairStore(home: home) }
+  /// `interval` is how often the store is read besides its changes (``interval`` by default).
+  public init(home: String, interval: DispatchTimeInterval = PairsSource.interval) {
+    store = PairStore(home: home)
+    self.interval = interval
+  }
 
   deinit {
     // An active source is not released with its last reference: cancel it, closing its pidfd.
-    for exit in state.withLock({ $0.exits.values }) { exit.source.cancel() }
+    let (exits, tree) = state.withLock { ($0.exits.values, $0.tree) }
+    for exit in exits { exit.source.cancel() }
+    tree?.source.cancel()
   }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
@@ -58,7 +80,38 @@ public final class PairsSource: DashboardMessageSource {
       return !state.started
     }
     guard first else { return }
-    queue.async { [weak self] in self?.poll(generation: 0) }
+    queue.async { [weak self] in
+      self?.watchTree()
+      self?.poll(generation: 0)
+    }
+  }
+
+  /// Starts the inotify watch of the pair tree; on the source's queue.
+  private func watchTree() {
+    guard let watch = PairsTreeWatch(home: store.home) else { return }
+    let source = DispatchSource.makeReadSource(fileDescriptor: watch.inotify.fileDescriptor, queue: queue)
+    source.setEventHandler { [weak self] in
+      guard watch.drain() else { return }
+      self?.settle()
+    }
+    // The watch (its descriptor) lives until the source no longer reads it.
+    source.setCancelHandler { withExtendedLifetime(watch) {} }
+    state.withLock { $0.tree = TreeSource(watch: watch, source: source) }
+    source.resume()
+  }
+
+  /// Reads the store ``settleMilliseconds`` from now, unless a read is scheduled already.
+  private func settle() {
+    let schedules = state.withLock { state -> Bool in
+      defer { state.isSettling = true }
+      return !state.isSettling
+    }
+    guard schedules else { return }
+    queue.asyncAfter(deadline: .now() + .milliseconds(Self.settleMilliseconds)) { [weak self] in
+      guard let self else { return }
+      self.state.withLock { $0.isSettling = false }
+      self.pollNow()
+    }
   }
 
   public func cancel() {
@@ -70,6 +123,10 @@ public final class PairsSource: DashboardMessageSource {
         return state.exits
       }
       for exit in exits.values { exit.source.cancel() }
+      state.withLock { state in
+        state.tree?.source.cancel()
+        state.tree = nil
+      }
     }
   }
 
@@ -78,6 +135,10 @@ public final class PairsSource: DashboardMessageSource {
   /// (or until a device's end starts a newer chain).
   private func poll(generation: UInt64) {
     guard state.withLock({ $0.post != nil && $0.generation == generation }) else { return }
+    // Pairs and devices made since the last read are watched before they are read: a change
+    // after this read is an event.
+    let tree = state.withLock { $0.tree }
+    tree?.watch.update()
     let pairs = Self.snapshots(of: store)
     let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
       guard let post = state.post, state.last != pairs else { return nil }
@@ -86,10 +147,11 @@ public final class PairsSource: DashboardMessageSource {
     }
     post?(.pairs(pairs))
     watchExits(of: pairs)
-    queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in self?.poll(generation: generation) }
+    let next = tree == nil ? Self.pollingInterval : interval
+    queue.asyncAfter(deadline: .now() + next) { [weak self] in self?.poll(generation: generation) }
   }
 
-  /// Reads the store now, from the source's queue: a watched device ended.
+  /// Reads the store now, from the source's queue: a watched device ended, or the tree changed.
   private func pollNow() {
     let generation = state.withLock { state -> UInt64 in
       state.generation &+= 1

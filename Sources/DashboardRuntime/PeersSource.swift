@@ -14,7 +14,9 @@ import Synchronization
 /// identity files, ``RunningPeer/all(home:service:)``), each one's advertisement for its
 /// discovery info, and each one's control socket's `status` (found and connected peers,
 /// pending invitations), with a short timeout, so a peer that hangs never holds the others.
-/// Nothing is posted while nothing changed.
+/// Nothing is posted while nothing changed. A peer's end is also an event: each running peer's
+/// process is watched through a pidfd (``DeviceExitWatch`` on its run lock), and the peers are
+/// read again the moment one ends, so a killed peer goes from the branch at once.
 public final class PeersSource: DashboardMessageSource {
   /// How often the peers are read.
   public static let interval: DispatchTimeInterval = .milliseconds(500)
@@ -22,6 +24,7 @@ public final class PeersSource: DashboardMessageSource {
   static let statusSeconds = 0.5
 
   private let home: String
+  private let pollInterval: DispatchTimeInterval
   private let queue = DispatchQueue(label: "wormhole.dashboard.peers")
   private let state = Mutex<State>(State())
 
@@ -29,10 +32,31 @@ public final class PeersSource: DashboardMessageSource {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
     var last: [PeerSnapshot]?
+    /// The poll chain that may run: a read brought forward by a peer's end starts a new chain,
+    /// and the old one's next read does nothing.
+    var generation: UInt64 = 0
+    /// The watched peer processes, by run-lock path: the pid and the source on its pidfd.
+    var exits: [String: ExitSource] = [:]
   }
 
-  /// The peers under `home`; nothing is read until ``start(posting:)``.
-  public init(home: String) { self.home = home }
+  /// A watched peer process: its pid and the read source on its pidfd. Dispatch sources are
+  /// safe to cancel from any thread, though not marked `Sendable`.
+  private struct ExitSource: @unchecked Sendable {
+    var pid: Int32
+    var source: any DispatchSourceRead
+  }
+
+  /// The peers under `home`, read every `interval` (and when a peer ends); nothing is read
+  /// until ``start(posting:)``.
+  public init(home: String, interval: DispatchTimeInterval = PeersSource.interval) {
+    self.home = home
+    pollInterval = interval
+  }
+
+  deinit {
+    // An active source is not released with its last reference: cancel it, closing its pidfd.
+    for exit in state.withLock({ $0.exits.values }) { exit.source.cancel() }
+  }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
     let first = state.withLock { state -> Bool in
@@ -41,17 +65,23 @@ public final class PeersSource: DashboardMessageSource {
       return !state.started
     }
     guard first else { return }
-    queue.async { [weak self] in self?.poll() }
+    queue.async { [weak self] in self?.poll(generation: 0) }
   }
 
   public func cancel() {
     state.withLock { $0.post = nil }
     // A poll under way finishes before this returns; none starts after.
-    queue.sync {}
+    queue.sync {
+      let exits = state.withLock { state in
+        defer { state.exits = [:] }
+        return state.exits
+      }
+      for exit in exits.values { exit.source.cancel() }
+    }
   }
 
-  private func poll() {
-    guard state.withLock({ $0.post != nil }) else { return }
+  private func poll(generation: UInt64) {
+    guard state.withLock({ $0.post != nil && $0.generation == generation }) else { return }
     let peers = Self.snapshots(home: home)
     let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
       guard let post = state.post, state.last != peers else { return nil }
@@ -59,7 +89,53 @@ public final class PeersSource: DashboardMessageSource {
       return post
     }
     post?(.peers(peers))
-    queue.asyncAfter(deadline: .now() + Self.interval) { [weak self] in self?.poll() }
+    watchExits(of: peers)
+    queue.asyncAfter(deadline: .now() + pollInterval) { [weak self] in self?.poll(generation: generation) }
+  }
+
+  /// Reads the peers now, from the source's queue: a watched peer ended.
+  private func pollNow() {
+    let generation = state.withLock { state -> UInt64 in
+      state.generation &+= 1
+      return state.generation
+    }
+    poll(generation: generation)
+  }
+
+  /// Watches the process of every running peer (by a pidfd, readable when it ends) and stops
+  /// watching those that no longer run. On the source's queue.
+  private func watchExits(of peers: [PeerSnapshot]) {
+    var running: [String: Int32] = [:]
+    for peer in peers where peer.pid > 0 {
+      guard let service = try? ServiceType(peer.service) else { continue }
+      running[PeerDirectory(home: home, service: service).lockPath(peer.id)] = peer.pid
+    }
+    let (ended, wanted) = state.withLock { state -> ([any DispatchSourceRead], [String]) in
+      var ended: [any DispatchSourceRead] = []
+      for (path, exit) in state.exits where running[path] != exit.pid {
+        ended.append(exit.source)
+        state.exits[path] = nil
+      }
+      return (ended, running.keys.filter { state.exits[$0] == nil }.sorted())
+    }
+    for source in ended { source.cancel() }
+    for path in wanted {
+      guard let watch = DeviceExitWatch(runLockPath: path) else { continue }
+      let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: queue)
+      source.setEventHandler { [weak self] in
+        guard let self else { return }
+        let exit = self.state.withLock { state in
+          defer { state.exits[path] = nil }
+          return state.exits[path]
+        }
+        exit?.source.cancel()
+        self.pollNow()
+      }
+      // The watch (its descriptor) lives until the source no longer reads it.
+      source.setCancelHandler { withExtendedLifetime(watch) {} }
+      state.withLock { $0.exits[path] = ExitSource(pid: watch.pid, source: source) }
+      source.resume()
+    }
   }
 
   /// Every running peer under `home` as the dashboard shows it, by service and name.
@@ -87,15 +163,28 @@ public final class PeersSource: DashboardMessageSource {
     }
   }
 
-  /// Reads a `status` answer (`peer P`, then `found P`, `connected P`, `invited-by P` lines).
-  /// An `invited-by` line may carry the invitation's archived context after a tab, in hex
-  /// (`invited-by P\tHEX`): it is decoded and shown summarized. (`LocalPeer`'s `status` does not
-  /// send it yet; without it the context is not shown.)
+  /// Reads a `status` answer (`peer P`, then `found P`, `connected P`, `invited-by P`,
+  /// `resource …` and `left P` lines). An `invited-by` line carries the invitation's archived
+  /// context after a tab, in hex (`invited-by P\tHEX`): it is decoded and shown summarized.
+  /// A `resource` line is `ID\tsending|receiving\tBYTES\tTOTAL\tPEER\tNAMEHEX`; a `left`
+  /// line `P\tREASON`. Lines that do not read are skipped.
   public static func apply(status: String, to snapshot: inout PeerSnapshot) {
     for line in status.split(separator: "\n") {
       guard let space = line.firstIndex(of: " ") else { continue }
       let word = line[..<space]
       let rest = line[line.index(after: space)...]
+      if word == "resource" {
+        if let resource = resource(rest) { snapshot.resources.append(resource) }
+        continue
+      }
+      if word == "left" {
+        // The reason never holds a tab; the peer's name may.
+        guard let tab = rest.lastIndex(of: "\t") else { continue }
+        snapshot.departures.append(
+          PeerSnapshot.Departure(
+            peer: String(rest[..<tab]), reason: String(rest[rest.index(after: tab)...])))
+        continue
+      }
       let fields = rest.split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false)
       let peer = String(fields[0])
       switch word {
@@ -109,13 +198,25 @@ public final class PeersSource: DashboardMessageSource {
     }
   }
 
-  /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
-  /// `(unreadable context)` when it is not an archive.
-  static func contextSummary(hex: Substring) -> String {
+  /// A `resource` line's fields (after the word), or `nil` when they do not read. The peer's
+  /// name may hold tabs: it is what lies between the fourth field and the last.
+  static func resource(_ text: Substring) -> PeerSnapshot.Resource? {
+    let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
+    guard fields.count >= 6, fields[1] == "sending" || fields[1] == "receiving",
+      let bytes = UInt64(fields[2]), let total = UInt64(fields[3]),
+      let name = self.bytes(hex: fields[fields.count - 1])
+    else { return nil }
+    return PeerSnapshot.Resource(
+      id: String(fields[0]), name: String(decoding: name, as: UTF8.self), isSending: fields[1] == "sending",
+      peer: fields[4..<(fields.count - 1)].joined(separator: "\t"), bytes: bytes, total: total)
+  }
+
+  /// The bytes of `hex` (two digits a byte), or `nil` when it is not hex.
+  static func bytes(hex: Substring) -> [UInt8]? {
     var bytes: [UInt8] = []
     var high: UInt8?
     for character in hex.utf8 {
-      guard let nibble = character.hexDigitValue else { return "(unreadable context)" }
+      guard let nibble = character.hexDigitValue else { return nil }
       if let first = high {
         bytes.append(first << 4 | nibble)
         high = nil
@@ -123,7 +224,13 @@ public final class PeersSource: DashboardMessageSource {
         high = nibble
       }
     }
-    guard high == nil else { return "(unreadable context)" }
+    return high == nil ? bytes : nil
+  }
+
+  /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
+  /// `(unreadable context)` when it is not an archive.
+  static func contextSummary(hex: Substring) -> String {
+    guard let bytes = bytes(hex: hex) else { return "(unreadable context)" }
     if bytes.isEmpty { return "(no context)" }
     guard let decoded = try? KeyedArchiveInspector().inspect(Data(bytes)) else {
       return "(unreadable context)"

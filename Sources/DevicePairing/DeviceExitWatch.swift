@@ -20,8 +20,12 @@ public final class DeviceExitWatch: Sendable {
 
   /// A watch on the process that runs the device of `directory`, or `nil` when none runs (or
   /// this system has no pidfds).
-  public init?(directory: DeviceDirectory) {
-    guard let pid = RunLock.holder(at: directory.runLockPath), pid > 0, let program = dlopen(nil, RTLD_NOW)
+  public convenience init?(directory: DeviceDirectory) { self.init(runLockPath: directory.runLockPath) }
+
+  /// A watch on the process that holds the run lock at `runLockPath` (a device's, a running
+  /// peer's `ID.lock`), or `nil` when none holds it (or this system has no pidfds).
+  public init?(runLockPath: String) {
+    guard let pid = RunLock.holder(at: runLockPath), pid > 0, let program = dlopen(nil, RTLD_NOW)
     else { return nil }
     // libc stays loaded, so the symbol outlives the handle.
     defer { dlclose(program) }
@@ -31,7 +35,7 @@ public final class DeviceExitWatch: Sendable {
     guard descriptor >= 0 else { return nil }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
     // The holder may have ended and its pid been reused between the read and the open.
-    guard RunLock.holder(at: directory.runLockPath) == pid else {
+    guard RunLock.holder(at: runLockPath) == pid else {
       _ = close(descriptor)
       return nil
     }

@@ -29,6 +29,9 @@ public final class LocalPeer: Sendable {
   private let isStopping = Atomic<Bool>(false)
   /// The routes of the pushes and deep links sent to it (LocalPeer+Routes.swift).
   let routes = Mutex<DeviceRoutes?>(nil)
+  /// The peers that went `notConnected` and are not connected again, with the reason, by id:
+  /// the `left` lines of `status`.
+  private let departures = Mutex<[UInt64: (peer: PeerIdentity, reason: PeerDisconnectReason?)]>([:])
 
   /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
   /// ``start(advertising:policy:browsing:)``.
@@ -64,6 +67,13 @@ public final class LocalPeer: Sendable {
     let engine = self.engine
     Task(executorPreference: PeerEventExecutor()) { [weak self] in
       for await event in engine.events { self?.handle(event) }
+    }
+    // Observer 0 (requests count from 1) keeps the departures for `status`.
+    observers.withLock {
+      $0[0] = { [weak self] event in
+        guard case .stateChanged(let peer, let state, let reason) = event else { return }
+        self?.departures.withLock { $0[peer.id] = state == .notConnected ? (peer, reason) : nil }
+      }
     }
     try serveControl()
     if let info { try engine.startAdvertising(info: info, policy: policy) }
@@ -121,7 +131,13 @@ public final class LocalPeer: Sendable {
   /// - `send-resource TO PATH NAME`: sends the file at PATH; answers when it is finished,
   ///   cancelled or failed.
   /// - `push PAYLOAD`, `open-url URL`: routes a push or a deep link (LocalPeer+Routes.swift).
-  /// - `status`: this peer, then one field a line for found, connected and invited peers.
+  /// - `disconnect`: leaves the session (`MCSession.disconnect()`); the others see it leave.
+  /// - `cancel ID`: cancels the resource in flight `ID` (`SENDERHEX/NUMBER`, as `status`
+  ///   names it), either direction; the other side sees it cancelled.
+  /// - `status`: this peer, then one field a line for found, connected and invited peers
+  ///   (`invited-by P<TAB>HEX`, the archived context in hex), the resources in flight
+  ///   (`resource ID<TAB>sending|receiving<TAB>BYTES<TAB>TOTAL<TAB>PEER<TAB>NAMEHEX`) and the
+  ///   peers that went away (`left P<TAB>REASON`).
   ///
   /// The answer is `ok TEXT`, or `error CODE MESSAGE` (2: a request that is wrong, such as an
   /// ambiguous name; 3: it failed, such as "not connected").
@@ -230,11 +246,53 @@ public final class LocalPeer: Sendable {
       var lines = ["peer \(identity)"]
       for (peer, _) in engine.foundPeers.sorted(by: { $0.key < $1.key }) { lines.append("found \(peer)") }
       for peer in engine.connectedPeers { lines.append("connected \(peer)") }
-      for invitation in engine.pendingInvitations { lines.append("invited-by \(invitation.peer)") }
+      for invitation in engine.pendingInvitations {
+        lines.append("invited-by \(invitation.peer)\t" + Self.hex(invitation.context))
+      }
+      for resource in engine.resources {
+        lines.append(
+          "resource \(resource.id)\t\(resource.direction.rawValue)\t\(resource.bytes)\t\(resource.total)\t"
+            + "\(resource.peer)\t" + Self.hex(Array(resource.name.utf8)))
+      }
+      let connected = Set(engine.connectedPeers.map(\.id))
+      let left = departures.withLock { Array($0.values) }.filter { !connected.contains($0.peer.id) }
+      for (peer, reason) in left.sorted(by: { $0.peer < $1.peer }) {
+        lines.append("left \(peer)\t" + (reason.map(String.init(describing:)) ?? "not connected"))
+      }
       return lines.joined(separator: "\n")
+    case "disconnect":
+      let peers = engine.connectedPeers
+      engine.disconnect()
+      return peers.isEmpty
+        ? "left the session (no peer was connected)"
+        : "left the session; \(peers.map(\.description).joined(separator: ", ")) see it leave"
+    case "cancel":
+      let text = request.text(1)
+      let resources = engine.resources
+      guard let resource = resources.first(where: { $0.id.description == text }) else {
+        let shown =
+          resources.isEmpty ? "none is" : resources.map(\.id.description).joined(separator: ", ") + " are"
+        throw PeerControlFailure(3, "no resource \(PairDisplay.field(text)) in flight (\(shown))")
+      }
+      try attempt { () throws(PeerError) in try engine.cancelResource(resource.id) }
+      return
+        "cancelled resource \(resource.id) \(PairDisplay.field(resource.name)) "
+        + (resource.direction == .sending ? "to" : "from") + " \(resource.peer)"
     default:
       throw PeerControlFailure(2, "unknown request \(request.text(0).debugDescription)")
     }
+  }
+
+  /// `bytes` as lowercase hex digits.
+  static func hex(_ bytes: [UInt8]) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(bytes.count * 2)
+    for byte in bytes {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0xF)])
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 
   private func attempt<Value>(_ body: () throws(PeerError) -> Value) throws(PeerControlFailure) -> Value {

@@ -136,11 +136,21 @@ public struct PairedDeviceClient: Sendable {
   }
 
   /// Cancels a queued transfer that was not sent yet: it is never delivered. Throws
-  /// `transferNotFound` or `transferAlreadySent` (in ``PairedDeviceError/session(_:)``).
+  /// `transferNotFound` or `transferAlreadySent` (in ``PairedDeviceError/session(_:)``). While
+  /// the device is down, the cancel is journaled in its application group's journal as the
+  /// running device would journal it.
   @discardableResult
   public func cancelTransfer(id: UInt64) throws(PairedDeviceError) -> Route {
     do {
+      let queued = try? store.transfers(of: address).first { $0.id == id }
       try store.cancelTransfer(id, of: address)
+      if let queued,
+        let mailboxes = try? MailboxDelivery(
+          device: store.directory(for: address), applicationGroup: applicationGroup,
+          optionalDirectory: optionalDirectory)
+      {
+        SessionJournal.journalCancel(of: queued, by: address, in: mailboxes)
+      }
       return .stoppedDevice
     } catch {
       guard case .deviceRunning(_, let pid) = error else { throw PairedDeviceError(error) }

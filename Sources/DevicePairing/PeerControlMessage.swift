@@ -1,5 +1,5 @@
 /// One request or answer on a peer's control socket: a list of byte fields, the first the
-/// command (`invite`, `answer`, `send`, `send-resource`, `status`) or the answer's status
+/// command (`invite`, `answer`, `send`, `send-resource`, `disconnect`, `cancel`, `status`) or the answer's status
 /// (`ok`, or `error` with the exit code, 2 or 3, and the message).
 ///
 /// ```

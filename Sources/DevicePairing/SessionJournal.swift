@@ -63,6 +63,18 @@ public final class SessionJournal: Sendable {
     }
   }
 
+  /// Journals the cancel of `transfer`, queued by the device at `address` and cancelled on its
+  /// disk while it does not run (`transfers cancel ID`): the record its running session makes
+  /// for a cancel (`delivery: cancelled`, the transfer's shared identifier), in the journal of
+  /// `mailboxes`' directory, written before this returns.
+  public static func journalCancel(
+    of transfer: FileTransfer, by address: DeviceAddress, in mailboxes: MailboxDelivery
+  ) {
+    let journal = SessionJournal(address: address, mailboxes: mailboxes)
+    journal.observe(.transferCancelled(FileTransferSummary(transfer)))
+    journal.flush()
+  }
+
   /// `<pair>/<role>`.
   public static func name(_ address: DeviceAddress) -> String {
     address.pair.text + "/" + address.role.rawValue

@@ -1,6 +1,5 @@
 import DeviceSession
 import Dispatch
-import Synchronization
 
 /// The operations of a ``ControlRequest`` on an activated session, with the waits each needs:
 /// what a running device's control socket and a client that became the device both do.
@@ -55,17 +54,6 @@ struct SessionOperations {
       try session.sendMessage(archive, identifier: identifier)
       return nil
     }
-    let outcome = Mutex<Result<[UInt8], SessionError>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    try session.sendMessage(archive, identifier: identifier, replyTimeout: replyTimeout) { result in
-      outcome.withLock { $0 = result }
-      done.signal()
-    }
-    done.wait()
-    switch outcome.withLock({ $0 }) {
-    case .success(let reply)?: return reply
-    case .failure(let error)?: throw error
-    case nil: throw .notReachable
-    }
+    return try session.sendMessageAndWait(archive, identifier: identifier, replyTimeout: replyTimeout)
   }
 }

@@ -1,4 +1,6 @@
+import CEpoll
 import DeviceSession
+import Dispatch
 import Glibc
 import Synchronization
 
@@ -9,15 +11,38 @@ import Synchronization
 /// with no polling, and a device that exits or is killed (SIGKILL included) closes its end, so
 /// its counterpart sees it unreachable at once (`poll` reports the hang-up). The two devices'
 /// start-ups are serialized by a lock on the pair's `link.lock`, so exactly one connection is
-/// made however they race. One thread per link waits in `poll` for the listening socket, the
-/// connection and a wake-up; it delivers every event, in order.
+/// made however they race. One thread per link waits in `epoll` for the listening socket, the
+/// connection and a wake-up, and delivers the events, in order; a caller waiting for a reply
+/// (``receiveOnCallingThread(until:deadline:starting:)``) takes the reading of the connection from it
+/// meanwhile (the connection leaves the thread's `epoll` set until it is done), so the reply
+/// wakes the caller itself, not a thread that would then wake it.
 public final class UnixSocketLink: DeviceLink {
   /// The device this link belongs to.
   public let directory: DeviceDirectory
   private let codec: FrameCodec
   private let state = Mutex(LinkState())
+  /// What the connection's reader keeps between reads; only the reader of the moment (see
+  /// ``LinkState/reader``) touches it.
+  private let reception: Mutex<Reception>
   /// A pipe whose read end wakes the link's thread: `wake[0]` is read, `wake[1]` written.
   private let wake: (Int32, Int32)
+  /// The link's thread's `epoll` set: the wake-up pipe, the listening socket, the connection.
+  private let poller: Int32
+  /// Entered by a caller while it reads, so that closing the connection waits for it.
+  private let callerReads = DispatchGroup()
+
+  /// Who reads the connection and delivers what comes of it.
+  private enum Reader { case nobody, thread, caller }
+
+  private struct Reception {
+    var frames: FrameReader
+    var buffer = [UInt8](repeating: 0, count: 65536)
+  }
+
+  /// The tags of the `epoll` set's descriptors.
+  private static let wakeTag: UInt64 = 0
+  private static let listenerTag: UInt64 = 1
+  private static let connectionTag: UInt64 = 2
 
   private struct LinkState {
     var handler: (@Sendable (LinkEvent) -> Void)?
@@ -26,12 +51,20 @@ public final class UnixSocketLink: DeviceLink {
     var outbound = OutboundBuffer()
     var isStopping = false
     var thread: pthread_t?
+    /// Who reads the connection now: one at a time, so events stay in order.
+    var reader = Reader.nobody
+    /// While set, no caller takes the reading: the link's thread waits to replace the connection.
+    var holdsOffCallers = false
+    /// What the `epoll` set asks of the connection (0: not known to be armed).
+    var interest: UInt32 = 0
   }
 
   /// A link for the device of `directory`; nothing happens before ``start(_:)``.
   public init(directory: DeviceDirectory, codec: FrameCodec = FrameCodec()) {
     self.directory = directory
     self.codec = codec
+    reception = Mutex(Reception(frames: FrameReader(codec: codec)))
+    poller = epoll_create1(Int32(EPOLL_CLOEXEC))
     var ends: [Int32] = [-1, -1]
     if pipe(&ends) == 0 {
       for end in ends {
@@ -45,10 +78,14 @@ public final class UnixSocketLink: DeviceLink {
   deinit {
     if wake.0 >= 0 { _ = close(wake.0) }
     if wake.1 >= 0 { _ = close(wake.1) }
+    if poller >= 0 { _ = close(poller) }
   }
 
   public func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {
     guard wake.0 >= 0 else { throw LinkError("no wake-up pipe: \(String(cString: strerror(errno)))") }
+    guard poller >= 0, watch(wake.0, tag: Self.wakeTag) else {
+      throw LinkError("no epoll set for the link: \(String(cString: strerror(errno)))")
+    }
     let startup = open(directory.linkLockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard startup >= 0 else { throw LocalSocket.failure("open", directory.linkLockPath) }
     defer { _ = close(startup) }
@@ -62,7 +99,9 @@ public final class UnixSocketLink: DeviceLink {
     guard listener >= 0 else { throw LocalSocket.failure("create a socket for", directory.socketPath) }
     _ = unlink(directory.socketPath)  // a dead device's socket; the run lock says none is alive
     let bound = Self.withAddress(directory.socketPath) { bind(listener, $0, $1) }
-    guard bound == 0, listen(listener, 8) == 0, LocalSocket.setNonBlocking(listener) else {
+    guard bound == 0, listen(listener, 8) == 0, LocalSocket.setNonBlocking(listener),
+      watch(listener, tag: Self.listenerTag)
+    else {
       let error = LocalSocket.failure("listen on", directory.socketPath)
       _ = close(listener)
       throw error
@@ -81,7 +120,7 @@ public final class UnixSocketLink: DeviceLink {
     state.withLock {
       $0.handler = handler
       $0.listener = listener
-      $0.connection = connection
+      if connection >= 0 { adopt(connection, &$0) }
     }
     switch SystemThread.start({ self.run() }) {
     case .success(let thread): state.withLock { $0.thread = thread }
@@ -116,6 +155,8 @@ public final class UnixSocketLink: DeviceLink {
     }
     signalWake()
     if let thread { _ = pthread_join(thread, nil) }
+    signalWake()  // not drained now that the thread is gone: a caller reading sees it and leaves
+    callerReads.wait()
     drainOutbound(seconds: Self.drainSeconds)
     closeAll()
     _ = unlink(directory.socketPath)
@@ -151,57 +192,192 @@ public final class UnixSocketLink: DeviceLink {
   // MARK: The link's thread
 
   private func run() {
-    var reader = FrameReader(codec: codec)
-    if state.withLock({ $0.connection >= 0 }) { emit(.reachabilityChanged(true)) }
-    var buffer = [UInt8](repeating: 0, count: 65536)
+    if state.withLock({ $0.connection >= 0 }) {
+      takeReadingForThread()
+      emit(.reachabilityChanged(true))
+      giveReadingBack()
+    }
+    var events = [epoll_event](repeating: epoll_event(), count: 4)
     while true {
-      let (listener, connection, wantsWrite, stopping) = state.withLock {
-        ($0.listener, $0.connection, !$0.outbound.isEmpty, $0.isStopping)
+      let stopping = state.withLock { state -> Bool in
+        if !state.isStopping { arm(&state) }
+        return state.isStopping
       }
       if stopping { return }
-      var descriptors = [
-        pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: connection, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0),
-      ]
-      let ready = poll(&descriptors, nfds_t(connection >= 0 ? 3 : 2), -1)
+      let ready = epoll_wait(poller, &events, Int32(events.count), -1)
       if ready < 0 {
         if errno == EINTR { continue }
         return
       }
-      if descriptors[0].revents != 0 {
+      var woken = false
+      var accepting = false
+      var connectionEvents: UInt32 = 0
+      for event in events.prefix(Int(ready)) {
+        switch event.data.u64 {
+        case Self.wakeTag: woken = true
+        case Self.listenerTag: accepting = true
+        default: connectionEvents = event.events
+        }
+      }
+      if woken {
         var drained = [UInt8](repeating: 0, count: 64)
         while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
       }
-      if connection >= 0 && descriptors[2].revents != 0 {
-        if descriptors[2].revents & Int16(POLLOUT) != 0 { flush() }
-        if descriptors[2].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-          if !receive(connection, into: &reader, buffer: &buffer) {
-            drop(connection)
-            reader = FrameReader(codec: codec)
-          }
-        }
+      if connectionEvents != 0 { serviceConnection(connectionEvents) }
+      if accepting { acceptConnection() }
+    }
+  }
+
+  /// What `epoll` reported of the connection: flushes what waits to go out, and reads unless a
+  /// caller is reading.
+  private func serviceConnection(_ events: UInt32) {
+    if events & EPOLLOUT.rawValue != 0 { flush() }
+    guard events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 else { return }
+    // While a caller reads, the interest is one-shot (a hang-up): off once it fired, and the
+    // caller re-arms it when it gives the reading back.
+    let connection = state.withLock { state -> Int32 in
+      guard state.reader == .nobody, state.connection >= 0 else { return -1 }
+      state.reader = .thread
+      return state.connection
+    }
+    guard connection >= 0 else { return }
+    let open = reception.withLock { receive(connection, into: &$0) }
+    if !open { drop(connection) }
+    giveReadingBack()
+  }
+
+  private func acceptConnection() {
+    let (listener, stopping) = state.withLock { ($0.listener, $0.isStopping) }
+    guard !stopping else { return }
+    let accepted = accept(listener, nil, nil)
+    guard accepted >= 0 else { return }
+    guard isCounterpart(accepted) else {
+      // Anything but the counterpart's running device (a stray `connect`, another program):
+      // refused, and the link it would have replaced is left alone.
+      _ = close(accepted)
+      return
+    }
+    _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
+    _ = LocalSocket.setNonBlocking(accepted)
+    takeReadingForThread()
+    // A counterpart that restarted before its old connection's hang-up was read: the new
+    // connection replaces the old, and the session hears it went away and came back.
+    let current = state.withLock { $0.connection }
+    if current >= 0 { drop(current) }
+    state.withLock { adopt(accepted, &$0) }
+    emit(.reachabilityChanged(true))
+    giveReadingBack()
+  }
+
+  /// Makes the link's thread the reader, once a caller that reads has given the reading back.
+  private func takeReadingForThread() {
+    let callerReading = state.withLock { state -> Bool in
+      guard state.reader != .nobody else {
+        state.reader = .thread
+        return false
       }
-      if descriptors[1].revents & Int16(POLLIN) != 0 {
-        let accepted = accept(listener, nil, nil)
-        if accepted >= 0 && !isCounterpart(accepted) {
-          // Anything but the counterpart's running device (a stray `connect`, another program):
-          // refused, and the link it would have replaced is left alone.
-          _ = close(accepted)
-        } else if accepted >= 0 {
-          _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
-          _ = LocalSocket.setNonBlocking(accepted)
-          // A counterpart that restarted before its old connection's hang-up was read: the new
-          // connection replaces the old, and the session hears it went away and came back.
-          let current = state.withLock { $0.connection }
-          if current >= 0 { drop(current) }
-          reader = FrameReader(codec: codec)
-          state.withLock { $0.connection = accepted }
-          emit(.reachabilityChanged(true))
+      state.holdsOffCallers = true
+      return true
+    }
+    guard callerReading else { return }
+    signalWake()  // the caller leaves its wait; this thread drains the pipe afterwards
+    callerReads.wait()
+    state.withLock { state in
+      state.holdsOffCallers = false
+      state.reader = .thread
+    }
+  }
+
+  private func giveReadingBack() {
+    state.withLock { state in
+      state.reader = .nobody
+      arm(&state)
+    }
+  }
+
+  // MARK: A caller's reading
+
+  public func receiveOnCallingThread(
+    until isDone: () -> Bool, deadline: ContinuousClock.Instant, starting start: () -> Void
+  ) -> Bool {
+    let taken = state.withLock { state -> Int32 in
+      guard state.reader == .nobody, !state.holdsOffCallers, !state.isStopping, state.connection >= 0 else {
+        return -1
+      }
+      state.reader = .caller
+      callerReads.enter()
+      arm(&state)  // the connection leaves the thread's set: the reply wakes this thread only
+      return state.connection
+    }
+    guard taken >= 0 else {
+      start()
+      return false
+    }
+    defer {
+      giveReadingBack()
+      callerReads.leave()
+    }
+    start()
+    while !isDone() {
+      let left = ContinuousClock.now.duration(to: deadline).components
+      let milliseconds =
+        left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+      guard milliseconds > 0 else { break }
+      var descriptors = [
+        pollfd(fd: taken, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+      ]
+      let ready = poll(&descriptors, 2, Int32(min(milliseconds, 60_000)))
+      if ready < 0 {
+        if errno == EINTR { continue }
+        break
+      }
+      // The link's thread is wanted (stopping, a new connection, frames to flush): it reads again.
+      if descriptors[1].revents != 0 { break }
+      if descriptors[0].revents != 0 {
+        let open = reception.withLock { receive(taken, into: &$0) }
+        if !open {
+          drop(taken)
+          break
         }
       }
     }
+    return true
   }
+
+  // MARK: The epoll set
+
+  /// Adds `descriptor` to the `epoll` set for reading, level-triggered.
+  private func watch(_ descriptor: Int32, tag: UInt64) -> Bool {
+    var event = epoll_event()
+    event.events = EPOLLIN.rawValue
+    event.data.u64 = tag
+    return epoll_ctl(poller, EPOLL_CTL_ADD, descriptor, &event) == 0
+  }
+
+  /// Makes `connection` the link's connection and adds it to the `epoll` set.
+  private func adopt(_ connection: Int32, _ state: inout LinkState) {
+    state.connection = connection
+    var event = epoll_event()
+    event.events = EPOLLIN.rawValue
+    event.data.u64 = Self.connectionTag
+    state.interest = epoll_ctl(poller, EPOLL_CTL_ADD, connection, &event) == 0 ? event.events : 0
+  }
+
+  /// Asks of the connection what the link's thread needs: reading unless a caller reads (then
+  /// once, for a hang-up only), writing while frames wait to go out.
+  private func arm(_ state: inout LinkState) {
+    guard state.connection >= 0 else { return }
+    var wanted: UInt32 = state.reader == .caller ? EPOLLONESHOT.rawValue : EPOLLIN.rawValue
+    if !state.outbound.isEmpty { wanted |= EPOLLOUT.rawValue }
+    guard wanted != state.interest else { return }
+    var event = epoll_event()
+    event.events = wanted
+    event.data.u64 = Self.connectionTag
+    if epoll_ctl(poller, EPOLL_CTL_MOD, state.connection, &event) == 0 { state.interest = wanted }
+  }
+
+  // MARK: The connection
 
   /// Whether the process at the other end of `connection` may be the counterpart's device: while
   /// the counterpart's role is held, only the process that holds it (the kernel's word for the
@@ -228,9 +404,9 @@ public final class UnixSocketLink: DeviceLink {
   }
 
   /// Reads what is there and delivers whole frames; `false` when the connection is over.
-  private func receive(_ connection: Int32, into reader: inout FrameReader, buffer: inout [UInt8]) -> Bool {
+  private func receive(_ connection: Int32, into reception: inout Reception) -> Bool {
     while true {
-      let got = buffer.withUnsafeMutableBytes {
+      let got = reception.buffer.withUnsafeMutableBytes {
         recv(connection, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
       }
       if got < 0 {
@@ -238,16 +414,16 @@ public final class UnixSocketLink: DeviceLink {
         return errno == EAGAIN || errno == EWOULDBLOCK
       }
       if got == 0 {
-        do { try reader.finish() } catch { emit(.refused(error)) }
+        do { try reception.frames.finish() } catch { emit(.refused(error)) }
         return false
       }
-      reader.append(buffer[0..<got])
+      reception.frames.append(reception.buffer[0..<got])
       // Whole frames of one read go up together, so that a backlog (a queue sent on reconnection)
       // is stored in batches; the rest wait for the next read.
       var frames: [DeviceFrame] = []
       var refusal: FrameError?
       do {
-        while let frame = try reader.next() { frames.append(frame) }
+        while let frame = try reception.frames.next() { frames.append(frame) }
       } catch { refusal = error }
       if frames.count == 1 {
         emit(.received(frames[0]))
@@ -258,9 +434,9 @@ public final class UnixSocketLink: DeviceLink {
         emit(.refused(refusal))
         return false
       }
-      // A short read took everything there was: `poll` reports what comes next. Asking again
-      // would only cost a `recv` that fails with EAGAIN, once per message.
-      if got < buffer.count { return true }
+      // A short read took everything there was: `epoll` (or the caller's `poll`) reports what
+      // comes next. Asking again would only cost a `recv` that fails with EAGAIN, once per message.
+      if got < reception.buffer.count { return true }
     }
   }
 
@@ -272,14 +448,19 @@ public final class UnixSocketLink: DeviceLink {
     }
   }
 
+  /// Closes `connection`; called by its reader of the moment (see ``LinkState/reader``).
   private func drop(_ connection: Int32) {
     let wasCurrent = state.withLock { state -> Bool in
       guard state.connection == connection else { return false }
       state.connection = -1
+      state.interest = 0
       state.outbound.removeAll()
       return true
     }
+    // Out of the set before the close: a child forked meanwhile may hold the socket open.
+    _ = epoll_ctl(poller, EPOLL_CTL_DEL, connection, nil)
     _ = close(connection)
+    reception.withLock { $0.frames = FrameReader(codec: codec) }
     if wasCurrent { emit(.reachabilityChanged(false)) }
   }
 

@@ -18,8 +18,9 @@ public enum LinkEvent: Sendable, Equatable {
 /// implementation is a Unix-domain socket per running device; a networked one (a broker) can
 /// take its place.
 ///
-/// Events are delivered one at a time, in order, from one thread of the link's choosing. A
-/// link is reachable only between a `reachabilityChanged(true)` and the next `false`.
+/// Events are delivered one at a time, in order: from a thread of the link's choosing, or from
+/// a caller of ``receiveOnCallingThread(until:deadline:starting:)`` while it reads. A link is
+/// reachable only between a `reachabilityChanged(true)` and the next `false`.
 public protocol DeviceLink: Sendable {
   /// Starts connecting to the counterpart and delivering events to `handler`. Called once.
   func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError)
@@ -35,6 +36,18 @@ public protocol DeviceLink: Sendable {
   /// Live messages never wait. `false` unless a link says otherwise.
   var queuesWhileUnreachable: Bool { get }
 
+  /// Calls `start` (which sends), then reads the counterpart's frames on the calling thread,
+  /// handing their events to the handler there (in order, one at a time with the link's own
+  /// thread), until `isDone()` returns `true`, `deadline` passes or the link needs its thread
+  /// back: a caller waiting for a reply so takes it itself, without waking a thread that would
+  /// then wake it. Every frame that arrives after `start` is read here until then. Returns
+  /// whether it read; with `false` (the default, and whenever another thread is reading), `start`
+  /// was still called and the events are the link's thread's, so the caller waits as it would
+  /// otherwise. Not to be called from the handler.
+  func receiveOnCallingThread(
+    until isDone: () -> Bool, deadline: ContinuousClock.Instant, starting start: () -> Void
+  ) -> Bool
+
   /// Stops: closes the connection (the counterpart sees this device unreachable) and delivers
   /// no more events once it returns. Not to be called from the handler (it waits for the
   /// thread that runs it).
@@ -44,6 +57,14 @@ public protocol DeviceLink: Sendable {
 extension DeviceLink {
   /// A link delivers only to a reachable counterpart.
   public var queuesWhileUnreachable: Bool { false }
+
+  /// A link whose events all come from its own thread.
+  public func receiveOnCallingThread(
+    until isDone: () -> Bool, deadline: ContinuousClock.Instant, starting start: () -> Void
+  ) -> Bool {
+    start()
+    return false
+  }
 }
 
 /// Why a link could not start.

@@ -373,6 +373,40 @@ public final class SessionEngine: Sendable {
     return try result.get()
   }
 
+  /// Sends a live message whose reply the calling thread waits for: as
+  /// ``sendMessage(_:identifier:replyTimeout:replyHandler:)``, and then, where the link allows it
+  /// (``DeviceLink/receiveOnCallingThread(until:deadline:starting:)``), this thread reads what
+  /// arrives until `replyHandler` has been called or the reply's deadline has passed, so that no
+  /// other thread is woken to hand the reply over. Anything else that arrives meanwhile is handed
+  /// to the delivery handler and the observer on this thread, in order as ever. `replyHandler` is
+  /// called once, on this thread or (a timeout, a link that reads on its own thread) another.
+  /// Not to be called from the delivery handler or the observer.
+  ///
+  /// - Returns: The message's sequence number.
+  @discardableResult
+  public func sendMessageReadingReply(
+    _ payload: [UInt8], identifier: String, replyTimeout: Double, replyHandler: @escaping ReplyHandler
+  ) throws(SessionError) -> UInt64 {
+    let replied = Mutex(false)
+    let deadline = ContinuousClock.now + .nanoseconds(Int64(max(0, min(replyTimeout, 1e9)) * 1e9))
+    var sequence: UInt64 = 0
+    var refusal: SessionError?
+    _ = link.receiveOnCallingThread(
+      until: { refusal != nil || replied.withLock { $0 } }, deadline: deadline
+    ) {
+      do throws(SessionError) {
+        sequence = try sendMessage(payload, identifier: identifier, replyTimeout: replyTimeout) { result in
+          replyHandler(result)
+          replied.withLock { $0 = true }
+        }
+      } catch {
+        refusal = error
+      }
+    }
+    if let refusal { throw refusal }
+    return sequence
+  }
+
   /// Answers a message whose sender waits for a reply.
   public func reply(to message: ReceivedMessage, with payload: [UInt8]) throws(SessionError) {
     guard message.replyRequested else { return }

@@ -12,9 +12,15 @@ import Synchronization
 /// The network thread reconnects by itself, with backoff, when the connection drops; the handler
 /// hears ``MQTTEvent/connected`` each time and should subscribe there.
 ///
+/// Credentials, the CA certificates for `mqtts://` and the protocol version come from the
+/// environment (``MQTTConnectionOptions``), read by ``connect(to:keepAlive:)``, so every program
+/// that connects has them without a word of its own. The client speaks MQTT 5 by default: a
+/// publication or subscription the broker does not authorize (its ACL) is reported as
+/// ``MQTTEvent/refused(_:)`` with the broker's reason, instead of vanishing.
+///
 /// Everything from the network is hostile: a message with a topic that is not UTF-8 or a
-/// payload above `maximumPayloadBytes` is dropped (``MQTTEvent/dropped(reason:)``) before its
-/// bytes are copied.
+/// payload above `maximumPayloadBytes` is dropped (``MQTTEvent/dropped(reason:)``, and counted
+/// in ``droppedCount``) before its bytes are copied; the handler never sees it as received.
 ///
 /// ```swift
 /// let client = try MQTTClient(clientIdentifier: "example", cleanSession: true) { event in
@@ -35,6 +41,7 @@ public final class MQTTClient: Sendable {
   public let clientIdentifier: String
   /// The largest payload this client sends or accepts.
   public let maximumPayloadBytes: Int
+  private let cleanSession: Bool
   private let callbacks: Callbacks
   private let handle: Handle
   private let state = Mutex(ConnectionState())
@@ -42,10 +49,11 @@ public final class MQTTClient: Sendable {
   private struct ConnectionState {
     var isLooping = false
     var isClosed = false
+    var loop: NetworkLoop?
   }
 
   /// The libmosquitto object, sent between threads: libmosquitto locks it itself once its
-  /// thread runs (`mosquitto_loop_start`).
+  /// thread runs (``NetworkLoop``, in threaded mode).
   private struct Handle: @unchecked Sendable {
     let pointer: OpaquePointer
   }
@@ -56,16 +64,59 @@ public final class MQTTClient: Sendable {
     let maximumPayloadBytes: Int
     /// Publications that finished while someone waits for one (``publish(_:to:quality:retained:timeout:)``).
     let completions = Mutex(Completions())
+    /// What the callbacks need to put the broker's answers in words.
+    let session = Mutex(Session())
 
     struct Completions {
       /// One semaphore per waiting thread, signalled at each completion.
       var waiters: [ObjectIdentifier: DispatchSemaphore] = [:]
-      var finished: Set<Int32> = []
+      /// Message identifiers that finished, with the broker's reason code (0x80 and above: refused).
+      var finished: [Int32: Int32] = [:]
+    }
+
+    struct Session {
+      var protocolVersion = MQTTConnectionOptions.ProtocolVersion.v5
+      /// The topics of QoS 1 publications and the filters of subscriptions the broker has not yet
+      /// answered, by message identifier (16 bits, so at most 65535 of each).
+      var topics: [Int32: String] = [:]
+      var filters: [Int32: String] = [:]
+      /// libmosquitto's error-level log lines since the last connection (a TLS failure's details).
+      var lastError: String?
+      var dropped = 0
+      /// While ``connect(to:options:keepAlive:)`` waits for a TLS handshake's outcome: signalled
+      /// by the broker's first answer, the connection's end (``handshakeFailure``: its words) or
+      /// an error logged (libmosquitto's network thread ends after a TLS error without a word).
+      var handshakeWaiter: DispatchSemaphore?
+      var handshakeFailure: String?
+      /// Whether the broker answered the connection since ``connect(to:options:keepAlive:)`` began.
+      var answered = false
+      /// Over TLS: the broker's host and the CA file, for the words of a failure.
+      var tls: (host: String, certificateAuthorityFile: String?)?
     }
 
     init(handler: @escaping Handler, maximumPayloadBytes: Int) {
       self.handler = handler
       self.maximumPayloadBytes = maximumPayloadBytes
+    }
+
+    /// libmosquitto's loop returned by itself (``NetworkLoop`` runs it again): over TLS, a lost
+    /// connection or a failed handshake. Reported as a disconnection, with the logged words.
+    func loopEnded(_ code: Int32) {
+      let reason = session.withLock { session -> String? in
+        var reason = MQTTClient.words(code)
+        if let logged = session.lastError { reason += " (\(DisplayText.escaped(logged)))" }
+        session.lastError = nil
+        // While connect waits for the first handshake, its error says it (with the advice).
+        if let waiter = session.handshakeWaiter {
+          session.handshakeFailure = reason
+          waiter.signal()
+          return nil
+        }
+        guard code == CMOSQ_ERR_TLS, let tls = session.tls else { return reason }
+        return MQTTClient.tlsAdvice(
+          reason, host: tls.host, certificateAuthorityFile: tls.certificateAuthorityFile)
+      }
+      if let reason { handler(.disconnected(reason: reason)) }
     }
   }
 
@@ -84,6 +135,10 @@ public final class MQTTClient: Sendable {
     let version = cmosquitto_version()
     return "\(version / 1_000_000).\(version / 1000 % 1000).\(version % 1000)"
   }
+
+  /// How many messages from the broker were dropped before reaching the handler: a topic that
+  /// is not UTF-8, a payload above ``maximumPayloadBytes``.
+  public var droppedCount: Int { callbacks.session.withLock { $0.dropped } }
 
   /// A client, not yet connected.
   ///
@@ -104,6 +159,7 @@ public final class MQTTClient: Sendable {
     }
     self.clientIdentifier = clientIdentifier
     self.maximumPayloadBytes = maximumPayloadBytes
+    self.cleanSession = cleanSession
     callbacks = Callbacks(handler: handler, maximumPayloadBytes: maximumPayloadBytes)
     let context = Unmanaged.passUnretained(callbacks).toOpaque()
     guard let pointer = cmosquitto_new(clientIdentifier, cleanSession, context) else {
@@ -133,28 +189,87 @@ public final class MQTTClient: Sendable {
     _ = cmosquitto_reconnect_delay_set(pointer, 1, 30, true)
     cmosquitto_connect_callback_set(pointer) { _, context, code in
       guard let callbacks = MQTTClient.callbacks(context) else { return }
+      callbacks.session.withLock {
+        $0.answered = true
+        $0.lastError = nil  // what a later failure logs is about it alone
+        $0.handshakeWaiter?.signal()
+      }
       if code == 0 {
         callbacks.handler(.connected)
       } else {
-        callbacks.handler(.refused(String(cString: cmosquitto_connack_string(code))))
+        let version = callbacks.session.withLock { $0.protocolVersion }
+        var words = String(
+          cString: version == .v5 ? cmosquitto_reason_string(code) : cmosquitto_connack_string(code))
+        // MQTT 5's "bad user name or password" (134) and "not authorized" (135); 3.1.1's 4 and 5.
+        if (version == .v5 && (code == 134 || code == 135))
+          || (version == .v3_1_1 && (code == 4 || code == 5))
+        {
+          words +=
+            " (set \(MQTTConnectionOptions.usernameVariable) and \(MQTTConnectionOptions.passwordFileVariable) to the broker's credentials)"
+        }
+        callbacks.handler(.refused(words))
       }
     }
     cmosquitto_disconnect_callback_set(pointer) { _, context, code in
       guard let callbacks = MQTTClient.callbacks(context) else { return }
-      callbacks.handler(.disconnected(reason: code == 0 ? "disconnected" : MQTTClient.words(code)))
+      var reason = code == 0 ? "disconnected" : MQTTClient.words(code)
+      callbacks.session.withLock { session in
+        // A TLS failure's details are in the log (a host name that does not match, for one).
+        if code == CMOSQ_ERR_TLS, let logged = session.lastError {
+          reason += " (\(DisplayText.escaped(logged)))"
+        }
+        if let waiter = session.handshakeWaiter {
+          session.handshakeFailure = reason
+          waiter.signal()
+        }
+      }
+      callbacks.handler(.disconnected(reason: reason))
     }
-    cmosquitto_publish_callback_set(pointer) { _, context, identifier in
+    cmosquitto_publish_v5_callback_set(pointer) { _, context, identifier, reason, _ in
       guard let callbacks = MQTTClient.callbacks(context) else { return }
+      let topic = callbacks.session.withLock { $0.topics.removeValue(forKey: identifier) }
       callbacks.completions.withLock {
         guard !$0.waiters.isEmpty else { return }
-        $0.finished.insert(identifier)
+        $0.finished[identifier] = reason
         for waiter in $0.waiters.values { waiter.signal() }
       }
-      callbacks.handler(.published(identifier))
+      if reason >= 0x80 {
+        let what = topic.map { "the publication on \(DisplayText.field($0))" } ?? "publication \(identifier)"
+        callbacks.handler(.refused("the broker did not accept \(what): \(MQTTClient.refusal(reason))"))
+      } else {
+        callbacks.handler(.published(identifier))
+      }
+    }
+    cmosquitto_subscribe_callback_set(pointer) { _, context, identifier, count, granted in
+      guard let callbacks = MQTTClient.callbacks(context) else { return }
+      let filter = callbacks.session.withLock { $0.filters.removeValue(forKey: identifier) }
+      guard let granted, count > 0 else { return }
+      // One subscription per request: its granted QoS, or a failure (0x80 and above).
+      let reason = granted[0]
+      guard reason >= 0x80 else { return }
+      let what = filter.map { "the subscription to \(DisplayText.field($0))" } ?? "subscription \(identifier)"
+      callbacks.handler(.refused("the broker did not accept \(what): \(MQTTClient.refusal(reason))"))
+    }
+    cmosquitto_log_callback_set(pointer) { _, context, level, text in
+      guard level & CMOSQ_LOG_ERR != 0, let text, let callbacks = MQTTClient.callbacks(context) else {
+        return
+      }
+      let line = String(
+        decoding: UnsafeRawBufferPointer(start: text, count: strnlen(text, 1024)), as: UTF8.self)
+      callbacks.session.withLock { session in
+        if let earlier = session.lastError {
+          if earlier.utf8.count < 1024 { session.lastError = earlier + "; " + line }
+        } else {
+          session.lastError = line
+        }
+        session.handshakeWaiter?.signal()
+      }
     }
     cmosquitto_message_callback_set(pointer) { _, context, message in
       guard let callbacks = MQTTClient.callbacks(context), let message else { return }
-      callbacks.handler(MQTTClient.event(for: message.pointee, limit: callbacks.maximumPayloadBytes))
+      let event = MQTTClient.event(for: message.pointee, limit: callbacks.maximumPayloadBytes)
+      if case .dropped = event { callbacks.session.withLock { $0.dropped += 1 } }
+      callbacks.handler(event)
     }
   }
 
@@ -163,30 +278,88 @@ public final class MQTTClient: Sendable {
     cmosquitto_destroy(handle.pointer)
   }
 
-  /// Connects (blocking until the connection is made or fails) and starts the network thread,
-  /// which reports ``MQTTEvent/connected`` once the broker accepts. Called once.
+  /// Connects with the options the environment sets (``MQTTConnectionOptions/init(environment:)``:
+  /// credentials, the CA file for `mqtts://`, the protocol version), blocking until the
+  /// connection is made or fails, and starts the network thread, which reports
+  /// ``MQTTEvent/connected`` once the broker accepts. Called once.
   ///
   /// - Parameter keepAlive: Seconds between pings when idle; a broker that hears nothing for
   ///   one and a half times this publishes the Last Will.
   public func connect(to broker: BrokerAddress, keepAlive: Int = 10) throws(MQTTError) {
+    try connect(
+      to: broker, options: MQTTConnectionOptions(environment: MQTTConnectionOptions.processEnvironment),
+      keepAlive: keepAlive)
+  }
+
+  /// Connects with `options` instead of the environment's (see ``connect(to:keepAlive:)``).
+  ///
+  /// An `mqtts://` broker is reached over TLS only: its certificate must be signed by a CA in
+  /// `options.certificateAuthorityFile` (the system's CAs when `nil`) and name its host; when
+  /// it is not, the connection fails with OpenSSL's words, and nothing is sent in plain text.
+  /// A CA file with an `mqtt://` address is refused, as a likely mistake.
+  public func connect(to broker: BrokerAddress, options: MQTTConnectionOptions, keepAlive: Int = 10)
+    throws(MQTTError)
+  {
     guard !broker.host.utf8.contains(0) else { throw .invalidAddress(broker.description, reason: "a NUL") }
     try state.withLock { state throws(MQTTError) in
       guard !state.isLooping, !state.isClosed else {
         throw .invalidArgument("the client is already connected or was disconnected")
       }
-      let code = cmosquitto_connect(handle.pointer, broker.host, Int32(broker.port), Int32(max(5, keepAlive)))
-      guard code == CMOSQ_ERR_SUCCESS else { throw .connectionFailed(broker, reason: Self.words(code)) }
-      let started = cmosquitto_loop_start(handle.pointer)
+      try configure(for: broker, options: options)
+      callbacks.session.withLock {
+        $0.protocolVersion = options.protocolVersion
+        $0.lastError = nil
+        $0.tls = broker.usesTLS ? (broker.host, options.certificateAuthorityFile) : nil
+      }
+      // MQTT 5 ends a session at disconnection unless told otherwise: a persistent one never expires.
+      var properties: OpaquePointer? = nil
+      defer { cmosquitto_property_free_all(&properties) }
+      if options.protocolVersion == .v5 && !cleanSession {
+        _ = cmosquitto_property_add_int32(&properties, CMQTT_PROP_SESSION_EXPIRY_INTERVAL, UInt32.max)
+      }
+      let code = cmosquitto_connect_bind_v5(
+        handle.pointer, broker.host, Int32(broker.port), Int32(max(5, keepAlive)), properties)
+      guard code == CMOSQ_ERR_SUCCESS else {
+        throw .connectionFailed(broker, reason: connectionFailure(code, broker: broker, options: options))
+      }
+      // The TLS handshake may end on the network thread (libmosquitto verifies the host name
+      // there): over TLS, wait for its outcome, so that a certificate that fails is an error here.
+      let waiter = broker.usesTLS ? DispatchSemaphore(value: 0) : nil
+      callbacks.session.withLock {
+        $0.handshakeWaiter = waiter
+        $0.handshakeFailure = nil
+        $0.answered = false
+      }
+      let callbacks = callbacks
+      let loop = NetworkLoop(handle.pointer) { code in callbacks.loopEnded(code) }
+      let started = loop.start()
       guard started == CMOSQ_ERR_SUCCESS else {
         _ = cmosquitto_disconnect(handle.pointer)
         throw .connectionFailed(broker, reason: "no network thread: \(Self.words(started))")
       }
       state.isLooping = true
+      state.loop = loop
+      guard let waiter else { return }
+      let woken = waiter.wait(timeout: .now() + .seconds(max(5, min(keepAlive, 60))))
+      let failed = callbacks.session.withLock { session -> Bool in
+        session.handshakeWaiter = nil
+        return woken == .success && !session.answered
+      }
+      guard failed else { return }
+      state.isLooping = false
+      state.isClosed = true
+      // Once the thread has ended, the logged words are complete.
+      loop.stop()
+      state.loop = nil
+      let (ended, logged) = callbacks.session.withLock { ($0.handshakeFailure, $0.lastError) }
+      let reason = ended ?? "\(Self.words(CMOSQ_ERR_TLS)) (\(DisplayText.escaped(logged ?? "no details")))"
+      throw .connectionFailed(broker, reason: tlsAdvice(reason, broker: broker, options: options))
     }
   }
 
   /// Publishes `payload` on `topic`; returns its message identifier (``MQTTEvent/published(_:)``
-  /// reports it when the broker has it). Queued, not blocking; fails when not connected.
+  /// reports it when the broker has it, ``MQTTEvent/refused(_:)`` when the broker does not
+  /// accept it, under MQTT 5). Queued, not blocking; fails when not connected.
   @discardableResult
   public func publish(
     _ payload: [UInt8], to topic: String, quality: MQTTQuality = .atMostOnce, retained: Bool = false
@@ -196,9 +369,15 @@ public final class MQTTClient: Sendable {
     }
     guard !topic.utf8.contains(0) else { throw .invalidArgument("a topic must have no NUL character") }
     var identifier: Int32 = 0
-    let code = payload.withUnsafeBytes {
-      cmosquitto_publish(
-        handle.pointer, &identifier, topic, Int32(payload.count), $0.baseAddress, quality.rawValue, retained)
+    // Under the lock, so that the broker's answer (on the network thread) finds the topic.
+    let code = callbacks.session.withLock { session in
+      let code = payload.withUnsafeBytes {
+        cmosquitto_publish(
+          handle.pointer, &identifier, topic, Int32(payload.count), $0.baseAddress, quality.rawValue, retained
+        )
+      }
+      if code == CMOSQ_ERR_SUCCESS && quality != .atMostOnce { session.topics[identifier] = topic }
+      return code
     }
     guard code == CMOSQ_ERR_SUCCESS else {
       throw .operationFailed("publish on \(DisplayText.field(topic))", reason: Self.words(code))
@@ -207,7 +386,8 @@ public final class MQTTClient: Sendable {
   }
 
   /// Publishes and waits until the broker has the message (QoS 1) or it was sent (QoS 0):
-  /// `false` when `timeout` seconds passed first.
+  /// `false` when `timeout` seconds passed first. Throws ``MQTTError/operationFailed(_:reason:)``
+  /// when the broker does not accept it (under MQTT 5: not authorized, quota exceeded).
   public func publish(
     _ payload: [UInt8], to topic: String, quality: MQTTQuality, retained: Bool, timeout: Double
   ) throws(MQTTError) -> Bool {
@@ -217,24 +397,35 @@ public final class MQTTClient: Sendable {
     defer {
       callbacks.completions.withLock {
         $0.waiters[key] = nil
-        if $0.waiters.isEmpty { $0.finished = [] }
+        if $0.waiters.isEmpty { $0.finished = [:] }
       }
     }
     let identifier = try publish(payload, to: topic, quality: quality, retained: retained)
     let deadline = DispatchTime.now() + .milliseconds(Int(max(0, min(timeout, 3600)) * 1000))
     while true {
-      if callbacks.completions.withLock({ $0.finished.remove(identifier) != nil }) { return true }
+      if let reason = callbacks.completions.withLock({ $0.finished.removeValue(forKey: identifier) }) {
+        guard reason < 0x80 else {
+          throw .operationFailed("publish on \(DisplayText.field(topic))", reason: Self.refusal(reason))
+        }
+        return true
+      }
       if wake.wait(timeout: deadline) == .timedOut { return false }
     }
   }
 
   /// Subscribes to `filter` (`+` and `#` wildcards allowed) at `quality`: messages arrive as
-  /// ``MQTTEvent/received(_:)``. In a persistent session the broker keeps the subscription.
+  /// ``MQTTEvent/received(_:)``. In a persistent session the broker keeps the subscription. A
+  /// subscription the broker refuses is reported as ``MQTTEvent/refused(_:)``.
   public func subscribe(_ filter: String, quality: MQTTQuality) throws(MQTTError) {
     guard !filter.utf8.contains(0) else {
       throw .invalidArgument("a topic filter must have no NUL character")
     }
-    let code = cmosquitto_subscribe(handle.pointer, nil, filter, quality.rawValue)
+    let code = callbacks.session.withLock { session in
+      var identifier: Int32 = 0
+      let code = cmosquitto_subscribe(handle.pointer, &identifier, filter, quality.rawValue)
+      if code == CMOSQ_ERR_SUCCESS { session.filters[identifier] = filter }
+      return code
+    }
     guard code == CMOSQ_ERR_SUCCESS else {
       throw .operationFailed("subscribe to \(DisplayText.field(filter))", reason: Self.words(code))
     }
@@ -244,16 +435,15 @@ public final class MQTTClient: Sendable {
   /// otherwise) and waits for the network thread to end: no event comes after this returns.
   /// Not to be called from the handler. Safe to call more than once.
   public func disconnect() {
-    let wasLooping = state.withLock { state -> Bool in
+    let loop = state.withLock { state -> NetworkLoop? in
       defer {
         state.isLooping = false
         state.isClosed = true
+        state.loop = nil
       }
-      return state.isLooping
+      return state.isLooping ? state.loop : nil
     }
-    guard wasLooping else { return }
-    _ = cmosquitto_disconnect(handle.pointer)
-    _ = cmosquitto_loop_stop(handle.pointer, false)
+    loop?.stop()
   }
 
   // MARK: From C
@@ -285,7 +475,83 @@ public final class MQTTClient: Sendable {
         isRetained: message.retain))
   }
 
-  private static func words(_ code: Int32) -> String {
+  /// Sets the credentials, TLS and the protocol version on the libmosquitto object.
+  private func configure(for broker: BrokerAddress, options: MQTTConnectionOptions) throws(MQTTError) {
+    let version = options.protocolVersion == .v5 ? CMQTT_PROTOCOL_V5 : CMQTT_PROTOCOL_V311
+    let set = cmosquitto_int_option(handle.pointer, CMOSQ_OPT_PROTOCOL_VERSION, version)
+    guard set == CMOSQ_ERR_SUCCESS else {
+      throw .invalidSettings("MQTT \(options.protocolVersion.rawValue): \(Self.words(set))")
+    }
+    if let username = options.username {
+      let code = cmosquitto_username_pw_set(handle.pointer, username, options.password)
+      guard code == CMOSQ_ERR_SUCCESS else { throw .invalidSettings("the credentials: \(Self.words(code))") }
+    }
+    guard broker.usesTLS else {
+      if let file = options.certificateAuthorityFile {
+        throw .invalidSettings(
+          "\(MQTTConnectionOptions.certificateAuthorityFileVariable) is \(DisplayText.field(file)) but "
+            + "\(broker) is plain text: use mqtts://\(broker.host):PORT for TLS, or unset it")
+      }
+      return
+    }
+    if let file = options.certificateAuthorityFile {
+      guard access(file, R_OK) == 0 else {
+        throw .invalidSettings(
+          "\(MQTTConnectionOptions.certificateAuthorityFileVariable) \(DisplayText.field(file)) cannot be read: "
+            + String(cString: strerror(errno)))
+      }
+      let code = cmosquitto_tls_set(handle.pointer, file)
+      guard code == CMOSQ_ERR_SUCCESS else {
+        throw .invalidSettings(
+          "the CA file \(DisplayText.field(file)) is refused: \(Self.words(code)) (it must be PEM certificates)"
+        )
+      }
+    } else {
+      let code = cmosquitto_int_option(handle.pointer, CMOSQ_OPT_TLS_USE_OS_CERTS, 1)
+      guard code == CMOSQ_ERR_SUCCESS else {
+        throw .invalidSettings(
+          "this libmosquitto cannot use the system's CA certificates: set "
+            + "\(MQTTConnectionOptions.certificateAuthorityFileVariable) to the broker's CA file")
+      }
+    }
+  }
+
+  /// Why `mosquitto_connect` failed, with libmosquitto's logged details (OpenSSL's words for TLS).
+  private func connectionFailure(_ code: Int32, broker: BrokerAddress, options: MQTTConnectionOptions)
+    -> String
+  {
+    var reason = Self.words(code)
+    guard code == CMOSQ_ERR_TLS else { return reason }
+    if let logged = callbacks.session.withLock({ $0.lastError }) {
+      reason += " (\(DisplayText.escaped(logged)))"
+    }
+    return tlsAdvice(reason, broker: broker, options: options)
+  }
+
+  /// A TLS failure's `reason`, with what to check.
+  private func tlsAdvice(_ reason: String, broker: BrokerAddress, options: MQTTConnectionOptions) -> String {
+    Self.tlsAdvice(reason, host: broker.host, certificateAuthorityFile: options.certificateAuthorityFile)
+  }
+
+  fileprivate static func tlsAdvice(_ reason: String, host: String, certificateAuthorityFile: String?)
+    -> String
+  {
+    let authority =
+      certificateAuthorityFile.map { "the CA file \(DisplayText.field($0))" } ?? "the system's CAs"
+    return reason
+      + ": the broker's certificate must be signed by \(authority) and name \(DisplayText.field(host))"
+      + " (set \(MQTTConnectionOptions.certificateAuthorityFileVariable) to the broker's CA file);"
+      + " nothing was sent in plain text"
+  }
+
+  /// The broker's reason code for a refused request, in words.
+  private static func refusal(_ code: Int32) -> String {
+    let words = code == 0x80 ? "Unspecified error" : String(cString: cmosquitto_reason_string(code))
+    let hint = code == 135 ? "; the broker's ACL does not let this user use the topic" : ""
+    return "\(words) (MQTT reason code \(code)\(hint))"
+  }
+
+  fileprivate static func words(_ code: Int32) -> String {
     // libmosquitto's words for a system error are the system's, which errno still holds.
     if code == CMOSQ_ERR_ERRNO { return String(cString: strerror(errno)) }
     return String(cString: cmosquitto_strerror(code))

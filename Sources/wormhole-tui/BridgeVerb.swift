@@ -30,7 +30,7 @@ enum BridgeVerb {
       "offline", empty the bridge info and stop it (exit 0).
       """,
     options: [
-      OptionSpec(.broker, help: "the MQTT broker (mqtt://HOST:PORT)"),
+      OptionSpec(.broker, help: "the MQTT broker (\(Option.brokerAddressHelp))"),
       OptionSpec(.name, help: "this machine's name on the broker (default: the host name)"),
       OptionSpec(.allowRemoteWrites, help: "apply pass, clear and replay requests from the broker"),
     ] + PairArguments.deviceOptions,
@@ -38,13 +38,7 @@ enum BridgeVerb {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     guard let text = arguments.value(.broker) else { throw .usage("bridge needs --broker mqtt://HOST:PORT") }
-    let broker: BrokerAddress
-    do throws(MQTTError) {
-      broker = try BrokerAddress(parsing: text)
-      try MQTTClient.load()
-    } catch {
-      throw .usage(error.description)
-    }
+    let broker = try BrokerAddress(argument: text)
     let machine = arguments.value(.name) ?? hostName()
     guard !machine.isEmpty, machine.utf8.count <= 255 else {
       throw .usage("--name must be 1 to 255 bytes")

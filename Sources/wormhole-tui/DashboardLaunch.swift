@@ -1,5 +1,7 @@
 import Dashboard
 import DashboardRuntime
+import DevicePairing
+import Glibc
 import KeyedArchive
 import MailboxModel
 import MailboxWatcher
@@ -17,6 +19,7 @@ enum DashboardLaunch {
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
     model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil
   ) throws(CommandError) -> ExitCode {
+    let roots = withPeerFolders(roots, pairsHome: pairsHome)
     let source: MailboxWatcherSource
     do {
       source = try MailboxWatcherSource(roots: roots)
@@ -46,6 +49,20 @@ enum DashboardLaunch {
     case .quit: return .success
     case .interrupted(let signal): Termination.end(bySignal: signal)
     }
+  }
+
+  /// `roots`, and the running peers' folders under `pairsHome` (`<home>/peers`, a tree: each
+  /// peer's folder holds its traffic journal) when that exists and no root covers it, so that
+  /// the peers' traffic shows in the traffic pane and in each peer's contents.
+  static func withPeerFolders(_ roots: [WatchRoot], pairsHome: String) -> [WatchRoot] {
+    let peers = pairsHome + "/" + PeerDirectory.peersDirectoryName
+    var status = stat()
+    guard stat(peers, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else { return roots }
+    let covered = roots.contains { root in
+      let path = root.path.lossyText
+      return root.kind == .tree && (peers == path || peers.hasPrefix(path == "/" ? "/" : path + "/"))
+    }
+    return covered ? roots : roots + [WatchRoot(path: peers, kind: .tree)]
   }
 
   /// Now, in milliseconds since 1970, as the dashboard reads it.

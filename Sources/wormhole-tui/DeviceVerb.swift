@@ -42,7 +42,8 @@ enum DeviceVerb {
       OptionSpec(.echo, help: "answer each session message with the message itself"),
       OptionSpec(.routes, help: "route pushes and deep links by this routes file"),
       OptionSpec(.pushKey, help: "the aps key pushes are matched on (default notification_id)"),
-      OptionSpec(.broker, help: "reach the counterpart through this MQTT broker (mqtt://HOST:PORT)"),
+      OptionSpec(
+        .broker, help: "reach the counterpart through this MQTT broker (\(Option.brokerAddressHelp))"),
       PairArguments.homeOption,
     ],
     usesLocation: false,

@@ -33,7 +33,8 @@ enum DumpVerb {
       OptionSpec(.follow, help: "keep running and print each new traffic entry"),
       OptionSpec(.traffic, help: "recent traffic entries in the dump (default 20)"),
       DeviceSetDump.option,
-      OptionSpec(.broker, help: "print the fleet bridged to this MQTT broker (mqtt://HOST:PORT) instead"),
+      OptionSpec(
+        .broker, help: "print the fleet bridged to this MQTT broker (\(Option.brokerAddressHelp)) instead"),
     ] + PairArguments.deviceOptions,
     run: run)
 

@@ -70,6 +70,10 @@ struct Option: Hashable, Sendable {
   static let broker = Option("broker", "URL")
   static let allowRemoteWrites = Option("allow-remote-writes")
   static let machine = Option("machine", "M")
+  /// What every `--broker` help line says of the address and of the environment it connects with.
+  static let brokerAddressHelp =
+    "mqtt://HOST:PORT, or mqtts://HOST:PORT for TLS; credentials and the CA from $WORMHOLE_MQTT_USERNAME, "
+    + "$WORMHOLE_MQTT_PASSWORD_FILE, $WORMHOLE_MQTT_CAFILE"
   // Peers: Multipeer-style sessions.
   static let service = Option("service", "TYPE")
   static let name = Option("name", "NAME")

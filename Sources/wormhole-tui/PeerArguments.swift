@@ -33,10 +33,14 @@ enum PeerArguments {
     return text
   }
 
-  /// The running peer `--from` names (narrowed by `--service`): refused when none runs (3) or
-  /// several share the name (2, with their ids).
-  static func from(_ arguments: ParsedArguments, action: String) throws(CommandError) -> RunningPeer {
-    guard let text = arguments.value(.from) else { throw .usage("peer \(action) needs --from NAME") }
+  /// The running peer `--from` (or `option`) names (narrowed by `--service`): refused when none
+  /// runs (3) or several share the name (2, with their ids).
+  static func from(_ arguments: ParsedArguments, action: String, option: Option = .from) throws(CommandError)
+    -> RunningPeer
+  {
+    guard let text = arguments.value(option) else {
+      throw .usage("peer \(action) needs --\(option.name) NAME")
+    }
     let selector = try selector(text)
     let service = try arguments.value(.service).map { text throws(CommandError) in try self.service(text) }
     let running = RunningPeer.all(home: home(arguments), service: service)

@@ -65,6 +65,20 @@ enum PeerRequests {
     return try ask(from, PeerControlMessage(text: ["send-resource", to, path, name]), seconds: 86_400)
   }
 
+  static func disconnect(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.isEmpty else { throw .usage("peer disconnect takes no arguments, only options (see --help)") }
+    let peer = try PeerArguments.from(arguments, action: "disconnect", option: .name)
+    return try ask(peer, PeerControlMessage(text: ["disconnect"]), seconds: 15)
+  }
+
+  static func cancel(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
+    guard rest.count == 1, !rest[0].isEmpty else {
+      throw .usage("peer cancel takes one RESOURCE (SENDERHEX/NUMBER, as peer run shows it)")
+    }
+    let peer = try PeerArguments.from(arguments, action: "cancel", option: .name)
+    return try ask(peer, PeerControlMessage(text: ["cancel", rest[0]]), seconds: 15)
+  }
+
   static func list(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
     guard rest.isEmpty else { throw .usage("peer list takes no arguments") }
     let service = try arguments.value(.service).map { text throws(CommandError) in

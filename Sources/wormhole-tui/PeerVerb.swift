@@ -4,11 +4,11 @@ import Glibc
 import KeyedArchive
 import PeerSession
 
-/// `peer run|invite|answer|send|send-resource|list`: Multipeer-style peers under the home.
+/// `peer run|invite|answer|send|send-resource|disconnect|cancel|list`: Multipeer-style peers under the home.
 enum PeerVerb {
   static let verb = Verb(
     name: "peer",
-    synopsis: "run|invite|answer|send|send-resource|list [ARGUMENTS] [OPTIONS]",
+    synopsis: "run|invite|answer|send|send-resource|disconnect|cancel|list [ARGUMENTS] [OPTIONS]",
     summary: "Run Multipeer-style peers; invite, answer, send data and resources between them.",
     details: """
       peer run --service TYPE --name NAME [--advertise] [--browse] [--info KEY=VALUE ...]
@@ -30,6 +30,11 @@ enum PeerVerb {
         connected fails (3) naming it.
       peer send-resource --from NAME --to NAME FILE [--name N]
         sends a file as a resource and ends when it is finished, cancelled or failed.
+      peer disconnect --name NAME [--service TYPE]
+        has the running peer NAME leave its session; the others see it notConnected (left).
+      peer cancel --name NAME RESOURCE
+        has NAME cancel its resource in flight RESOURCE (SENDERHEX/NUMBER, as its run output
+        and the dashboard name it); the other side sees it cancelled.
       peer list [--json]
         the running peers: service, NAME#xxxx, pid, advertising, connected peers.
       NAME is a peer name, or NAME#xxxx (the id's last four hex digits) to pick one of several
@@ -39,7 +44,8 @@ enum PeerVerb {
       """,
     options: [
       OptionSpec(.service, help: "the service type (1-15 of a-z, 0-9, -; run; else narrows --from)"),
-      OptionSpec(.name, help: "run: the peer's name; send-resource: the resource's name"),
+      OptionSpec(
+        .name, help: "run: the peer's name; disconnect, cancel: the peer that acts; send-resource: its name"),
       OptionSpec(.advertise, help: "run: advertise the peer to browsers of its service"),
       OptionSpec(.browse, help: "run: browse for advertisers of its service"),
       OptionSpec(.info, help: "run: a discovery info entry (repeatable)"),
@@ -59,7 +65,9 @@ enum PeerVerb {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     guard let action = arguments.positional.first else {
-      throw .usage("peer takes an action: run, invite, answer, send, send-resource or list (see --help)")
+      throw .usage(
+        "peer takes an action: run, invite, answer, send, send-resource, disconnect, cancel or list (see --help)"
+      )
     }
     let rest = Array(arguments.positional.dropFirst())
     switch action {
@@ -68,10 +76,13 @@ enum PeerVerb {
     case "answer": return try PeerRequests.answer(arguments, rest)
     case "send": return try PeerRequests.send(arguments, rest)
     case "send-resource": return try PeerRequests.sendResource(arguments, rest)
+    case "disconnect": return try PeerRequests.disconnect(arguments, rest)
+    case "cancel": return try PeerRequests.cancel(arguments, rest)
     case "list": return try PeerRequests.list(arguments, rest)
     default:
       throw .usage(
-        "unknown peer action \(DisplayText.field(action)): run, invite, answer, send, send-resource or list")
+        "unknown peer action \(DisplayText.field(action)): "
+          + "run, invite, answer, send, send-resource, disconnect, cancel or list")
     }
   }
 

@@ -12,7 +12,7 @@ import WormholeVocabulary
 enum RemoteWriteVerbs {
   /// The options `pass` and `clear` add for a remote write.
   static let options = [
-    OptionSpec(.broker, help: "write through machine M's bridge on this broker (mqtt://HOST:PORT)"),
+    OptionSpec(.broker, help: "write through machine M's bridge on this broker: " + Option.brokerAddressHelp),
     OptionSpec(.machine, help: "with --broker: the bridged machine (its bridge's --name)"),
   ]
 
@@ -100,13 +100,7 @@ enum RemoteWriteVerbs {
         "--\(option.name) names a local directory: a remote \(verb) takes --directory D (the whole path on M)"
       )
     }
-    do throws(MQTTError) {
-      let broker = try BrokerAddress(parsing: text)
-      try MQTTClient.load()
-      return (RemoteWriteClient(broker: broker, timeout: replyTimeout), machine)
-    } catch {
-      throw .usage(error.description)
-    }
+    return (RemoteWriteClient(broker: try BrokerAddress(argument: text), timeout: replyTimeout), machine)
   }
 
   private static func perform(

@@ -7,7 +7,8 @@ import WormholeVocabulary
 /// the session-file transfers a pair's devices have queued and their counterparts not yet stored.
 enum TransfersVerb {
   static let verb = Verb(
-    name: "transfers", synopsis: "[cancel ID] --pair NAME [--role phone|watch] [--json] [--home DIR]",
+    name: "transfers",
+    synopsis: "[cancel ID] --pair NAME [--role phone|watch] [--group G] [--json] [--home DIR]",
     summary: "List a pair's queued file transfers, or cancel one that was not sent.",
     details: """
       Each outstanding transfer is one line, oldest first per device: 'ROLE ID IDENTIFIER BYTES
@@ -15,11 +16,13 @@ enum TransfersVerb {
       WatchConnectivity carries it: {"identifier": …}). --role lists one device's only.
       cancel ID removes a transfer of the --role device from its queue: it is never delivered.
       While the device is down it works on the queue on disk; while device run holds the role,
-      through its control socket (a transfer already sent cannot be recalled, exit 3).
+      through its control socket (a transfer already sent cannot be recalled, exit 3). A cancel
+      on disk is journaled (delivery cancelled) in the --group journal, as the device would.
       """,
     options: [
       PairArguments.pairOption, PairArguments.roleOption,
       OptionSpec(.json, help: "print one JSON object per transfer"),
+      OptionSpec(.group, help: "the device's application group (default $WORMHOLE_GROUP, else \"default\")"),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -37,8 +40,9 @@ enum TransfersVerb {
         throw .usage("a transfer ID is a whole number, not \(DisplayText.field(text))")
       }
       let address = try PairArguments.address(arguments, verb: "transfers cancel")
-      // A cancel never stores a message: the group is not used.
-      let client = PairedDeviceClient(store: store, address: address, applicationGroup: "default")
+      // A cancel on disk is journaled in the group's journal, as the running device would.
+      let client = PairedDeviceClient(
+        store: store, address: address, applicationGroup: PairArguments.group(arguments))
       let route: PairedDeviceClient.Route
       do throws(PairedDeviceError) {
         route = try client.cancelTransfer(id: id)

@@ -140,8 +140,11 @@ struct MQTTClientTests {
       try BrokerAddress(parsing: "mqtt://127.0.0.1:1884/") == BrokerAddress(host: "127.0.0.1", port: 1884))
     #expect(try BrokerAddress(parsing: "mqtt://[::1]:9") == BrokerAddress(host: "::1", port: 9))
     #expect(BrokerAddress(host: "::1", port: 9).description == "mqtt://[::1]:9")
+    #expect(
+      try BrokerAddress(parsing: "mqtts://example.org")
+        == BrokerAddress(host: "example.org", port: 8883, usesTLS: true))
     for bad in [
-      "example.org", "http://x", "mqtts://x", "mqtt://", "mqtt://x:0", "mqtt://x:65536", "mqtt://u@x",
+      "example.org", "http://x", "mqtts://", "mqtt://", "mqtt://x:0", "mqtt://x:65536", "mqtt://u@x",
       "mqtt://x/path", "mqtt://x:1a", "mqtt://a b",
     ] {
       #expect(throws: MQTTError.self, "\(bad)") { try BrokerAddress(parsing: bad) }

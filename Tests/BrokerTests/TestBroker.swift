@@ -41,7 +41,14 @@ final class TestBroker: Sendable {
   }()
 
   /// Starts a broker and waits until it listens.
-  init() throws {
+  convenience init() throws {
+    try self.init(usesTLS: false) { _ in "allow_anonymous true" }
+  }
+
+  /// Starts a broker whose listener takes the configuration lines `settings` returns (given
+  /// the broker's directory, to write files such as certificates, a password file or an ACL
+  /// into), and waits until it listens. `usesTLS` only sets ``address``'s scheme.
+  init(usesTLS: Bool, settings: (TemporaryDirectory) throws -> String) throws {
     guard let executable = Self.executable else {
       throw BrokerTestError(
         "mosquitto is not installed: apt install mosquitto mosquitto-clients libmosquitto1")
@@ -49,12 +56,14 @@ final class TestBroker: Sendable {
     try MQTTClient.load()
     directory = TemporaryDirectory(prefix: "broker-test")
     let port = try Self.freePort()
-    address = BrokerAddress(host: "127.0.0.1", port: port)
+    address = BrokerAddress(host: "127.0.0.1", port: port, usesTLS: usesTLS)
+    // As root, mosquitto would become the user "mosquitto", who cannot read the test's files.
+    let user = geteuid() == 0 ? "user root\n" : ""
     directory.write(
       "mosquitto.conf",
       """
       listener \(port) 127.0.0.1
-      allow_anonymous true
+      \(user)\(try settings(directory))
       persistence false
       log_dest stderr
       log_type error
@@ -131,7 +140,10 @@ final class TestBroker: Sendable {
   /// The broker's log so far (connections, disconnections, Wills).
   var logLines: [String] { log.values }
 
-  /// `mqtt://127.0.0.1:PORT`.
+  /// The broker's directory (its configuration and the files tests write for it).
+  var files: TemporaryDirectory { directory }
+
+  /// `mqtt://127.0.0.1:PORT` (`mqtts://` for a TLS broker).
   var url: String { address.description }
 
   /// Stops the broker and removes its directory. SIGKILL: a child of the test process starts

@@ -130,6 +130,9 @@ struct WritePath: Sendable, CustomTestStringConvertible {
           controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", targets: "b",
           mode: "reliable",
           data: [1])),
+      .peerCommand(
+        PeerCommand(
+          controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", request: .disconnect)),
       .route(RouteSend(home: directory.path, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: directory.path, pair: "desk", role: .watch, delivery: .deepLink("app://x"))),
     ]

@@ -95,6 +95,9 @@ import WormholeVocabulary
       .peerSend(
         PeerDataSend(controlSocketPath: "/nowhere", peer: "a#0001", targets: "b", mode: "reliable", data: [1])
       ),
+      .peerCommand(PeerCommand(controlSocketPath: "/nowhere", peer: "a#0001", request: .disconnect)),
+      .peerCommand(
+        PeerCommand(controlSocketPath: "/nowhere", peer: "a#0001", request: .cancel(id: "1/1", name: "r"))),
       // A push and a deep link write too: the device routes them, and a route may pass them on.
       .route(RouteSend(home: home, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: home, pair: "desk", role: .watch, delivery: .deepLink("app://x"), replayOf: 3)),

@@ -5,7 +5,7 @@
 //
 // Each cmosquitto_* function calls the symbol of the same name without the prefix; none may be
 // called before cmosquitto_load() returned 0. The struct layout and constants are libmosquitto's
-// ABI, stable across its 1.x and 2.x releases (soname libmosquitto.so.1).
+// ABI, stable across its 1.6 and 2.x releases (soname libmosquitto.so.1; MQTT 5 since 1.6).
 #ifndef CMOSQUITTO_H
 #define CMOSQUITTO_H
 
@@ -13,6 +13,9 @@
 #include <stddef.h>
 
 struct mosquitto;
+/// An MQTT 5 property list (opaque; built with cmosquitto_property_add_int32).
+struct mqtt5__property;
+typedef struct mqtt5__property cmosquitto_property;
 
 /// A message as libmosquitto hands it to the message callback (valid only during the call).
 struct mosquitto_message {
@@ -31,12 +34,29 @@ struct mosquitto_message {
 #define CMOSQ_ERR_NO_CONN 4
 #define CMOSQ_ERR_CONN_LOST 7
 #define CMOSQ_ERR_PAYLOAD_SIZE 9
+#define CMOSQ_ERR_TLS 8
 #define CMOSQ_ERR_ERRNO 14
+
+// Options (enum mosq_opt_t) and their values.
+#define CMOSQ_OPT_PROTOCOL_VERSION 1
+#define CMOSQ_OPT_TLS_USE_OS_CERTS 13
+#define CMQTT_PROTOCOL_V311 4
+#define CMQTT_PROTOCOL_V5 5
+
+// MQTT 5 property identifiers.
+#define CMQTT_PROP_SESSION_EXPIRY_INTERVAL 17
+
+// Log levels (MOSQ_LOG_*).
+#define CMOSQ_LOG_ERR 0x08
 
 typedef void (*cmosquitto_connect_callback)(struct mosquitto *, void *, int);
 typedef void (*cmosquitto_disconnect_callback)(struct mosquitto *, void *, int);
 typedef void (*cmosquitto_publish_callback)(struct mosquitto *, void *, int);
 typedef void (*cmosquitto_message_callback)(struct mosquitto *, void *, const struct mosquitto_message *);
+typedef void (*cmosquitto_publish_v5_callback)(
+    struct mosquitto *, void *, int mid, int reason_code, const cmosquitto_property *);
+typedef void (*cmosquitto_subscribe_callback)(struct mosquitto *, void *, int mid, int count, const int *granted);
+typedef void (*cmosquitto_log_callback)(struct mosquitto *, void *, int level, const char *text);
 
 /// Loads libmosquitto.so.1 ($WORMHOLE_LIBMOSQUITTO instead when set, for tests) and its symbols
 /// once (later calls return the first outcome) and calls mosquitto_lib_init.
@@ -66,5 +86,21 @@ void cmosquitto_publish_callback_set(struct mosquitto *mosq, cmosquitto_publish_
 void cmosquitto_message_callback_set(struct mosquitto *mosq, cmosquitto_message_callback callback);
 const char *cmosquitto_strerror(int code);
 const char *cmosquitto_connack_string(int code);
+
+// Since libmosquitto 1.6 (MQTT 5), and 2.0 for CMOSQ_OPT_TLS_USE_OS_CERTS.
+int cmosquitto_int_option(struct mosquitto *mosq, int option, int value);
+int cmosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password);
+/// TLS with the CA certificates in `cafile` (PEM); the server's certificate and host name are verified.
+int cmosquitto_tls_set(struct mosquitto *mosq, const char *cafile);
+int cmosquitto_connect_bind_v5(
+    struct mosquitto *mosq, const char *host, int port, int keepalive, const cmosquitto_property *properties);
+int cmosquitto_property_add_int32(cmosquitto_property **properties, int identifier, unsigned int value);
+void cmosquitto_property_free_all(cmosquitto_property **properties);
+void cmosquitto_publish_v5_callback_set(struct mosquitto *mosq, cmosquitto_publish_v5_callback callback);
+void cmosquitto_subscribe_callback_set(struct mosquitto *mosq, cmosquitto_subscribe_callback callback);
+void cmosquitto_log_callback_set(struct mosquitto *mosq, cmosquitto_log_callback callback);
+const char *cmosquitto_reason_string(int code);
+int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets);
+int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded);
 
 #endif

@@ -25,6 +25,7 @@ enum FooterView {
       x += screen.write("  ", row: area.y, column: x, limit: area.maxX - x, role: "footer")
     }
     for binding in Keymap.bindings where binding.footer != nil && binding.applies(in: state.focus) {
+      if binding.footerOnlyOnPeers && state.selection?.isPeerNode != true { continue }
       guard let word = binding.footer, let key = binding.keys.first else { continue }
       let disabled = binding.writes && state.isReadOnly
       let keyText = Keymap.name(of: key)

@@ -1,0 +1,168 @@
+import ArchivedValues
+import Glibc
+
+/// How a client connects beyond its address: the credentials, the CA certificates that verify an
+/// `mqtts://` broker, and the protocol version.
+///
+/// Every `--broker` user reads them from the environment (``init(environment:)``, which
+/// ``MQTTClient/connect(to:keepAlive:)`` calls), never from the command line:
+///
+/// | Variable | Meaning |
+/// | --- | --- |
+/// | `WORMHOLE_MQTT_USERNAME` | the user name the broker knows this client by |
+/// | `WORMHOLE_MQTT_PASSWORD_FILE` | a file holding the password (its first line); refused when its group or others may read or write it |
+/// | `WORMHOLE_MQTT_PASSWORD` | the password itself (the file is better: the environment is inherited by children) |
+/// | `WORMHOLE_MQTT_CAFILE` | the CA certificates (PEM) that verify an `mqtts://` broker; the system's when unset |
+/// | `WORMHOLE_MQTT_PROTOCOL` | `5` (the default) or `3.1.1`, for a broker without MQTT 5 |
+///
+/// The description never shows the password.
+public struct MQTTConnectionOptions: Sendable, Equatable, CustomStringConvertible, CustomReflectable {
+  /// The MQTT versions a client can speak.
+  public enum ProtocolVersion: String, Sendable, CaseIterable {
+    /// MQTT 3.1.1: the broker refuses nothing it can say so; a publication its ACL denies is
+    /// acknowledged and dropped.
+    case v3_1_1 = "3.1.1"
+    /// MQTT 5: the broker's acknowledgements carry reason codes, so a denied publication or
+    /// subscription is reported (``MQTTEvent/refused(_:)``).
+    case v5 = "5"
+  }
+
+  /// The environment variables read by ``init(environment:)``.
+  public static let usernameVariable = "WORMHOLE_MQTT_USERNAME"
+  public static let passwordVariable = "WORMHOLE_MQTT_PASSWORD"
+  public static let passwordFileVariable = "WORMHOLE_MQTT_PASSWORD_FILE"
+  public static let certificateAuthorityFileVariable = "WORMHOLE_MQTT_CAFILE"
+  public static let protocolVariable = "WORMHOLE_MQTT_PROTOCOL"
+
+  /// The largest password file read (MQTT's limit for a password is 65535 bytes).
+  static let passwordByteLimit = 65535
+
+  /// The user name, or `nil` to connect anonymously.
+  public var username: String?
+  /// The password (only with a user name).
+  public var password: String?
+  /// The CA certificates (a PEM file) that verify an `mqtts://` broker; `nil` for the system's.
+  public var certificateAuthorityFile: String?
+  public var protocolVersion: ProtocolVersion
+
+  public init(
+    username: String? = nil, password: String? = nil, certificateAuthorityFile: String? = nil,
+    protocolVersion: ProtocolVersion = .v5
+  ) {
+    self.username = username
+    self.password = password
+    self.certificateAuthorityFile = certificateAuthorityFile
+    self.protocolVersion = protocolVersion
+  }
+
+  /// The options the environment sets (see the type's table): `lookup` reads one variable
+  /// (``processEnvironment(_:)`` for the process's; an empty value counts as unset). Throws
+  /// ``MQTTError/invalidSettings(_:)`` with what to change: a password without a user name,
+  /// both a password and a password file, a password file others may read, an unknown version.
+  public init(environment lookup: (String) -> String?)
+    throws(MQTTError)
+  {
+    func value(_ name: String) -> String? { lookup(name).flatMap { $0.isEmpty ? nil : $0 } }
+    self.init(protocolVersion: .v5)
+    username = value(Self.usernameVariable)
+    let password = value(Self.passwordVariable)
+    let passwordFile = value(Self.passwordFileVariable)
+    if password != nil && passwordFile != nil {
+      throw .invalidSettings(
+        "both \(Self.passwordVariable) and \(Self.passwordFileVariable) are set: unset one")
+    }
+    if let passwordFile {
+      self.password = try Self.readPassword(passwordFile)
+    } else {
+      self.password = password
+    }
+    if self.password != nil && username == nil {
+      throw .invalidSettings("a password is set but no user name: set \(Self.usernameVariable) too")
+    }
+    for (name, text) in [(Self.usernameVariable, username), (Self.passwordVariable, self.password)] {
+      if let text, text.utf8.contains(0) || text.utf8.count > 65535 {
+        throw .invalidSettings("\(name) must have no NUL character and at most 65535 bytes")
+      }
+    }
+    certificateAuthorityFile = value(Self.certificateAuthorityFileVariable)
+    if let version = value(Self.protocolVariable) {
+      guard let known = ProtocolVersion(rawValue: version) else {
+        throw .invalidSettings(
+          "\(Self.protocolVariable) is \(DisplayText.field(version)): it must be 5 or 3.1.1")
+      }
+      protocolVersion = known
+    }
+  }
+
+  /// The process's environment variable `name`.
+  public static func processEnvironment(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+  }
+
+  /// The password in `path`: its first line, without the line break. The file must be a regular
+  /// file that neither its group nor others may read or write (checked on the opened file).
+  static func readPassword(_ path: String) throws(MQTTError) -> String {
+    let shown = DisplayText.field(path)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    guard descriptor >= 0 else {
+      throw .invalidSettings(
+        "\(passwordFileVariable) \(shown) cannot be opened: \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else {
+      throw .invalidSettings("\(passwordFileVariable) \(shown): \(String(cString: strerror(errno)))")
+    }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      throw .invalidSettings("\(passwordFileVariable) \(shown) is not a regular file")
+    }
+    let mode = status.st_mode & 0o777
+    guard mode & 0o077 == 0 else {
+      throw .invalidSettings(
+        "\(passwordFileVariable) \(shown) can be read or written by its group or others (mode "
+          + "0\(String(mode, radix: 8))), so the password is not secret: chmod 600 \(shown)")
+    }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while bytes.count <= passwordByteLimit + 2 {
+      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else {
+        throw .invalidSettings(
+          "\(passwordFileVariable) \(shown) cannot be read: \(String(cString: strerror(errno)))")
+      }
+      if count == 0 { break }
+      bytes += chunk[..<count]
+    }
+    var line = bytes.prefix { $0 != 0x0A }
+    if line.last == 0x0D { line = line.dropLast() }
+    guard !line.isEmpty else { throw .invalidSettings("\(passwordFileVariable) \(shown) is empty") }
+    guard line.count <= passwordByteLimit, !line.contains(0) else {
+      throw .invalidSettings(
+        "\(passwordFileVariable) \(shown): the password must have no NUL and at most 65535 bytes")
+    }
+    guard let password = String(validating: line, as: UTF8.self) else {
+      throw .invalidSettings("\(passwordFileVariable) \(shown): the password is not UTF-8")
+    }
+    return password
+  }
+
+  /// The options, with the password hidden.
+  public var description: String {
+    var parts = ["MQTT \(protocolVersion.rawValue)"]
+    if let username { parts.append("user \(DisplayText.field(username))") }
+    if password != nil { parts.append("a password") }
+    if let certificateAuthorityFile { parts.append("CA file \(DisplayText.field(certificateAuthorityFile))") }
+    return parts.joined(separator: ", ")
+  }
+
+  /// The options as `dump` shows them: without the password.
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: [
+        "username": username as Any, "password": (password == nil ? "none" : "(hidden)") as Any,
+        "certificateAuthorityFile": certificateAuthorityFile as Any, "protocolVersion": protocolVersion,
+      ])
+  }
+}

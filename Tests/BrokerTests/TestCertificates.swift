@@ -1,0 +1,75 @@
+import Foundation
+import TestSupport
+
+/// A certificate authority and server certificates made with `openssl` in a temporary
+/// directory, for a TLS broker of the test's own: `ca.crt` signs `server.crt` (for 127.0.0.1
+/// and localhost) and `elsewhere.crt` (for elsewhere.example only); `other-ca.crt` signs nothing
+/// the broker shows.
+struct TestCertificates {
+  let directory: TemporaryDirectory
+
+  var authority: String { directory.path("ca.crt") }
+  var otherAuthority: String { directory.path("other-ca.crt") }
+
+  /// `openssl`, or `nil` when it is not installed (`.ci/run` installs it).
+  static let executable: String? = {
+    let candidates: [String] = ["/usr/bin/openssl", "/usr/local/bin/openssl"]
+    return candidates.first { access($0, X_OK) == 0 }
+  }()
+
+  /// Makes the two authorities and the two server certificates (P-256 keys: quick to make).
+  init(in directory: TemporaryDirectory) throws {
+    self.directory = directory
+    for name in ["ca", "other-ca"] {
+      try Self.openssl(
+        [
+          "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+          "-keyout", "\(name).key", "-out", "\(name).crt", "-days", "2", "-subj", "/CN=wormhole test \(name)",
+        ], in: directory)
+    }
+    for (name, names) in [("server", "IP:127.0.0.1,DNS:localhost"), ("elsewhere", "DNS:elsewhere.example")] {
+      try Self.openssl(
+        [
+          "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+          "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)",
+        ], in: directory)
+      directory.write("\(name).ext", "subjectAltName=\(names)\n")
+      try Self.openssl(
+        [
+          "x509", "-req", "-in", "\(name).csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+          "-out", "\(name).crt", "-days", "2", "-extfile", "\(name).ext",
+        ], in: directory)
+    }
+  }
+
+  /// The broker's listener settings for the certificate `name` (`server` or `elsewhere`).
+  func listenerSettings(_ name: String = "server") -> String {
+    """
+    cafile \(authority)
+    certfile \(directory.path("\(name).crt"))
+    keyfile \(directory.path("\(name).key"))
+    allow_anonymous true
+    """
+  }
+
+  private static func openssl(_ arguments: [String], in directory: TemporaryDirectory) throws {
+    guard let executable else {
+      throw BrokerTestError("openssl is not installed: apt install openssl (the TLS tests make certificates)")
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let said = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw BrokerTestError(
+        "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: said, as: UTF8.self))")
+    }
+  }
+}
