@@ -54,8 +54,9 @@ public final class DeviceRoutes: Sendable {
   /// The router the routes are installed in (more may be registered in code).
   public let router: Router
   private let tokens = Mutex<[RouteToken]>([])
-  private let session: SessionEngine
+  private let session: SessionEngine?
   private let device: String
+  private let sender: String
   private let directory: String
   private let wormholes = Mutex<[TransitingType: Wormhole]>([:])
   /// What the catcher or delegate that took the delivery being routed asked for.
@@ -67,21 +68,14 @@ public final class DeviceRoutes: Sendable {
   /// Routes for the device `address`, whose session is `session` and whose group container's
   /// mailboxes are in `mailboxDirectory` (``MailboxDelivery/directory``). Without `routes`, the
   /// router starts empty: every delivery is unhandled, and still recorded.
-  public init(
+  public convenience init(
     routes: RoutesFile?, notificationKey: String = Router.defaultNotificationKey, session: SessionEngine,
     address: DeviceAddress, mailboxDirectory: String, print: @escaping @Sendable (Printed) -> Void = { _ in }
   ) {
-    router = Router(notificationKey: notificationKey)
-    self.session = session
-    device = address.pair.text + "/" + address.role.rawValue
-    directory = mailboxDirectory
-    printer = print
-    if let routes {
-      let installed = routes.install(in: router) { [weak self] action, delivery in
-        self?.taken.withLock { $0 = (action, delivery) }
-      }
-      tokens.withLock { $0 = installed }
-    }
+    self.init(
+      routes: routes, notificationKey: notificationKey, session: session,
+      device: address.pair.text + "/" + address.role.rawValue, sender: "device",
+      mailboxDirectory: mailboxDirectory, print: print)
   }
 
   /// The routes of a running simulated device.
@@ -92,6 +86,52 @@ public final class DeviceRoutes: Sendable {
     self.init(
       routes: routes, notificationKey: notificationKey, session: device.session, address: device.address,
       mailboxDirectory: device.mailboxes.directory, print: print)
+  }
+
+  /// Routes for something that has no session, such as a running peer: `pass` goes to a mailbox
+  /// in `mailboxDirectory` (`file` or `coordinated-file`), and records name `device` (a peer's
+  /// is `peer:NAME#xxxx`) and carry `sender` as the writer. A `pass` with a session type fails
+  /// (the failure is answered and recorded): check the file first with ``sessionPasses(in:file:)``.
+  public convenience init(
+    routes: RoutesFile?, notificationKey: String = Router.defaultNotificationKey, device: String,
+    sender: String, mailboxDirectory: String, print: @escaping @Sendable (Printed) -> Void = { _ in }
+  ) {
+    self.init(
+      routes: routes, notificationKey: notificationKey, session: nil, device: device, sender: sender,
+      mailboxDirectory: mailboxDirectory, print: print)
+  }
+
+  private init(
+    routes: RoutesFile?, notificationKey: String, session: SessionEngine?, device: String, sender: String,
+    mailboxDirectory: String, print: @escaping @Sendable (Printed) -> Void
+  ) {
+    router = Router(notificationKey: notificationKey)
+    self.session = session
+    self.device = device
+    self.sender = sender
+    directory = mailboxDirectory
+    printer = print
+    if let routes {
+      let installed = routes.install(in: router) { [weak self] action, delivery in
+        self?.taken.withLock { $0 = (action, delivery) }
+      }
+      tokens.withLock { $0 = installed }
+    }
+  }
+
+  /// The routes of `routes` (read from `file`) whose action passes with a session type, each as
+  /// a problem at its line: what a routes file of something without a session cannot do.
+  public static func sessionPasses(in routes: RoutesFile, file: String) -> [RoutesFileError] {
+    var lines: [(Int, RouteAction)] = routes.routes.map { ($0.line, $0.action) }
+    if let delegate = routes.delegate { lines.append((routes.delegateLine ?? 0, delegate)) }
+    return lines.sorted { $0.0 < $1.0 }.compactMap { line, action in
+      guard case .pass(_, let transiting?) = action,
+        [.sessionMessage, .sessionContext, .sessionFile].contains(transiting)
+      else { return nil }
+      return RoutesFileError(
+        file: file, line: line, column: nil,
+        message: "a peer has no session to pass \(transiting) to: pass with file or coordinated-file")
+    }
   }
 
   /// Routes `push`, performs the route's action and records the delivery.
@@ -162,6 +202,9 @@ public final class DeviceRoutes: Sendable {
         throw RouteActionError(message: error.description)
       }
     case .sessionMessage, .sessionContext, .sessionFile:
+      guard let session else {
+        throw RouteActionError(message: "there is no session to pass \(transiting) to")
+      }
       do throws(SessionError) {
         switch transiting {
         case .sessionMessage: try session.sendMessage(archive, identifier: identifier)
@@ -201,7 +244,7 @@ public final class DeviceRoutes: Sendable {
     try wormholes.withLock { wormholes throws(WormholeError) -> Wormhole in
       if let open = wormholes[transiting] { return open }
       var options = Wormhole.Options()
-      options.sender = "device"
+      options.sender = sender
       let opened = try Wormhole(directory: directory, transitingType: transiting, options: options)
       wormholes[transiting] = opened
       return opened

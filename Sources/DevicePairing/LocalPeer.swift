@@ -27,6 +27,8 @@ public final class LocalPeer: Sendable {
   private let nextObserver = Atomic<UInt64>(1)
   private let listener = Mutex<Int32>(-1)
   private let isStopping = Atomic<Bool>(false)
+  /// The routes of the pushes and deep links sent to it (LocalPeer+Routes.swift).
+  let routes = Mutex<DeviceRoutes?>(nil)
   /// The peers that went `notConnected` and are not connected again, with the reason, by id:
   /// the `left` lines of `status`.
   private let departures = Mutex<[UInt64: (peer: PeerIdentity, reason: PeerDisconnectReason?)]>([:])
@@ -156,6 +158,7 @@ public final class LocalPeer: Sendable {
   /// - `send TO[,TO...] reliable|unreliable DATA`: sends to connected peers.
   /// - `send-resource TO PATH NAME`: sends the file at PATH; answers when it is finished,
   ///   cancelled or failed.
+  /// - `push PAYLOAD`, `open-url URL`: routes a push or a deep link (LocalPeer+Routes.swift).
   /// - `disconnect`: leaves the session (`MCSession.disconnect()`); the others see it leave.
   /// - `cancel ID`: cancels the resource in flight `ID` (`SENDERHEX/NUMBER`, as `status`
   ///   names it), either direction; the other side sees it cancelled.
@@ -265,6 +268,8 @@ public final class LocalPeer: Sendable {
       case .failed(_, let reason)?: throw PeerControlFailure(3, "the resource failed: \(reason)")
       default: throw PeerControlFailure(3, "the resource did not finish")
       }
+    case "push": return try answerPush(request)
+    case "open-url": return try answerOpenURL(request)
     case "status":
       var lines = ["peer \(identity)"]
       for (peer, _) in engine.foundPeers.sorted(by: { $0.key < $1.key }) { lines.append("found \(peer)") }

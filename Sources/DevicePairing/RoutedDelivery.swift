@@ -8,6 +8,10 @@ import DeviceSession
 /// frame whose `sequence` is ``answerSequence``, its payload three texts (`u32 length, UTF-8`
 /// each): the description, the JSON, and the failure (empty when there is none), with `flags`
 /// `replyRequested` set when there is a failure.
+///
+/// On a peer's control socket it is the text of the `ok` answer to a `push` or `open-url`
+/// request (``peerAnswer``): the description, a line feed, the JSON, and when there is a failure
+/// a line feed and the failure (neither the description nor the JSON holds a line feed).
 public struct RoutedDelivery: Sendable, Equatable, CustomStringConvertible {
   /// The route in a few words (`RouteOutcome.description`: `catcher 0 "…" (app.routes:1)`,
   /// `delegate`, `unhandled`), escaped for a terminal.
@@ -53,5 +57,19 @@ public struct RoutedDelivery: Sendable, Equatable, CustomStringConvertible {
     self.init(
       description: texts[0], json: texts[1],
       failure: frame.flags.contains(.replyRequested) ? texts[2] : nil)
+  }
+
+  /// The text of a peer's `ok` answer that carries this delivery.
+  public var peerAnswer: String {
+    description + "\n" + json + (failure.map { "\n" + $0 } ?? "")
+  }
+
+  /// The routed delivery a peer's `ok` answer carries, or `nil` when the text holds none.
+  public init?(peerAnswer text: String) {
+    let parts = text.split(separator: "\n", maxSplits: 2, omittingEmptySubsequences: false)
+    guard parts.count >= 2, parts[1].hasPrefix("{") else { return nil }
+    self.init(
+      description: String(parts[0]), json: String(parts[1]), failure: parts.count > 2 ? String(parts[2]) : nil
+    )
   }
 }

@@ -12,11 +12,14 @@ enum PeerVerb {
     summary: "Run Multipeer-style peers; invite, answer, send data and resources between them.",
     details: """
       peer run --service TYPE --name NAME [--advertise] [--browse] [--info KEY=VALUE ...]
-               [--accept always|never|ask] [--json]
+               [--accept always|never|ask] [--routes FILE [--push-key KEY]] [--json]
         runs a peer (a new identity each run, shown NAME#xxxx) until interrupted, printing one
         line per event (found, lost, invitation, state, data, dropped, resource, refused), or
         one JSON object a line with --json. --accept answers invitations (default ask: answer
-        them with 'peer answer'). Its files are under <home>/peers/TYPE/.
+        them with 'peer answer'). Its files are under <home>/peers/TYPE/. --routes FILE routes
+        the pushes and deep links sent to it (push, open-url --device peer:NAME) as device run
+        does; its pass routes write to mailboxes of its folder <home>/peers/TYPE/ID/ (file or
+        coordinated-file: a pass with a session type is refused, 2). --push-key as device run.
       peer invite --from NAME --to NAME [--context JSON] [--timeout S]
         has the running peer --from invite the peer --to it found (the context archived);
         ends when --to is connected (0) or is not, with the reason (declined, timed out: 3).
@@ -53,6 +56,8 @@ enum PeerVerb {
       OptionSpec(.context, help: "invite: the invitation's context, JSON"),
       OptionSpec(.timeout, help: "invite: seconds to wait for the answer (default 30)"),
       OptionSpec(.mode, help: "send: reliable or unreliable"),
+      OptionSpec(.routes, help: "run: route pushes and deep links by this routes file"),
+      OptionSpec(.pushKey, help: "run: the aps key pushes are matched on (default notification_id)"),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -104,10 +109,12 @@ enum PeerVerb {
       throw .usage("--accept takes always, never or ask, not \(DisplayText.field(policyText))")
     }
     let json = arguments.flag(.json)
+    let routes = try RouteArguments.routesFile(arguments, peer: true)
     let peer: LocalPeer
     do throws(PeerError) {
       peer = try LocalPeer(name: name, service: service, home: PeerArguments.home(arguments))
     } catch { throw .failure(error.description) }
+    try RouteArguments.install(routes, in: peer, arguments)
     peer.setEventHandler { event in emit(PeerLines.line(event, json: json)) }
     var sources: [any DispatchSourceSignal] = []
     for number in [SIGINT, SIGTERM] {

@@ -1,21 +1,24 @@
 import DevicePairing
 import DeviceRouting
 
-/// `push --device PAIR:ROLE PAYLOAD`: a push notification to a running device, which routes it.
+/// `push --device PAIR:ROLE|peer:NAME PAYLOAD`: a push notification to a running device or peer,
+/// which routes it.
 enum PushVerb {
   static let verb = Verb(
     name: "push",
-    synopsis: "--device PAIR:ROLE PAYLOAD [--json]",
-    summary: "Send a push notification to a running device and print the route it took.",
+    synopsis: "--device PAIR:ROLE|peer:NAME PAYLOAD [--json]",
+    summary: "Send a push notification to a running device or peer and print the route it took.",
     details: """
       PAYLOAD is a JSON file, or - for standard input, in APNs' form: an object with an "aps"
       dictionary, at most 4096 bytes ("Simulator Target Bundle" is accepted, as xcrun simctl push
-      accepts it). The device (device run, with --routes FILE) routes it by the string under
-      aps.notification_id (device run --push-key KEY names another key) and prints nothing here:
-      this verb prints the route taken, 'catcher N "PATTERN" (FILE:LINE)', 'delegate' or
-      'unhandled', or with --json the route as one JSON object. Exit 2 for a payload that is
-      refused (with the reason) or a bad --device, 3 when the device is not running or the
-      route's pass failed. A peer (peer:NAME) is not available yet.
+      accepts it). --device is PAIR:ROLE (r1:phone) for a pair's device, or peer:NAME (NAME#xxxx
+      to pick one of several peers of that name) for a running peer. The device (device run,
+      with --routes FILE) or peer (peer run --routes FILE) routes it by the string under
+      aps.notification_id (--push-key KEY there names another key); this verb prints the route
+      taken, 'catcher N "PATTERN" (FILE:LINE)', 'delegate' or 'unhandled', or with --json the
+      route as one JSON object. Exit 2 for a payload that is refused (with the reason), a bad
+      --device or a peer name several running peers share, 3 when the device or peer is not
+      running or the route's pass failed.
       """,
     options: [RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption],
     usesLocation: false,
@@ -25,11 +28,13 @@ enum PushVerb {
     guard arguments.positional.count == 1 else {
       throw .usage("push takes one payload: a JSON file, or - for standard input (see --help)")
     }
-    let address = try RouteArguments.address(arguments, verb: "push")
+    let selector = try RouteArguments.selector(arguments, verb: "push")
     let bytes = try RouteArguments.read(arguments.positional[0], what: "payload")
     let notification: PushNotification
     do { notification = try PushNotification(json: bytes) } catch { throw .usage(error.description) }
-    return try RouteArguments.deliver(arguments, address: address) { client throws(PairedDeviceError) in
+    let request = PeerControlMessage([Array("push".utf8), notification.bytes])
+    return try RouteArguments.deliver(arguments, to: selector, request: request) {
+      client throws(PairedDeviceError) in
       try client.push(notification)
     }
   }

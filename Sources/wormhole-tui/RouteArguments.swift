@@ -3,6 +3,7 @@ import DevicePairing
 import DeviceRouting
 import DeviceSession
 import Glibc
+import PeerSession
 import Wormhole
 import WormholeVocabulary
 
@@ -13,7 +14,7 @@ enum RouteArguments {
   static let maximumInputBytes = 1 << 20
 
   static let deviceOption = OptionSpec(
-    .device, help: "the device: PAIR:ROLE (r1:phone); peer:NAME once peers exist")
+    .device, help: "the device: PAIR:ROLE (r1:phone), or peer:NAME for a running peer")
   static let jsonOption = OptionSpec(.json, help: "print the route as one JSON object")
 
   /// The bytes of `file` (`-` is standard input), at most ``maximumInputBytes``: a usage error
@@ -50,19 +51,13 @@ enum RouteArguments {
     }
   }
 
-  /// The device `--device` names (required): a pair's device; a peer is refused until peers exist.
-  static func address(_ arguments: ParsedArguments, verb: String) throws(CommandError) -> DeviceAddress {
+  /// The device `--device` names (required): a pair's device or a running peer.
+  static func selector(_ arguments: ParsedArguments, verb: String) throws(CommandError) -> DeviceSelector {
     guard let text = arguments.value(.device) else {
-      throw .usage("\(verb) needs --device PAIR:ROLE (as in r1:phone)")
+      throw .usage("\(verb) needs --device PAIR:ROLE (as in r1:phone) or peer:NAME")
     }
-    let selector: DeviceSelector
-    do { selector = try DeviceSelector(text) } catch {
+    do { return try DeviceSelector(text) } catch {
       throw .usage("--device \(DisplayText.field(text)) is \(error.description)")
-    }
-    switch selector {
-    case .device(let address): return address
-    case .peer:
-      throw .usage("\(DisplayText.field(text)) names a peer: peers are not available yet")
     }
   }
 
@@ -71,12 +66,30 @@ enum RouteArguments {
     DisplayText.field(DeviceSelector.device(address).description)
   }
 
-  /// Sends through `deliver` and prints the route: its description, or with `--json` its JSON
-  /// object. Exit 3 when the device is not running or the route's pass failed.
+  /// Sends to the device or peer `selector` names and prints the route: its description, or
+  /// with `--json` its JSON object. A device gets it through `deliver`, a peer as `request` on
+  /// its control socket. Exit 3 when the device or peer is not running or the route's pass
+  /// failed; 2 when a peer's name is ambiguous.
   static func deliver(
-    _ arguments: ParsedArguments, address: DeviceAddress,
+    _ arguments: ParsedArguments, to selector: DeviceSelector, request: PeerControlMessage,
     _ deliver: (PairedDeviceClient) throws(PairedDeviceError) -> RoutedDelivery?
   ) throws(CommandError) -> ExitCode {
+    let routed: RoutedDelivery
+    switch selector {
+    case .device(let address): routed = try self.deliver(arguments, address: address, deliver)
+    case .peer(let name): routed = try self.deliver(request, to: try peer(name, arguments))
+    }
+    emit(arguments.flag(.json) ? routed.json : routed.description)
+    if let failure = routed.failure {
+      throw .failure("the route was taken, but its action failed: \(DisplayText.escaped(failure))")
+    }
+    return .success
+  }
+
+  private static func deliver(
+    _ arguments: ParsedArguments, address: DeviceAddress,
+    _ deliver: (PairedDeviceClient) throws(PairedDeviceError) -> RoutedDelivery?
+  ) throws(CommandError) -> RoutedDelivery {
     let client = PairedDeviceClient(
       store: PairArguments.store(arguments), address: address, applicationGroup: "default")
     let routed: RoutedDelivery?
@@ -89,11 +102,86 @@ enum RouteArguments {
     guard let routed else {
       throw .failure("\(shown(address)) is not running (start it with device run)")
     }
-    emit(arguments.flag(.json) ? routed.json : routed.description)
-    if let failure = routed.failure {
-      throw .failure("the route was taken, but its action failed: \(DisplayText.escaped(failure))")
+    return routed
+  }
+
+  /// The running peer `name` (`NAME` or `NAME#xxxx`) names, of any service: refused when none
+  /// runs (3) or several share the name (2, with their ids).
+  private static func peer(_ name: String, _ arguments: ParsedArguments) throws(CommandError) -> RunningPeer {
+    let running = RunningPeer.all(home: PeerArguments.home(arguments), service: nil)
+    let matches = PeerSelector.matches(name, among: running.map(\.identity))
+    let chosen = running.filter { matches.contains($0.identity) }
+    if chosen.count == 1 { return chosen[0] }
+    if chosen.isEmpty {
+      throw .failure("peer:\(DisplayText.field(name)) is not running (start it with peer run)")
     }
-    return .success
+    throw .usage(
+      "the name \(DisplayText.field(name)) is ambiguous: "
+        + chosen.map { "\($0.identity) (\($0.directory.service.text), pid \($0.pid))" }.joined(
+          separator: ", ")
+        + "; pick one as peer:NAME#xxxx")
+  }
+
+  private static func deliver(_ request: PeerControlMessage, to peer: RunningPeer) throws(CommandError)
+    -> RoutedDelivery
+  {
+    guard let answer = PeerControlChannel.exchange(request, path: peer.controlSocketPath, seconds: 30) else {
+      throw .failure("peer \(peer.identity) gave no answer on its control socket (did it stop?)")
+    }
+    guard answer.text(0) == "ok" else {
+      throw CommandError(message: answer.text(2), code: answer.text(1) == "2" ? .usage : .failure)
+    }
+    guard let routed = RoutedDelivery(peerAnswer: answer.text(1)) else {
+      throw .failure("peer \(peer.identity) answered something that is not a route")
+    }
+    return routed
+  }
+
+  /// `--routes FILE` read and parsed (nil without it), and with `peer` checked for passes with a
+  /// session type (a peer has none): a usage error (exit 2) with one line on standard error per
+  /// problem, the last as the error.
+  static func routesFile(_ arguments: ParsedArguments, peer: Bool) throws(CommandError) -> RoutesFile? {
+    guard let file = arguments.value(.routes) else { return nil }
+    let bytes = try read(file, what: "routes file")
+    var problems: [RoutesFileError]
+    let routes: RoutesFile?
+    do throws(RoutesFileErrors) {
+      let parsed = try RoutesFile.parse(bytes, file: file)
+      routes = parsed
+      problems = peer ? DeviceRoutes.sessionPasses(in: parsed, file: file) : []
+    } catch {
+      routes = nil
+      problems = error.errors
+    }
+    guard let last = problems.popLast() else { return routes }
+    for problem in problems { diagnose(problem.description) }
+    throw .usage(last.description)
+  }
+
+  /// `--push-key KEY`, or the default key.
+  static func pushKey(_ arguments: ParsedArguments) throws(CommandError) -> String {
+    let key = arguments.value(.pushKey) ?? Router.defaultNotificationKey
+    guard !key.isEmpty else { throw .usage("--push-key needs a key of the aps dictionary") }
+    return key
+  }
+
+  /// Installs `routes` (checked by ``routesFile(_:peer:)``) in `peer`, with `--push-key`; its
+  /// `print` routes print on standard output. Without either option the peer keeps its empty
+  /// routes.
+  static func install(_ routes: RoutesFile?, in peer: LocalPeer, _ arguments: ParsedArguments)
+    throws(CommandError)
+  {
+    let key = try pushKey(arguments)
+    guard routes != nil || arguments.value(.pushKey) != nil else { return }
+    let json = arguments.flag(.json)
+    let file = arguments.value(.routes) ?? ""
+    do throws(RoutesFileErrors) {
+      try peer.setRoutes(routes ?? RoutesFile(), named: file, notificationKey: key) { printed in
+        emit(printedLine(printed, json: json))
+      }
+    } catch {
+      throw .usage(error.description)
+    }
   }
 
   /// The line a `print` route writes on the device's standard output: `deep-link ROUTE: URL` or

@@ -136,7 +136,10 @@ import Testing
       (["push", "--device", "p:phone", "-"], "[1]", "must be a JSON object"),
       (["push", "--device", "p:phone", "-"], #"{"alert":"x"}"#, #"no "aps" dictionary"#),
       (["push", "--device", "p:phone", "-"], "{", "the payload is"),
-      (["push", "--device", "peer:desk", "-"], #"{"aps":{}}"#, "peers are not available yet"),
+      (
+        ["push", "--device", "peer:" + String(repeating: "x", count: 64), "-"], #"{"aps":{}}"#,
+        "64 bytes long"
+      ),
       (["push", "--device", "p", "-"], #"{"aps":{}}"#, "expected PAIR:ROLE"),
       (["push", "--device", "p:tablet", "-"], #"{"aps":{}}"#, "the role must be"),
       (["push", "-"], #"{"aps":{}}"#, "needs --device"),
