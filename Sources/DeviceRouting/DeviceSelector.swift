@@ -53,14 +53,25 @@ public enum DeviceSelector: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Why `name` cannot name a peer, or `nil` when it can: a peer name is not empty and at most
-  /// ``maximumPeerNameLength`` bytes of UTF-8.
+  /// ``maximumPeerNameLength`` bytes of UTF-8, optionally followed by `#xxxx` (the last four hex
+  /// digits of one peer's id, as the peer verbs pick one of several peers of a name), which does
+  /// not count towards the length.
   public static func peerNameProblem(_ name: String) -> String? {
     if name.isEmpty { return "it is empty" }
     let length = name.utf8.count
-    if length > maximumPeerNameLength {
-      return "it is \(length) bytes long; at most \(maximumPeerNameLength) are allowed"
+    if length <= maximumPeerNameLength { return nil }
+    let bytes = Array(name.utf8)
+    let isHex = { (byte: UInt8) in
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(byte)
     }
-    return nil
+    if bytes.count > 5, bytes[bytes.count - 5] == UInt8(ascii: "#"), bytes.suffix(4).allSatisfy(isHex),
+      bytes.count - 5 <= maximumPeerNameLength
+    {
+      return nil
+    }
+    return "it is \(length) bytes long; at most \(maximumPeerNameLength) are allowed (and #xxxx after them)"
   }
 
   /// The selector as `--device` spells it (`r1:phone`, `peer:desk`); a pair named `peer` as

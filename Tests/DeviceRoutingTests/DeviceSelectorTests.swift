@@ -60,7 +60,19 @@ import Testing
     let longest = String(repeating: "é", count: 31) + "x"
     #expect(longest.utf8.count == 63)
     #expect(try DeviceSelector("peer:" + longest) == .peer(name: longest))
-    #expect(DeviceSelector.peerNameProblem(longest + "x") == "it is 64 bytes long; at most 63 are allowed")
+    #expect(
+      DeviceSelector.peerNameProblem(longest + "x")
+        == "it is 64 bytes long; at most 63 are allowed (and #xxxx after them)")
     #expect(throws: DeviceSelectorError.self) { try DeviceSelector("peer:" + longest + "x") }
+  }
+
+  /// `NAME#xxxx` picks one of several peers of a name: the id's four hex digits do not count
+  /// towards the name's 63 bytes, and only they do not.
+  @Test func aLongestPeerNameMayCarryAnIdSuffix() throws {
+    let longest = String(repeating: "é", count: 31) + "x"
+    #expect(try DeviceSelector("peer:" + longest + "#3f2A") == .peer(name: longest + "#3f2A"))
+    #expect(throws: DeviceSelectorError.self) { try DeviceSelector("peer:" + longest + "x#3f2a") }
+    #expect(throws: DeviceSelectorError.self) { try DeviceSelector("peer:" + longest + "#3f2g") }
+    #expect(throws: DeviceSelectorError.self) { try DeviceSelector("peer:" + longest + "#3f2a1") }
   }
 }
