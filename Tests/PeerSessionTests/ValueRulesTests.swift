@@ -68,6 +68,17 @@ import Testing
     #expect(!error.description.contains("\u{1B}"))
   }
 
+  /// A peer's control `status` is one entry a line with tab-separated fields, each peer written as
+  /// its identity: a name holding a line break or a tab cannot make a line or a field of its own.
+  @Test func anIdentityIsOneLineAndOneFieldWhateverItsName() throws {
+    let name = try PeerName("a\nfound b#0001\tx\r")
+    let identity = try #require(PeerIdentity(name: name, id: 1))
+    #expect(!identity.description.contains("\n"))
+    #expect(!identity.description.contains("\t"))
+    #expect(!identity.description.contains("\r"))
+    #expect(identity.description.hasSuffix("#0001"))
+  }
+
   @Test func eachRunIsANewIdentityAndNamesAreOnlyLabels() throws {
     let name = try PeerName("phone")
     let first = PeerIdentity(name: name)
