@@ -1,4 +1,6 @@
 import DeviceSession
+import Dispatch
+import Foundation
 import MQTTClient
 import Synchronization
 
@@ -9,7 +11,14 @@ import Synchronization
 /// - **Reachability** is the counterpart's presence: a retained `online` that the device
 ///   publishes when it connects, and a retained `offline` it publishes when it stops, or that
 ///   the broker publishes for it (its Last Will) when its connection ends otherwise (killed,
-///   network gone). The link is reachable while it is connected and the counterpart is online.
+///   network gone, or stopped: one and a half keep-alives after its last packet). The link is
+///   reachable while it is connected and the counterpart is online *and live*: a device also
+///   publishes `online` (not retained, QoS 0) every heartbeat (a quarter of the keep-alive by
+///   default), and answers the first live
+///   `online` it hears from a counterpart it did not hear from before with one of its own, so
+///   a retained `online` alone (left by a device that died while the broker was down, when
+///   no Will could be published) never makes it reachable, and a counterpart silent for three
+///   heartbeats (stopped, or cut off) is unreachable until it is heard again.
 /// - **Messages and replies** go out only while the counterpart is reachable (otherwise
 ///   ``send(_:)`` returns `false`, and the session fails with 7007), at QoS 1; the receiver
 ///   subscribes to them at QoS 0, so the broker never keeps one for a device that is away.
@@ -27,17 +36,43 @@ public final class MQTTDeviceLink: DeviceLink {
   /// The broker the link connects to.
   public let broker: BrokerAddress
   private let codec: FrameCodec
-  private let keepAlive: Int
+  /// Seconds between the client's pings (see ``init(topics:broker:codec:keepAlive:heartbeat:)``).
+  public let keepAlive: Int
+  /// The time between two live `online`s of this device.
+  public let heartbeat: Duration
   private let state = Mutex(LinkState())
+  /// Runs the heartbeat timer; ``stop()`` cancels it there, so no heartbeat follows `offline`.
+  private let timerQueue = DispatchQueue(label: "wormhole.mqtt-link.heartbeat")
+  private let timer = Mutex<HeartbeatTimer?>(nil)
+
+  /// A dispatch source, whose methods are safe from any thread (Dispatch locks it itself).
+  private struct HeartbeatTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+  }
 
   private struct LinkState {
     var handler: (@Sendable (LinkEvent) -> Void)?
     var client: MQTTClient?
     var isConnected = false
+    /// The counterpart's presence says `online` (live or retained).
     var counterpartOnline = false
+    /// When the counterpart was last heard live (`nil`: not since this connection, or too long ago).
+    var counterpartHeard: ContinuousClock.Instant?
     /// What was last reported to the session.
     var isReachable = false
     var isStopping = false
+  }
+
+  /// A counterpart not heard from for this many heartbeats is unreachable.
+  public static let missedHeartbeats = 3
+
+  /// The keep-alive when none is given: `WORMHOLE_MQTT_KEEPALIVE` (seconds, 5 to 3600) when it
+  /// is set to one, else 10.
+  public static var defaultKeepAlive: Int {
+    guard let text = ProcessInfo.processInfo.environment["WORMHOLE_MQTT_KEEPALIVE"], let seconds = Int(text),
+      (5...3600).contains(seconds)
+    else { return 10 }
+    return seconds
   }
 
   /// The payloads of the presence topic.
@@ -47,22 +82,35 @@ public final class MQTTDeviceLink: DeviceLink {
   /// A link for the device at `topics`' address through `broker`; nothing happens before
   /// ``start(_:)``.
   ///
-  /// - Parameter keepAlive: Seconds between the client's pings; a device cut off from the
-  ///   broker without its connection closing is announced offline after one and a half times this.
+  /// - Parameters:
+  ///   - keepAlive: Seconds between the client's pings (at least 5, libmosquitto's minimum); a
+  ///     device cut off from the broker without its connection closing (stopped with SIGSTOP,
+  ///     its network gone) is announced offline by the broker one and a half times this after
+  ///     its last packet.
+  ///   - heartbeat: The time between two live `online`s (default: a quarter of the keep-alive);
+  ///     a counterpart silent for ``missedHeartbeats`` of them is unreachable, so by default a
+  ///     counterpart that stops (SIGSTOP, a frozen machine, a cable pulled) is unreachable
+  ///     within one keep-alive of its last heartbeat, before the broker's Will (one and a half
+  ///     keep-alives, and mosquitto checks them only every few seconds: 10 to 12 s for 5 s).
   public init(
-    topics: DeviceTopics, broker: BrokerAddress, codec: FrameCodec = FrameCodec(), keepAlive: Int = 10
+    topics: DeviceTopics, broker: BrokerAddress, codec: FrameCodec = FrameCodec(),
+    keepAlive: Int = MQTTDeviceLink.defaultKeepAlive, heartbeat: Duration? = nil
   ) {
     self.topics = topics
     self.broker = broker
     self.codec = codec
-    self.keepAlive = keepAlive
+    self.keepAlive = max(5, keepAlive)
+    self.heartbeat = max(.milliseconds(50), heartbeat ?? .milliseconds(250 * self.keepAlive))
   }
 
   /// A link for `address` under the default prefix; throws when the pair's name cannot be a topic.
   public convenience init(
-    address: DeviceAddress, broker: BrokerAddress, codec: FrameCodec = FrameCodec(), keepAlive: Int = 10
+    address: DeviceAddress, broker: BrokerAddress, codec: FrameCodec = FrameCodec(),
+    keepAlive: Int = MQTTDeviceLink.defaultKeepAlive, heartbeat: Duration? = nil
   ) throws(LinkError) {
-    self.init(topics: try DeviceTopics(address: address), broker: broker, codec: codec, keepAlive: keepAlive)
+    self.init(
+      topics: try DeviceTopics(address: address), broker: broker, codec: codec, keepAlive: keepAlive,
+      heartbeat: heartbeat)
   }
 
   public func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {
@@ -83,6 +131,7 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock { $0.client = nil }
       throw LinkError(error.description)
     }
+    startHeartbeat()
   }
 
   /// Transfers wait in the receiver's persistent session and the newest context is retained:
@@ -110,6 +159,13 @@ public final class MQTTDeviceLink: DeviceLink {
     let (client, isConnected) = state.withLock { state -> (MQTTClient?, Bool) in
       state.isStopping = true
       return (state.client, state.isConnected)
+    }
+    // On the timer's queue: once this returns, no heartbeat is being published or will be.
+    timerQueue.sync {
+      timer.withLock {
+        $0?.source.cancel()
+        $0 = nil
+      }
     }
     guard let client else { return }
     // Announced by the device itself: the broker sends the Will only for a connection that ends
@@ -151,6 +207,7 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock {
         $0.isConnected = false
         $0.counterpartOnline = false
+        $0.counterpartHeard = nil
       }
       updateReachability()
     case .received(let message):
@@ -172,7 +229,19 @@ public final class MQTTDeviceLink: DeviceLink {
         emit(.refused(.malformed("the \(counterpart.address.role)'s presence is neither online nor offline")))
         return
       }
-      state.withLock { $0.counterpartOnline = message.payload == Self.online }
+      let online = message.payload == Self.online
+      // Retained: what the broker kept, maybe from a device long dead. Live: the device is there.
+      let isLive = online && !message.isRetained
+      let answer = state.withLock { state -> Bool in
+        let heardBefore = state.counterpartOnline && state.counterpartHeard != nil
+        state.counterpartOnline = online
+        state.counterpartHeard = isLive ? .now : (online ? state.counterpartHeard : nil)
+        return isLive && !heardBefore
+      }
+      // A counterpart heard live for the first time (it just connected, or came back) may have
+      // only this device's retained online: a live one tells it this device is there too.
+      // On the timer's queue, which ``stop()`` drains: never after this device's `offline`.
+      if answer { timerQueue.async { [weak self] in self?.publishHeartbeat() } }
       updateReachability()
       return
     }
@@ -188,9 +257,40 @@ public final class MQTTDeviceLink: DeviceLink {
     emit(.received(frame))
   }
 
+  /// Publishes a live `online` every heartbeat, and finds a counterpart that has gone silent.
+  private func startHeartbeat() {
+    let source = DispatchSource.makeTimerSource(queue: timerQueue)
+    let interval = DispatchTimeInterval.nanoseconds(
+      Int(heartbeat.components.seconds) * 1_000_000_000
+        + Int(heartbeat.components.attoseconds / 1_000_000_000))
+    source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
+    source.setEventHandler { [weak self] in self?.beat() }
+    let made = HeartbeatTimer(source: source)
+    timer.withLock { $0 = made }
+    source.resume()
+  }
+
+  private func beat() {
+    let silence = heartbeat * Self.missedHeartbeats
+    let wentSilent = state.withLock { state -> Bool in
+      guard let heard = state.counterpartHeard, ContinuousClock.now - heard > silence else { return false }
+      state.counterpartHeard = nil
+      return true
+    }
+    publishHeartbeat()
+    if wentSilent { updateReachability() }
+  }
+
+  /// A live (not retained) `online` at QoS 0, when connected.
+  private func publishHeartbeat() {
+    guard let client = state.withLock({ $0.isConnected && !$0.isStopping ? $0.client : nil }) else { return }
+    _ = try? client.publish(Self.online, to: topics.topic(.presence), quality: .atMostOnce, retained: false)
+  }
+
   private func updateReachability() {
     let change = state.withLock { state -> Bool? in
-      let reachable = state.isConnected && state.counterpartOnline && !state.isStopping
+      let reachable =
+        state.isConnected && state.counterpartOnline && state.counterpartHeard != nil && !state.isStopping
       guard reachable != state.isReachable else { return nil }
       state.isReachable = reachable
       return reachable

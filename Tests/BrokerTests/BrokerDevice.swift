@@ -21,8 +21,13 @@ final class BrokerDevice: Sendable {
   let device: SimulatedDevice
   let deliveries = Collector<SessionDelivery>()
 
-  init(_ home: BrokerHome, _ address: DeviceAddress, broker: TestBroker, activate: Bool = true) throws {
-    let link = try MQTTDeviceLink(address: address, broker: broker.address, keepAlive: 5)
+  /// - Parameter heartbeat: The link's heartbeat (default: its keep-alive, 5 s).
+  init(
+    _ home: BrokerHome, _ address: DeviceAddress, broker: TestBroker, activate: Bool = true,
+    heartbeat: Duration? = nil
+  ) throws {
+    let link = try MQTTDeviceLink(
+      address: address, broker: broker.address, keepAlive: 5, heartbeat: heartbeat)
     device = try SimulatedDevice(
       store: home.store, address: address, applicationGroup: "group.test", link: link)
     let deliveries = deliveries

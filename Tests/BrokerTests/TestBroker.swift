@@ -40,8 +40,11 @@ final class TestBroker: Sendable {
     return ready
   }()
 
-  /// Starts a broker and waits until it listens.
-  init() throws {
+  /// Starts a broker and waits until it listens. With `persistent`, it keeps its retained
+  /// messages, persistent sessions and queued messages in its directory (`persistence true`),
+  /// saved after every change (`autosave_on_changes`, `autosave_interval 1`), so that a broker
+  /// killed and restarted (``restart()``) remembers them.
+  init(persistent: Bool = false) throws {
     guard let executable = Self.executable else {
       throw BrokerTestError(
         "mosquitto is not installed: apt install mosquitto mosquitto-clients libmosquitto1")
@@ -50,12 +53,19 @@ final class TestBroker: Sendable {
     directory = TemporaryDirectory(prefix: "broker-test")
     let port = try Self.freePort()
     address = BrokerAddress(host: "127.0.0.1", port: port)
+    // Run as root, mosquitto becomes the user "mosquitto" unless told to stay: it could not
+    // write to the test's directory then.
+    let user = getpwuid(geteuid()).map { String(cString: $0.pointee.pw_name) } ?? "mosquitto"
+    let persistence =
+      persistent
+      ? "persistence true\npersistence_location \(directory.path)/\nautosave_on_changes true\nautosave_interval 1\nuser \(user)"
+      : "persistence false"
     directory.write(
       "mosquitto.conf",
       """
       listener \(port) 127.0.0.1
       allow_anonymous true
-      persistence false
+      \(persistence)
       log_dest stderr
       log_type error
       log_type warning
@@ -118,7 +128,8 @@ final class TestBroker: Sendable {
     process.waitUntilExit()
   }
 
-  /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing.
+  /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing, unless
+  /// it was made `persistent`.
   func restart() throws {
     kill()
     guard let executable = Self.executable else { throw BrokerTestError("mosquitto is gone") }
@@ -130,6 +141,11 @@ final class TestBroker: Sendable {
 
   /// The broker's log so far (connections, disconnections, Wills).
   var logLines: [String] { log.values }
+
+  /// The broker's log once `condition` holds of it, or after `seconds`.
+  func waitForLog(seconds: Double, until condition: ([String]) -> Bool) -> [String] {
+    log.wait(seconds: seconds, until: condition)
+  }
 
   /// `mqtt://127.0.0.1:PORT`.
   var url: String { address.description }
