@@ -1,3 +1,4 @@
+import DeviceRouting
 import DeviceSession
 import Dispatch
 import Foundation
@@ -44,6 +45,10 @@ public final class MQTTDeviceLink: DeviceLink {
   /// Runs the heartbeat timer; ``stop()`` cancels it there, so no heartbeat follows `offline`.
   private let timerQueue = DispatchQueue(label: "wormhole.mqtt-link.heartbeat")
   private let timer = Mutex<HeartbeatTimer?>(nil)
+  /// Where pushes and deep links that arrive on this device's `push` topic are routed.
+  private let routes = Mutex<DeviceRoutes?>(nil)
+  /// Routes them off the client's network thread, one at a time, in order of arrival.
+  private let routingQueue = DispatchQueue(label: "wormhole.mqtt-link.routing")
 
   /// A dispatch source, whose methods are safe from any thread (Dispatch locks it itself).
   private struct HeartbeatTimer: @unchecked Sendable {
@@ -134,6 +139,13 @@ public final class MQTTDeviceLink: DeviceLink {
     startHeartbeat()
   }
 
+  /// Routes the pushes and deep links published to this device's `push` topic (by
+  /// ``BrokerRouting`` on any machine) with `routes`, answering each on its `routed` topic with
+  /// the route taken. Without this, each is answered with a refusal.
+  public func route(with routes: DeviceRoutes) {
+    self.routes.withLock { $0 = routes }
+  }
+
   /// Transfers wait in the receiver's persistent session and the newest context is retained:
   /// the session sends both at once, whether the counterpart is there or not.
   public var queuesWhileUnreachable: Bool { true }
@@ -198,6 +210,8 @@ public final class MQTTDeviceLink: DeviceLink {
         for kind in [DeviceTopics.Kind.context, .transfer, .ack] {
           try client.subscribe(counterpart.topic(kind), quality: .atLeastOnce)
         }
+        // Pushes and deep links reach a running device only, as on one machine.
+        try client.subscribe(topics.topic(.push), quality: .atMostOnce)
         try client.publish(Self.online, to: topics.topic(.presence), quality: .atLeastOnce, retained: true)
       } catch {
         emit(.refused(.malformed("the broker connection failed at once: \(error)")))
@@ -220,6 +234,10 @@ public final class MQTTDeviceLink: DeviceLink {
   }
 
   private func receive(_ message: MQTTMessage) {
+    if message.topic == topics.topic(.push) {
+      receiveRouteRequest(message.payload)
+      return
+    }
     let counterpart = topics.counterpart
     guard let kind = counterpart.kind(of: message.topic) else { return }
     guard kind != .presence else {
@@ -255,6 +273,63 @@ public final class MQTTDeviceLink: DeviceLink {
       return
     }
     emit(.received(frame))
+  }
+
+  /// The longest request identifier taken on the `push` topic (``BrokerRouting`` makes 32 hex digits).
+  static let maximumRequestIdentifierBytes = 64
+
+  /// A push or a deep link from the `push` topic, which anyone on the broker may publish to:
+  /// a frame of one of those kinds, addressed as the local control socket's are (the device's
+  /// own role), with a request identifier; anything else is refused (reported, not answered).
+  private func receiveRouteRequest(_ payload: [UInt8]) {
+    let frame: DeviceFrame
+    do throws(FrameError) { frame = try codec.decode(payload) } catch {
+      emit(.refused(error))
+      return
+    }
+    guard DeviceTopics.accepts(frame.kind, on: .push), frame.sender == topics.address.role else {
+      emit(.refused(.malformed("a frame of kind \(frame.kind) from the \(frame.sender) on the push topic")))
+      return
+    }
+    let identifier = frame.identifier.utf8
+    guard !identifier.isEmpty, identifier.count <= Self.maximumRequestIdentifierBytes,
+      identifier.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+    else {
+      emit(.refused(.malformed("a push request whose identifier is not 1 to 64 printable ASCII bytes")))
+      return
+    }
+    routingQueue.async { [weak self] in
+      guard let self else { return }
+      var answer = self.routed(frame)
+      answer.identifier = frame.identifier
+      guard let client = self.state.withLock({ $0.isStopping ? nil : $0.client }),
+        let bytes = try? self.codec.encode(answer)
+      else { return }
+      _ = try? client.publish(bytes, to: self.topics.topic(.routed), quality: .atLeastOnce, retained: false)
+    }
+  }
+
+  /// The answer to a push or a deep link: the routed delivery, or the reason it was refused
+  /// (as the control socket answers: ``DeviceControlServer``).
+  private func routed(_ frame: DeviceFrame) -> DeviceFrame {
+    let role = topics.address.role
+    func refusal(_ reason: String) -> DeviceFrame {
+      ControlAnswer.failed(.refusedFrame(reason)).frame(sender: role)
+    }
+    guard let routes = routes.withLock({ $0 }) else {
+      return refusal("this device takes no pushes or deep links")
+    }
+    if frame.kind == .push {
+      do throws(PushPayloadError) {
+        return routes.deliver(try PushNotification(json: frame.payload)).routed.frame(sender: role)
+      } catch { return refusal(error.description) }
+    }
+    guard frame.payload.count <= DeepLink.maximumWireBytes,
+      let text = String(validating: frame.payload, as: UTF8.self)
+    else { return refusal("the URL is not text of at most \(DeepLink.maximumWireBytes) bytes") }
+    do throws(DeepLinkError) {
+      return routes.deliver(try DeepLink(text)).routed.frame(sender: role)
+    } catch { return refusal(error.description) }
   }
 
   /// Publishes a live `online` every heartbeat, and finds a counterpart that has gone silent.

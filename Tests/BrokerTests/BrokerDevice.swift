@@ -19,14 +19,16 @@ struct BrokerHome {
 /// its deliveries collected.
 final class BrokerDevice: Sendable {
   let device: SimulatedDevice
+  /// The device's link, for what only it does (routing pushes from the broker).
+  let link: MQTTDeviceLink
   let deliveries = Collector<SessionDelivery>()
 
-  /// - Parameter heartbeat: The link's heartbeat (default: its keep-alive, 5 s).
+  /// - Parameter heartbeat: The link's heartbeat (default: a quarter of its keep-alive of 5 s).
   init(
     _ home: BrokerHome, _ address: DeviceAddress, broker: TestBroker, activate: Bool = true,
     heartbeat: Duration? = nil
   ) throws {
-    let link = try MQTTDeviceLink(
+    link = try MQTTDeviceLink(
       address: address, broker: broker.address, keepAlive: 5, heartbeat: heartbeat)
     device = try SimulatedDevice(
       store: home.store, address: address, applicationGroup: "group.test", link: link)
