@@ -61,6 +61,9 @@ public final class MQTTDeviceLink: DeviceLink {
     var isConnected = false
     /// The counterpart's presence says `online` (live or retained).
     var counterpartOnline = false
+    /// The broker holds a presence of the counterpart (`online` or `offline`): it has connected
+    /// to this broker, so its persistent session exists and takes transfers for it.
+    var counterpartHasSession = false
     /// When the counterpart was last heard live (`nil`: not since this connection, or too long ago).
     var counterpartHeard: ContinuousClock.Instant?
     /// What was last reported to the session.
@@ -154,8 +157,11 @@ public final class MQTTDeviceLink: DeviceLink {
     let kind = DeviceTopics.topicKind(for: frame.kind)
     let client = state.withLock { state -> MQTTClient? in
       guard !state.isStopping, state.isConnected else { return nil }
-      // Live messages only while the counterpart is there; the rest may wait in the broker.
+      // Live messages only while the counterpart is there; the rest may wait in the broker, in
+      // its persistent session, if it has one: a transfer published before the counterpart ever
+      // connected would reach nobody, so it waits on this device's disk until it is reachable.
       if kind == .message && !state.isReachable { return nil }
+      if kind == .transfer && !state.isReachable && !state.counterpartHasSession { return nil }
       return state.client
     }
     guard let client, let bytes = try? codec.encode(frame) else { return false }
@@ -221,6 +227,7 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock {
         $0.isConnected = false
         $0.counterpartOnline = false
+        $0.counterpartHasSession = false
         $0.counterpartHeard = nil
       }
       updateReachability()
@@ -253,6 +260,7 @@ public final class MQTTDeviceLink: DeviceLink {
       let answer = state.withLock { state -> Bool in
         let heardBefore = state.counterpartOnline && state.counterpartHeard != nil
         state.counterpartOnline = online
+        state.counterpartHasSession = !message.payload.isEmpty
         state.counterpartHeard = isLive ? .now : (online ? state.counterpartHeard : nil)
         return isLive && !heardBefore
       }

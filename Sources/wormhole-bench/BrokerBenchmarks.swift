@@ -24,12 +24,20 @@ import Synchronization
 /// its sockets) every round trip waits for a delayed acknowledgement, about 44 ms on Linux,
 /// for the raw baseline and the devices alike (measured: 44 ms against 84 µs).
 ///
+/// - 100 pairs through the one broker, hosted by 4 child processes (`wormhole-bench
+///   child-broker-pairs`, 25 pairs each, both devices of a pair in one child), every pair doing
+///   its round trips at once: their p50 against one pair's alone (no target; the memory of the
+///   hosting processes is stated).
+///
 /// Each figure is the median of three runs; each run's ratio is in the detail.
 func brokerBenchmarks() throws -> [BenchmarkRecord] {
   try MQTTClient.load()
   let broker = try BenchBroker()
   defer { broker.stop() }
-  return [try sessionMessageBenchmark(broker), try bridgeThroughputBenchmark(broker)]
+  return [
+    try sessionMessageBenchmark(broker), try bridgeThroughputBenchmark(broker),
+    try manyPairsBenchmark(broker),
+  ]
 }
 
 private let runs = 3
@@ -144,6 +152,181 @@ private func rawRoundTrips(broker: BenchBroker, payload: [UInt8], run: Int) thro
     if index >= warmUps { samples.append(now() - start) }
   }
   return median(samples)
+}
+
+// MARK: Many pairs
+
+private let manyPairs = 100
+private let pairProcesses = 4
+private let manyPairsRoundTrips = 20
+
+private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord {
+  let home = try scratchDirectory()
+  defer { try? FileManager.default.removeItem(atPath: home) }
+  let payload = [UInt8](repeating: 7, count: messageBytes)
+  var ours: [Double] = []
+  var alone: [Double] = []
+  var detail: [String: Double] = [:]
+  for run in 0..<runs {
+    let store = PairStore(home: home)
+    let pair = try store.create(try PairStore.name("alone\(run)"))
+    let single = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
+    let perProcess = manyPairs / pairProcesses
+    let children = try (0..<pairProcesses).map { index in
+      try BrokerPairsChild(
+        broker: broker.address, home: home + "/many\(run)-\(index)", first: index * perProcess,
+        count: perProcess, run: run)
+    }
+    defer { for child in children { child.finish() } }
+    for child in children { try child.expect("ready") }
+    for child in children { child.send("go") }
+    var samples: [Double] = []
+    var resident: [Double] = []
+    for child in children {
+      let words = try child.line().split(separator: " ")
+      guard words.first == "samples" else {
+        throw BenchmarkFailure("a pairs child said \(words.first ?? "")")
+      }
+      samples += words.dropFirst().compactMap { Double($0) }
+      let memory = try child.line().split(separator: " ")
+      guard memory.first == "rss", memory.count == 2, let bytes = Double(memory[1]) else {
+        throw BenchmarkFailure("a pairs child did not state its memory")
+      }
+      resident.append(bytes)
+    }
+    guard samples.count == manyPairs * manyPairsRoundTrips else {
+      throw BenchmarkFailure("\(samples.count) round trips of \(manyPairs * manyPairsRoundTrips)")
+    }
+    let p50 = median(samples)
+    ours.append(p50)
+    alone.append(single)
+    detail["run\(run)_ratio"] = p50 > 0 ? single / p50 : 0
+    detail["run\(run)_p99_s"] = percentile(samples, 0.99)
+    detail["run\(run)_rss_per_process_bytes"] = median(resident)
+  }
+  detail["pairs"] = Double(manyPairs)
+  detail["processes"] = Double(pairProcesses)
+  detail["round_trips_per_pair"] = Double(manyPairsRoundTrips)
+  return BenchmarkRecord(
+    name: "broker_100_pairs_message_p50", unit: "seconds", value: median(ours),
+    baselineName: "one pair alone", baseline: median(alone), higherIsBetter: false, target: nil,
+    detail: detail)
+}
+
+/// `wormhole-bench child-broker-pairs HOST PORT HOME FIRST COUNT`: hosts pairs `p FIRST` to
+/// `p FIRST+COUNT-1` (both devices each) over the broker, says `ready` once every pair reaches
+/// itself, waits for `go`, then has every pair do its round trips at once, and prints
+/// `samples S...` and `rss BYTES`.
+func runBrokerPairsChild(_ arguments: [String]) throws {
+  guard arguments.count == 5, let port = Int(arguments[1]), let first = Int(arguments[3]),
+    let count = Int(arguments[4])
+  else { throw BenchmarkFailure("child-broker-pairs HOST PORT HOME FIRST COUNT") }
+  try MQTTClient.load()
+  let broker = BrokerAddress(host: arguments[0], port: port)
+  let store = PairStore(home: arguments[2])
+  let payload = [UInt8](repeating: 7, count: messageBytes)
+  var devices: [SimulatedDevice] = []
+  defer { for device in devices { device.stop() } }
+  let reachable = DispatchSemaphore(value: 0)
+  var phones: [SessionEngine] = []
+  for index in first..<(first + count) {
+    let pair = try store.create(try PairStore.name("p\(index)"))
+    for address in [pair.watch, pair.phone] {
+      let link = try MQTTDeviceLink(address: address, broker: broker)
+      let device = try SimulatedDevice(
+        store: store, address: address, applicationGroup: "group.bench", link: link)
+      let session = device.session
+      device.session.setDeliveryHandler { delivery in
+        switch delivery {
+        case .message(let message) where address.role == .watch:
+          try? session.reply(to: message, with: message.payload)
+        case .reachabilityChanged(true) where address.role == .phone:
+          reachable.signal()
+        default:
+          break
+        }
+      }
+      try device.session.activate()
+      devices.append(device)
+      if address.role == .phone { phones.append(session) }
+    }
+  }
+  for _ in 0..<count {
+    guard reachable.wait(timeout: .now() + 60) == .success else {
+      throw BenchmarkFailure("not every pair reached itself in 60 s")
+    }
+  }
+  print("ready")
+  fflush(nil)
+  guard readLine() == "go" else { return }
+  let samples = Mutex<[Double]>([])
+  let group = DispatchGroup()
+  for phone in phones {
+    group.enter()
+    let thread = Thread {
+      defer { group.leave() }
+      let replied = DispatchSemaphore(value: 0)
+      for _ in 0..<manyPairsRoundTrips {
+        let start = now()
+        guard
+          (try? phone.sendMessage(payload, identifier: "bench", replyTimeout: 30) { _ in replied.signal() })
+            != nil, replied.wait(timeout: .now() + 30) == .success
+        else { return }
+        let took = now() - start
+        samples.withLock { $0.append(took) }
+      }
+    }
+    thread.start()
+  }
+  group.wait()
+  print("samples " + samples.withLock { $0 }.map { String($0) }.joined(separator: " "))
+  print("rss \(Int(residentBytes()))")
+  fflush(nil)
+}
+
+/// One `child-broker-pairs` process, talked to by lines.
+private final class BrokerPairsChild {
+  private let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+
+  init(broker: BrokerAddress, home: String, first: Int, count: Int, run: Int) throws {
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = [
+      "child-broker-pairs", broker.host, String(broker.port), home, String(run * 1000 + first), String(count),
+    ]
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+  }
+
+  func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+
+  func expect(_ line: String) throws {
+    let got = try self.line()
+    guard got == line else { throw BenchmarkFailure("a pairs child said \(got), not \(line)") }
+  }
+
+  func line() throws -> String {
+    let descriptor = output.fileHandleForReading.fileDescriptor
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(descriptor, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else { throw BenchmarkFailure("a pairs child ended before a line") }
+      if byte == UInt8(ascii: "\n") { break }
+      bytes.append(byte)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  func finish() {
+    try? input.fileHandleForWriting.close()
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
 }
 
 // MARK: Bridge throughput

@@ -21,6 +21,15 @@ if arguments.first == "child-pair" {
     exit(1)
   }
 }
+if arguments.first == "child-broker-pairs" {
+  do {
+    try runBrokerPairsChild(Array(arguments.dropFirst()))
+    exit(0)
+  } catch {
+    diagnose("wormhole-bench child-broker-pairs: \(error)")
+    exit(1)
+  }
+}
 let groups: [(String, () throws -> [BenchmarkRecord])] = [
   ("pass", passBenchmarks), ("encoding", encodingBenchmarks), ("latency", latencyBenchmarks),
   ("inspector", inspectorBenchmarks), ("model", modelBenchmarks), ("flood", floodLatencyBenchmarks),

@@ -187,6 +187,35 @@ struct BrokerReliabilityTests {
     )
     #expect(phone.waitReachable())
   }
+
+  /// Before the watch ever connected to this broker there is no session to queue a transfer
+  /// in: one published then reaches nobody, and when the watch connects mid-stream it gets the
+  /// later ones first (the fifty-transfer test lost the first 35 so). The link takes a transfer
+  /// for an unreachable counterpart only once the broker holds a presence of it.
+  @Test func noTransferIsPublishedForACounterpartThatNeverConnected() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let presence = try Subscriber(
+      broker, filter: "wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
+    defer { presence.stop() }
+    let link = try MQTTDeviceLink(address: pair.phone, broker: broker.address)
+    let events = Collector<LinkEvent>()
+    try link.start { events.append($0) }
+    defer { link.stop() }
+    try #require(presence.lines.wait { $0.contains("online") }.contains("online"))
+    let frame = DeviceFrame(
+      kind: .transfer, identifier: "t", transferID: 1, sender: .phone, time: 0, payload: bytes("x"))
+    #expect(!link.send(frame))
+    // The watch's first run leaves its session and its retained presence in the broker.
+    let first = try BrokerDevice(home, pair.watch, broker: broker)
+    try #require(events.wait { $0.contains(.reachabilityChanged(true)) }.contains(.reachabilityChanged(true)))
+    first.stop()
+    try #require(events.wait { $0.last == .reachabilityChanged(false) }.last == .reachabilityChanged(false))
+    #expect(link.send(frame))
+  }
 }
 
 /// Returns once a persistent `broker` has saved what it had: two publications, each waited for,
