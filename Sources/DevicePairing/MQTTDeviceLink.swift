@@ -100,6 +100,8 @@ public final class MQTTDeviceLink: DeviceLink {
   ///     counterpart that stops (SIGSTOP, a frozen machine, a cable pulled) is unreachable
   ///     within one keep-alive of its last heartbeat, before the broker's Will (one and a half
   ///     keep-alives, and mosquitto checks them only every few seconds: 10 to 12 s for 5 s).
+  ///     The silence is judged by this link's own heartbeat: both devices of a pair should have
+  ///     the same (the same keep-alive).
   public init(
     topics: DeviceTopics, broker: BrokerAddress, codec: FrameCodec = FrameCodec(),
     keepAlive: Int = MQTTDeviceLink.defaultKeepAlive, heartbeat: Duration? = nil
@@ -279,6 +281,10 @@ public final class MQTTDeviceLink: DeviceLink {
     guard DeviceTopics.accepts(frame.kind, on: kind) else {
       emit(.refused(.malformed("a frame of kind \(frame.kind) on the \(kind.rawValue) topic")))
       return
+    }
+    // A live frame from a counterpart heard before says it is still there, as a heartbeat does.
+    if !message.isRetained {
+      state.withLock { if $0.counterpartHeard != nil { $0.counterpartHeard = .now } }
     }
     emit(.received(frame))
   }

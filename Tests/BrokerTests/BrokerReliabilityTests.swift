@@ -76,7 +76,8 @@ struct BrokerReliabilityTests {
     let home = BrokerHome()
     defer { home.remove() }
     let pair = try home.makePair()
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    // The phone judges the watch's silence by its own heartbeat: the watch's (a quarter of 5 s).
+    let phone = try BrokerDevice(home, pair.phone, broker: broker, heartbeat: .milliseconds(1250))
     defer { phone.stop() }
     let watch = Process()
     watch.executableURL = URL(fileURLWithPath: wormholePath)
