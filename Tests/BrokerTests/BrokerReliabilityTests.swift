@@ -169,8 +169,13 @@ struct BrokerReliabilityTests {
     defer { home.remove() }
     let pair = try home.makePair()
     let heartbeat = Duration.milliseconds(200)
+    let announced = try Subscriber(
+      broker, filter: "wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
+    defer { announced.stop() }
     let phone = try BrokerDevice(home, pair.phone, broker: broker, heartbeat: heartbeat)
     defer { phone.stop() }
+    // Subscribed: it announces itself after subscribing, on the same connection.
+    try #require(announced.lines.wait { $0.contains("online") }.contains("online"))
     // A watch that says online once and then hangs: a bare client, no heartbeats.
     let hung = try MQTTClient(clientIdentifier: "hung-watch", cleanSession: true) { _ in }
     try hung.connect(to: broker.address)
