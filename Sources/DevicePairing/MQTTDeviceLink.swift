@@ -268,8 +268,9 @@ public final class MQTTDeviceLink: DeviceLink {
       }
       // A counterpart heard live for the first time (it just connected, or came back) may have
       // only this device's retained online: a live one tells it this device is there too.
-      // On the timer's queue, which ``stop()`` drains: never after this device's `offline`.
-      if answer { timerQueue.async { [weak self] in self?.publishHeartbeat() } }
+      // Here, not on a queue: a test process (or an app) whose Dispatch threads are all busy
+      // would otherwise delay it, and the counterpart would not hear this device for as long.
+      if answer { publishHeartbeat() }
       updateReachability()
       return
     }
@@ -371,9 +372,15 @@ public final class MQTTDeviceLink: DeviceLink {
   }
 
   /// A live (not retained) `online` at QoS 0, when connected.
+  ///
+  /// Published while the state is locked (libmosquitto's publish only queues the message):
+  /// ``stop()`` sets `isStopping` under the same lock, so no `online` follows its `offline`.
   private func publishHeartbeat() {
-    guard let client = state.withLock({ $0.isConnected && !$0.isStopping ? $0.client : nil }) else { return }
-    _ = try? client.publish(Self.online, to: topics.topic(.presence), quality: .atMostOnce, retained: false)
+    let topic = topics.topic(.presence)
+    state.withLock { state in
+      guard state.isConnected, !state.isStopping, let client = state.client else { return }
+      _ = try? client.publish(Self.online, to: topic, quality: .atMostOnce, retained: false)
+    }
   }
 
   private func updateReachability() {
