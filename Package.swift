@@ -138,7 +138,7 @@ let package = Package(
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
-        "DevicePairing", "DeviceSession", "PeerSession",
+        "DevicePairing", "DeviceSession", "PeerSession", "MQTTClient",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(

@@ -8,9 +8,12 @@ import DeviceSession
 /// PREFIX/pairs/PAIR/ROLE/message    session-message frames and replies (QoS 1, live only)
 /// PREFIX/pairs/PAIR/ROLE/transfer   session-file frames (QoS 1, queued for the receiver)
 /// PREFIX/pairs/PAIR/ROLE/ack        acknowledgements of transfers and contexts (QoS 1, queued)
+/// PREFIX/pairs/PAIR/ROLE/push       pushes and deep links *to* ROLE (QoS 0, live only)
+/// PREFIX/pairs/PAIR/ROLE/routed     ROLE's answers to them: the route taken (QoS 1)
 /// ```
-/// `ROLE` is the device that publishes; each device subscribes to its counterpart's five topics
-/// (`PREFIX/pairs/PAIR/COUNTERPART/+`). Frames are the link's ``FrameCodec`` bytes, length prefix
+/// `ROLE` is the device that publishes, except on `push`, which anyone may publish to and the
+/// device subscribes to (its answer, on `routed`, carries the request's identifier); each device
+/// subscribes to its counterpart's first five topics and its own `push`. Frames are the link's ``FrameCodec`` bytes, length prefix
 /// included, one frame per message. The default prefix is `wormhole/v1`.
 public struct DeviceTopics: Sendable, Equatable {
   /// The prefix of every topic when none is given; `v1` is the version of this layout.
@@ -18,7 +21,7 @@ public struct DeviceTopics: Sendable, Equatable {
 
   /// What a topic of a device carries.
   public enum Kind: String, Sendable, CaseIterable {
-    case presence, context, message, transfer, ack
+    case presence, context, message, transfer, ack, push, routed
   }
 
   /// The device whose topics these are.
@@ -72,6 +75,8 @@ public struct DeviceTopics: Sendable, Equatable {
     case .message: return frame == .message || frame == .reply
     case .transfer: return frame == .transfer
     case .ack: return frame == .transferAcknowledgement || frame == .contextAcknowledgement
+    case .push: return frame == .push || frame == .deepLink
+    case .routed: return frame == .reply
     }
   }
 
@@ -79,8 +84,8 @@ public struct DeviceTopics: Sendable, Equatable {
   static func topicKind(for frame: DeviceFrame.Kind) -> Kind {
     switch frame {
     case .context: return .context
-    // Pushes and deep links come from a device's control socket, not its counterpart; a
-    // session never sends them, and no topic accepts them (routing them over a broker is left).
+    // Pushes and deep links come from a device's control socket or its `push` topic, not its
+    // counterpart: a session never sends them, and the counterpart's topics refuse them.
     case .message, .reply, .push, .deepLink: return .message
     case .transfer: return .transfer
     case .transferAcknowledgement, .contextAcknowledgement: return .ack

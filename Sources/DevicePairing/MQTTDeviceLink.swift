@@ -1,4 +1,7 @@
+import DeviceRouting
 import DeviceSession
+import Dispatch
+import Foundation
 import MQTTClient
 import Synchronization
 
@@ -9,7 +12,14 @@ import Synchronization
 /// - **Reachability** is the counterpart's presence: a retained `online` that the device
 ///   publishes when it connects, and a retained `offline` it publishes when it stops, or that
 ///   the broker publishes for it (its Last Will) when its connection ends otherwise (killed,
-///   network gone). The link is reachable while it is connected and the counterpart is online.
+///   network gone, or stopped: one and a half keep-alives after its last packet). The link is
+///   reachable while it is connected and the counterpart is online *and live*: a device also
+///   publishes `online` (not retained, QoS 0) every heartbeat (a quarter of the keep-alive by
+///   default), and answers the first live
+///   `online` it hears from a counterpart it did not hear from before with one of its own, so
+///   a retained `online` alone (left by a device that died while the broker was down, when
+///   no Will could be published) never makes it reachable, and a counterpart silent for three
+///   heartbeats (stopped, or cut off) is unreachable until it is heard again.
 /// - **Messages and replies** go out only while the counterpart is reachable (otherwise
 ///   ``send(_:)`` returns `false`, and the session fails with 7007), at QoS 1; the receiver
 ///   subscribes to them at QoS 0, so the broker never keeps one for a device that is away.
@@ -27,17 +37,50 @@ public final class MQTTDeviceLink: DeviceLink {
   /// The broker the link connects to.
   public let broker: BrokerAddress
   private let codec: FrameCodec
-  private let keepAlive: Int
+  /// Seconds between the client's pings (see ``init(topics:broker:codec:keepAlive:heartbeat:)``).
+  public let keepAlive: Int
+  /// The time between two live `online`s of this device.
+  public let heartbeat: Duration
   private let state = Mutex(LinkState())
+  /// Runs the heartbeat timer; ``stop()`` cancels it there, so no heartbeat follows `offline`.
+  private let timerQueue = DispatchQueue(label: "wormhole.mqtt-link.heartbeat")
+  private let timer = Mutex<HeartbeatTimer?>(nil)
+  /// Where pushes and deep links that arrive on this device's `push` topic are routed.
+  private let routes = Mutex<DeviceRoutes?>(nil)
+  /// Routes them off the client's network thread, one at a time, in order of arrival.
+  private let routingQueue = DispatchQueue(label: "wormhole.mqtt-link.routing")
+
+  /// A dispatch source, whose methods are safe from any thread (Dispatch locks it itself).
+  private struct HeartbeatTimer: @unchecked Sendable {
+    let source: any DispatchSourceTimer
+  }
 
   private struct LinkState {
     var handler: (@Sendable (LinkEvent) -> Void)?
     var client: MQTTClient?
     var isConnected = false
+    /// The counterpart's presence says `online` (live or retained).
     var counterpartOnline = false
+    /// The broker holds a presence of the counterpart (`online` or `offline`): it has connected
+    /// to this broker, so its persistent session exists and takes transfers for it.
+    var counterpartHasSession = false
+    /// When the counterpart was last heard live (`nil`: not since this connection, or too long ago).
+    var counterpartHeard: ContinuousClock.Instant?
     /// What was last reported to the session.
     var isReachable = false
     var isStopping = false
+  }
+
+  /// A counterpart not heard from for this many heartbeats is unreachable.
+  public static let missedHeartbeats = 3
+
+  /// The keep-alive when none is given: `WORMHOLE_MQTT_KEEPALIVE` (seconds, 5 to 3600) when it
+  /// is set to one, else 10.
+  public static var defaultKeepAlive: Int {
+    guard let text = ProcessInfo.processInfo.environment["WORMHOLE_MQTT_KEEPALIVE"], let seconds = Int(text),
+      (5...3600).contains(seconds)
+    else { return 10 }
+    return seconds
   }
 
   /// The payloads of the presence topic.
@@ -47,22 +90,37 @@ public final class MQTTDeviceLink: DeviceLink {
   /// A link for the device at `topics`' address through `broker`; nothing happens before
   /// ``start(_:)``.
   ///
-  /// - Parameter keepAlive: Seconds between the client's pings; a device cut off from the
-  ///   broker without its connection closing is announced offline after one and a half times this.
+  /// - Parameters:
+  ///   - keepAlive: Seconds between the client's pings (at least 5, libmosquitto's minimum); a
+  ///     device cut off from the broker without its connection closing (stopped with SIGSTOP,
+  ///     its network gone) is announced offline by the broker one and a half times this after
+  ///     its last packet.
+  ///   - heartbeat: The time between two live `online`s (default: a quarter of the keep-alive);
+  ///     a counterpart silent for ``missedHeartbeats`` of them is unreachable, so by default a
+  ///     counterpart that stops (SIGSTOP, a frozen machine, a cable pulled) is unreachable
+  ///     within one keep-alive of its last heartbeat, before the broker's Will (one and a half
+  ///     keep-alives, and mosquitto checks them only every few seconds: 10 to 12 s for 5 s).
+  ///     The silence is judged by this link's own heartbeat: both devices of a pair should have
+  ///     the same (the same keep-alive).
   public init(
-    topics: DeviceTopics, broker: BrokerAddress, codec: FrameCodec = FrameCodec(), keepAlive: Int = 10
+    topics: DeviceTopics, broker: BrokerAddress, codec: FrameCodec = FrameCodec(),
+    keepAlive: Int = MQTTDeviceLink.defaultKeepAlive, heartbeat: Duration? = nil
   ) {
     self.topics = topics
     self.broker = broker
     self.codec = codec
-    self.keepAlive = keepAlive
+    self.keepAlive = max(5, keepAlive)
+    self.heartbeat = max(.milliseconds(50), heartbeat ?? .milliseconds(250 * self.keepAlive))
   }
 
   /// A link for `address` under the default prefix; throws when the pair's name cannot be a topic.
   public convenience init(
-    address: DeviceAddress, broker: BrokerAddress, codec: FrameCodec = FrameCodec(), keepAlive: Int = 10
+    address: DeviceAddress, broker: BrokerAddress, codec: FrameCodec = FrameCodec(),
+    keepAlive: Int = MQTTDeviceLink.defaultKeepAlive, heartbeat: Duration? = nil
   ) throws(LinkError) {
-    self.init(topics: try DeviceTopics(address: address), broker: broker, codec: codec, keepAlive: keepAlive)
+    self.init(
+      topics: try DeviceTopics(address: address), broker: broker, codec: codec, keepAlive: keepAlive,
+      heartbeat: heartbeat)
   }
 
   public func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {
@@ -83,6 +141,14 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock { $0.client = nil }
       throw LinkError(error.description)
     }
+    startHeartbeat()
+  }
+
+  /// Routes the pushes and deep links published to this device's `push` topic (by
+  /// ``BrokerRouting`` on any machine) with `routes`, answering each on its `routed` topic with
+  /// the route taken. Without this, each is answered with a refusal.
+  public func route(with routes: DeviceRoutes) {
+    self.routes.withLock { $0 = routes }
   }
 
   /// Transfers wait in the receiver's persistent session and the newest context is retained:
@@ -93,8 +159,11 @@ public final class MQTTDeviceLink: DeviceLink {
     let kind = DeviceTopics.topicKind(for: frame.kind)
     let client = state.withLock { state -> MQTTClient? in
       guard !state.isStopping, state.isConnected else { return nil }
-      // Live messages only while the counterpart is there; the rest may wait in the broker.
+      // Live messages only while the counterpart is there; the rest may wait in the broker, in
+      // its persistent session, if it has one: a transfer published before the counterpart ever
+      // connected would reach nobody, so it waits on this device's disk until it is reachable.
       if kind == .message && !state.isReachable { return nil }
+      if kind == .transfer && !state.isReachable && !state.counterpartHasSession { return nil }
       return state.client
     }
     guard let client, let bytes = try? codec.encode(frame) else { return false }
@@ -110,6 +179,13 @@ public final class MQTTDeviceLink: DeviceLink {
     let (client, isConnected) = state.withLock { state -> (MQTTClient?, Bool) in
       state.isStopping = true
       return (state.client, state.isConnected)
+    }
+    // On the timer's queue: once this returns, no heartbeat is being published or will be.
+    timerQueue.sync {
+      timer.withLock {
+        $0?.source.cancel()
+        $0 = nil
+      }
     }
     guard let client else { return }
     // Announced by the device itself: the broker sends the Will only for a connection that ends
@@ -142,6 +218,8 @@ public final class MQTTDeviceLink: DeviceLink {
         for kind in [DeviceTopics.Kind.context, .transfer, .ack] {
           try client.subscribe(counterpart.topic(kind), quality: .atLeastOnce)
         }
+        // Pushes and deep links reach a running device only, as on one machine.
+        try client.subscribe(topics.topic(.push), quality: .atMostOnce)
         try client.publish(Self.online, to: topics.topic(.presence), quality: .atLeastOnce, retained: true)
       } catch {
         emit(.refused(.malformed("the broker connection failed at once: \(error)")))
@@ -151,6 +229,8 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock {
         $0.isConnected = false
         $0.counterpartOnline = false
+        $0.counterpartHasSession = false
+        $0.counterpartHeard = nil
       }
       updateReachability()
     case .received(let message):
@@ -163,6 +243,10 @@ public final class MQTTDeviceLink: DeviceLink {
   }
 
   private func receive(_ message: MQTTMessage) {
+    if message.topic == topics.topic(.push) {
+      receiveRouteRequest(message.payload)
+      return
+    }
     let counterpart = topics.counterpart
     guard let kind = counterpart.kind(of: message.topic) else { return }
     guard kind != .presence else {
@@ -172,7 +256,21 @@ public final class MQTTDeviceLink: DeviceLink {
         emit(.refused(.malformed("the \(counterpart.address.role)'s presence is neither online nor offline")))
         return
       }
-      state.withLock { $0.counterpartOnline = message.payload == Self.online }
+      let online = message.payload == Self.online
+      // Retained: what the broker kept, maybe from a device long dead. Live: the device is there.
+      let isLive = online && !message.isRetained
+      let answer = state.withLock { state -> Bool in
+        let heardBefore = state.counterpartOnline && state.counterpartHeard != nil
+        state.counterpartOnline = online
+        state.counterpartHasSession = !message.payload.isEmpty
+        state.counterpartHeard = isLive ? .now : (online ? state.counterpartHeard : nil)
+        return isLive && !heardBefore
+      }
+      // A counterpart heard live for the first time (it just connected, or came back) may have
+      // only this device's retained online: a live one tells it this device is there too.
+      // Here, not on a queue: a test process (or an app) whose Dispatch threads are all busy
+      // would otherwise delay it, and the counterpart would not hear this device for as long.
+      if answer { publishHeartbeat() }
       updateReachability()
       return
     }
@@ -185,12 +283,110 @@ public final class MQTTDeviceLink: DeviceLink {
       emit(.refused(.malformed("a frame of kind \(frame.kind) on the \(kind.rawValue) topic")))
       return
     }
+    // A live frame from a counterpart heard before says it is still there, as a heartbeat does.
+    if !message.isRetained {
+      state.withLock { if $0.counterpartHeard != nil { $0.counterpartHeard = .now } }
+    }
     emit(.received(frame))
+  }
+
+  /// The longest request identifier taken on the `push` topic (``BrokerRouting`` makes 32 hex digits).
+  static let maximumRequestIdentifierBytes = 64
+
+  /// A push or a deep link from the `push` topic, which anyone on the broker may publish to:
+  /// a frame of one of those kinds, addressed as the local control socket's are (the device's
+  /// own role), with a request identifier; anything else is refused (reported, not answered).
+  private func receiveRouteRequest(_ payload: [UInt8]) {
+    let frame: DeviceFrame
+    do throws(FrameError) { frame = try codec.decode(payload) } catch {
+      emit(.refused(error))
+      return
+    }
+    guard DeviceTopics.accepts(frame.kind, on: .push), frame.sender == topics.address.role else {
+      emit(.refused(.malformed("a frame of kind \(frame.kind) from the \(frame.sender) on the push topic")))
+      return
+    }
+    let identifier = frame.identifier.utf8
+    guard !identifier.isEmpty, identifier.count <= Self.maximumRequestIdentifierBytes,
+      identifier.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+    else {
+      emit(.refused(.malformed("a push request whose identifier is not 1 to 64 printable ASCII bytes")))
+      return
+    }
+    routingQueue.async { [weak self] in
+      guard let self else { return }
+      var answer = self.routed(frame)
+      answer.identifier = frame.identifier
+      guard let client = self.state.withLock({ $0.isStopping ? nil : $0.client }),
+        let bytes = try? self.codec.encode(answer)
+      else { return }
+      _ = try? client.publish(bytes, to: self.topics.topic(.routed), quality: .atLeastOnce, retained: false)
+    }
+  }
+
+  /// The answer to a push or a deep link: the routed delivery, or the reason it was refused
+  /// (as the control socket answers: ``DeviceControlServer``).
+  private func routed(_ frame: DeviceFrame) -> DeviceFrame {
+    let role = topics.address.role
+    func refusal(_ reason: String) -> DeviceFrame {
+      ControlAnswer.failed(.refusedFrame(reason)).frame(sender: role)
+    }
+    guard let routes = routes.withLock({ $0 }) else {
+      return refusal("this device takes no pushes or deep links")
+    }
+    if frame.kind == .push {
+      do throws(PushPayloadError) {
+        return routes.deliver(try PushNotification(json: frame.payload)).routed.frame(sender: role)
+      } catch { return refusal(error.description) }
+    }
+    guard frame.payload.count <= DeepLink.maximumWireBytes,
+      let text = String(validating: frame.payload, as: UTF8.self)
+    else { return refusal("the URL is not text of at most \(DeepLink.maximumWireBytes) bytes") }
+    do throws(DeepLinkError) {
+      return routes.deliver(try DeepLink(text)).routed.frame(sender: role)
+    } catch { return refusal(error.description) }
+  }
+
+  /// Publishes a live `online` every heartbeat, and finds a counterpart that has gone silent.
+  private func startHeartbeat() {
+    let source = DispatchSource.makeTimerSource(queue: timerQueue)
+    let interval = DispatchTimeInterval.nanoseconds(
+      Int(heartbeat.components.seconds) * 1_000_000_000
+        + Int(heartbeat.components.attoseconds / 1_000_000_000))
+    source.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
+    source.setEventHandler { [weak self] in self?.beat() }
+    let made = HeartbeatTimer(source: source)
+    timer.withLock { $0 = made }
+    source.resume()
+  }
+
+  private func beat() {
+    let silence = heartbeat * Self.missedHeartbeats
+    let wentSilent = state.withLock { state -> Bool in
+      guard let heard = state.counterpartHeard, ContinuousClock.now - heard > silence else { return false }
+      state.counterpartHeard = nil
+      return true
+    }
+    publishHeartbeat()
+    if wentSilent { updateReachability() }
+  }
+
+  /// A live (not retained) `online` at QoS 0, when connected.
+  ///
+  /// Published while the state is locked (libmosquitto's publish only queues the message):
+  /// ``stop()`` sets `isStopping` under the same lock, so no `online` follows its `offline`.
+  private func publishHeartbeat() {
+    let topic = topics.topic(.presence)
+    state.withLock { state in
+      guard state.isConnected, !state.isStopping, let client = state.client else { return }
+      _ = try? client.publish(Self.online, to: topic, quality: .atMostOnce, retained: false)
+    }
   }
 
   private func updateReachability() {
     let change = state.withLock { state -> Bool? in
-      let reachable = state.isConnected && state.counterpartOnline && !state.isStopping
+      let reachable =
+        state.isConnected && state.counterpartOnline && state.counterpartHeard != nil && !state.isStopping
       guard reachable != state.isReachable else { return nil }
       state.isReachable = reachable
       return reachable

@@ -2,8 +2,8 @@ import Foundation
 
 // wormhole-bench: prints one JSON line per figure, each with a baseline measured in the same run.
 // Build and run in release mode: swift run -c release wormhole-bench [GROUP...]
-// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs, peers (all by
-// default; model takes about six minutes).
+// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs, peers, broker
+// (all by default; model takes about six minutes; broker needs mosquitto and libmosquitto1).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child-listener", arguments.count == 3 {
   do {
@@ -21,11 +21,20 @@ if arguments.first == "child-pair" {
     exit(1)
   }
 }
+if arguments.first == "child-broker-pairs" {
+  do {
+    try runBrokerPairsChild(Array(arguments.dropFirst()))
+    exit(0)
+  } catch {
+    diagnose("wormhole-bench child-broker-pairs: \(error)")
+    exit(1)
+  }
+}
 let groups: [(String, () throws -> [BenchmarkRecord])] = [
   ("pass", passBenchmarks), ("encoding", encodingBenchmarks), ("latency", latencyBenchmarks),
   ("inspector", inspectorBenchmarks), ("model", modelBenchmarks), ("flood", floodLatencyBenchmarks),
   ("dashboard", dashboardBenchmarks), ("hostile", hostileInputBenchmarks), ("filter", filterBenchmarks),
-  ("pairs", pairBenchmarks), ("peers", peerBenchmarks),
+  ("pairs", pairBenchmarks), ("peers", peerBenchmarks), ("broker", brokerBenchmarks),
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {

@@ -119,6 +119,8 @@ enum DeviceVerb {
       let routes = DeviceRoutes(routes: routesFile, notificationKey: pushKey, device: device) { printed in
         emit(RouteArguments.printedLine(printed, json: json))
       }
+      // Over a broker, pushes and deep links also come from its push topic (push/open-url --broker).
+      link?.route(with: routes)
       return try DeviceControlServer(session: device.session, directory: device.directory, routes: routes)
     }
     withExtendedLifetime(sources) { dispatchMain() }
@@ -140,6 +142,19 @@ enum DeviceVerb {
       device.stop()
     }
     do throws(SessionError) { try device.session.activate() } catch { throw CommandError(error) }
+  }
+
+  /// The broker `--broker` names (a usage error, exit 2, for a bad address or no libmosquitto),
+  /// or `nil` when it is not given.
+  static func brokerAddress(_ arguments: ParsedArguments) throws(CommandError) -> BrokerAddress? {
+    guard let text = arguments.value(.broker) else { return nil }
+    do throws(MQTTError) {
+      let broker = try BrokerAddress(parsing: text)
+      try MQTTClient.load()
+      return broker
+    } catch {
+      throw .usage(error.description)
+    }
   }
 
   /// The MQTT link `--broker` asks for (a usage error, exit 2, for a bad address, a pair name

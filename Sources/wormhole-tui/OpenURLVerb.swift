@@ -1,13 +1,14 @@
 import ArchivedValues
 import DevicePairing
 import DeviceRouting
+import MQTTClient
 
 /// `open-url --device PAIR:ROLE|peer:NAME URL`: a deep link opened on a running device or peer,
 /// which routes it.
 enum OpenURLVerb {
   static let verb = Verb(
     name: "open-url",
-    synopsis: "--device PAIR:ROLE|peer:NAME URL [--json]",
+    synopsis: "--device PAIR:ROLE|peer:NAME URL [--json] [--broker URL]",
     summary: "Open a URL (a deep link) on a running device or peer and print the route it took.",
     details: """
       The URL must have a scheme (myapp://…) and no spaces or control characters (write them
@@ -18,9 +19,14 @@ enum OpenURLVerb {
       the route taken, 'catcher N "PATTERN" (FILE:LINE)', 'delegate' (perhaps 'declined by …')
       or 'unhandled', or with --json the route as one JSON object. Exit 2 for a bad URL or
       --device, or a peer name several running peers share, 3 when the device or peer is not
-      running or the route's pass failed.
+      running or the route's pass failed. --broker URL reaches a pair's device run with
+      --broker on any machine, through its push topic; one that does not answer within 30 s is
+      taken as not running.
       """,
-    options: [RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption],
+    options: [
+      RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption,
+      OptionSpec(.broker, help: "reach the device through this MQTT broker (\(Option.brokerAddressHelp))"),
+    ],
     usesLocation: false,
     run: run)
 
@@ -36,6 +42,12 @@ enum OpenURLVerb {
       throw .usage("the URL is \(text.utf8.count) bytes; at most \(DeepLink.maximumWireBytes) are sent")
     }
     let request = PeerControlMessage(text: ["open-url", text])
+    if let broker = try RouteArguments.broker(arguments, for: selector) {
+      return try RouteArguments.deliver(arguments, to: selector, request: request) {
+        _ throws(PairedDeviceError) in
+        try BrokerRouting.open(link, on: broker.address, through: broker.broker)
+      }
+    }
     return try RouteArguments.deliver(arguments, to: selector, request: request) {
       client throws(PairedDeviceError) in
       try client.open(link)

@@ -1,12 +1,13 @@
 import DevicePairing
 import DeviceRouting
+import MQTTClient
 
 /// `push --device PAIR:ROLE|peer:NAME PAYLOAD`: a push notification to a running device or peer,
 /// which routes it.
 enum PushVerb {
   static let verb = Verb(
     name: "push",
-    synopsis: "--device PAIR:ROLE|peer:NAME PAYLOAD [--json]",
+    synopsis: "--device PAIR:ROLE|peer:NAME PAYLOAD [--json] [--broker URL]",
     summary: "Send a push notification to a running device or peer and print the route it took.",
     details: """
       PAYLOAD is a JSON file, or - for standard input, in APNs' form: an object with an "aps"
@@ -18,9 +19,14 @@ enum PushVerb {
       taken, 'catcher N "PATTERN" (FILE:LINE)', 'delegate' or 'unhandled', or with --json the
       route as one JSON object. Exit 2 for a payload that is refused (with the reason), a bad
       --device or a peer name several running peers share, 3 when the device or peer is not
-      running or the route's pass failed.
+      running or the route's pass failed. --broker URL reaches a pair's device run with --broker
+      on any machine, through its push topic; one that does not answer within 30 s is taken as
+      not running.
       """,
-    options: [RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption],
+    options: [
+      RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption,
+      OptionSpec(.broker, help: "reach the device through this MQTT broker (\(Option.brokerAddressHelp))"),
+    ],
     usesLocation: false,
     run: run)
 
@@ -33,6 +39,12 @@ enum PushVerb {
     let notification: PushNotification
     do { notification = try PushNotification(json: bytes) } catch { throw .usage(error.description) }
     let request = PeerControlMessage([Array("push".utf8), notification.bytes])
+    if let broker = try RouteArguments.broker(arguments, for: selector) {
+      return try RouteArguments.deliver(arguments, to: selector, request: request) {
+        _ throws(PairedDeviceError) in
+        try BrokerRouting.push(notification, to: broker.address, through: broker.broker)
+      }
+    }
     return try RouteArguments.deliver(arguments, to: selector, request: request) {
       client throws(PairedDeviceError) in
       try client.push(notification)

@@ -3,6 +3,7 @@ import DevicePairing
 import DeviceRouting
 import DeviceSession
 import Glibc
+import MQTTClient
 import PeerSession
 import Wormhole
 import WormholeVocabulary
@@ -59,6 +60,20 @@ enum RouteArguments {
     do { return try DeviceSelector(text) } catch {
       throw .usage("--device \(DisplayText.field(text)) is \(error.description)")
     }
+  }
+
+  /// The broker `--broker` names and the pair's device to reach through it, or `nil` without
+  /// `--broker`: a usage error for a peer (peers are reached on their own machine).
+  static func broker(_ arguments: ParsedArguments, for selector: DeviceSelector) throws(CommandError)
+    -> (broker: BrokerAddress, address: DeviceAddress)?
+  {
+    guard let broker = try DeviceVerb.brokerAddress(arguments) else { return nil }
+    guard case .device(let address) = selector else {
+      throw .usage(
+        "--broker reaches a pair's device (PAIR:ROLE); a peer is reached on its own machine, without --broker"
+      )
+    }
+    return (broker, address)
   }
 
   /// `PAIR:ROLE` as a terminal shows it.

@@ -19,10 +19,20 @@ struct BrokerHome {
 /// its deliveries collected.
 final class BrokerDevice: Sendable {
   let device: SimulatedDevice
+  /// The device's link, for what only it does (routing pushes from the broker).
+  let link: MQTTDeviceLink
   let deliveries = Collector<SessionDelivery>()
 
-  init(_ home: BrokerHome, _ address: DeviceAddress, broker: TestBroker, activate: Bool = true) throws {
-    let link = try MQTTDeviceLink(address: address, broker: broker.address, keepAlive: 5)
+  /// - Parameter heartbeat: The link's heartbeat; by default 5 s (three missed: 15 s), not the
+  ///   link's default of a quarter of the keep-alive, because a test machine running the whole
+  ///   suite (and other builds) can stall a process for seconds, and a counterpart heard stale
+  ///   then would fail tests about other things. The heartbeat tests set their own.
+  init(
+    _ home: BrokerHome, _ address: DeviceAddress, broker: TestBroker, activate: Bool = true,
+    heartbeat: Duration? = nil
+  ) throws {
+    link = try MQTTDeviceLink(
+      address: address, broker: broker.address, keepAlive: 5, heartbeat: heartbeat ?? .seconds(5))
     device = try SimulatedDevice(
       store: home.store, address: address, applicationGroup: "group.test", link: link)
     let deliveries = deliveries

@@ -40,15 +40,18 @@ final class TestBroker: Sendable {
     return ready
   }()
 
-  /// Starts a broker and waits until it listens.
-  convenience init() throws {
-    try self.init(usesTLS: false) { _ in "allow_anonymous true" }
+  /// Starts a broker and waits until it listens. With `persistent`, it keeps its retained
+  /// messages, persistent sessions and queued messages in its directory (`persistence true`),
+  /// saved after every change (`autosave_on_changes`, `autosave_interval 1`), so that a broker
+  /// killed and restarted (``restart()``) remembers them.
+  convenience init(persistent: Bool = false) throws {
+    try self.init(usesTLS: false, persistent: persistent) { _ in "allow_anonymous true" }
   }
 
   /// Starts a broker whose listener takes the configuration lines `settings` returns (given
   /// the broker's directory, to write files such as certificates, a password file or an ACL
   /// into), and waits until it listens. `usesTLS` only sets ``address``'s scheme.
-  init(usesTLS: Bool, settings: (TemporaryDirectory) throws -> String) throws {
+  init(usesTLS: Bool, persistent: Bool = false, settings: (TemporaryDirectory) throws -> String) throws {
     guard let executable = Self.executable else {
       throw BrokerTestError(
         "mosquitto is not installed: apt install mosquitto mosquitto-clients libmosquitto1")
@@ -57,14 +60,19 @@ final class TestBroker: Sendable {
     directory = TemporaryDirectory(prefix: "broker-test")
     let port = try Self.freePort()
     address = BrokerAddress(host: "127.0.0.1", port: port, usesTLS: usesTLS)
-    // As root, mosquitto would become the user "mosquitto", who cannot read the test's files.
+    // As root, mosquitto would become the user "mosquitto", who cannot read (or, persistent,
+    // write) the test's files.
     let user = geteuid() == 0 ? "user root\n" : ""
+    let persistence =
+      persistent
+      ? "persistence true\npersistence_location \(directory.path)/\nautosave_on_changes true\nautosave_interval 1"
+      : "persistence false"
     directory.write(
       "mosquitto.conf",
       """
       listener \(port) 127.0.0.1
       \(user)\(try settings(directory))
-      persistence false
+      \(persistence)
       log_dest stderr
       log_type error
       log_type warning
@@ -127,7 +135,8 @@ final class TestBroker: Sendable {
     process.waitUntilExit()
   }
 
-  /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing.
+  /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing, unless
+  /// it was made `persistent`.
   func restart() throws {
     kill()
     guard let executable = Self.executable else { throw BrokerTestError("mosquitto is gone") }
@@ -142,6 +151,11 @@ final class TestBroker: Sendable {
 
   /// The broker's directory (its configuration and the files tests write for it).
   var files: TemporaryDirectory { directory }
+
+  /// The broker's log once `condition` holds of it, or after `seconds`.
+  func waitForLog(seconds: Double, until condition: ([String]) -> Bool) -> [String] {
+    log.wait(seconds: seconds, until: condition)
+  }
 
   /// `mqtt://127.0.0.1:PORT` (`mqtts://` for a TLS broker).
   var url: String { address.description }

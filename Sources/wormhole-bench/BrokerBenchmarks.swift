@@ -1,0 +1,519 @@
+import DevicePairing
+import DeviceSession
+import Dispatch
+import Foundation
+import Glibc
+import KeyedArchive
+import MQTTClient
+import Synchronization
+
+/// Issue 15's broker targets, through a mosquitto of the benchmark's own (127.0.0.1, a free
+/// port, a configuration in a scratch directory). Baselines, measured in the same run against
+/// the same broker:
+///
+/// - a session message and its reply (1 KiB each way) between two devices over
+///   ``MQTTDeviceLink`` against a raw libmosquitto round trip of the same bytes: one client
+///   publishes, a second (subscribed) publishes them back, at the link's qualities (published at
+///   QoS 1, subscribed at QoS 0). Target: within 1.5x (ratio 0.667).
+/// - bridge throughput: mailbox changes per second that `wormhole-tui bridge` (a child) mirrors
+///   to the broker, from the first change (a rename of an archive written beforehand) to the
+///   subscriber's last mailbox, against raw publishes of the same payloads (the ones the bridge
+///   published) to the same subscriber. Target: 0.5x.
+///
+/// The broker runs with `set_tcp_nodelay true`: with mosquitto's default (Nagle's algorithm on
+/// its sockets) every round trip waits for a delayed acknowledgement, about 44 ms on Linux,
+/// for the raw baseline and the devices alike (measured: 44 ms against 84 µs).
+///
+/// - 100 pairs through the one broker, hosted by 4 child processes (`wormhole-bench
+///   child-broker-pairs`, 25 pairs each, both devices of a pair in one child), every pair doing
+///   its round trips at once: their p50 against one pair's alone (no target; the memory of the
+///   hosting processes is stated).
+///
+/// Each figure is the median of three runs; each run's ratio is in the detail.
+func brokerBenchmarks() throws -> [BenchmarkRecord] {
+  try MQTTClient.load()
+  let broker = try BenchBroker()
+  defer { broker.stop() }
+  return [
+    try sessionMessageBenchmark(broker), try bridgeThroughputBenchmark(broker),
+    try manyPairsBenchmark(broker),
+  ]
+}
+
+private let runs = 3
+private let roundTrips = 300
+private let warmUps = 30
+private let messageBytes = 1024
+private let bridgedMailboxes = 2000
+
+// MARK: Session messages
+
+private func sessionMessageBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord {
+  let home = try scratchDirectory()
+  defer { try? FileManager.default.removeItem(atPath: home) }
+  let store = PairStore(home: home)
+  let payload = [UInt8](repeating: 7, count: messageBytes)
+  var ours: [Double] = []
+  var raw: [Double] = []
+  var detail: [String: Double] = [:]
+  for run in 0..<runs {
+    let pair = try store.create(try PairStore.name("bench\(run)"))
+    let oursP50 = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
+    let rawP50 = try rawRoundTrips(broker: broker, payload: payload, run: run)
+    ours.append(oursP50)
+    raw.append(rawP50)
+    detail["run\(run)_ratio"] = oursP50 > 0 ? rawP50 / oursP50 : 0
+    detail["run\(run)_p50_s"] = oursP50
+    detail["run\(run)_raw_p50_s"] = rawP50
+  }
+  detail["round_trips"] = Double(roundTrips)
+  detail["payload_bytes"] = Double(messageBytes)
+  return BenchmarkRecord(
+    name: "broker_session_message_p50", unit: "seconds", value: median(ours),
+    baselineName: "raw libmosquitto publish-to-subscriber round trip", baseline: median(raw),
+    higherIsBetter: false, target: 1 / 1.5, detail: detail)
+}
+
+/// The p50 of `roundTrips` session messages with replies, phone to watch, after a warm-up.
+private func deviceRoundTrips(store: PairStore, pair: Pair, broker: BenchBroker, payload: [UInt8]) throws
+  -> Double
+{
+  let reachable = DispatchSemaphore(value: 0)
+  func device(_ address: DeviceAddress) throws -> SimulatedDevice {
+    let link = try MQTTDeviceLink(address: address, broker: broker.address)
+    return try SimulatedDevice(store: store, address: address, applicationGroup: "group.bench", link: link)
+  }
+  let watch = try device(pair.watch)
+  defer { watch.stop() }
+  let phone = try device(pair.phone)
+  defer { phone.stop() }
+  let watchSession = watch.session
+  watch.session.setDeliveryHandler { delivery in
+    if case .message(let message) = delivery { try? watchSession.reply(to: message, with: message.payload) }
+  }
+  phone.session.setDeliveryHandler { delivery in
+    if delivery == .reachabilityChanged(true) { reachable.signal() }
+  }
+  try watch.session.activate()
+  try phone.session.activate()
+  guard reachable.wait(timeout: .now() + 20) == .success else {
+    throw BenchmarkFailure("the two devices did not reach each other through the broker")
+  }
+  let replied = DispatchSemaphore(value: 0)
+  var samples: [Double] = []
+  for index in 0..<(warmUps + roundTrips) {
+    let start = now()
+    try phone.session.sendMessage(payload, identifier: "bench", replyTimeout: 10) { _ in replied.signal() }
+    guard replied.wait(timeout: .now() + 10) == .success else { throw BenchmarkFailure("no reply in 10 s") }
+    if index >= warmUps { samples.append(now() - start) }
+  }
+  return median(samples)
+}
+
+/// The p50 of `roundTrips` raw round trips: publish at QoS 1, an echoing client subscribed at
+/// QoS 0 publishes the bytes back at QoS 1, the first client (subscribed at QoS 0) receives them.
+private func rawRoundTrips(broker: BenchBroker, payload: [UInt8], run: Int) throws -> Double {
+  let there = "bench/raw\(run)/there"
+  let back = "bench/raw\(run)/back"
+  let echo = Mutex<MQTTClient?>(nil)
+  let echoClient = try MQTTClient(clientIdentifier: "bench-echo-\(run)", cleanSession: true) { event in
+    guard case .received(let message) = event, let client = echo.withLock({ $0 }) else { return }
+    _ = try? client.publish(message.payload, to: back, quality: .atLeastOnce, retained: false)
+  }
+  echo.withLock { $0 = echoClient }
+  defer {
+    echo.withLock { $0 = nil }
+    echoClient.disconnect()
+  }
+  let arrived = DispatchSemaphore(value: 0)
+  let sender = try MQTTClient(clientIdentifier: "bench-sender-\(run)", cleanSession: true) { event in
+    if case .received = event { arrived.signal() }
+  }
+  defer { sender.disconnect() }
+  try echoClient.connect(to: broker.address)
+  try sender.connect(to: broker.address)
+  try echoClient.subscribe(there, quality: .atMostOnce)
+  try sender.subscribe(back, quality: .atMostOnce)
+  // Both subscriptions are in place once a probe comes back.
+  var settled = false
+  for _ in 0..<50 where !settled {
+    _ = try? sender.publish(payload, to: there, quality: .atLeastOnce, retained: false)
+    settled = arrived.wait(timeout: .now() + 0.2) == .success
+  }
+  guard settled else { throw BenchmarkFailure("the raw round trip never came back") }
+  while arrived.wait(timeout: .now() + 0.3) == .success {}  // late probes
+  var samples: [Double] = []
+  for index in 0..<(warmUps + roundTrips) {
+    let start = now()
+    try sender.publish(payload, to: there, quality: .atLeastOnce, retained: false)
+    guard arrived.wait(timeout: .now() + 10) == .success else {
+      throw BenchmarkFailure("a raw round trip took more than 10 s")
+    }
+    if index >= warmUps { samples.append(now() - start) }
+  }
+  return median(samples)
+}
+
+// MARK: Many pairs
+
+private let manyPairs = 100
+private let pairProcesses = 4
+private let manyPairsRoundTrips = 20
+
+private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord {
+  let home = try scratchDirectory()
+  defer { try? FileManager.default.removeItem(atPath: home) }
+  let payload = [UInt8](repeating: 7, count: messageBytes)
+  var ours: [Double] = []
+  var alone: [Double] = []
+  var detail: [String: Double] = [:]
+  for run in 0..<runs {
+    let store = PairStore(home: home)
+    let pair = try store.create(try PairStore.name("alone\(run)"))
+    let single = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
+    let perProcess = manyPairs / pairProcesses
+    let children = try (0..<pairProcesses).map { index in
+      try BrokerPairsChild(
+        broker: broker.address, home: home + "/many\(run)-\(index)", first: index * perProcess,
+        count: perProcess, run: run)
+    }
+    defer { for child in children { child.finish() } }
+    for child in children { try child.expect("ready") }
+    for child in children { child.send("go") }
+    var samples: [Double] = []
+    var resident: [Double] = []
+    for child in children {
+      let words = try child.line().split(separator: " ")
+      guard words.first == "samples" else {
+        throw BenchmarkFailure("a pairs child said \(words.first ?? "")")
+      }
+      samples += words.dropFirst().compactMap { Double($0) }
+      let memory = try child.line().split(separator: " ")
+      guard memory.first == "rss", memory.count == 2, let bytes = Double(memory[1]) else {
+        throw BenchmarkFailure("a pairs child did not state its memory")
+      }
+      resident.append(bytes)
+    }
+    guard samples.count == manyPairs * manyPairsRoundTrips else {
+      throw BenchmarkFailure("\(samples.count) round trips of \(manyPairs * manyPairsRoundTrips)")
+    }
+    let p50 = median(samples)
+    ours.append(p50)
+    alone.append(single)
+    detail["run\(run)_ratio"] = p50 > 0 ? single / p50 : 0
+    detail["run\(run)_p99_s"] = percentile(samples, 0.99)
+    detail["run\(run)_rss_per_process_bytes"] = median(resident)
+  }
+  detail["pairs"] = Double(manyPairs)
+  detail["processes"] = Double(pairProcesses)
+  detail["round_trips_per_pair"] = Double(manyPairsRoundTrips)
+  return BenchmarkRecord(
+    name: "broker_100_pairs_message_p50", unit: "seconds", value: median(ours),
+    baselineName: "one pair alone", baseline: median(alone), higherIsBetter: false, target: nil,
+    detail: detail)
+}
+
+/// `wormhole-bench child-broker-pairs HOST PORT HOME FIRST COUNT`: hosts pairs `p FIRST` to
+/// `p FIRST+COUNT-1` (both devices each) over the broker, says `ready` once every pair reaches
+/// itself, waits for `go`, then has every pair do its round trips at once, and prints
+/// `samples S...` and `rss BYTES`.
+func runBrokerPairsChild(_ arguments: [String]) throws {
+  guard arguments.count == 5, let port = Int(arguments[1]), let first = Int(arguments[3]),
+    let count = Int(arguments[4])
+  else { throw BenchmarkFailure("child-broker-pairs HOST PORT HOME FIRST COUNT") }
+  try MQTTClient.load()
+  let broker = BrokerAddress(host: arguments[0], port: port)
+  let store = PairStore(home: arguments[2])
+  let payload = [UInt8](repeating: 7, count: messageBytes)
+  var devices: [SimulatedDevice] = []
+  defer { for device in devices { device.stop() } }
+  let reachable = DispatchSemaphore(value: 0)
+  var phones: [SessionEngine] = []
+  for index in first..<(first + count) {
+    let pair = try store.create(try PairStore.name("p\(index)"))
+    for address in [pair.watch, pair.phone] {
+      let link = try MQTTDeviceLink(address: address, broker: broker)
+      let device = try SimulatedDevice(
+        store: store, address: address, applicationGroup: "group.bench", link: link)
+      let session = device.session
+      device.session.setDeliveryHandler { delivery in
+        switch delivery {
+        case .message(let message) where address.role == .watch:
+          try? session.reply(to: message, with: message.payload)
+        case .reachabilityChanged(true) where address.role == .phone:
+          reachable.signal()
+        default:
+          break
+        }
+      }
+      try device.session.activate()
+      devices.append(device)
+      if address.role == .phone { phones.append(session) }
+    }
+  }
+  for _ in 0..<count {
+    guard reachable.wait(timeout: .now() + 60) == .success else {
+      throw BenchmarkFailure("not every pair reached itself in 60 s")
+    }
+  }
+  print("ready")
+  fflush(nil)
+  guard readLine() == "go" else { return }
+  let samples = Mutex<[Double]>([])
+  let group = DispatchGroup()
+  for phone in phones {
+    group.enter()
+    let thread = Thread {
+      defer { group.leave() }
+      let replied = DispatchSemaphore(value: 0)
+      for _ in 0..<manyPairsRoundTrips {
+        let start = now()
+        guard
+          (try? phone.sendMessage(payload, identifier: "bench", replyTimeout: 30) { _ in replied.signal() })
+            != nil, replied.wait(timeout: .now() + 30) == .success
+        else { return }
+        let took = now() - start
+        samples.withLock { $0.append(took) }
+      }
+    }
+    thread.start()
+  }
+  group.wait()
+  print("samples " + samples.withLock { $0 }.map { String($0) }.joined(separator: " "))
+  print("rss \(Int(residentBytes()))")
+  fflush(nil)
+}
+
+/// One `child-broker-pairs` process, talked to by lines.
+private final class BrokerPairsChild {
+  private let process = Process()
+  private let input = Pipe()
+  private let output = Pipe()
+
+  init(broker: BrokerAddress, home: String, first: Int, count: Int, run: Int) throws {
+    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = [
+      "child-broker-pairs", broker.host, String(broker.port), home, String(run * 1000 + first), String(count),
+    ]
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+  }
+
+  func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+
+  func expect(_ line: String) throws {
+    let got = try self.line()
+    guard got == line else { throw BenchmarkFailure("a pairs child said \(got), not \(line)") }
+  }
+
+  func line() throws -> String {
+    let descriptor = output.fileHandleForReading.fileDescriptor
+    var bytes: [UInt8] = []
+    var byte: UInt8 = 0
+    while true {
+      let count = read(descriptor, &byte, 1)
+      if count < 0 && errno == EINTR { continue }
+      guard count == 1 else { throw BenchmarkFailure("a pairs child ended before a line") }
+      if byte == UInt8(ascii: "\n") { break }
+      bytes.append(byte)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  func finish() {
+    try? input.fileHandleForWriting.close()
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+}
+
+// MARK: Bridge throughput
+
+private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord {
+  let contents = try (0..<bridgedMailboxes).map {
+    try KeyedArchiveEncoder().encodeBytes(.string("mailbox change \($0)"))
+  }
+  let program = try siblingProgram("wormhole-tui")
+  var ours: [Double] = []
+  var raw: [Double] = []
+  var detail: [String: Double] = [:]
+  for run in 0..<runs {
+    let root = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: root) }
+    let machine = "bench\(run)"
+    let prefix = "wormhole/v1/machines/\(machine)"
+    let seen = BridgeSubscriber()
+    let subscriber = try MQTTClient(clientIdentifier: "bench-bridge-sub-\(run)", cleanSession: true) {
+      if case .received(let message) = $0 { seen.add(message) }
+    }
+    defer { subscriber.disconnect() }
+    try subscriber.connect(to: broker.address)
+    try subscriber.subscribe("\(prefix)/#", quality: .atLeastOnce)
+    try subscriber.subscribe("bench/rawbridge\(run)/#", quality: .atLeastOnce)
+
+    let bridge = Process()
+    bridge.executableURL = URL(fileURLWithPath: program)
+    bridge.arguments = ["bridge", "--broker", broker.address.description, root, "--name", machine]
+    bridge.standardOutput = FileHandle.nullDevice
+    bridge.standardError = FileHandle.nullDevice
+    try bridge.run()
+    defer {
+      kill(bridge.processIdentifier, SIGKILL)
+      bridge.waitUntilExit()
+    }
+    guard seen.wait(seconds: 20, until: { $0.presenceOnline(prefix) }) else {
+      throw BenchmarkFailure("the bridge did not come online")
+    }
+    let mailboxPrefix = "\(prefix)/mailboxes/"
+    // Written beforehand beside the root, on the same file system: each change is one rename,
+    // so that the writer outruns the bridge and the figure is the bridge's.
+    let stage = root + "/.stage"
+    try FileManager.default.createDirectory(atPath: stage, withIntermediateDirectories: true)
+    for (index, bytes) in contents.enumerated() {
+      try rawWriteAndRename(bytes, directory: stage, name: "m\(index).archive")
+    }
+    let start = now()
+    for index in contents.indices {
+      guard rename(stage + "/m\(index).archive", root + "/m\(index).archive") == 0 else {
+        throw BenchmarkFailure("rename into \(root): \(errno)")
+      }
+    }
+    let written = now()
+    guard seen.wait(seconds: 60, until: { $0.mailboxCount(mailboxPrefix) >= bridgedMailboxes }) else {
+      throw BenchmarkFailure(
+        "the bridge mirrored \(seen.count(mailboxPrefix)) of \(bridgedMailboxes) mailboxes")
+    }
+    let mirrored = now()
+    let oursRate = Double(bridgedMailboxes) / (mirrored - start)
+    detail["run\(run)_renames_per_s"] = Double(bridgedMailboxes) / (written - start)
+    detail["run\(run)_lag_after_last_change_s"] = mirrored - written
+    // The same payloads, published raw by one client to the same subscriber.
+    let payloads = seen.latestPayloads(mailboxPrefix)
+    let publisher = try MQTTClient(clientIdentifier: "bench-bridge-raw-\(run)", cleanSession: true) { _ in }
+    defer { publisher.disconnect() }
+    try publisher.connect(to: broker.address)
+    let rawPrefix = "bench/rawbridge\(run)/"
+    let rawStart = now()
+    for (index, payload) in payloads.enumerated() {
+      try publisher.publish(payload, to: rawPrefix + "m\(index)", quality: .atLeastOnce, retained: true)
+    }
+    guard seen.wait(seconds: 60, until: { $0.mailboxCount(rawPrefix) >= payloads.count }) else {
+      throw BenchmarkFailure("the raw publishes did not all arrive")
+    }
+    let rawRate = Double(payloads.count) / (now() - rawStart)
+    ours.append(oursRate)
+    raw.append(rawRate)
+    detail["run\(run)_ratio"] = oursRate / rawRate
+    detail["run\(run)_changes_per_s"] = oursRate
+    detail["run\(run)_raw_per_s"] = rawRate
+    detail["payload_bytes_p50"] = median(payloads.map { Double($0.count) })
+  }
+  detail["mailboxes"] = Double(bridgedMailboxes)
+  return BenchmarkRecord(
+    name: "broker_bridge_throughput", unit: "changes/s", value: median(ours),
+    baselineName: "raw publishes of the same payloads", baseline: median(raw), higherIsBetter: true,
+    target: 0.5, detail: detail)
+}
+
+/// What the bridge benchmark's subscriber received: the newest payload per topic.
+private final class BridgeSubscriber: Sendable {
+  private let state = Mutex<[String: [UInt8]]>([:])
+  private let changed = DispatchSemaphore(value: 0)
+
+  struct View {
+    let latest: [String: [UInt8]]
+    func presenceOnline(_ prefix: String) -> Bool { latest["\(prefix)/presence"] == Array("online".utf8) }
+    func mailboxCount(_ prefix: String) -> Int {
+      latest.filter { $0.key.hasPrefix(prefix) && !$0.value.isEmpty }.count
+    }
+  }
+
+  func add(_ message: MQTTMessage) {
+    state.withLock { $0[message.topic] = message.payload }
+    changed.signal()
+  }
+
+  func count(_ prefix: String) -> Int { View(latest: state.withLock { $0 }).mailboxCount(prefix) }
+
+  func latestPayloads(_ prefix: String) -> [[UInt8]] {
+    state.withLock { latest in
+      latest.filter { $0.key.hasPrefix(prefix) && !$0.value.isEmpty }.sorted { $0.key < $1.key }.map(\.value)
+    }
+  }
+
+  /// Waits, woken by each message, until `condition` holds; `false` after `seconds`.
+  func wait(seconds: Double, until condition: (View) -> Bool) -> Bool {
+    let deadline = DispatchTime.now() + seconds
+    while true {
+      if condition(View(latest: state.withLock { $0 })) { return true }
+      if changed.wait(timeout: deadline) == .timedOut {
+        return condition(View(latest: state.withLock { $0 }))
+      }
+    }
+  }
+}
+
+/// A mosquitto of the benchmark's own, killed (and its directory removed) by ``stop()``.
+private final class BenchBroker: Sendable {
+  let address: BrokerAddress
+  private let process: Process
+  private let directory: String
+
+  init() throws {
+    let candidates: [String] = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"]
+    let executable = candidates.first { access($0, X_OK) == 0 }
+    guard let executable else { throw BenchmarkFailure("mosquitto is not installed: apt install mosquitto") }
+    directory = try scratchDirectory()
+    let port = try freePort()
+    address = BrokerAddress(host: "127.0.0.1", port: port)
+    let configuration = directory + "/mosquitto.conf"
+    try Data(
+      "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n".utf8
+    )
+    .write(to: URL(fileURLWithPath: configuration))
+    process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = ["-c", configuration]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Listening once a client connects.
+    for _ in 0..<100 {
+      if let probe = try? MQTTClient(clientIdentifier: "bench-probe", cleanSession: true, handler: { _ in }),
+        (try? probe.connect(to: address)) != nil
+      {
+        probe.disconnect()
+        return
+      }
+      usleep(50_000)
+    }
+    stop()
+    throw BenchmarkFailure("mosquitto did not start listening on \(port)")
+  }
+
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+}
+
+/// A TCP port on 127.0.0.1 nothing listens on now.
+private func freePort() throws -> Int {
+  let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard socket >= 0 else { throw BenchmarkFailure("no socket for a free port") }
+  defer { close(socket) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let named = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+      bind(socket, pointer, length) == 0 && getsockname(socket, pointer, &length) == 0
+    }
+  }
+  guard named else { throw BenchmarkFailure("cannot find a free port") }
+  return Int(UInt16(bigEndian: address.sin_port))
+}
