@@ -1,3 +1,4 @@
+import ArchivedValues
 import DeviceRouting
 import DeviceSession
 import Dispatch
@@ -73,6 +74,16 @@ public final class MQTTDeviceLink: DeviceLink {
 
   /// A counterpart not heard from for this many heartbeats is unreachable.
   public static let missedHeartbeats = 3
+
+  /// Why `WORMHOLE_MQTT_KEEPALIVE` cannot be used (set, but not a whole number of seconds from
+  /// 5 to 3600), or `nil` when it is unset or valid: what a verb refuses to start with, rather
+  /// than run on another keep-alive than the one asked for.
+  public static var keepAliveProblem: String? {
+    guard let text = ProcessInfo.processInfo.environment["WORMHOLE_MQTT_KEEPALIVE"] else { return nil }
+    if let seconds = Int(text), (5...3600).contains(seconds) { return nil }
+    return "WORMHOLE_MQTT_KEEPALIVE is \(DisplayText.field(text)): the keep-alive is a whole number of "
+      + "seconds from 5 to 3600 (libmosquitto refuses less than 5)"
+  }
 
   /// The keep-alive when none is given: `WORMHOLE_MQTT_KEEPALIVE` (seconds, 5 to 3600) when it
   /// is set to one, else 10.

@@ -144,17 +144,12 @@ enum DeviceVerb {
     do throws(SessionError) { try device.session.activate() } catch { throw CommandError(error) }
   }
 
-  /// The broker `--broker` names (a usage error, exit 2, for a bad address or no libmosquitto),
-  /// or `nil` when it is not given.
+  /// The broker `--broker` names (a usage error, exit 2, for a bad address, no libmosquitto, or a
+  /// `WORMHOLE_MQTT_KEEPALIVE` that cannot be used), or `nil` when it is not given.
   static func brokerAddress(_ arguments: ParsedArguments) throws(CommandError) -> BrokerAddress? {
     guard let text = arguments.value(.broker) else { return nil }
-    do throws(MQTTError) {
-      let broker = try BrokerAddress(parsing: text)
-      try MQTTClient.load()
-      return broker
-    } catch {
-      throw .usage(error.description)
-    }
+    if let problem = MQTTDeviceLink.keepAliveProblem { throw .usage(problem) }
+    return try BrokerAddress(argument: text)
   }
 
   /// The MQTT link `--broker` asks for (a usage error, exit 2, for a bad address, a pair name
@@ -162,8 +157,7 @@ enum DeviceVerb {
   static func brokerLink(_ arguments: ParsedArguments, address: DeviceAddress) throws(CommandError)
     -> MQTTDeviceLink?
   {
-    guard let text = arguments.value(.broker) else { return nil }
-    let broker = try BrokerAddress(argument: text)
+    guard let broker = try brokerAddress(arguments) else { return nil }
     do throws(LinkError) { return try MQTTDeviceLink(address: address, broker: broker) } catch {
       throw .usage(error.description)
     }
