@@ -90,7 +90,13 @@ private struct Reader {
   mutating func value(depth: Int) throws(JSONParseError) -> ArchivedValue {
     var containers: [Container] = []
     var arrays: [[ArchivedValue]] = []
-    var objects: [(entries: [ArchivedEntry], positions: [String: Int], key: String)] = []
+    // An object's entries, where each key stands among them, and the key whose value is being
+    // read: three stacks, not one of tuples, since changing a dictionary inside a tuple inside an
+    // array copies the dictionary in an unoptimized build (`swift run`'s), making an object of n
+    // keys cost n² (60,000 keys: half a minute).
+    var objectEntries: [[ArchivedEntry]] = []
+    var objectPositions: [[String: Int]] = []
+    var objectKeys: [String] = []
     while true {
       guard depth + containers.count <= maximumDepth else {
         throw error("nested more than \(maximumDepth) levels deep")
@@ -103,7 +109,9 @@ private struct Reader {
           finished = .dictionary([])
           break
         }
-        objects.append((entries: [], positions: [:], key: try key()))
+        objectKeys.append(try key())
+        objectEntries.append([])
+        objectPositions.append([:])
         containers.append(.object)
         continue
       case UInt8(ascii: "["):
@@ -137,23 +145,25 @@ private struct Reader {
           guard separator == UInt8(ascii: ",") else { throw error("expected ',' or ']'") }
           skipSpace()
         case .object:
-          let last = objects.count - 1
-          let name = objects[last].key
-          if let existing = objects[last].positions[name] {
-            objects[last].entries[existing].value = finished
+          let last = objectKeys.count - 1
+          let name = objectKeys[last]
+          if let existing = objectPositions[last][name] {
+            objectEntries[last][existing].value = finished
           } else {
-            objects[last].positions[name] = objects[last].entries.count
-            objects[last].entries.append(ArchivedEntry(key: .string(name), value: finished))
+            objectPositions[last][name] = objectEntries[last].count
+            objectEntries[last].append(ArchivedEntry(key: .string(name), value: finished))
           }
           guard let separator = current else { throw error("unexpected end of text in an object") }
           position += 1
           if separator == UInt8(ascii: "}") {
-            finished = .dictionary(objects.removeLast().entries)
+            finished = .dictionary(objectEntries.removeLast())
+            objectPositions.removeLast()
+            objectKeys.removeLast()
             containers.removeLast()
             continue closing
           }
           guard separator == UInt8(ascii: ",") else { throw error("expected ',' or '}'") }
-          objects[last].key = try key()
+          objectKeys[last] = try key()
         }
         break closing
       }

@@ -30,6 +30,24 @@ import Testing
         ]))
   }
 
+  /// An object of 200,000 keys (a hostile publisher's, 3 MB) parses whole, nested and at the
+  /// top, within the suite's time limit in the unoptimized build the tests (and `swift run`)
+  /// use: its keys' positions were a dictionary in a tuple in an array, copied at each key, so
+  /// it took minutes (60,000 keys: half a minute).
+  @Test(.timeLimit(.minutes(1))) func anObjectOfManyKeysParsesInLinearTime() throws {
+    let count = 200_000
+    let members = (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
+    guard case .array(let outer) = try parser.parse("[{" + members + "},1]"),
+      case .dictionary(let entries) = outer.first
+    else {
+      Issue.record("not an array holding an object")
+      return
+    }
+    #expect(entries.count == count)
+    #expect(entries.last == ArchivedEntry(key: .string("k\(count - 1)"), value: .integer(Int64(count - 1))))
+    #expect(outer.last == .integer(1))
+  }
+
   @Test(arguments: [
     "", "{", "[1,]", "{\"a\"}", "01", "1.", "-", "\"\\ud800\"", "\"a\u{1}\"", "tru", "[1] 2", "1e999",
     "\"\\x\"",
