@@ -209,7 +209,9 @@ final class BridgeRequests: Sendable {
         }
         let record: TrafficRecord
         if let archive = request.archive {
-          let replayOf = request.operation == .replay ? request.replayOf ?? 0 : nil
+          // A replay names the record it repeats when it knows it; one that does not (the
+          // dashboard's of a remote version) is a pass of that archive, not a replay of record 0.
+          let replayOf = request.operation == .replay ? request.replayOf : nil
           record = try wormhole.passArchive(archive, identifier: identifier, replayOf: replayOf)
         } else {
           record = try wormhole.passMessage(nil, identifier: identifier)

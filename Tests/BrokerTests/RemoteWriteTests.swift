@@ -105,6 +105,14 @@ struct RemoteWriteTests {
     let replay = try #require(records.first { $0.identifier == "replayed" })
     #expect(replay.replayOf == pass.sequence)
     #expect(reply.sequence == replay.sequence)
+    // A replay that names no record (the dashboard's of a remote version) claims none: it is
+    // journaled as what it is, a pass of that archive, never as a replay of record 0.
+    let unnamed = try client.perform(
+      .replay, on: "m1", directory: FileName(setup.container), identifier: "again", archive: archive)
+    #expect(unnamed.isOK, "\(unnamed) \(bridge.diagnostics)")
+    let again = try #require(try Self.records(setup).first { $0.identifier == "again" })
+    #expect(again.replayOf == nil)
+    #expect(again.kind == .pass)
   }
 
   @Test func aReadOnlyBridgeSaysWhyAndARemoteWriteChangesNeitherDiskNorJournal() throws {
