@@ -97,10 +97,51 @@ final class BridgeRequests: Sendable {
 
   /// A message from the broker: a request on this machine's `requests` topic is answered; any
   /// other is not this object's.
+  ///
+  /// At most ``backlogLimit`` requests (or ``backlogBytesLimit`` bytes of them) wait to be
+  /// applied: the broker hands a message over once its client has it, so without a bound a flood
+  /// of requests would grow the bridge's memory without limit. One beyond is refused at once,
+  /// with the reason, and said on standard error.
   func received(_ message: MQTTMessage) {
     guard case .requests(let owner)? = BridgeTopics.kind(of: message.topic), owner == machine else { return }
-    queue.async { self.answer(message.payload) }
+    let size = message.payload.count
+    let taken = backlog.withLock { backlog -> (requests: Int, bytes: Int)? in
+      guard backlog.requests < Self.backlogLimit, backlog.bytes + size <= Self.backlogBytesLimit else {
+        return nil
+      }
+      backlog.requests += 1
+      backlog.bytes += size
+      return backlog
+    }
+    guard taken != nil else {
+      let waiting = backlog.withLock { $0 }
+      let reason =
+        "the bridge is busy: \(waiting.requests) requests (\(waiting.bytes) bytes) wait to be applied "
+        + "(at most \(Self.backlogLimit), \(Self.backlogBytesLimit) bytes); send it again later"
+      if let route = RemoteRequest.replyRoute(of: message.payload) {
+        refuse(id: route.id, replyTo: route.replyTo, operation: nil, reason: reason)
+      } else {
+        diagnose("bridge: dropped a request (\(size) bytes): \(reason)")
+      }
+      return
+    }
+    queue.async {
+      defer {
+        self.backlog.withLock {
+          $0.requests -= 1
+          $0.bytes -= size
+        }
+      }
+      self.answer(message.payload)
+    }
   }
+
+  /// The most requests that wait to be applied; one beyond is refused.
+  static let backlogLimit = 256
+  /// The most bytes of requests that wait to be applied (a request is at most about 1.4 MiB).
+  static let backlogBytesLimit = 64 << 20
+  /// The requests waiting on `queue`, and their bytes.
+  private let backlog = Mutex((requests: 0, bytes: 0))
 
   private func answer(_ payload: [UInt8]) {
     let request: RemoteRequest
