@@ -6,6 +6,7 @@ import Glibc
 import KeyedArchive
 import PeerSession
 import Synchronization
+import WormholeVocabulary
 
 /// The running simulated peers under a home (`<home>/peers/<service>/`), posted as
 /// ``DashboardMessage/peers(_:)``: at start, then whenever what they show changed.
@@ -165,33 +166,17 @@ public final class PeersSource: DashboardMessageSource {
     let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
     guard fields.count >= 6, fields[1] == "sending" || fields[1] == "receiving",
       let bytes = UInt64(fields[2]), let total = UInt64(fields[3]),
-      let name = self.bytes(hex: fields[fields.count - 1])
+      let name = JSONText.bytes(hex: fields[fields.count - 1])
     else { return nil }
     return PeerSnapshot.Resource(
       id: String(fields[0]), name: String(decoding: name, as: UTF8.self), isSending: fields[1] == "sending",
       peer: fields[4..<(fields.count - 1)].joined(separator: "\t"), bytes: bytes, total: total)
   }
 
-  /// The bytes of `hex` (two digits a byte), or `nil` when it is not hex.
-  static func bytes(hex: Substring) -> [UInt8]? {
-    var bytes: [UInt8] = []
-    var high: UInt8?
-    for character in hex.utf8 {
-      guard let nibble = character.hexDigitValue else { return nil }
-      if let first = high {
-        bytes.append(first << 4 | nibble)
-        high = nil
-      } else {
-        high = nibble
-      }
-    }
-    return high == nil ? bytes : nil
-  }
-
   /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
   /// `(unreadable context)` when it is not an archive.
   static func contextSummary(hex: Substring) -> String {
-    guard let bytes = bytes(hex: hex) else { return "(unreadable context)" }
+    guard let bytes = JSONText.bytes(hex: hex) else { return "(unreadable context)" }
     if bytes.isEmpty { return "(no context)" }
     guard let decoded = try? KeyedArchiveInspector().inspect(Data(bytes)) else {
       return "(unreadable context)"
@@ -218,17 +203,5 @@ public final class PeersSource: DashboardMessageSource {
       return [:]
     }
     return advertisement.info.entries
-  }
-}
-
-extension UInt8 {
-  /// The value of this ASCII hex digit, or `nil`.
-  fileprivate var hexDigitValue: UInt8? {
-    switch self {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return self - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return self - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return self - UInt8(ascii: "A") + 10
-    default: return nil
-    }
   }
 }
