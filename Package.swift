@@ -114,7 +114,7 @@ let package = Package(
       name: "DevicePairing",
       dependencies: [
         "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
-        "PeerSession", "CEpoll",
+        "PeerSession", "CEpoll", "WakeSignal",
       ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(

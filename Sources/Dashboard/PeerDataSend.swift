@@ -14,14 +14,6 @@ public struct PeerDataSend: Sendable, Hashable {
   /// The data's bytes (the text typed, in UTF-8).
   public var data: [UInt8]
 
-  public init(controlSocketPath: String, peer: String, targets: String, mode: String, data: [UInt8]) {
-    self.controlSocketPath = controlSocketPath
-    self.peer = peer
-    self.targets = targets
-    self.mode = mode
-    self.data = data
-  }
-
   /// `send of 5 bytes reliable from alice#a11c to bob`, escaped.
   public var operation: String {
     "send of \(data.count) bytes \(mode) from \(DisplayText.field(peer)) to \(DisplayText.field(targets))"

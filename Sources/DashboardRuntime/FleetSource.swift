@@ -29,7 +29,7 @@ public final class FleetSource: DashboardMessageSource {
   private let queue = DispatchQueue(label: "wormhole.dashboard.fleet")
   private let state = Mutex(State())
 
-  private struct State {
+  private struct State: SourcePosting {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var pending: [FleetMessage] = []
     var flushScheduled = false
@@ -46,12 +46,7 @@ public final class FleetSource: DashboardMessageSource {
   }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
-    let first = state.withLock { state -> Bool in
-      state.post = post
-      defer { state.started = true }
-      return !state.started
-    }
-    guard first else { return }
+    guard state.startPosting(post) else { return }
     queue.async { [weak self] in self?.connect() }
   }
 

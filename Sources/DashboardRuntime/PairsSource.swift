@@ -31,15 +31,16 @@ public final class PairsSource: DashboardMessageSource {
   private let queue = DispatchQueue(label: "wormhole.dashboard.pairs")
   private let state = Mutex<State>(State())
 
-  private struct State {
+  /// The device processes watched, so that one that ends brings a read at once.
+  private let exits: ProcessExitWatches
+
+  private struct State: SourcePosting {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
     var last: [PairSnapshot]?
     /// The poll chain that may run: a read brought forward by a device's end starts a new
     /// chain, and the old one's next read does nothing.
     var generation: UInt64 = 0
-    /// The watched device processes, by run-lock path: the pid and the source on its pidfd.
-    var exits: [String: ExitSource] = [:]
     /// The pair tree's watch and the source reading its events, once started.
     var tree: TreeSource?
     /// Whether a read after a change is scheduled.
@@ -52,34 +53,22 @@ public final class PairsSource: DashboardMessageSource {
     var source: any DispatchSourceRead
   }
 
-  /// A watched device process: its pid and the read source on its pidfd. Dispatch sources
-  /// are safe to cancel from any thread, though not marked `Sendable`.
-  private struct ExitSource: @unchecked Sendable {
-    var pid: Int32
-    var source: any DispatchSourceRead
-  }
-
   /// The pairs under `home` (`<home>/pairs`); nothing is read until ``start(posting:)``.
   /// `interval` is how often the store is read besides its changes (``interval`` by default).
   public init(home: String, interval: DispatchTimeInterval = PairsSource.interval) {
     store = PairStore(home: home)
     self.interval = interval
+    exits = ProcessExitWatches(queue: queue)
   }
 
   deinit {
-    // An active source is not released with its last reference: cancel it, closing its pidfd.
-    let (exits, tree) = state.withLock { ($0.exits.values, $0.tree) }
-    for exit in exits { exit.source.cancel() }
-    tree?.source.cancel()
+    // An active source is not released with its last reference: cancel it, closing its inotify
+    // descriptor (the exit watches cancel theirs).
+    state.withLock { $0.tree }?.source.cancel()
   }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
-    let first = state.withLock { state -> Bool in
-      state.post = post
-      defer { state.started = true }
-      return !state.started
-    }
-    guard first else { return }
+    guard state.startPosting(post) else { return }
     queue.async { [weak self] in
       self?.watchTree()
       self?.poll(generation: 0)
@@ -118,11 +107,7 @@ public final class PairsSource: DashboardMessageSource {
     state.withLock { $0.post = nil }
     // A poll under way finishes before this returns; none starts after.
     queue.sync {
-      let exits = state.withLock { state in
-        defer { state.exits = [:] }
-        return state.exits
-      }
-      for exit in exits.values { exit.source.cancel() }
+      exits.cancel()
       state.withLock { state in
         state.tree?.source.cancel()
         state.tree = nil
@@ -163,53 +148,17 @@ public final class PairsSource: DashboardMessageSource {
   /// Watches the process of every device that runs (by a pidfd, readable when it ends) and
   /// stops watching those that no longer do. On the source's queue.
   private func watchExits(of pairs: [PairSnapshot]) {
-    var running: [String: (pid: Int32, directory: DeviceDirectory)] = [:]
+    var running: [String: Int32] = [:]
     for pair in pairs {
       guard let name = try? PairStore.name(pair.name) else { continue }
       for role in PairSnapshot.Role.allCases {
         guard let pid = pair.device(role).runningPID, pid > 0 else { continue }
         let directory = store.directory(
           for: DeviceAddress(pair: name, role: role == .phone ? .phone : .watch))
-        running[directory.runLockPath] = (pid, directory)
+        running[directory.runLockPath] = pid
       }
     }
-    let (ended, wanted) = state.withLock { state -> ([any DispatchSourceRead], [DeviceDirectory]) in
-      var ended: [any DispatchSourceRead] = []
-      for (path, exit) in state.exits where running[path]?.pid != exit.pid {
-        ended.append(exit.source)
-        state.exits[path] = nil
-      }
-      return (ended, running.filter { state.exits[$0.key] == nil }.map(\.value.directory))
-    }
-    for source in ended { source.cancel() }
-    var endedMeanwhile = false
-    for directory in wanted {
-      guard let watch = DeviceExitWatch(directory: directory) else {
-        // No pidfd: the device ended since the read (its lock is free or another's), or this
-        // system has none (then the next read finds it gone).
-        if RunLock.holder(at: directory.runLockPath) != running[directory.runLockPath]?.pid {
-          endedMeanwhile = true
-        }
-        continue
-      }
-      let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: queue)
-      let path = directory.runLockPath
-      source.setEventHandler { [weak self] in
-        guard let self else { return }
-        let exit = self.state.withLock { state in
-          defer { state.exits[path] = nil }
-          return state.exits[path]
-        }
-        exit?.source.cancel()
-        self.pollNow()
-      }
-      // The watch (its descriptor) lives until the source no longer reads it.
-      source.setCancelHandler { withExtendedLifetime(watch) {} }
-      state.withLock { $0.exits[path] = ExitSource(pid: watch.pid, source: source) }
-      source.resume()
-    }
-    // Read again at once rather than at the next read: the branch would show it until then.
-    if endedMeanwhile { queue.async { [weak self] in self?.pollNow() } }
+    exits.watch(running: running) { [weak self] in self?.pollNow() }
   }
 
   /// Every pair of `store` as the dashboard shows it, by name. A store that cannot be listed

@@ -6,6 +6,7 @@ import Glibc
 import KeyedArchive
 import PeerSession
 import Synchronization
+import WormholeVocabulary
 
 /// The running simulated peers under a home (`<home>/peers/<service>/`), posted as
 /// ``DashboardMessage/peers(_:)``: at start, then whenever what they show changed.
@@ -34,22 +35,16 @@ public final class PeersSource: DashboardMessageSource {
 
   struct Hook { var run: (@Sendable () -> Void)? }
 
-  private struct State {
+  /// The peer processes watched, so that one that ends brings a read at once.
+  private let exits: ProcessExitWatches
+
+  private struct State: SourcePosting {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
     var last: [PeerSnapshot]?
     /// The poll chain that may run: a read brought forward by a peer's end starts a new chain,
     /// and the old one's next read does nothing.
     var generation: UInt64 = 0
-    /// The watched peer processes, by run-lock path: the pid and the source on its pidfd.
-    var exits: [String: ExitSource] = [:]
-  }
-
-  /// A watched peer process: its pid and the read source on its pidfd. Dispatch sources are
-  /// safe to cancel from any thread, though not marked `Sendable`.
-  private struct ExitSource: @unchecked Sendable {
-    var pid: Int32
-    var source: any DispatchSourceRead
   }
 
   /// The peers under `home`, read every `interval` (and when a peer ends); nothing is read
@@ -57,33 +52,18 @@ public final class PeersSource: DashboardMessageSource {
   public init(home: String, interval: DispatchTimeInterval = PeersSource.interval) {
     self.home = home
     pollInterval = interval
-  }
-
-  deinit {
-    // An active source is not released with its last reference: cancel it, closing its pidfd.
-    for exit in state.withLock({ $0.exits.values }) { exit.source.cancel() }
+    exits = ProcessExitWatches(queue: queue)
   }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
-    let first = state.withLock { state -> Bool in
-      state.post = post
-      defer { state.started = true }
-      return !state.started
-    }
-    guard first else { return }
+    guard state.startPosting(post) else { return }
     queue.async { [weak self] in self?.poll(generation: 0) }
   }
 
   public func cancel() {
     state.withLock { $0.post = nil }
     // A poll under way finishes before this returns; none starts after.
-    queue.sync {
-      let exits = state.withLock { state in
-        defer { state.exits = [:] }
-        return state.exits
-      }
-      for exit in exits.values { exit.source.cancel() }
-    }
+    queue.sync { exits.cancel() }
   }
 
   private func poll(generation: UInt64) {
@@ -117,40 +97,7 @@ public final class PeersSource: DashboardMessageSource {
       guard let service = try? ServiceType(peer.service) else { continue }
       running[PeerDirectory(home: home, service: service).lockPath(peer.id)] = peer.pid
     }
-    let (ended, wanted) = state.withLock { state -> ([any DispatchSourceRead], [String]) in
-      var ended: [any DispatchSourceRead] = []
-      for (path, exit) in state.exits where running[path] != exit.pid {
-        ended.append(exit.source)
-        state.exits[path] = nil
-      }
-      return (ended, running.keys.filter { state.exits[$0] == nil }.sorted())
-    }
-    for source in ended { source.cancel() }
-    var endedMeanwhile = false
-    for path in wanted {
-      guard let watch = DeviceExitWatch(runLockPath: path) else {
-        // No pidfd: the process ended since the read (its lock is free or another's), or this
-        // system has none (then the next read finds it gone).
-        if RunLock.holder(at: path) != running[path] { endedMeanwhile = true }
-        continue
-      }
-      let source = DispatchSource.makeReadSource(fileDescriptor: watch.descriptor, queue: queue)
-      source.setEventHandler { [weak self] in
-        guard let self else { return }
-        let exit = self.state.withLock { state in
-          defer { state.exits[path] = nil }
-          return state.exits[path]
-        }
-        exit?.source.cancel()
-        self.pollNow()
-      }
-      // The watch (its descriptor) lives until the source no longer reads it.
-      source.setCancelHandler { withExtendedLifetime(watch) {} }
-      state.withLock { $0.exits[path] = ExitSource(pid: watch.pid, source: source) }
-      source.resume()
-    }
-    // Read again at once rather than at the next read: the branch would show it until then.
-    if endedMeanwhile { queue.async { [weak self] in self?.pollNow() } }
+    exits.watch(running: running) { [weak self] in self?.pollNow() }
   }
 
   /// Every running peer under `home` as the dashboard shows it, by service and name.
@@ -219,33 +166,17 @@ public final class PeersSource: DashboardMessageSource {
     let fields = text.split(separator: "\t", omittingEmptySubsequences: false)
     guard fields.count >= 6, fields[1] == "sending" || fields[1] == "receiving",
       let bytes = UInt64(fields[2]), let total = UInt64(fields[3]),
-      let name = self.bytes(hex: fields[fields.count - 1])
+      let name = JSONText.bytes(hex: fields[fields.count - 1])
     else { return nil }
     return PeerSnapshot.Resource(
       id: String(fields[0]), name: String(decoding: name, as: UTF8.self), isSending: fields[1] == "sending",
       peer: fields[4..<(fields.count - 1)].joined(separator: "\t"), bytes: bytes, total: total)
   }
 
-  /// The bytes of `hex` (two digits a byte), or `nil` when it is not hex.
-  static func bytes(hex: Substring) -> [UInt8]? {
-    var bytes: [UInt8] = []
-    var high: UInt8?
-    for character in hex.utf8 {
-      guard let nibble = character.hexDigitValue else { return nil }
-      if let first = high {
-        bytes.append(first << 4 | nibble)
-        high = nil
-      } else {
-        high = nibble
-      }
-    }
-    return high == nil ? bytes : nil
-  }
-
   /// The archived context in `hex`, decoded and summarized: `(no context)` when empty,
   /// `(unreadable context)` when it is not an archive.
   static func contextSummary(hex: Substring) -> String {
-    guard let bytes = bytes(hex: hex) else { return "(unreadable context)" }
+    guard let bytes = JSONText.bytes(hex: hex) else { return "(unreadable context)" }
     if bytes.isEmpty { return "(no context)" }
     guard let decoded = try? KeyedArchiveInspector().inspect(Data(bytes)) else {
       return "(unreadable context)"
@@ -272,17 +203,5 @@ public final class PeersSource: DashboardMessageSource {
       return [:]
     }
     return advertisement.info.entries
-  }
-}
-
-extension UInt8 {
-  /// The value of this ASCII hex digit, or `nil`.
-  fileprivate var hexDigitValue: UInt8? {
-    switch self {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): return self - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): return self - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): return self - UInt8(ascii: "A") + 10
-    default: return nil
-    }
   }
 }

@@ -42,7 +42,7 @@ public enum DeviceControlChannel {
     }
     defer { _ = close(descriptor) }
     let path = socketPath(of: directory)
-    guard UnixSocketLink.withAddress(path, { connect(descriptor, $0, $1) }) == 0 else { return nil }
+    guard LocalSocket.withAddress(path, { connect(descriptor, $0, $1) }) == 0 else { return nil }
     setTimeout(descriptor, seconds: seconds)
     let bytes: [UInt8]
     do { bytes = try FrameCodec().encode(request) } catch {

@@ -59,7 +59,7 @@ public final class DeviceControlServer: Sendable {
     guard listener >= 0 else { throw failure() }
     _ = unlink(path)  // a dead device's; the run lock says none is alive
     // Not through umask, which is the whole process's: the device's directory is 0700 anyway.
-    let bound = UnixSocketLink.withAddress(path) { bind(listener, $0, $1) }
+    let bound = LocalSocket.withAddress(path) { bind(listener, $0, $1) }
     guard bound == 0, chmod(path, 0o600) == 0, listen(listener, 8) == 0 else {
       let error = failure()
       _ = close(listener)

@@ -365,7 +365,7 @@ public final class LocalPeer: Sendable {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw failure() }
     _ = unlink(path)
-    guard UnixSocketLink.withAddress(path, { bind(descriptor, $0, $1) }) == 0, chmod(path, 0o600) == 0,
+    guard LocalSocket.withAddress(path, { bind(descriptor, $0, $1) }) == 0, chmod(path, 0o600) == 0,
       listen(descriptor, 16) == 0
     else {
       let error = failure()

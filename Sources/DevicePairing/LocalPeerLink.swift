@@ -3,6 +3,7 @@ import Dispatch
 import Glibc
 import PeerSession
 import Synchronization
+import WakeSignal
 
 /// The local ``PeerLink``: peers of one service type on one machine, under
 /// `<home>/peers/<service>/` (see ``PeerDirectory`` for the files).
@@ -37,7 +38,9 @@ public final class LocalPeerLink: PeerLink {
   public let directory: PeerDirectory
   private let codec = PeerFrameCodec()
   private let state = Mutex(LinkState())
-  private let wake: (Int32, Int32)
+  /// Wakes the reading thread from `poll`; `nil` when the system gave none (``wakeFailure``).
+  private let wake: WakePipe?
+  private let wakeFailure: WakePipeError?
   /// Held by the reading thread that waits in `poll` and reads.
   private let poller = Mutex(PollerState())
   /// Set by ``eventsWaiting()``; taken by the reading thread at the end of its round.
@@ -78,26 +81,14 @@ public final class LocalPeerLink: PeerLink {
   public init(local: PeerIdentity, service: ServiceType, home: String) {
     self.local = local
     directory = PeerDirectory(home: home, service: service)
-    var ends: [Int32] = [-1, -1]
-    if pipe(&ends) == 0 {
-      for end in ends {
-        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        _ = LocalSocket.setNonBlocking(end)
-      }
-    }
-    wake = (ends[0], ends[1])
-  }
-
-  deinit {
-    if wake.0 >= 0 { _ = close(wake.0) }
-    if wake.1 >= 0 { _ = close(wake.1) }
+    (wake, wakeFailure) = LocalSocket.wakePipe()
   }
 
   /// The hello a connecting peer sends first, and what `ID.peer` holds: this peer's identity.
   private var identityFrame: PeerFrame { PeerAdvertisement(peer: local, service: directory.service).frame }
 
   public func start(_ handler: @escaping @Sendable (PeerLinkEvent) -> Void) throws(LinkError) {
-    guard wake.0 >= 0 else { throw LinkError("no wake-up pipe: \(String(cString: strerror(errno)))") }
+    guard wake != nil else { throw LinkError(wakeFailure?.description ?? "no wake-up pipe") }
     do throws(SystemCallFailure) { try DeviceFiles.makeDirectories(directory.path) } catch {
       throw LinkError(error.message)
     }
@@ -110,17 +101,7 @@ public final class LocalPeerLink: PeerLink {
     }
     sweepStale()
     let socketPath = directory.socketPath(local.id)
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard listener >= 0 else { throw LocalSocket.failure("create a socket for", socketPath) }
-    _ = unlink(socketPath)
-    let bound = UnixSocketLink.withAddress(socketPath) { bind(listener, $0, $1) }
-    guard bound == 0, chmod(socketPath, 0o600) == 0, listen(listener, 64) == 0,
-      LocalSocket.setNonBlocking(listener)
-    else {
-      let error = LocalSocket.failure("listen on", socketPath)
-      _ = close(listener)
-      throw error
-    }
+    let listener = try LocalSocket.listen(at: socketPath, backlog: 64, ownerOnly: true)
     let identity: [UInt8]
     do throws(PeerFrameError) { identity = try codec.encode(identityFrame) } catch {
       _ = close(listener)
@@ -357,7 +338,7 @@ public final class LocalPeerLink: PeerLink {
       loop.announced = [:]  // the engine forgets found peers without `lost` when browsing stops
     }
     var descriptors = [
-      pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wake?.readDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
       pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
     ]
     for (descriptor, wantsWrite) in watched {
@@ -369,8 +350,7 @@ public final class LocalPeerLink: PeerLink {
     let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
     if ready < 0 { return errno == EINTR }
     if descriptors[0].revents != 0 {
-      var drained = [UInt8](repeating: 0, count: 64)
-      while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
+      wake?.drain()
     }
     for entry in descriptors.dropFirst(2) where entry.revents != 0 {
       if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
@@ -510,15 +490,7 @@ public final class LocalPeerLink: PeerLink {
 
   /// A non-blocking connection to `peer`'s socket, or `nil` when nothing listens there.
   private func connect(to peer: PeerIdentity) -> Int32? {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { return nil }
-    guard
-      UnixSocketLink.withAddress(directory.socketPath(peer.id), { Glibc.connect(descriptor, $0, $1) }) == 0,
-      LocalSocket.setNonBlocking(descriptor)
-    else {
-      _ = close(descriptor)
-      return nil
-    }
+    guard let descriptor = LocalSocket.connect(to: directory.socketPath(peer.id)) else { return nil }
     Self.widenSendBuffer(descriptor)
     return descriptor
   }
@@ -557,10 +529,7 @@ public final class LocalPeerLink: PeerLink {
     }
   }
 
-  private func signalWake() {
-    var one: UInt8 = 1
-    _ = Glibc.write(wake.1, &one, 1)
-  }
+  private func signalWake() { wake?.signal() }
 
   private func closeAll() {
     let descriptors = state.withLock { state -> [Int32] in

@@ -12,7 +12,7 @@ public enum PeerControlChannel {
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { return nil }
     defer { _ = close(descriptor) }
-    guard UnixSocketLink.withAddress(path, { connect(descriptor, $0, $1) }) == 0 else { return nil }
+    guard LocalSocket.withAddress(path, { connect(descriptor, $0, $1) }) == 0 else { return nil }
     DeviceControlChannel.setTimeout(descriptor, seconds: seconds)
     guard DeviceControlChannel.writeAll(descriptor, request.encoded) else { return nil }
     return read(descriptor)

@@ -1,7 +1,4 @@
-import Dispatch
-import Glibc
 import PeerSession
-import Synchronization
 import Wormhole
 import WormholeVocabulary
 
@@ -35,14 +32,9 @@ public final class PeerJournal: Sendable {
   public let wormhole: Wormhole
   /// `NAME#xxxx` of this peer, the `device` of every record.
   private let localLabel: String
-  private let queue = DispatchQueue(label: "local-peer-journal")
-  private let waiting = Mutex(Waiting())
-
   /// Records made and not yet written.
-  private struct Waiting {
-    var entries: [Wormhole.JournalEntry] = []
-    var isScheduled = false
-  }
+  private let waiting = JournalGathering<Wormhole.JournalEntry>(
+    label: "local-peer-journal", milliseconds: PeerJournal.gatheringMilliseconds)
 
   /// A journal in `directory` (created) for `local`.
   public init(directory: String, local: PeerIdentity) throws(WormholeError) {
@@ -122,43 +114,21 @@ public final class PeerJournal: Sendable {
   }
 
   /// Writes every record made so far, and returns when they are written.
-  public func flush() { queue.sync { writeWaiting() } }
+  public func flush() { waiting.flush(writeWaiting) }
 
   /// Queues `entries`, stamped with the time now, for the next write.
   private func write(_ entries: [Wormhole.JournalEntry]) {
-    guard !entries.isEmpty else { return }
-    let now = Self.nowMilliseconds()
-    let schedules = waiting.withLock { waiting -> Bool in
-      for var entry in entries {
-        entry.milliseconds = now
-        waiting.entries.append(entry)
-      }
-      guard !waiting.isScheduled else { return false }
-      waiting.isScheduled = true
-      return true
-    }
-    if schedules {
-      queue.asyncAfter(deadline: .now() + .milliseconds(Self.gatheringMilliseconds)) { self.writeWaiting() }
-    }
+    waiting.add(entries) { self.writeWaiting($0) }
   }
 
-  /// On the queue: writes the records gathered so far, in order, in one write.
-  private func writeWaiting() {
-    let entries = waiting.withLock { waiting -> [Wormhole.JournalEntry] in
-      defer {
-        waiting.entries = []
-        waiting.isScheduled = false
-      }
-      return waiting.entries
+  /// On the queue: writes the records gathered, in order, in one write.
+  private func writeWaiting(_ gathered: [JournalGathering<Wormhole.JournalEntry>.Stamped]) {
+    guard !gathered.isEmpty else { return }
+    let entries = gathered.map { stamped in
+      var entry = stamped.item
+      entry.milliseconds = stamped.milliseconds
+      return entry
     }
-    guard !entries.isEmpty else { return }
     _ = try? wormhole.record(contentsOf: entries)
-  }
-
-  /// The time now, in milliseconds since 1970 (the clock the journal's own times come from).
-  private static func nowMilliseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
   }
 }

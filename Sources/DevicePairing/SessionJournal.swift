@@ -1,6 +1,4 @@
 import DeviceSession
-import Dispatch
-import Glibc
 import Synchronization
 import Wormhole
 import WormholeVocabulary
@@ -28,19 +26,14 @@ public final class SessionJournal: Sendable {
   /// Its counterpart, `<pair>/<role>`.
   public let peer: String
   private let mailboxes: MailboxDelivery
-  private let queue = DispatchQueue(label: "device-session-journal")
   private let pending = Mutex(Pending())
-  private let waiting = Mutex(Waiting())
+  /// Events observed and not yet written, each with when it was observed: the time its records
+  /// carry.
+  private let waiting = JournalGathering<SessionEvent>(
+    label: "device-session-journal", milliseconds: SessionJournal.gatheringMilliseconds)
   /// The records the events being written made (only the queue touches it; a `Mutex` for
   /// `Sendable`): written in one go at the end of each batch.
   private let batch = Mutex<[Wormhole.JournalEntry]>([])
-
-  /// Events observed and not yet handed to the queue.
-  private struct Waiting {
-    /// Each with when it was observed (milliseconds since 1970): the time its records carry.
-    var events: [(event: SessionEvent, milliseconds: Int64)] = []
-    var isScheduled = false
-  }
 
   /// How long events are gathered before they are written.
   public static let gatheringMilliseconds = 2
@@ -87,31 +80,16 @@ public final class SessionJournal: Sendable {
   /// observed within ``gatheringMilliseconds``.
   /// Its records carry the time it was observed, not the time they are written.
   public func observe(_ event: SessionEvent) {
-    let now = Self.nowMilliseconds()
-    let schedules = waiting.withLock { waiting -> Bool in
-      waiting.events.append((event, now))
-      guard !waiting.isScheduled else { return false }
-      waiting.isScheduled = true
-      return true
-    }
-    if schedules {
-      queue.asyncAfter(deadline: .now() + .milliseconds(Self.gatheringMilliseconds)) { self.writeWaiting() }
-    }
+    waiting.add([event]) { self.writeWaiting($0) }
   }
 
   /// Writes every event observed so far, and returns when they are written.
   public func flush() {
-    queue.sync { writeWaiting() }
+    waiting.flush(writeWaiting)
   }
 
-  /// On the queue: writes the events gathered so far, in order.
-  private func writeWaiting() {
-    let events = waiting.withLock { waiting -> [(event: SessionEvent, milliseconds: Int64)] in
-      let events = waiting.events
-      waiting.events = []
-      waiting.isScheduled = false
-      return events
-    }
+  /// On the queue: writes the events gathered, in order.
+  private func writeWaiting(_ events: [JournalGathering<SessionEvent>.Stamped]) {
     for (event, milliseconds) in events {
       let start = batch.withLock { $0.count }
       write(event)
@@ -201,13 +179,6 @@ public final class SessionJournal: Sendable {
           transfer: "\(peer)#context-\(version)", kind: isRemoved ? .clear : .pass)
       }
     }
-  }
-
-  /// The time now, in milliseconds since 1970 (the clock the journal's own times come from).
-  private static func nowMilliseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
   }
 
   /// The kind of a reply's record (received, or timed out): a record kind the model shows as is.

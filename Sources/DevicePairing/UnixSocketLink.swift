@@ -3,6 +3,7 @@ import DeviceSession
 import Dispatch
 import Glibc
 import Synchronization
+import WakeSignal
 
 /// The local ``DeviceLink``: each running device listens on `<role>/link.sock`, and the one that
 /// starts second connects to the one already running.
@@ -24,8 +25,9 @@ public final class UnixSocketLink: DeviceLink {
   /// What the connection's reader keeps between reads; only the reader of the moment (see
   /// ``LinkState/reader``) touches it.
   private let reception: Mutex<Reception>
-  /// A pipe whose read end wakes the link's thread: `wake[0]` is read, `wake[1]` written.
-  private let wake: (Int32, Int32)
+  /// Wakes the link's thread from `epoll_wait`; `nil` when the system gave none (``wakeFailure``).
+  private let wake: WakePipe?
+  private let wakeFailure: WakePipeError?
   /// The link's thread's `epoll` set: the wake-up pipe, the listening socket, the connection.
   private let poller: Int32
   /// Entered by a caller while it reads, so that closing the connection waits for it.
@@ -65,25 +67,16 @@ public final class UnixSocketLink: DeviceLink {
     self.codec = codec
     reception = Mutex(Reception(frames: FrameReader(codec: codec)))
     poller = epoll_create1(Int32(EPOLL_CLOEXEC))
-    var ends: [Int32] = [-1, -1]
-    if pipe(&ends) == 0 {
-      for end in ends {
-        _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        _ = LocalSocket.setNonBlocking(end)
-      }
-    }
-    wake = (ends[0], ends[1])
+    (wake, wakeFailure) = LocalSocket.wakePipe()
   }
 
   deinit {
-    if wake.0 >= 0 { _ = close(wake.0) }
-    if wake.1 >= 0 { _ = close(wake.1) }
     if poller >= 0 { _ = close(poller) }
   }
 
   public func start(_ handler: @escaping @Sendable (LinkEvent) -> Void) throws(LinkError) {
-    guard wake.0 >= 0 else { throw LinkError("no wake-up pipe: \(String(cString: strerror(errno)))") }
-    guard poller >= 0, watch(wake.0, tag: Self.wakeTag) else {
+    guard let wake else { throw LinkError(wakeFailure?.description ?? "no wake-up pipe") }
+    guard poller >= 0, watch(wake.readDescriptor, tag: Self.wakeTag) else {
       throw LinkError("no epoll set for the link: \(String(cString: strerror(errno)))")
     }
     let startup = open(directory.linkLockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
@@ -95,27 +88,17 @@ public final class UnixSocketLink: DeviceLink {
     while fcntl(startup, 38, &request) != 0 {  // F_OFD_SETLKW; released by the close above
       if errno != EINTR { throw LocalSocket.failure("lock", directory.linkLockPath) }
     }
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard listener >= 0 else { throw LocalSocket.failure("create a socket for", directory.socketPath) }
-    _ = unlink(directory.socketPath)  // a dead device's socket; the run lock says none is alive
-    let bound = Self.withAddress(directory.socketPath) { bind(listener, $0, $1) }
-    guard bound == 0, listen(listener, 8) == 0, LocalSocket.setNonBlocking(listener),
-      watch(listener, tag: Self.listenerTag)
-    else {
+    // A socket left there is a dead device's: the run lock says none is alive.
+    let listener = try LocalSocket.listen(at: directory.socketPath, backlog: 8, ownerOnly: false)
+    guard watch(listener, tag: Self.listenerTag) else {
       let error = LocalSocket.failure("listen on", directory.socketPath)
       _ = close(listener)
       throw error
     }
-    let peer = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     var connection: Int32 = -1
-    if peer >= 0 {
-      if Self.withAddress(directory.counterpart.socketPath, { connect(peer, $0, $1) }) == 0
-        && isCounterpart(peer) && LocalSocket.setNonBlocking(peer)
-      {
-        connection = peer
-      } else {
-        _ = close(peer)  // the counterpart is not running: it connects to us when it starts
-      }
+    // None: the counterpart is not running; it connects to us when it starts.
+    if let peer = LocalSocket.connect(to: directory.counterpart.socketPath) {
+      if isCounterpart(peer) { connection = peer } else { _ = close(peer) }
     }
     state.withLock {
       $0.handler = handler
@@ -220,8 +203,7 @@ public final class UnixSocketLink: DeviceLink {
         }
       }
       if woken {
-        var drained = [UInt8](repeating: 0, count: 64)
-        while drained.withUnsafeMutableBytes({ Glibc.read(wake.0, $0.baseAddress, $0.count) }) > 0 {}
+        wake?.drain()
       }
       if connectionEvents != 0 { serviceConnection(connectionEvents) }
       if accepting { acceptConnection() }
@@ -325,7 +307,7 @@ public final class UnixSocketLink: DeviceLink {
       guard milliseconds > 0 else { break }
       var descriptors = [
         pollfd(fd: taken, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: wake.0, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wake?.readDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
       ]
       let ready = poll(&descriptors, 2, Int32(min(milliseconds, 60_000)))
       if ready < 0 {
@@ -471,10 +453,7 @@ public final class UnixSocketLink: DeviceLink {
 
   // MARK: Descriptors
 
-  private func signalWake() {
-    var one: UInt8 = 1
-    _ = Glibc.write(wake.1, &one, 1)
-  }
+  private func signalWake() { wake?.signal() }
 
   private func closeAll() {
     let (listener, connection) = state.withLock { state -> (Int32, Int32) in
@@ -487,35 +466,5 @@ public final class UnixSocketLink: DeviceLink {
     }
     if listener >= 0 { _ = close(listener) }
     if connection >= 0 { _ = close(connection) }
-  }
-
-  /// Calls `body` with the socket address of `path`. A path longer than `sun_path` holds is
-  /// reached through `/proc/self/fd/<directory>/<name>`, which Linux resolves the same way.
-  static func withAddress(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32) -> Int32 {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    var target = path
-    var directory: Int32 = -1
-    if path.utf8.count >= capacity, let slash = path.lastIndex(of: "/") {
-      directory = open(String(path[..<slash]), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard directory >= 0 else { return -1 }
-      target = "/proc/self/fd/\(directory)" + path[slash...]
-    }
-    defer { if directory >= 0 { _ = close(directory) } }
-    let bytes = Array(target.utf8)
-    guard bytes.count < capacity else {
-      errno = ENAMETOOLONG
-      return -1
-    }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-      for (index, byte) in bytes.enumerated() { raw[index] = byte }
-      raw[bytes.count] = 0
-    }
-    return withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        body($0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
   }
 }

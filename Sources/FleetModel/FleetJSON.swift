@@ -43,33 +43,10 @@ struct FleetJSON {
   /// they are not UTF-8. `nil` when absent, empty or malformed.
   func name(_ key: String) -> FileName? {
     if case .string(let hex)? = value(key + "_bytes") {
-      guard let bytes = Self.bytes(hex: hex), !bytes.isEmpty else { return nil }
+      guard let bytes = JSONText.bytes(hex: hex), !bytes.isEmpty else { return nil }
       return FileName(bytes: bytes)
     }
     guard let text = string(key), !text.isEmpty else { return nil }
     return FileName(text)
-  }
-
-  static func bytes(hex: String) -> [UInt8]? {
-    let digits = Array(hex.utf8)
-    guard digits.count % 2 == 0 else { return nil }
-    var out: [UInt8] = []
-    out.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index < digits.count {
-      guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-      out.append(high << 4 | low)
-      index += 2
-    }
-    return out
-  }
-
-  private static func nibble(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
   }
 }

@@ -75,29 +75,9 @@ struct JSONObject {
   /// is not UTF-8), `nil` when it is absent or `null`.
   func optionalHexBytes(_ field: String) throws(FleetProtocolError) -> [UInt8]? {
     guard let text = try optionalString(field) else { return nil }
-    let digits = Array(text.utf8)
-    guard !digits.isEmpty, digits.count % 2 == 0 else {
+    guard !text.isEmpty, let bytes = JSONText.bytes(hex: text, lowercaseOnly: true) else {
       throw .invalidField(field: field, reason: "an even number of lowercase hexadecimal digits is expected")
     }
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(digits.count / 2)
-    var index = 0
-    while index < digits.count {
-      guard let high = Self.hexValue(digits[index]), let low = Self.hexValue(digits[index + 1]) else {
-        throw .invalidField(
-          field: field, reason: "an even number of lowercase hexadecimal digits is expected")
-      }
-      bytes.append(high << 4 | low)
-      index += 2
-    }
     return bytes
-  }
-
-  private static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    default: nil
-    }
   }
 }

@@ -98,6 +98,24 @@ func alternate(rounds: Int, _ body: () throws -> Void, baseline: () throws -> Vo
   return (median(ours), median(theirs))
 }
 
+/// The file system type of the longest mount point in /proc/self/mounts that holds `path`;
+/// `unknown` when the mounts cannot be read.
+func fileSystemType(_ path: String) -> String {
+  guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else {
+    return "unknown"
+  }
+  let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+  var best = (length: -1, type: "unknown")
+  for line in mounts.split(separator: "\n") {
+    let fields = line.split(separator: " ")
+    guard fields.count > 2 else { continue }
+    let point = String(fields[1])
+    let holds = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
+    if holds && point.count > best.length { best = (point.count, String(fields[2])) }
+  }
+  return best.type
+}
+
 /// Resident set size of this process in bytes, from /proc/self/statm.
 func residentBytes() -> Double {
   guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }

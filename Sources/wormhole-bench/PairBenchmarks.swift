@@ -102,19 +102,7 @@ private func renameRate(count: Int, payload: [UInt8], directory: String) throws 
 }
 
 /// Whether `path` is on tmpfs, by the longest mount point in /proc/self/mounts that holds it.
-func isTemporaryFileSystem(_ path: String) -> Bool {
-  guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else { return false }
-  let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-  var best = (length: -1, type: "")
-  for line in mounts.split(separator: "\n") {
-    let fields = line.split(separator: " ")
-    guard fields.count > 2 else { continue }
-    let point = String(fields[1])
-    let holds = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
-    if holds && point.count > best.length { best = (point.count, String(fields[2])) }
-  }
-  return best.type == "tmpfs"
-}
+func isTemporaryFileSystem(_ path: String) -> Bool { fileSystemType(path) == "tmpfs" }
 
 // MARK: Messages
 
@@ -145,28 +133,10 @@ private func messageBenchmarks(store: PairStore, home: String) throws -> [Benchm
       failures.withLock { $0 += 1 }
     }
   }
-  // Round trips, alternating ours and the baseline in batches so that noise hits both alike.
-  var ours: [Double] = []
-  var theirs: [Double] = []
-  let batch = 500
-  for round in 0..<9 {
-    var sessionTimes: [Double] = []
-    var rawTimes: [Double] = []
-    for _ in 0..<batch {
-      let start = now()
-      try sessionRoundTrip()
-      sessionTimes.append(now() - start)
-    }
-    try raw.startEchoing(count: batch)
-    for _ in 0..<batch {
-      let start = now()
-      try raw.roundTrip(payload)
-      rawTimes.append(now() - start)
-    }
-    if round > 0 {  // the first batch warms both up
-      ours += sessionTimes
-      theirs += rawTimes
-    }
+  let (ours, theirs) = try raw.alternatingRoundTrips(of: payload) {
+    let start = now()
+    try sessionRoundTrip()
+    return now() - start
   }
   // Throughput: messages back to back, then one with a reply: it comes back after all of them.
   let streamed = 5000
@@ -257,19 +227,7 @@ final class RawSocketPeer {
 
   init(directory: String, blockBytes: Int) throws {
     let path = directory + "/raw.sock"
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard listener >= 0 else { throw BenchmarkFailure("socket: \(errno)") }
-    defer { _ = close(listener) }
-    var address = unixAddress(path)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard bound == 0, listen(listener, 1) == 0 else { throw BenchmarkFailure("bind \(path): \(errno)") }
-    child = try PairChild(["raw", path, String(blockBytes)])
-    connection = accept(listener, nil, nil)
-    guard connection >= 0 else { throw BenchmarkFailure("accept: \(errno)") }
+    (connection, child) = try RawSocket.accept(at: path) { try PairChild(["raw", path, String(blockBytes)]) }
     self.blockBytes = blockBytes
     buffer = [UInt8](repeating: 0, count: blockBytes)
   }
@@ -282,6 +240,33 @@ final class RawSocketPeer {
     guard writeAll(connection, block[...]), readAll(connection, &buffer, blockBytes) else {
       throw BenchmarkFailure("the raw child stopped")
     }
+  }
+
+  /// Round trips in 9 batches of 500, each batch of `ours` (which times one and returns its
+  /// sample) followed by one of `block` here, so that machine noise hits both alike. The first
+  /// batch warms both up and is not kept.
+  func alternatingRoundTrips<Sample>(of block: [UInt8], _ ours: () throws -> Sample) throws -> (
+    ours: [Sample], raw: [Double]
+  ) {
+    var samples: [Sample] = []
+    var rawTimes: [Double] = []
+    let batch = 500
+    for round in 0..<9 {
+      var batchSamples: [Sample] = []
+      var batchTimes: [Double] = []
+      for _ in 0..<batch { batchSamples.append(try ours()) }
+      try startEchoing(count: batch)
+      for _ in 0..<batch {
+        let start = now()
+        try roundTrip(block)
+        batchTimes.append(now() - start)
+      }
+      if round > 0 {
+        samples += batchSamples
+        rawTimes += batchTimes
+      }
+    }
+    return (samples, rawTimes)
   }
 
   /// Writes `count` blocks, one write each, and waits for the child's one-byte receipt.
@@ -308,41 +293,6 @@ final class RawSocketPeer {
 private func rawCommand(mode: UInt32, count: UInt32) -> [UInt8] {
   (0..<4).map { UInt8(truncatingIfNeeded: mode >> (8 * $0)) }
     + (0..<4).map { UInt8(truncatingIfNeeded: count >> (8 * $0)) }
-}
-
-func unixAddress(_ path: String) -> sockaddr_un {
-  var address = sockaddr_un()
-  address.sun_family = sa_family_t(AF_UNIX)
-  withUnsafeMutableBytes(of: &address.sun_path) { raw in
-    for (index, byte) in path.utf8.prefix(raw.count - 1).enumerated() { raw[index] = byte }
-  }
-  return address
-}
-
-func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>) -> Bool {
-  bytes.withUnsafeBytes { buffer in
-    var offset = 0
-    while offset < buffer.count {
-      let written = write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return false }
-      offset += written
-    }
-    return true
-  }
-}
-
-func readAll(_ descriptor: Int32, _ buffer: inout [UInt8], _ count: Int) -> Bool {
-  buffer.withUnsafeMutableBytes { raw in
-    var got = 0
-    while got < count {
-      let read = Glibc.read(descriptor, raw.baseAddress.map { $0 + got }, count - got)
-      if read < 0 && errno == EINTR { continue }
-      guard read > 0 else { return false }
-      got += read
-    }
-    return true
-  }
 }
 
 // MARK: The children's side
@@ -400,25 +350,13 @@ private func runWatchChild(home: String, pair: String, count: Int) throws -> Nev
   }
   try session.activate()
   say("ready")
-  var byte: UInt8 = 0
-  while true {
-    let got = read(STDIN_FILENO, &byte, 1)
-    if got < 0 && errno == EINTR { continue }
-    if got <= 0 { break }
-  }
+  waitForStandardInputToClose()
   device.stop()
   exit(0)
 }
 
 private func runRawChild(path: String, blockBytes: Int) throws -> Never {
-  let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-  var address = unixAddress(path)
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(connection, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-    }
-  }
-  guard connection >= 0, connected == 0 else { throw BenchmarkFailure("connect \(path): \(errno)") }
+  let connection = try RawSocket.connect(to: path)
   var header = [UInt8](repeating: 0, count: 8)
   var block = [UInt8](repeating: 0, count: max(blockBytes, 64 << 10))
   while readAll(connection, &header, 8) {

@@ -124,34 +124,16 @@ private func peerRoundTripBenchmarks(_ bench: BenchPeer, home: String) throws ->
   let raw = try RawSocketPeer(directory: home, blockBytes: peerMessageBytes)
   defer { raw.finish() }
   let payload = [UInt8](repeating: 7, count: peerMessageBytes)
-  // Alternating ours and the baseline in batches so that noise hits both alike.
-  var ours: [Double] = []
-  var theirs: [Double] = []
-  // Until the bench's own waiting thread woke: what the figure measured before, kept
-  // in `detail` for comparison (one thread wake-up more than the raw round trip has).
-  var woken: [Double] = []
-  let batch = 500
-  for round in 0..<9 {
-    var peerTimes: [Double] = []
-    var wokenTimes: [Double] = []
-    var rawTimes: [Double] = []
-    for _ in 0..<batch {
-      let start = now()
-      peerTimes.append(try bench.roundTrip(payload) - start)
-      wokenTimes.append(now() - start)
-    }
-    try raw.startEchoing(count: batch)
-    for _ in 0..<batch {
-      let start = now()
-      try raw.roundTrip(payload)
-      rawTimes.append(now() - start)
-    }
-    if round > 0 {  // the first batch warms both up
-      ours += peerTimes
-      woken += wokenTimes
-      theirs += rawTimes
-    }
+  // Each sample: until the bench's handler had the echo, and until its own waiting thread
+  // woke (what the figure measured before, kept in `detail` for comparison: one thread wake-up
+  // more than the raw round trip has).
+  let (samples, theirs) = try raw.alternatingRoundTrips(of: payload) {
+    let start = now()
+    let handled = try bench.roundTrip(payload) - start
+    return (handled: handled, woken: now() - start)
   }
+  let ours = samples.map(\.handled)
+  let woken = samples.map(\.woken)
   let microseconds = { (seconds: Double) in seconds * 1e6 }
   let baselineName = "raw Unix-socket round trip of the same bytes between two processes"
   let detail = [
@@ -232,23 +214,6 @@ private func writeResource(_ path: String) throws {
   }
 }
 
-/// The file system type of the longest mount point in /proc/self/mounts that holds `path`.
-private func fileSystemType(_ path: String) -> String {
-  guard let mounts = try? String(contentsOfFile: "/proc/self/mounts", encoding: .utf8) else {
-    return "unknown"
-  }
-  let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
-  var best = (length: -1, type: "unknown")
-  for line in mounts.split(separator: "\n") {
-    let fields = line.split(separator: " ")
-    guard fields.count > 2 else { continue }
-    let point = String(fields[1])
-    let holds = point == "/" || resolved == point || resolved.hasPrefix(point + "/")
-    if holds && point.count > best.length { best = (point.count, String(fields[2])) }
-  }
-  return best.type
-}
-
 /// The resource baseline's far end: a child connected to a Unix socket of ours that writes what
 /// it reads into a file, told the byte count by an 8-byte header, and answers one byte once the
 /// file is closed.
@@ -258,19 +223,7 @@ private final class RawCopyPeer {
 
   init(directory: String, file: String) throws {
     let path = directory + "/copy.sock"
-    let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard listener >= 0 else { throw BenchmarkFailure("socket: \(errno)") }
-    defer { _ = close(listener) }
-    var address = unixAddress(path)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-      }
-    }
-    guard bound == 0, listen(listener, 1) == 0 else { throw BenchmarkFailure("bind \(path): \(errno)") }
-    child = try PairChild(["copy", path, file])
-    connection = accept(listener, nil, nil)
-    guard connection >= 0 else { throw BenchmarkFailure("accept: \(errno)") }
+    (connection, child) = try RawSocket.accept(at: path) { try PairChild(["copy", path, file]) }
   }
 
   /// Reads `bytes` of the file at `path` in 64 KB chunks (the peers' chunk size) and writes them
@@ -325,12 +278,7 @@ func runPeerChild(_ arguments: [String]) throws -> Never {
     }
     try peer.start(advertising: DiscoveryInfo(), policy: .always, browsing: false)
     say("ready")
-    var byte: UInt8 = 0
-    while true {
-      let got = read(STDIN_FILENO, &byte, 1)
-      if got < 0 && errno == EINTR { continue }
-      if got <= 0 { break }
-    }
+    waitForStandardInputToClose()
     peer.stop()
     exit(0)
   case ("copy", 3):
@@ -341,14 +289,7 @@ func runPeerChild(_ arguments: [String]) throws -> Never {
 }
 
 private func runCopyChild(socketPath: String, file: String) throws -> Never {
-  let connection = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-  var address = unixAddress(socketPath)
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(connection, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-    }
-  }
-  guard connection >= 0, connected == 0 else { throw BenchmarkFailure("connect \(socketPath): \(errno)") }
+  let connection = try RawSocket.connect(to: socketPath)
   var header = [UInt8](repeating: 0, count: 8)
   var chunk = [UInt8](repeating: 0, count: 64 << 10)
   while readAll(connection, &header, 8) {

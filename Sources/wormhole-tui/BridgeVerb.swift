@@ -83,18 +83,11 @@ enum BridgeVerb {
     publisher.attach(model: model, client: client)
     requests.attach(model: model, client: client)
     do throws(MQTTError) { try client.connect(to: broker) } catch { throw .failure(error.description) }
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler {
-        requests.goOffline()
-        publisher.goOffline()
-        client.disconnect()
-        Termination.exit(.success)
-      }
-      source.resume()
-      sources.append(source)
+    let sources = Termination.handle {
+      requests.goOffline()
+      publisher.goOffline()
+      client.disconnect()
+      Termination.exit(.success)
     }
     let count = model.snapshot.directories.count
     diagnose(

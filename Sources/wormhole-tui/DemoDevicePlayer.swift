@@ -43,13 +43,7 @@ enum DemoDevicePlayer {
       try? session.reply(to: message, with: message.payload)
     }
     // The demo stops a device with SIGTERM (the watch going away, or the end of the demo).
-    let sources = [SIGINT, SIGTERM].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { Termination.exit(.success) }
-      source.resume()
-      return source
-    }
+    let sources = Termination.handle()
     // As `device run` does: `pass --pair demo --role ROLE` sends through the running device.
     // Served before activation; stopped before the run lock is released, so that its socket
     // file is never another run's.

@@ -127,7 +127,9 @@ enum DemoVerb {
       throw .failure(error.description)
     }
     diagnose("demo traffic in \(DisplayText.field(home)); one line per entry")
-    let interrupted = DemoSignals.install { done.signal() }
+    // SIGINT, SIGTERM and SIGHUP end `demo --no-ui` cleanly (the home is removed) instead of
+    // killing it.
+    let interrupted = Termination.handle([SIGINT, SIGTERM, SIGHUP]) { done.signal() }
     _ = done.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
     model.cancel()
     _ = interrupted
@@ -147,18 +149,5 @@ enum DemoVerb {
       )
     }
     return made
-  }
-}
-
-/// SIGINT and SIGTERM end `demo --no-ui` cleanly (the home is removed) instead of killing it.
-enum DemoSignals {
-  static func install(_ handler: @escaping @Sendable () -> Void) -> [DispatchSourceSignal] {
-    [SIGINT, SIGTERM, SIGHUP].map { number in
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler(handler: handler)
-      source.activate()
-      return source
-    }
   }
 }

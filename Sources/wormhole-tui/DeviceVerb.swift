@@ -63,16 +63,8 @@ enum DeviceVerb {
     let echo = arguments.flag(.echo)
     let json = arguments.flag(.json)
     // Read before the run lock is taken: a bad routes file starts no device.
-    let routesFile = try arguments.value(.routes).map { file throws(CommandError) in
-      let bytes = try RouteArguments.read(file, what: "routes file")
-      do throws(RoutesFileErrors) { return try RoutesFile.parse(bytes, file: file) } catch {
-        // One line a problem (a message is one line on standard error), the last as the error.
-        for problem in error.errors.dropLast() { diagnose(problem.description) }
-        throw .usage(error.errors.last?.description ?? error.description)
-      }
-    }
-    let pushKey = arguments.value(.pushKey) ?? Router.defaultNotificationKey
-    guard !pushKey.isEmpty else { throw .usage("--push-key needs a key of the aps dictionary") }
+    let routesFile = try RouteArguments.routesFile(arguments, peer: false)
+    let pushKey = try RouteArguments.pushKey(arguments)
     let store = PairArguments.store(arguments)
     let group = PairArguments.group(arguments)
     let link = try brokerLink(arguments, address: address)
@@ -105,14 +97,7 @@ enum DeviceVerb {
       }
     }
     // Stop on SIGINT and SIGTERM: the link closes, so the counterpart hears it at once.
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { Termination.exit(.success) }
-      source.resume()
-      sources.append(source)
-    }
+    let sources = Termination.handle()
     // Served before activation, so that a verb that saw "activated" finds it; stopped before
     // the run lock is released, so that its socket file is never another run's.
     try serveAndActivate(device) { () throws(PairedDeviceError) in

@@ -116,14 +116,7 @@ enum PeerVerb {
     } catch { throw .failure(error.description) }
     try RouteArguments.install(routes, in: peer, arguments)
     peer.setEventHandler { event in emit(PeerLines.line(event, json: json)) }
-    var sources: [any DispatchSourceSignal] = []
-    for number in [SIGINT, SIGTERM] {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { Termination.exit(.success) }
-      source.resume()
-      sources.append(source)
-    }
+    let sources = Termination.handle()
     Termination.onExit { peer.stop() }
     do throws(PeerError) {
       try peer.start(

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Synchronization
 import TerminalBackend
@@ -39,6 +40,21 @@ enum Termination {
   static func end(bySignal number: Int32) -> Never {
     runCleanups()
     SignalExit.reraise(number)
+  }
+
+  /// Handles `signals` (SIGINT and SIGTERM by default) with `handler` on a dispatch source
+  /// instead of their default action, for as long as the returned sources are kept. By default
+  /// the handler ends the process cleanly (exit 0, after the clean-ups).
+  static func handle(
+    _ signals: [Int32] = [SIGINT, SIGTERM], with handler: @escaping @Sendable () -> Void = { exit(.success) }
+  ) -> [any DispatchSourceSignal] {
+    signals.map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler(handler: handler)
+      source.resume()
+      return source
+    }
   }
 
   /// Claims the end of the process and runs the clean-ups; a second caller waits for the first

@@ -1,4 +1,3 @@
-import Dashboard
 import DashboardRuntime
 import Foundation
 import KeyedArchive
@@ -9,6 +8,7 @@ import TestSupport
 import Testing
 import Wormhole
 import WormholeVocabulary
+@testable import Dashboard
 
 /// A way an operator can ask for a write, as keys typed once the dashboard shows its mailboxes
 /// and traffic.

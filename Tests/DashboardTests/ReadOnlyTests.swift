@@ -1,9 +1,9 @@
-import Dashboard
 import KeyedArchive
 import MailboxModel
 import TerminalInput
 import Testing
 import WormholeVocabulary
+@testable import Dashboard
 
 /// `--read-only` holds on every path that can write: each key in each pane, each `:` command
 /// with and without arguments, the forms and the confirmations, even when the policy changes

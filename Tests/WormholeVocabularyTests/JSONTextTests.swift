@@ -16,4 +16,15 @@ import WormholeVocabulary
     #expect(JSONText.nameBytes(bytes) == "\"61ff0a\"")
     #expect(JSONText.name(bytes) == JSONText.string(bytes.lossyText))
   }
+
+  @Test func hexReadsBackWhatNameBytesWrites() {
+    let name = FileName(bytes: [0x00, 0x61, 0xFF, 0x0A])
+    let written = JSONText.nameBytes(name)
+    #expect(JSONText.bytes(hex: written.dropFirst().dropLast()) == name.bytes)
+    #expect(JSONText.bytes(hex: "") == [])
+    #expect(JSONText.bytes(hex: "61FF") == [0x61, 0xFF])
+    #expect(JSONText.bytes(hex: "61FF", lowercaseOnly: true) == nil)
+    #expect(JSONText.bytes(hex: "61f") == nil)
+    #expect(JSONText.bytes(hex: "6g") == nil)
+  }
 }
