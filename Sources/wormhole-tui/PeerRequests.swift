@@ -71,9 +71,25 @@ enum PeerRequests {
     return try ask(peer, PeerControlMessage(text: ["disconnect"]), seconds: 15)
   }
 
+  /// Whether `text` is written as a resource's id is (`PeerResourceID.description`): the
+  /// sender's id in lowercase hex, `/`, the resource's number in decimal.
+  static func isResourceName(_ text: String) -> Bool {
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2, (1...16).contains(parts[0].count), !parts[1].isEmpty, parts[1].count <= 20 else {
+      return false
+    }
+    return parts[0].utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
+      && parts[1].utf8.allSatisfy { (48...57).contains($0) }
+  }
+
   static func cancel(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
     guard rest.count == 1, !rest[0].isEmpty else {
       throw .usage("peer cancel takes one RESOURCE (SENDERHEX/NUMBER, as peer run shows it)")
+    }
+    guard isResourceName(rest[0]) else {
+      throw .usage(
+        "\(DisplayText.field(rest[0])) names no resource: RESOURCE is SENDERHEX/NUMBER (1 to 16 "
+          + "lowercase hex digits, a slash, a decimal number), as peer run shows it")
     }
     let peer = try PeerArguments.from(arguments, action: "cancel", option: .name)
     return try ask(peer, PeerControlMessage(text: ["cancel", rest[0]]), seconds: 15)

@@ -42,6 +42,16 @@ import Testing
     #expect(usage.status == 2 && usage.errors.contains("needs --name NAME"), "\(usage.errors)")
   }
 
+  /// A RESOURCE not written as `peer run` writes one is a usage error that states the form, before
+  /// any peer is asked (none runs here).
+  @Test(arguments: ["zz/1", "ffff", "ffff/", "/1", "FFFF/1", "ffff/1/2", "ffff/x", "ffff/-1"])
+  func aMalformedResourceIsAUsageErrorThatStatesTheForm(_ resource: String) throws {
+    let peers = PeerVerbTests.PeerHome()
+    let result = try peers.peer(["cancel", "--name", "sender", resource])
+    #expect(result.status == 2, "\(result.errors)")
+    #expect(result.errors.contains("SENDERHEX/NUMBER"), "\(result.errors)")
+  }
+
   @Test func aResourceInFlightIsCancelledBySenderOrReceiverAndTheOtherSideSeesIt() throws {
     let peers = PeerVerbTests.PeerHome()
     let receiver = try peers.peer("receiver", ["--advertise", "--accept", "always"])
