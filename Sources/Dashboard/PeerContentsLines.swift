@@ -10,6 +10,12 @@ enum PeerContentsLines {
   /// The most traffic entries shown for a peer.
   static let trafficLimit = 12
 
+  /// Another peer as a peer's `status` names it: its identity as that peer wrote it, escaped and
+  /// quoted already (`PeerIdentity`'s description), so shown as it came rather than quoted and
+  /// escaped again; whatever a terminal would act on is still escaped (a status is another
+  /// process's text).
+  static func shownPeer(_ named: String) -> String { DisplayText.escaped(named) }
+
   /// The lines for `node`; none for a node that is not a peer node.
   static func lines(for node: TreeNodeID, peers: [PeerSnapshot], traffic: [TrafficEntry], now: Int64)
     -> [ContentLine]
@@ -37,7 +43,7 @@ enum PeerContentsLines {
       for peer in members {
         let connected =
           peer.connected.isEmpty
-          ? "not connected" : "↔ " + peer.connected.map(DisplayText.field).joined(separator: ", ")
+          ? "not connected" : "↔ " + peer.connected.map(Self.shownPeer).joined(separator: ", ")
         lines.append(
           ContentLine(
             indent: 2,
@@ -63,12 +69,12 @@ enum PeerContentsLines {
       if peer.info.isEmpty { none() }
       title("connected (\(peer.connected.count))")
       for other in peer.connected {
-        lines.append(ContentLine(indent: 2, [.init(DisplayText.field(other), "contents")]))
+        lines.append(ContentLine(indent: 2, [.init(Self.shownPeer(other), "contents")]))
       }
       if peer.connected.isEmpty { none() }
       title("found (\(peer.found.count))")
       for other in peer.found {
-        lines.append(ContentLine(indent: 2, [.init(DisplayText.field(other), "contents")]))
+        lines.append(ContentLine(indent: 2, [.init(Self.shownPeer(other), "contents")]))
       }
       if peer.found.isEmpty { none() }
       title("invitations waiting (\(peer.invitations.count))")
@@ -77,7 +83,7 @@ enum PeerContentsLines {
           ContentLine(
             indent: 2,
             [
-              .init("from " + DisplayText.field(invitation.peer), "traffic.incoming"),
+              .init("from " + Self.shownPeer(invitation.peer), "traffic.incoming"),
               .init("  a accept · x decline", "list.dim"),
             ]))
         if let context = invitation.context {
@@ -113,7 +119,7 @@ enum PeerContentsLines {
             ContentLine(
               indent: 2,
               [
-                .init(Formatting.padded(DisplayText.field(departure.peer), 18), "contents"),
+                .init(Formatting.padded(Self.shownPeer(departure.peer), 18), "contents"),
                 .init("notConnected (" + DisplayText.escaped(departure.reason) + ")", "list.dim"),
               ]))
         }
@@ -137,7 +143,7 @@ enum PeerContentsLines {
     let shown = lines(for: node, peers: peers, traffic: [], now: 0)
     guard line >= 0, line < shown.count, let first = shown[line].pieces.first?.text, first.hasPrefix("from ")
     else { return nil }
-    return peer.invitations.first { "from " + DisplayText.field($0.peer) == first }.map { (peer, $0) }
+    return peer.invitations.first { "from " + Self.shownPeer($0.peer) == first }.map { (peer, $0) }
   }
 
   /// The cells of a progress bar.
@@ -153,7 +159,7 @@ enum PeerContentsLines {
   /// `↑ notes.bin → bob#2b0b` (sending) or `↓ notes.bin ← bob#2b0b` (receiving), escaped.
   static func heading(of resource: PeerSnapshot.Resource) -> String {
     (resource.isSending ? "↑ " : "↓ ") + DisplayText.field(resource.name)
-      + (resource.isSending ? " → " : " ← ") + DisplayText.field(resource.peer)
+      + (resource.isSending ? " → " : " ← ") + Self.shownPeer(resource.peer)
   }
 
   /// The resource a key cancels on the peer selected: the one whose lines the contents cursor

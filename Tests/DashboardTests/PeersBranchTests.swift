@@ -52,6 +52,29 @@ private func peers() -> [PeerSnapshot] {
     #expect(!harness.lines.joined().contains("\u{1B}"))
   }
 
+  /// The other peers a status names come written as the peer wrote them (`PeerIdentity`'s
+  /// description: escaped already, quoted when it needs to be): shown as they came, not quoted and
+  /// escaped a second time; a raw control character a hostile status holds is still escaped.
+  @Test func peersNamedByAStatusAreShownEscapedOnceNotTwice() {
+    let named = ##""de\u{1b}[31msk"#6da4"##
+    var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
+    harness.send(
+      .peers([
+        PeerSnapshot(
+          service: "chat", name: "host", id: 0x1, pid: 1, found: [named, "raw\u{1B}]0;x\u{7}#0002"],
+          connected: [named], invitations: [PeerSnapshot.Invitation(peer: named)],
+          departures: [PeerSnapshot.Departure(peer: named, reason: "left the session")])
+      ]))
+    #expect(harness.shows("↔ " + named), "\(harness)")
+    harness.type("jjj")
+    let text = harness.state.contentsLines().map { $0.pieces.map(\.text).joined() }
+    #expect(text.contains(named), "\(text)")
+    #expect(text.contains { $0.hasPrefix("from " + named) }, "\(text)")
+    #expect(!text.joined().contains(#"\""#), "\(text)")
+    #expect(!text.joined().contains("\u{1B}"), "\(text)")
+    #expect(!harness.lines.joined().contains("\u{1B}"))
+  }
+
   @Test func aSelectedPeerShowsItsInfoConnectionsAndInvitation() {
     var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
     harness.send(.peers(peers()))

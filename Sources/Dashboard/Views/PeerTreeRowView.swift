@@ -29,7 +29,7 @@ enum PeerTreeRowView {
       var text = "    " + mark + " " + DisplayText.field(peer.label)
       if peer.isAdvertising { text += "  adv" }
       if !peer.connected.isEmpty {
-        text += "  ↔ " + peer.connected.map(DisplayText.field).joined(separator: ",")
+        text += "  ↔ " + peer.connected.map(PeerContentsLines.shownPeer).joined(separator: ",")
       }
       if !peer.invitations.isEmpty { text += "  \(peer.invitations.count) invited" }
       let role: StyleRole =
