@@ -533,13 +533,25 @@ public final class MQTTClient: Sendable {
     Self.tlsAdvice(reason, host: broker.host, certificateAuthorityFile: options.certificateAuthorityFile)
   }
 
-  fileprivate static func tlsAdvice(_ reason: String, host: String, certificateAuthorityFile: String?)
-    -> String
-  {
+  static func tlsAdvice(_ reason: String, host: String, certificateAuthorityFile: String?) -> String {
+    // OpenSSL's words when what answers is no TLS server (a plain-text listener closes on the
+    // TLS hello, or answers in plain MQTT), or none at all: the certificate is not the question
+    // then, or not the only one.
+    let lowered = reason.lowercased()
+    let noTLS = ["unexpected eof", "wrong version number", "packet length too long", "record layer failure"]
+    if noTLS.contains(where: lowered.contains) {
+      return reason
+        + ": the broker at \(DisplayText.field(host)) did not answer in TLS; is the port a plain-text"
+        + " listener (then use mqtt://, or its TLS port, 8883 by default)? nothing was sent in plain text"
+    }
     let authority =
       certificateAuthorityFile.map { "the CA file \(DisplayText.field($0))" } ?? "the system's CAs"
-    return reason
-      + ": the broker's certificate must be signed by \(authority) and name \(DisplayText.field(host))"
+    let plainText =
+      lowered.contains("no details")
+      ? " the port may be a plain-text listener (then use mqtt://, or its TLS port, 8883 by default), or"
+      : ""
+    return reason + ":" + plainText
+      + " the broker's certificate must be signed by \(authority) and name \(DisplayText.field(host))"
       + " (set \(MQTTConnectionOptions.certificateAuthorityFileVariable) to the broker's CA file);"
       + " nothing was sent in plain text"
   }

@@ -199,6 +199,19 @@ struct BrokerSecurityTests {
     #expect(mixed.errors.contains("is plain text: use mqtts://127.0.0.1:PORT for TLS"), "\(mixed.errors)")
   }
 
+  /// `mqtts://` to a plain-text listener fails at once and says what is likely wrong (the port
+  /// speaks no TLS), not only that a certificate was refused.
+  @Test func tlsToAPlainTextListenerSaysThePortSpeaksNoTLS() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let result = try WormholeChild.run(["dump", "--broker", "mqtts://127.0.0.1:\(broker.address.port)"])
+    #expect(result.status == 3, "\(result.errors)")
+    // OpenSSL says "unexpected eof" when its words reach libmosquitto's log in time, else nothing:
+    // either way the plain-text listener is named.
+    #expect(result.errors.contains("plain-text listener"), "\(result.errors)")
+    #expect(result.errors.contains("use mqtt://"), "\(result.errors)")
+  }
+
   @Test func theBrokersCertificateMustNameItsHost() throws {
     let certificates = TemporaryDirectory(prefix: "certificates")
     defer { certificates.remove() }
