@@ -230,6 +230,16 @@ final class BridgeRequests: Sendable {
         return .failure(Refusal(reason: "the archive is refused by the inspector: \(reason.description)"))
       }
     }
+    // A replay names a record this machine's journal has written (it may have been rotated
+    // away since): a number beyond its last is no record, and would be journaled as a claim.
+    if request.operation == .replay, let replayOf = request.replayOf {
+      let last = TrafficJournalReader(directory: directory, startingAtEnd: true).lastSequence ?? 0
+      guard replayOf >= 1, replayOf <= last else {
+        return .failure(
+          Refusal(
+            reason: "record \(replayOf) is not in this directory's journal (its last record is \(last))"))
+      }
+    }
     let type = request.transiting ?? .file
     let wormhole: Wormhole
     do throws(WormholeError) {

@@ -113,6 +113,15 @@ struct RemoteWriteTests {
     let again = try #require(try Self.records(setup).first { $0.identifier == "again" })
     #expect(again.replayOf == nil)
     #expect(again.kind == .pass)
+    // A replay of a record the journal never wrote is refused, and writes nothing.
+    let before = try Self.records(setup).count
+    let invented = try client.perform(
+      .replay, on: "m1", directory: FileName(setup.container), identifier: "invented", archive: archive,
+      replayOf: 99_999_999)
+    #expect(!invented.isOK, "\(invented)")
+    #expect(invented.error?.contains("not in this directory's journal") == true, "\(invented)")
+    #expect(try Self.records(setup).count == before)
+    #expect(!FileManager.default.fileExists(atPath: setup.container + "/invented.archive"))
   }
 
   @Test func aReadOnlyBridgeSaysWhyAndARemoteWriteChangesNeitherDiskNorJournal() throws {
