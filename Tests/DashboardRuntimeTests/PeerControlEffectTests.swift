@@ -152,25 +152,8 @@ import Testing
   @Test func aKilledPeerGoesAtOnceNotAtTheNextRead() throws {
     let home = TemporaryDirectory(prefix: "wormhole-peers")
     defer { home.remove() }
-    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let process = Process()
-    process.executableURL = me.deletingLastPathComponent().appendingPathComponent("wormhole-tui")
-    process.arguments = ["peer", "run", "--service", "chat", "--name", "lamp", "--home", home.path]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    defer {
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
-    // Its start-up line says it runs: its files and lock are there.
-    var said = Data()
-    while !String(decoding: said, as: UTF8.self).contains("is running") {
-      let chunk = errors.fileHandleForReading.availableData
-      try #require(!chunk.isEmpty, "peer run ended: \(String(decoding: said, as: UTF8.self))")
-      said.append(chunk)
-    }
+    let peer = try PeerProcess(name: "lamp", home: home.path)
+    defer { peer.stop() }
     let posts = Collector<[PeerSnapshot]>()
     let source = PeersSource(home: home.path, interval: .seconds(60))
     source.start { message in
@@ -180,7 +163,7 @@ import Testing
     let shown = posts.wait { $0.last?.map(\.name) == ["lamp"] }
     try #require(shown.last?.map(\.name) == ["lamp"], "\(shown)")
     let killed = ContinuousClock.now
-    #expect(kill(process.processIdentifier, SIGKILL) == 0)
+    #expect(kill(peer.pid, SIGKILL) == 0)
     let after = posts.wait(seconds: 20) { $0.last?.isEmpty == true }
     let elapsed = ContinuousClock.now - killed
     #expect(after.last?.isEmpty == true, "\(after)")

@@ -15,25 +15,9 @@ import Testing
   @Test func aPeerKilledRightAfterTheReadGoesAtOnceNotAtTheNextRead() throws {
     let home = TemporaryDirectory(prefix: "wormhole-peers")
     defer { home.remove() }
-    let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    let process = Process()
-    process.executableURL = me.deletingLastPathComponent().appendingPathComponent("wormhole-tui")
-    process.arguments = ["peer", "run", "--service", "chat", "--name", "lamp", "--home", home.path]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    defer {
-      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-      process.waitUntilExit()
-    }
-    var said = Data()
-    while !String(decoding: said, as: UTF8.self).contains("is running") {
-      let chunk = errors.fileHandleForReading.availableData
-      try #require(!chunk.isEmpty, "peer run ended: \(String(decoding: said, as: UTF8.self))")
-      said.append(chunk)
-    }
-    let pid = process.processIdentifier
+    let peer = try PeerProcess(name: "lamp", home: home.path)
+    defer { peer.stop() }
+    let pid = peer.pid
     let path = home.path
     let killed = Mutex(false)
     let posts = Collector<[PeerSnapshot]>()
