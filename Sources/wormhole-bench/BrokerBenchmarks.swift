@@ -173,11 +173,15 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
     let single = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
     let perProcess = manyPairs / pairProcesses
     let children = try (0..<pairProcesses).map { index in
-      try BrokerPairsChild(
-        broker: broker.address, home: home + "/many\(run)-\(index)", first: index * perProcess,
-        count: perProcess, run: run)
+      let childHome = home + "/many\(run)-\(index)"
+      try FileManager.default.createDirectory(atPath: childHome, withIntermediateDirectories: true)
+      return try PairChild(
+        [
+          broker.address.host, String(broker.address.port), childHome,
+          String(run * 1000 + index * perProcess), String(perProcess),
+        ], command: "child-broker-pairs")
     }
-    defer { for child in children { child.finish() } }
+    defer { for child in children { child.finish(killing: true) } }
     for child in children { try child.expect("ready") }
     for child in children { child.send("go") }
     var samples: [Double] = []
@@ -282,51 +286,6 @@ func runBrokerPairsChild(_ arguments: [String]) throws {
   print("samples " + samples.withLock { $0 }.map { String($0) }.joined(separator: " "))
   print("rss \(Int(residentBytes()))")
   fflush(nil)
-}
-
-/// One `child-broker-pairs` process, talked to by lines.
-private final class BrokerPairsChild {
-  private let process = Process()
-  private let input = Pipe()
-  private let output = Pipe()
-
-  init(broker: BrokerAddress, home: String, first: Int, count: Int, run: Int) throws {
-    try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = [
-      "child-broker-pairs", broker.host, String(broker.port), home, String(run * 1000 + first), String(count),
-    ]
-    process.standardInput = input
-    process.standardOutput = output
-    try process.run()
-  }
-
-  func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
-
-  func expect(_ line: String) throws {
-    let got = try self.line()
-    guard got == line else { throw BenchmarkFailure("a pairs child said \(got), not \(line)") }
-  }
-
-  func line() throws -> String {
-    let descriptor = output.fileHandleForReading.fileDescriptor
-    var bytes: [UInt8] = []
-    var byte: UInt8 = 0
-    while true {
-      let count = read(descriptor, &byte, 1)
-      if count < 0 && errno == EINTR { continue }
-      guard count == 1 else { throw BenchmarkFailure("a pairs child ended before a line") }
-      if byte == UInt8(ascii: "\n") { break }
-      bytes.append(byte)
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  func finish() {
-    try? input.fileHandleForWriting.close()
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-  }
 }
 
 // MARK: Bridge throughput

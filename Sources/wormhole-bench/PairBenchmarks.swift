@@ -171,17 +171,17 @@ private func messageBenchmarks(store: PairStore, home: String) throws -> [Benchm
 
 // MARK: Child processes
 
-/// A child `wormhole-bench child-pair …`: lines are read from its standard output; closing its
-/// standard input tells it to end.
+/// A child `wormhole-bench child-pair …` (or another child `command`): lines are read from its
+/// standard output and written to its standard input; closing its standard input tells it to end.
 final class PairChild {
   private let process = Process()
   private let input = Pipe()
   private let output = Pipe()
   private var isFinished = false
 
-  init(_ arguments: [String]) throws {
+  init(_ arguments: [String], command: String = "child-pair") throws {
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["child-pair"] + arguments
+    process.arguments = [command] + arguments
     process.standardInput = input
     process.standardOutput = output
     try process.run()
@@ -208,11 +208,16 @@ final class PairChild {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Closes its input and waits for it to exit.
-  func finish() {
+  /// Writes `line` and a line break to the child's standard input.
+  func send(_ line: String) { try? input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+
+  /// Closes its input and waits for it to exit; with `killing`, one still running once its
+  /// input is closed is killed first (SIGKILL).
+  func finish(killing: Bool = false) {
     guard !isFinished else { return }
     isFinished = true
     try? input.fileHandleForWriting.close()
+    if killing && process.isRunning { kill(process.processIdentifier, SIGKILL) }
     process.waitUntilExit()
   }
 }
