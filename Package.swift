@@ -166,7 +166,7 @@ let package = Package(
     .target(name: "SnapshotSupport", dependencies: ["TerminalScreen"], path: "Tests/SnapshotSupport"),
     // What tests share: a hermetic temporary directory, a tmux pane to drive a real terminal.
     .target(
-      name: "TestSupport", dependencies: ["PropertyList", "WormholeVocabulary"], path: "Tests/TestSupport"),
+      name: "TestSupport", dependencies: ["PropertyList", "WormholeVocabulary", "DeviceSession"], path: "Tests/TestSupport"),
     .testTarget(name: "TerminalInputTests", dependencies: ["TerminalInput"]),
     // Draws with the real backend in tmux; the executable is what runs inside the tmux pane.
     .executableTarget(

@@ -17,7 +17,7 @@ struct BrokerHome {
 
 /// A simulated device in this process whose link is an ``MQTTDeviceLink`` to `broker`, with
 /// its deliveries collected.
-final class BrokerDevice: Sendable {
+final class BrokerDevice: Sendable, CollectsSessionDeliveries {
   let device: SimulatedDevice
   /// The device's link, for what only it does (routing pushes from the broker).
   let link: MQTTDeviceLink
@@ -41,37 +41,6 @@ final class BrokerDevice: Sendable {
   }
 
   var session: SessionEngine { device.session }
-
-  /// Waits until the counterpart's reachability is `reachable` (a delivery, not a poll).
-  func waitReachable(_ reachable: Bool = true, seconds: Double = 10) -> Bool {
-    deliveries.wait(seconds: seconds) {
-      $0.last(where: Self.isReachability) == .reachabilityChanged(reachable)
-    }
-    .last(where: Self.isReachability) == .reachabilityChanged(reachable)
-  }
-
-  static func isReachability(_ delivery: SessionDelivery) -> Bool {
-    if case .reachabilityChanged = delivery { return true }
-    return false
-  }
-
-  var messages: [ReceivedMessage] {
-    deliveries.values.compactMap { if case .message(let message) = $0 { return message } else { return nil } }
-  }
-
-  var contexts: [ReceivedContext] {
-    deliveries.values.compactMap { if case .context(let context) = $0 { return context } else { return nil } }
-  }
-
-  var transfers: [FileTransfer] {
-    deliveries.values.compactMap {
-      if case .transfer(let transfer) = $0 { return transfer } else { return nil }
-    }
-  }
-
-  var finishedTransfers: [UInt64] {
-    deliveries.values.compactMap { if case .transferFinished(let id) = $0 { return id } else { return nil } }
-  }
 
   func stop() { device.stop() }
 }

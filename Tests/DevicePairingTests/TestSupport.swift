@@ -22,7 +22,7 @@ struct TemporaryHome {
 }
 
 /// A simulated device in this process with its deliveries collected.
-final class DeviceUnderTest: Sendable {
+final class DeviceUnderTest: Sendable, CollectsSessionDeliveries {
   let device: SimulatedDevice
   let deliveries = Collector<SessionDelivery>()
 
@@ -51,37 +51,6 @@ final class DeviceUnderTest: Sendable {
         usleep(10_000)
       }
     }
-  }
-
-  /// Waits until the counterpart is reachable (a delivery, not a poll).
-  func waitReachable(_ reachable: Bool = true, seconds: Double = 10) -> Bool {
-    deliveries.wait(seconds: seconds) {
-      $0.last(where: Self.isReachability) == .reachabilityChanged(reachable)
-    }
-    .last(where: Self.isReachability) == .reachabilityChanged(reachable)
-  }
-
-  static func isReachability(_ delivery: SessionDelivery) -> Bool {
-    if case .reachabilityChanged = delivery { return true }
-    return false
-  }
-
-  var messages: [ReceivedMessage] {
-    deliveries.values.compactMap { if case .message(let message) = $0 { return message } else { return nil } }
-  }
-
-  var contexts: [ReceivedContext] {
-    deliveries.values.compactMap { if case .context(let context) = $0 { return context } else { return nil } }
-  }
-
-  var transfers: [FileTransfer] {
-    deliveries.values.compactMap {
-      if case .transfer(let transfer) = $0 { return transfer } else { return nil }
-    }
-  }
-
-  var finishedTransfers: [UInt64] {
-    deliveries.values.compactMap { if case .transferFinished(let id) = $0 { return id } else { return nil } }
   }
 
   func stop() { device.stop() }
