@@ -254,6 +254,10 @@ public struct FleetState: Sendable {
     return true
   }
 
+  /// Why a machine whose bridge info did not come again in a reload takes no remote writes.
+  public static let unconfirmedReason =
+    "its bridge has not published its info again since the broker connection came back"
+
   /// Notes, during a reload, what `message` says again.
   private mutating func noteHeard(_ message: FleetMessage) {
     switch message {
@@ -294,7 +298,7 @@ public struct FleetState: Sendable {
         unconfirmed = true
       }
       if !heard.infos.contains(name), machine.remoteWrites != nil {
-        machines[name]?.remoteWrites = nil
+        machines[name]?.remoteWrites = RemoteWritePolicy(isAllowed: false, reason: Self.unconfirmedReason)
         unconfirmed = true
       }
       if unconfirmed {

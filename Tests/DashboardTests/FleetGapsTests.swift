@@ -190,7 +190,7 @@ extension DashboardHarness {
     #expect(harness.state.fleet.machineNames == ["alive"])
     let alive = harness.state.fleet.machines["alive"]
     #expect(alive?.presence == .unknown)
-    #expect(alive?.remoteWriteRefusal != nil)
+    #expect(alive?.remoteWriteRefusal == FleetState.unconfirmedReason)
     #expect(alive?.mailbox("kept", in: "/a")?.current != nil)
     #expect(alive?.mailbox("stale", in: "/a") == nil)
     // A cleared mailbox has nothing retained: it keeps its history.
