@@ -537,6 +537,10 @@ public final class MQTTClient: Sendable {
     -> String
   {
     var reason = Self.words(code)
+    // Over TLS, a broker that closes right after the handshake may be refusing a client certificate.
+    if broker.usesTLS && [CMOSQ_ERR_PROTOCOL, CMOSQ_ERR_CONN_LOST, CMOSQ_ERR_ERRNO].contains(code) {
+      return tlsAdvice(reason, broker: broker, options: options)
+    }
     guard code == CMOSQ_ERR_TLS else { return reason }
     if let logged = callbacks.session.withLock({ $0.lastError }) {
       reason += " (\(DisplayText.escaped(logged)))"

@@ -214,18 +214,38 @@ public struct MQTTConnectionOptions: Sendable, Equatable, CustomStringConvertibl
       "alert unknown ca", "alert bad certificate", "alert certificate unknown", "alert certificate expired",
       "alert certificate revoked", "alert unsupported certificate", "alert decrypt error",
     ]
+    // Under TLS 1.3 the broker checks the client's certificate after the handshake: when its
+    // alert is not read before the connection closes, all that is left is the closing.
+    // (libmosquitto's words, or the system's: EPROTO, ECONNRESET, EPIPE.)
+    let closings = [
+      "protocol error", "a network protocol error", "the connection was lost", "connection reset by peer",
+      "broken pipe",
+    ]
+    let closed = !lowered.contains("openssl") && closings.contains(where: lowered.hasPrefix)
+    let closing = closed ? " (the broker closed the TLS connection before answering)" : ""
     guard let certificateFile else {
       let handshake = lowered.contains("alert handshake failure")
-      guard missing.contains(where: lowered.contains) || handshake else { return nil }
+      guard missing.contains(where: lowered.contains) || handshake || closed else { return nil }
+      return reason + closing
+        + ": the broker \(closed ? "likely " : "")requires a client certificate: set"
+        + " \(certificateFileVariable) and \(keyFileVariable) to this client's certificate and private key (PEM)"
+        + (closed ? " (or the port is a plain-text listener: then use mqtt://, or its TLS port)" : "")
+    }
+    // libmosquitto's words when it cannot load the files (an encrypted key, a key of another
+    // certificate): before anything reaches the broker.
+    let unusable = [
+      "unable to load client certificate", "unable to load client key", "certificate/key are inconsistent",
+    ]
+    if unusable.contains(where: lowered.contains) {
       return reason
-        + ": the broker requires a client certificate: set \(certificateFileVariable) and"
-        + " \(keyFileVariable) to this client's certificate and private key (PEM)"
+        + ": the client certificate \(DisplayText.field(certificateFile)) (\(certificateFileVariable)) and"
+        + " its key (\(keyFileVariable)) must be PEM files, the key not encrypted (no passphrase) and"
+        + " the certificate's own"
     }
-    guard refused.contains(where: lowered.contains) || missing.contains(where: lowered.contains) else {
-      return nil
-    }
-    return reason
-      + ": the broker refused the client certificate \(DisplayText.field(certificateFile))"
+    let named = refused.contains(where: lowered.contains) || missing.contains(where: lowered.contains)
+    guard named || closed else { return nil }
+    return reason + closing
+      + ": the broker \(closed ? "likely " : "")refused the client certificate \(DisplayText.field(certificateFile))"
       + " (\(certificateFileVariable)): it must be signed by a CA the broker trusts (its cafile),"
       + " be valid now, and match \(keyFileVariable)"
   }

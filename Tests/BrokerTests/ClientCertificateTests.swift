@@ -71,14 +71,14 @@ struct ClientCertificateTests {
     let without = try WormholeChild.run(["dump", "--broker", broker.url], environment: ca)
     #expect(without.status == 3, "\(without.errors)")
     #expect(
-      without.errors.contains("the broker requires a client certificate: set WORMHOLE_MQTT_CERTFILE"),
+      without.errors.contains("requires a client certificate: set WORMHOLE_MQTT_CERTFILE"),
       "\(without.errors)")
     // A certificate of another CA: exit 3, saying the broker refused it.
     let stranger = try WormholeChild.run(
       ["dump", "--broker", broker.url], environment: made.clientEnvironment("stranger"))
     #expect(stranger.status == 3, "\(stranger.errors)")
     #expect(
-      stranger.errors.contains("the broker refused the client certificate"), "\(stranger.errors)")
+      stranger.errors.contains("refused the client certificate"), "\(stranger.errors)")
     // With one: in.
     let admitted = try WormholeChild.run(
       ["dump", "--broker", broker.url], environment: made.clientEnvironment("dashboard"))
@@ -107,6 +107,20 @@ struct ClientCertificateTests {
     let half = try WormholeChild.run(["dump", "--broker", broker.url], environment: halves)
     #expect(half.status == 3, "\(half.errors)")
     #expect(half.errors.contains("set both"), "\(half.errors)")
+    // A key of another certificate, and an encrypted one (no terminal prompt: it fails), are
+    // named as the cause.
+    var mismatched = made.clientEnvironment("alpha")
+    mismatched["WORMHOLE_MQTT_KEYFILE"] = made.clientCertificate("dashboard").key
+    try TestCertificates.encryptKey(alpha.key, to: certificates.path("encrypted.key"))
+    var encrypted = made.clientEnvironment("alpha")
+    encrypted["WORMHOLE_MQTT_KEYFILE"] = certificates.path("encrypted.key")
+    for environment in [mismatched, encrypted] {
+      let unusable = try WormholeChild.run(["dump", "--broker", broker.url], environment: environment)
+      #expect(unusable.status == 3, "\(unusable.errors)")
+      #expect(
+        unusable.errors.contains("the key not encrypted (no passphrase) and the certificate's own"),
+        "\(unusable.errors)")
+    }
     // A client certificate with a plain-text address is a likely mistake, as a CA file is.
     let plain = try WormholeChild.run(
       ["dump", "--broker", "mqtt://127.0.0.1:\(broker.address.port)"],

@@ -51,6 +51,15 @@ struct TestCertificates {
     ]
   }
 
+  /// Writes the key at `path` to `encrypted`, encrypted with a passphrase (mode 0600).
+  static func encryptKey(_ path: String, to encrypted: String) throws {
+    let directory = TemporaryDirectory(prefix: "encrypt")
+    defer { directory.remove() }
+    try openssl(
+      ["pkey", "-in", path, "-out", encrypted, "-aes256", "-passout", "pass:secret"], in: directory)
+    chmod(encrypted, 0o600)
+  }
+
   /// A key and a certificate for the common name `name`, signed by `authority`.
   private static func sign(
     _ name: String, by authority: String, extensions: String, in directory: TemporaryDirectory

@@ -30,6 +30,7 @@ struct mosquitto_message {
 // Error codes (enum mosq_err_t).
 #define CMOSQ_ERR_SUCCESS 0
 #define CMOSQ_ERR_NOMEM 1
+#define CMOSQ_ERR_PROTOCOL 2
 #define CMOSQ_ERR_INVAL 3
 #define CMOSQ_ERR_NO_CONN 4
 #define CMOSQ_ERR_CONN_LOST 7
