@@ -116,7 +116,12 @@ public struct RemoteWriteClient: Sendable {
     } catch {
       throw .broker(error.description)
     }
-    guard let reply = inbox.wait(until: deadline, for: { $0.reply != nil })?.reply else {
+    // Under MQTT 5 a request the broker's ACL denies is refused at once, with the reason.
+    let answered = inbox.wait(until: deadline, for: { $0.reply != nil || $0.refusal != nil })
+    if let refusal = answered?.refusal, answered?.reply == nil {
+      throw .broker("the broker refused the request: \(refusal)")
+    }
+    guard let reply = answered?.reply else {
       throw .timedOut(machine: machine, seconds: timeout)
     }
     return reply
@@ -148,7 +153,13 @@ private final class Inbox: Sendable {
 
   var state: State { current.withLock { $0 } }
 
-  func expect(id: String) { current.withLock { $0.expectedID = id } }
+  /// Expects the reply `id`; a refusal from before (none is expected) no longer counts.
+  func expect(id: String) {
+    current.withLock {
+      $0.expectedID = id
+      $0.refusal = nil
+    }
+  }
 
   /// The state once `condition` holds, or `nil` at the deadline.
   func wait(until deadline: DispatchTime, for condition: (State) -> Bool) -> State? {
