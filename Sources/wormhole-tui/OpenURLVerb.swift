@@ -41,7 +41,7 @@ enum OpenURLVerb {
     guard text.utf8.count <= DeepLink.maximumWireBytes else {
       throw .usage("the URL is \(text.utf8.count) bytes; at most \(DeepLink.maximumWireBytes) are sent")
     }
-    let request = PeerControlMessage(text: ["open-url", text])
+    let request = PeerRouteClient.request(link)
     if let broker = try RouteArguments.broker(arguments, for: selector) {
       return try RouteArguments.deliver(arguments, to: selector, request: request) {
         _ throws(PairedDeviceError) in
