@@ -38,7 +38,7 @@ public enum Keymap {
         parse: parsePass),
       writes: true),
     KeyBinding(
-      [.character("u")], .route, help: "push a notification to, or open a URL on, a device of a pair",
+      [.character("u")], .route, help: "push a notification to, or open a URL on, a pair's device or a peer",
       command: .init("push", "open-url"), writes: true),
     KeyBinding(
       [.character("a")], .answerInvitation(accepts: true), panes: [.mailboxes, .contents],
