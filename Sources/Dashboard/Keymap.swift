@@ -51,7 +51,8 @@ public enum Keymap {
       help: "send data from the selected peer to connected peers",
       command: CommandSyntax(
         ["peer-send"], usage: "TO MODE DATA",
-        help: "send DATA (text) from the selected peer to TO[,TO...], MODE reliable or unreliable",
+        help:
+          "send DATA (text, or @FILE for a file's bytes, at most 16 MiB) from the selected peer to TO[,TO...], MODE reliable or unreliable",
         parse: parsePeerSend),
       writes: true),
     KeyBinding(

@@ -262,9 +262,15 @@ public struct EffectJob: Sendable {
   }
 
   /// Sends `send TO mode DATA` to the sending peer's control socket; its answer is the detail.
+  /// `@FILE`: the file's bytes, read now; refused with the limit when it is over it.
   static func runPeerSend(_ send: PeerDataSend, effect: DashboardEffect) -> EffectResult {
+    let data: [UInt8]
+    switch PeerDataFile.bytes(of: send) {
+    case .success(let bytes): data = bytes
+    case .failure(let refusal): return .failed(effect, refusal.reason)
+    }
     let request = PeerControlMessage([
-      Array("send".utf8), Array(send.targets.utf8), Array(send.mode.utf8), send.data,
+      Array("send".utf8), Array(send.targets.utf8), Array(send.mode.utf8), data,
     ])
     guard
       let reply = PeerControlChannel.exchange(request, path: send.controlSocketPath, seconds: answerSeconds)
