@@ -96,7 +96,7 @@ public struct RouteForm: Sendable, FieldForm {
     check()
   }
 
-  private static let peerPrefix = "peer:"
+  private static let peerPrefix = DeviceSelector.peerPrefix
 
   /// The peer the form starts on: the replayed entry's, the selected one (or the first of a
   /// selected service), the one whose folder the form was opened on; the first peer when there

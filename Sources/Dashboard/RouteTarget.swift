@@ -1,4 +1,5 @@
 import ArchivedValues
+import DeviceRouting
 
 /// The device a push or a deep link goes to (``RouteSend``): one of a pair's devices, or a
 /// running peer, as `--device PAIR:ROLE` and `--device peer:NAME` name them.
@@ -55,7 +56,7 @@ public enum RouteTarget: Sendable, Hashable {
   public var shown: String {
     switch self {
     case .device(_, let pair, let role): return DisplayText.field(pair) + ":" + role.rawValue
-    case .peer(let peer): return "peer:" + DisplayText.field(peer.selector)
+    case .peer(let peer): return DeviceSelector.peerPrefix + DisplayText.field(peer.selector)
     }
   }
 

@@ -206,3 +206,30 @@ private func peerPush(_ sequence: UInt64, device: String, at milliseconds: Int64
       "\(harness)")
   }
 }
+
+/// A peer's pushes in the traffic pane: the devices column keeps the peer's `#xxxx`, which
+/// tells two peers of one name apart, when the name does not fit.
+@Suite struct RoutePeerTrafficTests {
+  @Test func aPeersDeviceKeepsItsIdWhenCut() {
+    var harness = peerHarness(width: 120, height: 30)
+    let directory = FileName(folder(0x1a2b))
+    harness.send(
+      .modelEvents(
+        [
+          .directoryAppeared(directory),
+          .directoryScanned(directory, mailboxes: [:], initial: true),
+          .journalRecords(
+            directory: directory,
+            [
+              peerPush(1, device: "peer:lamp#1a2b", at: harness.now),
+              peerPush(2, device: "peer:a-rather-long-peer-name#d001", at: harness.now + 1),
+              peerPush(3, device: "peer:evil\u{1B}[2J#e711", at: harness.now + 2),
+            ], initial: false),
+        ], at: harness.now + 10))
+    #expect(harness.shows(" lamp#1a2b "), "\(harness)")
+    #expect(harness.shows(" a-…me#d001 "), "\(harness)")
+    #expect(harness.shows(##" "e…J"#e711 "##), "\(harness)")
+    #expect(!harness.lines.joined().contains("\u{1B}"))
+    expectSnapshot(harness.screen, named: "route-traffic-peer-120x30", in: snapshots)
+  }
+}
