@@ -325,8 +325,9 @@ public struct EffectJob: Sendable {
     return inspection.root.summary(width: 200)
   }
 
+  /// The pair store's own words for a name it refuses.
   private static func pairNameProblem(_ error: PairNameError) -> String {
-    "\(DisplayText.field(error.name)) cannot name a pair: \(error.reason)"
+    PairStoreError.invalidName(error).description
   }
 }
 
