@@ -1,9 +1,12 @@
 import ArchivedValues
 import Dashboard
 import DashboardRuntime
+import DevicePairing
+import Foundation
 import Glibc
 import MailboxModel
 import MailboxWatcher
+import PeerSession
 import TestSupport
 import Testing
 
@@ -59,5 +62,46 @@ private func run(_ effect: DashboardEffect) -> EffectResult {
           data: [],
           file: home.path + "/missing.bin")))
     #expect(missing.failure?.hasPrefix("cannot open the data file") == true, "\(missing)")
+  }
+
+  /// A file of 1 MiB sent from a peer through the effect reaches the connected peer byte for
+  /// byte, in one reliable message.
+  @Test func aFilesBytesArriveWholeAtTheConnectedPeer() throws {
+    let home = TemporaryDirectory(prefix: "wormhole-peersend")
+    defer { home.remove() }
+    let carolEvents = Collector<PeerEvent>()
+    let daveEvents = Collector<PeerEvent>()
+    let carol = try LocalPeer(name: try PeerName("carol"), service: try ServiceType("chat"), home: home.path)
+    carol.setEventHandler { carolEvents.append($0) }
+    try carol.start(advertising: DiscoveryInfo(), policy: .always, browsing: false)
+    let dave = try LocalPeer(name: try PeerName("dave"), service: try ServiceType("chat"), home: home.path)
+    dave.setEventHandler { daveEvents.append($0) }
+    try dave.start(advertising: nil, policy: .always, browsing: true)
+    defer { [carol, dave].forEach { $0.stop() } }
+    let carolID = carol.identity
+    let isCarol: @Sendable (PeerEvent) -> Bool = { event in
+      if case .found(let peer, _) = event { peer == carolID } else { false }
+    }
+    #expect(daveEvents.wait { $0.contains(where: isCarol) }.contains(where: isCarol))
+    #expect(dave.perform(PeerControlMessage(text: ["invite", "carol", "", "20"])).text(0) == "ok")
+
+    let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+    let path = home.path + "/notes.bin"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    let snapshot = try #require(PeersSource.snapshots(home: home.path).first { $0.name == "dave" })
+    let result = run(
+      .peerSend(
+        PeerDataSend(
+          controlSocketPath: snapshot.controlSocketPath, peer: snapshot.label, targets: "carol",
+          mode: "reliable", data: [], file: path)))
+    #expect(result.failure == nil, "\(result)")
+    #expect(result.detail?.hasPrefix("sent 1048576 bytes reliable to carol#") == true, "\(result)")
+    let received = carolEvents.wait {
+      $0.contains { if case .data = $0 { true } else { false } }
+    }
+    let data = received.compactMap { event -> [UInt8]? in
+      if case .data(let data, _, _) = event { return data } else { return nil }
+    }
+    #expect(data.count == 1 && data.first == bytes, "\(data.map(\.count))")
   }
 }
