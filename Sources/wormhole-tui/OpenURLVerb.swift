@@ -38,7 +38,7 @@ enum OpenURLVerb {
     guard text.utf8.count <= DeepLink.maximumWireBytes else {
       throw .usage("the URL is \(text.utf8.count) bytes; at most \(DeepLink.maximumWireBytes) are sent")
     }
-    let request = PeerControlMessage(text: ["open-url", text])
+    let request = PeerRouteClient.request(link)
     return try RouteArguments.deliver(
       arguments, to: selector, request: request,
       overBroker: { broker, address throws(PairedDeviceError) in

@@ -35,7 +35,7 @@ enum PushVerb {
     let bytes = try RouteArguments.read(arguments.positional[0], what: "payload")
     let notification: PushNotification
     do { notification = try PushNotification(json: bytes) } catch { throw .usage(error.description) }
-    let request = PeerControlMessage([Array("push".utf8), notification.bytes])
+    let request = PeerRouteClient.request(notification)
     return try RouteArguments.deliver(
       arguments, to: selector, request: request,
       overBroker: { broker, address throws(PairedDeviceError) in

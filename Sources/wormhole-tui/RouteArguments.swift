@@ -159,16 +159,14 @@ enum RouteArguments {
   private static func deliver(_ request: PeerControlMessage, to peer: RunningPeer) throws(CommandError)
     -> RoutedDelivery
   {
-    guard let answer = PeerControlChannel.exchange(request, path: peer.controlSocketPath, seconds: 30) else {
-      throw .failure("peer \(peer.identity) gave no answer on its control socket (did it stop?)")
+    do throws(PeerRouteError) {
+      return try PeerRouteClient(peer).deliver(request)
+    } catch {
+      if case .refused(_, let isUsage, let message) = error {
+        throw CommandError(message: message, code: isUsage ? .usage : .failure)
+      }
+      throw .failure(error.description)
     }
-    guard answer.text(0) == "ok" else {
-      throw CommandError(message: answer.text(2), code: answer.text(1) == "2" ? .usage : .failure)
-    }
-    guard let routed = RoutedDelivery(peerAnswer: answer.text(1)) else {
-      throw .failure("peer \(peer.identity) answered something that is not a route")
-    }
-    return routed
   }
 
   /// `--routes FILE` read and parsed (nil without it), and with `peer` checked for passes with a
