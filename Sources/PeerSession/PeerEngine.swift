@@ -43,6 +43,9 @@ public final class PeerEngine: Sendable {
   private let maximumDataBytes: Int
   private let state = Mutex(State())
   private let deliveries: Mutex<DeliveryQueue>
+  /// Held by ``send(_:to:mode:)`` from numbering its frames until they are written, so that
+  /// they reach the link in order without the state locked meanwhile.
+  private let sending = Mutex(())
 
   private struct Member {
     var identity: PeerIdentity
@@ -452,21 +455,30 @@ public final class PeerEngine: Sendable {
     guard data.count <= maximumDataBytes else {
       throw .payloadTooLarge(bytes: data.count, limit: maximumDataBytes)
     }
-    try state.withLock { state throws(PeerError) in
-      guard state.isStarted else { throw .notStarted }
-      let missing = peers.filter { state.members[$0.id] == nil }
-      guard missing.isEmpty else { throw .notConnected(missing) }
-      var failed: [PeerIdentity] = []
-      for peer in peers {
-        var frame = PeerFrame(
-          kind: .data, flags: mode == .reliable ? .reliable : [], source: local, destination: peer.id,
-          payload: data)
-        if mode == .reliable {
-          let sequence = (state.nextSequence[peer.id] ?? 0) + 1
-          state.nextSequence[peer.id] = sequence
-          frame.sequence = sequence
+    // The frames are numbered with the state locked and written after it, in the order they
+    // were numbered (one sender at a time): a link thread that handles the echo meanwhile must
+    // not wait for a sender that the echo's own wake-up pre-empted while it held the state.
+    try sending.withLock { _ throws(PeerError) in
+      let frames = try state.withLock { state throws(PeerError) -> [(PeerFrame, PeerIdentity, hop: PeerIdentity?)] in
+        guard state.isStarted else { throw .notStarted }
+        let missing = peers.filter { state.members[$0.id] == nil }
+        guard missing.isEmpty else { throw .notConnected(missing) }
+        return peers.map { peer in
+          var frame = PeerFrame(
+            kind: .data, flags: mode == .reliable ? .reliable : [], source: local, destination: peer.id,
+            payload: data)
+          if mode == .reliable {
+            let sequence = (state.nextSequence[peer.id] ?? 0) + 1
+            state.nextSequence[peer.id] = sequence
+            frame.sequence = sequence
+          }
+          return (frame, peer, state.members[peer.id].flatMap { state.members[$0.route]?.identity })
         }
-        if !forward(frame, to: peer.id, in: state) && mode == .reliable { failed.append(peer) }
+      }
+      var failed: [PeerIdentity] = []
+      for (frame, peer, hop) in frames {
+        let sent = hop.map { link.send(frame, to: $0) } ?? false
+        if !sent && mode == .reliable { failed.append(peer) }
       }
       if !failed.isEmpty { throw .notConnected(failed) }
     }
