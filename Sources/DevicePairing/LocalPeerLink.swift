@@ -358,7 +358,7 @@ public final class LocalPeerLink: PeerLink {
   /// What is being read from one connection, and who is at its other end once known (kept
   /// here, so that reading takes no lock).
   private struct Inbound {
-    var frames: PeerFrameReader
+    var frames: LocalPeerFrameReader
     var peer: PeerIdentity?
   }
 
@@ -404,7 +404,7 @@ public final class LocalPeerLink: PeerLink {
         if event.events & EPOLLOUT.rawValue != 0 { flush(descriptor) }
         guard event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 else { continue }
         let open = receive(
-          descriptor, into: &loop.inbound[descriptor, default: Inbound(frames: PeerFrameReader(codec: codec))],
+          descriptor, into: &loop.inbound[descriptor, default: Inbound(frames: LocalPeerFrameReader(codec: codec))],
           buffer: &loop.buffer, handler: loop.handler)
         if !open {
           loop.inbound[descriptor] = nil
@@ -484,8 +484,8 @@ public final class LocalPeerLink: PeerLink {
 
   /// The advertisement one frame's bytes hold, or `nil`.
   static func advertisement(_ bytes: [UInt8], codec: PeerFrameCodec) -> PeerAdvertisement? {
-    var reader = PeerFrameReader(codec: codec)
-    reader.append(bytes)
+    var reader = LocalPeerFrameReader(codec: codec)
+    reader.append(bytes[...])
     guard let frame = try? reader.next() else { return nil }
     return try? PeerAdvertisement(frame: frame)
   }
