@@ -40,6 +40,7 @@ public final class LocalPeerLink: PeerLink {
   /// Its service's directory.
   public let directory: PeerDirectory
   private let codec = PeerFrameCodec()
+  private let writer = LocalPeerFrameWriter(codec: PeerFrameCodec())
   private let state = Mutex(LinkState())
   /// Wakes the reading thread from `epoll_wait`; `nil` when the system gave none (``wakeFailure``).
   private let wake: WakePipe?
@@ -172,7 +173,7 @@ public final class LocalPeerLink: PeerLink {
   }
 
   public func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool {
-    guard peer.id != local.id, let bytes = try? codec.encode(frame) else { return false }
+    guard peer.id != local.id, let bytes = try? writer.encode(frame) else { return false }
     return state.withLock { state -> Bool in
       guard !state.isStopping, state.listener >= 0 else { return false }
       let descriptor: Int32
