@@ -22,7 +22,9 @@ struct LocalPeerFrameWriter {
     return [UInt8](unsafeUninitializedCapacity: 4 + length) { output, count in
       var at = 0
       func put(_ value: UInt64, bytes: Int) {
-        for index in 0..<bytes { output[at + index] = UInt8(truncatingIfNeeded: value >> (8 * (bytes - 1 - index))) }
+        for index in 0..<bytes {
+          output[at + index] = UInt8(truncatingIfNeeded: value >> (8 * (bytes - 1 - index)))
+        }
         at += bytes
       }
       func put<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {

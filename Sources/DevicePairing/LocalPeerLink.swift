@@ -405,7 +405,8 @@ public final class LocalPeerLink: PeerLink {
         if event.events & EPOLLOUT.rawValue != 0 { flush(descriptor) }
         guard event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 else { continue }
         let open = receive(
-          descriptor, into: &loop.inbound[descriptor, default: Inbound(frames: LocalPeerFrameReader(codec: codec))],
+          descriptor,
+          into: &loop.inbound[descriptor, default: Inbound(frames: LocalPeerFrameReader(codec: codec))],
           buffer: &loop.buffer, handler: loop.handler)
         if !open {
           loop.inbound[descriptor] = nil

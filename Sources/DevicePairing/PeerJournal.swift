@@ -63,8 +63,8 @@ public final class PeerJournal: Sendable {
     write([
       .entry(
         entry(
-        Self.dataKind, identifier: mode.rawValue, bytes: bytes, transiting: .sessionMessage,
-        peer: peers.map(Self.label).joined(separator: ","), delivery: error == nil ? .delivered : .failed,
+          Self.dataKind, identifier: mode.rawValue, bytes: bytes, transiting: .sessionMessage,
+          peer: peers.map(Self.label).joined(separator: ","), delivery: error == nil ? .delivered : .failed,
           error: error))
     ])
   }

@@ -459,7 +459,8 @@ public final class PeerEngine: Sendable {
     // were numbered (one sender at a time): a link thread that handles the echo meanwhile must
     // not wait for a sender that the echo's own wake-up pre-empted while it held the state.
     try sending.withLock { _ throws(PeerError) in
-      let frames = try state.withLock { state throws(PeerError) -> [(PeerFrame, PeerIdentity, hop: PeerIdentity?)] in
+      let frames = try state.withLock {
+        state throws(PeerError) -> [(PeerFrame, PeerIdentity, hop: PeerIdentity?)] in
         guard state.isStarted else { throw .notStarted }
         let missing = peers.filter { state.members[$0.id] == nil }
         guard missing.isEmpty else { throw .notConnected(missing) }
