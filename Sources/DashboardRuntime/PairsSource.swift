@@ -159,7 +159,15 @@ public final class PairsSource: DashboardMessageSource {
     return statuses.map { status in
       PairSnapshot(
         name: status.pair.name.text, home: store.home, phone: device(status.phone, store: store),
-        watch: device(status.watch, store: store))
+        watch: device(status.watch, store: store), reachability: reachability(status.reachability))
+    }
+  }
+
+  private static func reachability(_ reachability: PairStatus.Reachability) -> PairSnapshot.Reachability {
+    switch reachability {
+    case .reachable: return .reachable
+    case .unreachable: return .unreachable
+    case .unknown(let reason): return .unknown(reason)
     }
   }
 

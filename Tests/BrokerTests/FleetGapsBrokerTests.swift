@@ -57,7 +57,8 @@ struct FleetGapsBrokerTests {
         + Self.keys("<Tab>r") + [.waitFor("remote replay of greeting on m1 done")]
         // D on the directory: confirmed, then one clear-all.
         + Self.keys("<Esc>k") + Self.keys("D") + [.waitFor("Clear all 2 mailboxes of")] + Self.keys("y")
-        + [.waitFor("cleared-all")] + Self.keys("q"))
+        // The bridge's traffic entry and its reply travel apart: wait for both.
+        + [.waitFor("cleared-all"), .waitFor("remote clear-all of")] + Self.keys("q"))
     #expect(
       terminal.failures.isEmpty,
       "\(terminal.failures) \(loop.state.messageLog.entries.map(\.text)) \(bridge.diagnostics)")
