@@ -1,0 +1,233 @@
+import DevicePairing
+import Dispatch
+import Foundation
+import Glibc
+import MQTTClient
+import PeerSession
+import Synchronization
+import TestSupport
+import Testing
+
+/// Peers across machines: each "machine" is a home of its own, and the peers meet only through
+/// a test broker (``MQTTPeerLink``). Discovery (a late browser included), invitations, reliable
+/// and unreliable data, resources, and what the broker may hold that no peer published.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
+struct MQTTPeerLinkTests {
+  @Test func advertisersAreFoundAcrossHomesAndByABrowserThatStartsLate() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second, third) = (BrokerHome(), BrokerHome(), BrokerHome())
+    defer { [first, second, third].forEach { $0.remove() } }
+    let early = try BrokerPeer("early", home: second.path, broker: broker, browse: true)
+    defer { early.stop() }
+    let desk = try BrokerPeer("desk", home: first.path, broker: broker, advertise: true, info: ["room": "2"])
+    defer { desk.stop() }
+    #expect(early.find(desk.identity, info: ["room": "2"]))
+    // Started after the advertisement: the retained presence, confirmed live by the probe.
+    let late = try BrokerPeer("late", home: third.path, broker: broker, browse: true)
+    defer { late.stop() }
+    #expect(late.find(desk.identity, info: ["room": "2"]))
+    // A peer never finds itself, nor a browser that does not advertise.
+    #expect(
+      !late.events.values.contains {
+        if case .found(let peer, _) = $0 { peer == late.identity || peer == early.identity } else { false }
+      })
+    // The verbs of its own machine list it (run lock and identity file), no other machine does.
+    #expect(RunningPeer.all(home: first.path).map(\.identity) == [desk.identity])
+    #expect(RunningPeer.all(home: second.path).map(\.identity) == [early.identity])
+    // Stopped: browsers lose it, and its retained presence is gone from the broker.
+    desk.stop()
+    #expect(early.lose(desk.identity))
+    #expect(late.lose(desk.identity))
+    #expect(RunningPeer.all(home: first.path).isEmpty)
+    let presences = try Subscriber(
+      broker, filter: "wormhole/v1/peers/chat/+/presence", extra: ["-F", "%t %r"])
+    defer { presences.stop() }
+    let lines = presences.lines.wait(seconds: 3) { lines in
+      lines.contains { $0.contains(PeerDirectory.hex(early.identity.id)) && $0.hasSuffix(" 1") }
+    }
+    #expect(lines.contains { $0.contains(PeerDirectory.hex(early.identity.id)) })
+    #expect(!lines.contains { $0.contains(PeerDirectory.hex(desk.identity.id)) && $0.hasSuffix(" 1") })
+  }
+
+  @Test func invitationsAreAcceptedWithTheirContextAndDeclined() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let yes = try BrokerPeer("yes", home: first.path, broker: broker, advertise: true, policy: .always)
+    let no = try BrokerPeer("no", home: first.path, broker: broker, advertise: true, policy: .never)
+    let inviter = try BrokerPeer("inviter", home: second.path, broker: broker, browse: true)
+    defer { [yes, no, inviter].forEach { $0.stop() } }
+    #expect(inviter.find(yes.identity) && inviter.find(no.identity))
+    let context: [UInt8] = Array("bplist00 a context".utf8)
+    let accepted = inviter.peer.perform(
+      PeerControlMessage([Array("invite".utf8), Array("yes".utf8), context, Array("10".utf8)]))
+    #expect(accepted.text(0) == "ok", "\(accepted.text(2))")
+    let invitations = yes.events.wait { $0.contains { if case .invitation = $0 { true } else { false } } }
+    let received = invitations.compactMap { event -> [UInt8]? in
+      if case .invitation(let invitation, _) = event { invitation.context } else { nil }
+    }
+    #expect(received == [context])
+    #expect(
+      invitations.contains {
+        if case .invitation(let invitation, _) = $0 { invitation.peer == inviter.identity } else { false }
+      })
+    let connected = PeerEvent.stateChanged(inviter.identity, .connected, reason: nil)
+    #expect(yes.events.wait { $0.contains(connected) }.contains(connected))
+    let declined = inviter.request(["invite", "no", "", "10"])
+    #expect(declined.text(0) == "error" && declined.text(1) == "3")
+    #expect(declined.text(2).contains("declined"))
+  }
+
+  @Test func reliableDataKeepsItsOrderOver200MessagesAndAPeerNotConnectedIsRefused() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
+    let stranger = try BrokerPeer("stranger", home: first.path, broker: broker, advertise: true)
+    let phone = try BrokerPeer("phone", home: second.path, broker: broker, browse: true)
+    defer { [watch, stranger, phone].forEach { $0.stop() } }
+    #expect(phone.find(watch.identity) && phone.find(stranger.identity))
+    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
+    let count = 200
+    for index in 0..<count {
+      let answer = phone.request(["send", "watch", "reliable", "{\"n\":\(index)}"])
+      try #require(answer.text(0) == "ok", "\(answer.text(2))")
+    }
+    let events = watch.events.wait(seconds: 30) { $0.compactMap(\.dataPayload).count >= count }
+    let texts = events.compactMap(\.dataPayload).map { String(decoding: $0, as: UTF8.self) }
+    #expect(texts == (0..<count).map { "{\"n\":\($0)}" })
+    // Found, not connected: refused by name, nothing sent.
+    let refused = phone.request(["send", "stranger", "reliable", "{}"])
+    #expect(refused.text(0) == "error" && refused.text(1) == "3")
+    #expect(refused.text(2).contains("not connected") && refused.text(2).contains("stranger#"))
+    #expect(!stranger.events.values.contains { $0.dataPayload != nil })
+  }
+
+  @Test func anUnreliableFloodDropsWhatTheReceiverCannotTakeAndCountsIt() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let gate = DispatchSemaphore(value: 0)
+    let held = Atomic<Bool>(true)
+    let slow = try BrokerPeer(
+      "slow", home: first.path, broker: broker, advertise: true, receiveQueueLimit: 8,
+      handler: { event in
+        // The first message holds the handler up until the flood has reached the engine.
+        if case .data = event, held.exchange(false, ordering: .relaxed) { gate.wait() }
+      })
+    let fast = try BrokerPeer("fast", home: second.path, broker: broker, browse: true)
+    defer { [slow, fast].forEach { $0.stop() } }
+    #expect(fast.find(slow.identity))
+    #expect(fast.request(["invite", "slow", "", "10"]).text(0) == "ok")
+    let count = 400
+    for index in 0..<count { _ = fast.request(["send", "slow", "unreliable", "\(index)"]) }
+    // The engine counts what it drops while the handler is held; QoS 0 may also lose some on
+    // the way (none on one broker at this rate), so wait until nearly all are accounted for.
+    let deadline = Date() + 20
+    while slow.peer.engine.unreliableDrops + 9 < count && Date() < deadline { usleep(1000) }
+    gate.signal()
+    let events = slow.events.wait(seconds: 20) { events in
+      events.compactMap(\.dataPayload).count + events.map(\.droppedCount).reduce(0, +) >= count
+    }
+    let received = events.compactMap(\.dataPayload).count
+    let dropped = events.map(\.droppedCount).reduce(0, +)
+    #expect(dropped > 0)
+    #expect(received + dropped == count)
+    #expect(slow.peer.engine.unreliableDrops == dropped)
+  }
+
+  @Test func aResourceArrivesWithProgressAcrossHomes() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let receiver = try BrokerPeer("receiver", home: first.path, broker: broker, advertise: true)
+    let sender = try BrokerPeer("sender", home: second.path, broker: broker, browse: true)
+    defer { [receiver, sender].forEach { $0.stop() } }
+    #expect(sender.find(receiver.identity))
+    #expect(sender.request(["invite", "receiver", "", "10"]).text(0) == "ok")
+    let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let path = second.path + "/notes.bin"
+    #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+    let answer = sender.request(["send-resource", "receiver", path, "notes"])
+    #expect(answer.text(0) == "ok", "\(answer.text(2))")
+    let events = receiver.events.wait(seconds: 20) { events in
+      events.contains { if case .resource(.finished) = $0 { true } else { false } }
+    }
+    let progress = events.compactMap { event -> UInt64? in
+      if case .resource(.progressed(let progress)) = event { progress.bytes } else { nil }
+    }
+    #expect(progress.count >= 2 && progress == progress.sorted())
+    let location = events.lazy.compactMap { event -> String? in
+      if case .resource(.finished(_, let location)) = event { location } else { nil }
+    }.first
+    let stored = location.flatMap { FileManager.default.contents(atPath: $0) }
+    #expect(stored.map(Array.init) == bytes)
+    #expect(location?.hasPrefix(first.path) == true)
+  }
+
+  /// What anyone on the broker may publish as a peer's retained presence: a bad service type,
+  /// a name that breaks the rule, an oversized payload, an advertisement for another id, and a
+  /// well-formed one no live peer stands behind (left by a peer that died while the broker was
+  /// down). The first four are refused and counted; the last is never found.
+  @Test func hostileAndStaleRetainedAdvertisementsAreRefusedOrNeverFound() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let publisher = try MQTTClient(clientIdentifier: "hostile", cleanSession: true) { _ in }
+    try publisher.connect(to: broker.address)
+    defer { publisher.disconnect() }
+    let codec = PeerFrameCodec()
+    func topic(_ id: UInt64) -> String { "wormhole/v1/peers/chat/\(PeerDirectory.hex(id))/presence" }
+    let service = try ServiceType("chat")
+    // A bad service type in an advertisement frame.
+    let badService = try #require(PeerIdentity(name: try PeerName("bad"), id: 0x11))
+    var frame = PeerAdvertisement(peer: badService, service: service).frame
+    frame.text = "Not-A-Type"
+    // A name that is not UTF-8: the name's bytes patched after encoding.
+    let badName = try #require(PeerIdentity(name: try PeerName("nnnn"), id: 0x22))
+    var named = try codec.encode(PeerAdvertisement(peer: badName, service: service).frame)
+    let nameStart = 4 + PeerFrameCodec.headerBytes
+    named.replaceSubrange(nameStart..<nameStart + 4, with: [0xFF, 0xFE, 0xFF, 0xFE])
+    let other = try #require(PeerIdentity(name: try PeerName("other"), id: 0x44))
+    let stale = try #require(PeerIdentity(name: try PeerName("ghost"), id: 0x55))
+    let hostile: [(UInt64, [UInt8])] = [
+      (0x11, try codec.encode(frame)),
+      (0x22, named),
+      (0x33, [UInt8](repeating: 0x41, count: 100_000)),
+      (0x66, try codec.encode(PeerAdvertisement(peer: other, service: service).frame)),
+    ]
+    for (id, payload) in hostile {
+      #expect(
+        try publisher.publish(payload, to: topic(id), quality: .atLeastOnce, retained: true, timeout: 5))
+    }
+    #expect(
+      try publisher.publish(
+        try codec.encode(PeerAdvertisement(peer: stale, service: service).frame), to: topic(0x55),
+        quality: .atLeastOnce, retained: true, timeout: 5))
+    let browser = try BrokerPeer("browser", home: first.path, broker: broker, browse: true)
+    defer { browser.stop() }
+    let refusals = browser.events.wait { $0.compactMap(\.refusal).count >= 4 }.compactMap(\.refusal)
+    #expect(refusals.count == 4)
+    #expect(refusals.contains { $0.contains("#0011") && $0.contains("service type") })
+    #expect(refusals.contains { $0.contains("#0022") })
+    #expect(refusals.contains { $0.contains("#0033") && $0.contains("100000 bytes") })
+    #expect(refusals.contains { $0.contains("#0066") && $0.contains("another peer") })
+    #expect(browser.link?.refusedCount == 4)
+    // A live advertiser started after them is found (its presence confirmed live); the stale
+    // one, retained but silent, never is, through three of the browser's heartbeats.
+    let live = try BrokerPeer("live", home: second.path, broker: broker, advertise: true)
+    defer { live.stop() }
+    #expect(browser.find(live.identity))
+    #expect(!browser.find(stale, seconds: 3))
+    #expect(
+      !browser.events.values.contains {
+        if case .found(let peer, _) = $0 { peer != live.identity } else { false }
+      })
+  }
+}
