@@ -13,7 +13,8 @@ final class BrokerPeer: Sendable {
   init(
     _ name: String, home: String, broker: TestBroker, service: String = "chat", advertise: Bool = false,
     info: [String: String] = [:], browse: Bool = false, policy: InvitationPolicy = .always,
-    receiveQueueLimit: Int = 256, keepAlive: Int = 10, handler: (@Sendable (PeerEvent) -> Void)? = nil
+    receiveQueueLimit: Int = 256, keepAlive: Int = 10, handler: (@Sendable (PeerEvent) -> Void)? = nil,
+    beforeStart: (PeerIdentity) throws -> Void = { _ in }
   ) throws {
     peer = try LocalPeer(
       name: try PeerName(name), service: try ServiceType(service), home: home, broker: broker.address,
@@ -23,6 +24,7 @@ final class BrokerPeer: Sendable {
       handler?(event)
       events.append(event)
     }
+    try beforeStart(peer.identity)
     try peer.start(advertising: advertise ? try DiscoveryInfo(info) : nil, policy: policy, browsing: browse)
   }
 

@@ -170,6 +170,100 @@ struct MQTTPeerLinkTests {
     #expect(location?.hasPrefix(first.path) == true)
   }
 
+  @Test func aResourceCancelledByTheReceiverIsCancelledOnBothSides() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let cancelled = Atomic<Bool>(false)
+    let receiverBox = Mutex<LocalPeer?>(nil)
+    let receiver = try BrokerPeer(
+      "receiver", home: first.path, broker: broker, advertise: true,
+      handler: { event in
+        guard case .resource(.progressed(let progress)) = event, !cancelled.exchange(true, ordering: .relaxed)
+        else { return }
+        let peer = receiverBox.withLock { $0 }
+        DispatchQueue.global().async { try? peer?.engine.cancelResource(progress.id) }
+      })
+    receiverBox.withLock { $0 = receiver.peer }
+    let sender = try BrokerPeer("sender", home: second.path, broker: broker, browse: true)
+    defer { [receiver, sender].forEach { $0.stop() } }
+    #expect(sender.find(receiver.identity))
+    #expect(sender.request(["invite", "receiver", "", "10"]).text(0) == "ok")
+    let file = second.path + "/big.bin"
+    let descriptor = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    #expect(descriptor >= 0 && ftruncate(descriptor, off_t(256 << 20)) == 0)
+    _ = close(descriptor)
+    let answer = sender.request(["send-resource", "receiver", file, "big.bin"])
+    #expect(
+      answer.text(0) == "error" && answer.text(2).contains("cancelled by receiver#"), "\(answer.text(2))")
+    let own = receiver.events.wait { events in
+      events.contains { if case .resource(.cancelled(_, false)) = $0 { true } else { false } }
+    }
+    #expect(own.contains { if case .resource(.cancelled(_, false)) = $0 { true } else { false } })
+    let resources =
+      (try? FileManager.default.contentsOfDirectory(
+        atPath: receiver.peer.directory.resourcesPath(receiver.identity.id))) ?? []
+    #expect(resources.isEmpty, "\(resources)")
+  }
+
+  /// Frames on a peer's inbox from anyone on the broker: garbage, a frame above the client's
+  /// limit, a retained frame, a frame relayed by a peer nobody knows. Each is refused and
+  /// counted; the session goes on (a real peer's invitation still connects).
+  @Test func hostileFramesOnAnInboxAreRefusedAndCounted() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let publisher = try MQTTClient(clientIdentifier: "hostile", cleanSession: true) { _ in }
+    try publisher.connect(to: broker.address)
+    defer { publisher.disconnect() }
+    let codec = PeerFrameCodec()
+    func inbox(of target: PeerIdentity, from id: UInt64) -> String {
+      "wormhole/v1/peers/chat/\(PeerDirectory.hex(target.id))/inbox/\(PeerDirectory.hex(id))"
+    }
+    let maker = try #require(PeerIdentity(name: try PeerName("maker"), id: 0x77))
+    let data = try codec.encode(PeerFrame(kind: .data, flags: .reliable, source: maker, payload: [1]))
+    // Retained before the peer subscribes: what a reconnecting peer would be handed again.
+    let target = try BrokerPeer(
+      "target", home: first.path, broker: broker, advertise: true,
+      beforeStart: { identity in
+        _ = try publisher.publish(
+          data, to: inbox(of: identity, from: 0x77), quality: .atLeastOnce, retained: true, timeout: 5)
+      })
+    defer { target.stop() }
+    let link = try #require(target.link)
+    let deadline = Date() + 10
+    while link.refusedCount < 1 && Date() < deadline { usleep(10_000) }
+    var reasons = [link.lastRefusal ?? ""]
+    let sent: [(String, [UInt8])] = [
+      (inbox(of: target.identity, from: 0x71), Array("not a frame at all".utf8)),
+      (
+        inbox(of: target.identity, from: 0x72),
+        [UInt8](repeating: 0, count: PeerFrameCodec.defaultMaximumFrameBytes + 8)
+      ),
+      (inbox(of: target.identity, from: 0x78), data),
+    ]
+    for (index, (topic, payload)) in sent.enumerated() {
+      #expect(try publisher.publish(payload, to: topic, quality: .atLeastOnce, retained: false, timeout: 5))
+      // Counted one by one (the count is the link's; no event says it changed).
+      let deadline = Date() + 10
+      while link.refusedCount <= index + 1 && Date() < deadline { usleep(10_000) }
+      reasons.append(link.lastRefusal ?? "")
+      #expect(link.refusedCount == index + 2, "\(topic): \(reasons)")
+    }
+    #expect(reasons.count == 4)
+    #expect(reasons.first?.contains("retained") == true, "\(reasons)")
+    #expect(reasons.dropFirst().first?.contains("a frame from") == true, "\(reasons)")
+    #expect(reasons.dropFirst(2).first?.contains("above the limit") == true, "\(reasons)")
+    #expect(reasons.last?.contains("not a known neighbour") == true, "\(reasons)")
+    #expect(!target.events.values.contains { $0.dataPayload != nil })
+    let inviter = try BrokerPeer("inviter", home: second.path, broker: broker, browse: true)
+    defer { inviter.stop() }
+    #expect(inviter.find(target.identity))
+    #expect(inviter.request(["invite", "target", "", "10"]).text(0) == "ok")
+  }
+
   /// What anyone on the broker may publish as a peer's retained presence: a bad service type,
   /// a name that breaks the rule, an oversized payload, an advertisement for another id, and a
   /// well-formed one no live peer stands behind (left by a peer that died while the broker was
@@ -220,7 +314,7 @@ struct MQTTPeerLinkTests {
     #expect(refusals.contains { $0.contains("#0066") && $0.contains("another peer") })
     #expect(browser.link?.refusedCount == 4)
     // A live advertiser started after them is found (its presence confirmed live); the stale
-    // one, retained but silent, never is, through three of the browser's heartbeats.
+    // one, retained but silent, never is (3 s: more than a probe's round trip).
     let live = try BrokerPeer("live", home: second.path, broker: broker, advertise: true)
     defer { live.stop() }
     #expect(browser.find(live.identity))
