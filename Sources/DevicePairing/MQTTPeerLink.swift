@@ -316,7 +316,10 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   private func receive(_ message: MQTTMessage) {
     switch topics.place(of: message.topic) {
     case .presence(let id)?:
-      guard id != local.id else { return }
+      guard id != local.id else {
+        defendPresence(message.payload)
+        return
+      }
       receivePresence(message, of: id)
     case .inbox(let to, let from)?:
       guard to == local.id, from != local.id else {
@@ -334,6 +337,22 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       refuse(
         "a message on \(DisplayText.field(message.topic)), which is none of this service's topics", id: nil)
     }
+  }
+
+  /// This peer's own presence, as the broker echoes it: another payload was published there by
+  /// someone else (an empty one would make every peer take this one for gone), so the link
+  /// publishes its own again. An echo of an earlier presence of its own (advertising changed
+  /// meanwhile) costs one retained message more.
+  private func defendPresence(_ payload: [UInt8]) {
+    let refused = state.withLock { state -> Bool in
+      guard payload != state.presence, state.isConnected, !state.isStopping, let client = state.client else {
+        return false
+      }
+      _ = try? client.publish(
+        state.presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
+      return true
+    }
+    if refused { refuse("another presence published on this peer's own presence topic", id: nil) }
   }
 
   private func receivePresence(_ message: MQTTMessage, of id: UInt64) {

@@ -264,6 +264,38 @@ struct MQTTPeerLinkTests {
     #expect(inviter.request(["invite", "target", "", "10"]).text(0) == "ok")
   }
 
+  /// Someone else empties a running peer's retained presence (as its Will would): the peer
+  /// hears it on its own topic, counts it and publishes its presence again, retained, so a
+  /// browser that starts later is handed it at once.
+  @Test func aPresenceRemovedByAnotherClientIsPublishedAgain() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let target = try BrokerPeer("target", home: first.path, broker: broker, advertise: true)
+    defer { target.stop() }
+    let link = try #require(target.link)
+    let early = try BrokerPeer("early", home: second.path, broker: broker, browse: true)
+    defer { early.stop() }
+    #expect(early.find(target.identity))
+    let publisher = try MQTTClient(clientIdentifier: "hostile", cleanSession: true) { _ in }
+    try publisher.connect(to: broker.address)
+    defer { publisher.disconnect() }
+    let topic = "wormhole/v1/peers/chat/\(PeerDirectory.hex(target.identity.id))/presence"
+    #expect(try publisher.publish([], to: topic, quality: .atLeastOnce, retained: true, timeout: 5))
+    let deadline = Date() + 10
+    while link.refusedCount < 1 && Date() < deadline { usleep(10_000) }
+    #expect(link.lastRefusal?.contains("own presence topic") == true)
+    // The browser that saw it emptied lost it, then heard it again.
+    let found = PeerEvent.found(target.identity, info: DiscoveryInfo())
+    #expect(early.events.wait { $0.filter { $0 == found }.count >= 2 }.filter { $0 == found }.count == 2)
+    // Retained again: a subscriber that starts now is handed it at once.
+    let retained = try Subscriber(broker, filter: topic, extra: ["-F", "%t %r %l"])
+    defer { retained.stop() }
+    let lines = retained.lines.wait { $0.contains { $0.hasPrefix(topic + " 1 ") } }
+    #expect(lines.contains { $0.hasPrefix(topic + " 1 ") && !$0.hasSuffix(" 0") })
+  }
+
   /// What anyone on the broker may publish as a peer's retained presence: a bad service type,
   /// a name that breaks the rule, an oversized payload, an advertisement for another id, and a
   /// well-formed one no live peer stands behind (left by a peer that died while the broker was
