@@ -62,6 +62,9 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var advertisement: PeerAdvertisement?
     /// When it was last heard live.
     var heard: ContinuousClock.Instant?
+    /// Whether it was heard live since this link last connected: before that, after a broker
+    /// restart, it may not have subscribed to its inbox again, and frames to it would be lost.
+    var heardSinceConnecting = false
     /// What the engine was told (`announced`).
     var announced: PeerAdvertisement?
   }
@@ -80,8 +83,68 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var remotes: [UInt64: Remote] = [:]
     /// The peers frames went to or came from: their end is `hungUp`.
     var contacts: [UInt64: PeerIdentity] = [:]
+    /// The frames last received from each neighbour that are unique by construction (see
+    /// ``FrameKey``): a second copy is QoS 1 redelivering it, after a reconnection.
+    var received: [UInt64: RecentFrames] = [:]
     var threads = 0
   }
+
+  /// What tells one frame of a kind that is never sent twice from another: reliable data (its
+  /// sequence), invitations, answers and withdrawals (the invitation's id), and the resource
+  /// frames (the resource's id and offset or bytes held). Not `leave`, `members` and
+  /// `departures`, which a session may send again with the same bytes, nor unreliable data.
+  struct FrameKey: Hashable {
+    let kind: UInt8
+    let flags: UInt8
+    let source: UInt64
+    let destination: UInt64
+    let sequence: UInt64
+    let value: UInt64
+
+    init?(_ frame: PeerFrame) {
+      switch frame.kind {
+      case .data where !frame.flags.contains(.reliable): return nil
+      case .leave, .members, .departures, .advertisement: return nil
+      default: break
+      }
+      kind = frame.kind.rawValue
+      flags = frame.flags.rawValue
+      source = frame.source.id
+      destination = frame.destination
+      sequence = frame.sequence
+      value = frame.value
+    }
+  }
+
+  /// The last ``recentFrames`` keys of one neighbour, oldest first.
+  struct RecentFrames {
+    private var order: [FrameKey] = []
+    private var keys: Set<FrameKey> = []
+    private var next = 0
+
+    /// Notes `key`; `false` when it was seen already.
+    mutating func insert(_ key: FrameKey) -> Bool {
+      guard keys.insert(key).inserted else { return false }
+      if order.count < MQTTPeerLink.recentFrames {
+        order.append(key)
+      } else {
+        keys.remove(order[next])
+        order[next] = key
+        next = (next + 1) % order.count
+      }
+      return true
+    }
+  }
+
+  /// Whether `frame` changes who is in a session with its neighbour: the engine numbers reliable
+  /// data afresh for a peer that joins again, so what was remembered of the neighbour is
+  /// forgotten (the members frames of a join always come before its data).
+  static func changesSession(_ frame: PeerFrame) -> Bool {
+    frame.kind == .leave || frame.kind == .members || frame.kind == .departures
+  }
+
+  /// How many frames of each neighbour are remembered to drop QoS 1's second copies.
+  static let recentFrames = 1024
 
   private struct Refusals {
     var count = 0
@@ -116,6 +179,9 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     self.keepAlive = max(5, keepAlive)
     self.heartbeat = max(.milliseconds(50), heartbeat ?? .milliseconds(250 * self.keepAlive))
   }
+
+  /// Whether the link is connected to the broker now (it reconnects by itself after a loss).
+  public var isConnected: Bool { state.withLock { $0.isConnected } }
 
   /// How many messages from the broker were refused: payloads that are no presence or frame,
   /// ids that do not match, retained frames, oversized payloads.
@@ -186,11 +252,12 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     let topic = topics.inbox(of: peer.id, from: local.id)
     return state.withLock { state -> Bool in
       guard !state.isStopping, state.isConnected, let client = state.client,
-        state.remotes[peer.id]?.heard != nil
+        let remote = state.remotes[peer.id], remote.heard != nil, remote.heardSinceConnecting
       else { return false }
       // Under the lock: frames to one peer are queued in the order they were sent.
       do { try client.publish(bytes, to: topic, quality: quality, retained: false) } catch { return false }
       state.contacts[peer.id] = peer
+      if Self.changesSession(frame) { state.received[peer.id] = nil }
       return true
     }
   }
@@ -286,6 +353,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       let client = state.withLock { state -> MQTTClient? in
         guard !state.isStopping, let client = state.client else { return nil }
         state.isConnected = true
+        for id in state.remotes.keys { state.remotes[id]?.heardSinceConnecting = false }
         return client
       }
       guard let client else { return }
@@ -390,12 +458,16 @@ public final class MQTTPeerLink: PeerEventWorkLink {
           var remote = state.remotes.removeValue(forKey: id) ?? Remote()
           remote.advertisement = nil
           remote.heard = nil
+          state.received[id] = nil
           return Self.settle(
             &remote, contact: state.contacts.removeValue(forKey: id), browsing: state.isBrowsing)
         }
         var remote = state.remotes[id] ?? Remote()
         remote.advertisement = advertisement
-        if isLive { remote.heard = .now }
+        if isLive {
+          remote.heard = .now
+          remote.heardSinceConnecting = true
+        }
         defer { state.remotes[id] = remote }
         return Self.settle(&remote, contact: nil, browsing: state.isBrowsing)
       }
@@ -414,16 +486,23 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       return
     }
     emitting.withLock { _ in
-      let neighbour = state.withLock { state -> PeerIdentity? in
+      let (neighbour, isCopy) = state.withLock { state -> (PeerIdentity?, Bool) in
         let known =
           frame.source.id == id ? frame.source : state.contacts[id] ?? state.remotes[id]?.advertisement?.peer
         guard let known, state.remotes[id] != nil || state.remotes.count < Self.maximumRemotes else {
-          return nil
+          return (nil, false)
         }
         state.contacts[id] = known
         state.remotes[id, default: Remote()].heard = .now
-        return known
+        state.remotes[id]?.heardSinceConnecting = true
+        if Self.changesSession(frame) { state.received[id] = nil }
+        if let key = FrameKey(frame), state.received[id, default: RecentFrames()].insert(key) == false {
+          return (known, true)
+        }
+        return (known, false)
       }
+      // QoS 1 delivers again what was in flight when a connection dropped: dropped here, once.
+      if isCopy { return }
       guard let neighbour else {
         refusals.withLock {
           $0.count += 1
