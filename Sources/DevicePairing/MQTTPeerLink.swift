@@ -79,6 +79,9 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var isBrowsing = false
     /// This peer's presence payload: its advertisement frame, or `online`.
     var presence = PeerTopics.online
+    /// The presences this link published before the current one (the last few): their echoes
+    /// may still come back from the broker after a change.
+    var earlierPresences: [[UInt8]] = []
     var lastBeat: ContinuousClock.Instant?
     var remotes: [UInt64: Remote] = [:]
     /// The peers frames went to or came from: their end is `hungUp`.
@@ -232,6 +235,9 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   public func advertise(_ advertisement: PeerAdvertisement?) {
     let payload = advertisement.flatMap { try? codec.encode($0.frame) } ?? PeerTopics.online
     state.withLock { state in
+      if state.presence != payload {
+        state.earlierPresences = Array((state.earlierPresences + [state.presence]).suffix(4))
+      }
       state.presence = payload
       guard state.isConnected, !state.isStopping, let client = state.client else { return }
       _ = try? client.publish(payload, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
@@ -407,15 +413,15 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     }
   }
 
-  /// This peer's own presence, as the broker echoes it: another payload was published there by
+  /// This peer's own presence, as the broker echoes it: another payload than the link's own,
+  /// now or earlier (an echo of one from before advertising changed), was published there by
   /// someone else (an empty one would make every peer take this one for gone), so the link
-  /// publishes its own again. An echo of an earlier presence of its own (advertising changed
-  /// meanwhile) costs one retained message more.
+  /// publishes its own again.
   private func defendPresence(_ payload: [UInt8]) {
     let refused = state.withLock { state -> Bool in
-      guard payload != state.presence, state.isConnected, !state.isStopping, let client = state.client else {
-        return false
-      }
+      guard payload != state.presence, !state.earlierPresences.contains(payload), state.isConnected,
+        !state.isStopping, let client = state.client
+      else { return false }
       _ = try? client.publish(
         state.presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
       return true
