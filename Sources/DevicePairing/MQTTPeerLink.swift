@@ -83,6 +83,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     /// may still come back from the broker after a change.
     var earlierPresences: [[UInt8]] = []
     var lastBeat: ContinuousClock.Instant?
+    /// A probe asked for a live presence that has not gone out yet.
+    var isBeatRequested = false
     var remotes: [UInt64: Remote] = [:]
     /// The peers frames went to or came from: their end is `hungUp`.
     var contacts: [UInt64: PeerIdentity] = [:]
@@ -367,8 +369,11 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         try client.subscribe(topics.presenceFilter, quality: .atLeastOnce)
         try client.subscribe(topics.inboxFilter(of: local.id), quality: .atLeastOnce)
         try client.subscribe(topics.probeTopic, quality: .atMostOnce)
-        let presence = state.withLock { $0.presence }
-        try client.publish(presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
+        // Under the lock, as ``advertise(_:)`` publishes: the broker keeps the newest presence.
+        try state.withLock { state throws(MQTTError) in
+          try client.publish(
+            state.presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
+        }
         // The others answer with a live presence: this peer hears them at once.
         try client.publish(PeerTopics.probe, to: topics.probeTopic, quality: .atMostOnce, retained: false)
       } catch {
@@ -406,7 +411,10 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         refuse("a probe that is not a live \"probe\"", id: nil)
         return
       }
-      publishHeartbeat(unlessWithin: .milliseconds(Self.probeAnswerMilliseconds))
+      // Answered by the heartbeat thread: at once, or at most one beat per
+      // ``probeAnswerMilliseconds`` however many probes come (never none).
+      state.withLock { $0.isBeatRequested = true }
+      heartbeatWake.signal()
     case nil:
       refuse(
         "a message on \(DisplayText.field(message.topic)), which is none of this service's topics", id: nil)
@@ -571,18 +579,22 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   /// change of browsing asks for.
   private func runHeartbeat() {
     defer { heartbeatEnded.signal() }
-    let interval = DispatchTimeInterval.nanoseconds(
-      Int(heartbeat.components.seconds) * 1_000_000_000
-        + Int(heartbeat.components.attoseconds / 1_000_000_000))
+    let window = Duration.milliseconds(Self.probeAnswerMilliseconds)
     var nextBeat = ContinuousClock.now
     while true {
       let now = ContinuousClock.now
-      if now >= nextBeat {
-        publishHeartbeat(unlessWithin: nil)
+      let (requested, last) = state.withLock { ($0.isBeatRequested, $0.lastBeat) }
+      // When a probe's answer may go: one window after the last beat.
+      var answerAt = requested ? (last.map { $0 + window } ?? now) : nil
+      if now >= nextBeat || answerAt.map({ now >= $0 }) == true {
+        publishHeartbeat()
         nextBeat = now + heartbeat
+        answerAt = nil
       }
       settleAll()
-      _ = heartbeatWake.wait(timeout: .now() + interval)
+      let wakeAt = min(nextBeat, answerAt ?? nextBeat)
+      let nanoseconds = max(0, (wakeAt - ContinuousClock.now) / .nanoseconds(1))
+      _ = heartbeatWake.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds, 3.6e12))))
       if state.withLock({ $0.isStopping }) { return }
     }
   }
@@ -610,15 +622,13 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     }
   }
 
-  /// This peer's presence, live (not retained, QoS 0), when connected; not when one went out
-  /// within `within` (a probe's answer).
-  private func publishHeartbeat(unlessWithin within: Duration?) {
+  /// This peer's presence, live (not retained, QoS 0), when connected.
+  private func publishHeartbeat() {
     let topic = topics.presence(local.id)
     state.withLock { state in
+      state.isBeatRequested = false
       guard state.isConnected, !state.isStopping, let client = state.client else { return }
-      let now = ContinuousClock.now
-      if let within, let last = state.lastBeat, now - last < within { return }
-      state.lastBeat = now
+      state.lastBeat = .now
       _ = try? client.publish(state.presence, to: topic, quality: .atMostOnce, retained: false)
     }
   }
