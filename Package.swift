@@ -225,7 +225,7 @@ let package = Package(
       dependencies: [
         "MQTTClient", "DevicePairing", "DeviceSession", "TestSupport", "wormhole-tui", "FleetProtocol",
         "FleetClient", "Wormhole", "WormholeVocabulary", "KeyedArchive", "FleetModel", "Dashboard",
-        "DashboardRuntime", "MailboxModel", "MailboxWatcher",
+        "DashboardRuntime", "MailboxModel", "MailboxWatcher", "PeerSession",
       ]),
     // Runs the built `wormhole-tui` as a second process; the dependency makes `swift test` build it.
     .testTarget(

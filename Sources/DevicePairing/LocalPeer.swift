@@ -1,9 +1,11 @@
+import DeviceSession
 import Dispatch
 import Glibc
 import PeerSession
 import Synchronization
 
-/// One running peer on this machine: a ``PeerEngine`` over a ``LocalPeerLink``, its received
+/// One running peer on this machine: a ``PeerEngine`` over a link (the local ``LocalPeerLink``
+/// by default, or ``MQTTPeerLink`` through a broker: any ``PeerEventWorkLink``), its received
 /// resources in ``PeerFileStorage``, its traffic in a ``PeerJournal``, and its control socket,
 /// through which other processes (the `peer` verbs, the dashboard) have it invite, answer,
 /// send and send resources with the results and errors its own program would get.
@@ -18,7 +20,8 @@ public final class LocalPeer: Sendable {
   public let directory: PeerDirectory
   public let engine: PeerEngine
   public let journal: PeerJournal
-  private let link: LocalPeerLink
+  /// The link it runs over (``MQTTPeerLink`` counts what it refused from the broker).
+  public let link: any PeerEventWorkLink
   /// In a struct: a `Mutex` of a function type itself re-wraps it in two reabstraction thunks
   /// at every `withLock` (its `inout`), so each event would run a longer chain than the last.
   private struct HandlerSlot { var handler: EventHandler? }
@@ -37,12 +40,20 @@ public final class LocalPeer: Sendable {
 
   /// A new peer `name` of `service` under `home` (a new identity); nothing runs before
   /// ``start(advertising:policy:browsing:)``.
-  public init(name: PeerName, service: ServiceType, home: String, receiveQueueLimit: Int = 256)
-    throws(PeerError)
-  {
+  ///
+  /// - Parameter makeLink: The link for the new identity; `nil` for the local link of `home`.
+  ///   Its control socket, journal and received resources are under `home` whatever the link.
+  public init(
+    name: PeerName, service: ServiceType, home: String, receiveQueueLimit: Int = 256,
+    link makeLink: ((PeerIdentity) throws(LinkError) -> any PeerEventWorkLink)? = nil
+  ) throws(PeerError) {
     identity = PeerIdentity(name: name)
     directory = PeerDirectory(home: home, service: service)
-    link = LocalPeerLink(local: identity, service: service, home: home)
+    if let makeLink {
+      do throws(LinkError) { link = try makeLink(identity) } catch { throw .linkUnavailable(error.reason) }
+    } else {
+      link = LocalPeerLink(local: identity, service: service, home: home)
+    }
     do { journal = try PeerJournal(directory: directory.peerPath(identity.id), local: identity) } catch {
       throw .storage(error.description)
     }

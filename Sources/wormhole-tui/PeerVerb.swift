@@ -2,6 +2,7 @@ import DevicePairing
 import Dispatch
 import Glibc
 import KeyedArchive
+import MQTTClient
 import PeerSession
 
 /// `peer run|invite|answer|send|send-resource|disconnect|cancel|list`: Multipeer-style peers under the home.
@@ -12,7 +13,7 @@ enum PeerVerb {
     summary: "Run Multipeer-style peers; invite, answer, send data and resources between them.",
     details: """
       peer run --service TYPE --name NAME [--advertise] [--browse] [--info KEY=VALUE ...]
-               [--accept always|never|ask] [--routes FILE [--push-key KEY]] [--json]
+               [--accept always|never|ask] [--routes FILE [--push-key KEY]] [--broker URL] [--json]
         runs a peer (a new identity each run, shown NAME#xxxx) until interrupted, printing one
         line per event (found, lost, invitation, state, data, dropped, resource, refused), or
         one JSON object a line with --json. --accept answers invitations (default ask: answer
@@ -20,6 +21,8 @@ enum PeerVerb {
         the pushes and deep links sent to it (push, open-url --device peer:NAME) as device run
         does; its pass routes write to mailboxes of its folder <home>/peers/TYPE/ID/ (file or
         coordinated-file: a pass with a session type is refused, 2). --push-key as device run.
+        --broker URL: through an MQTT broker, so it finds and is found by the peers of TYPE on
+        every machine that reaches it (the other verbs still drive it from this machine).
       peer invite --from NAME --to NAME [--context JSON] [--timeout S]
         has the running peer --from invite the peer --to it found (the context archived);
         ends when --to is connected (0) or is not, with the reason (declined, timed out: 3).
@@ -58,6 +61,7 @@ enum PeerVerb {
       OptionSpec(.mode, help: "send: reliable or unreliable"),
       OptionSpec(.routes, help: "run: route pushes and deep links by this routes file"),
       OptionSpec(.pushKey, help: "run: the aps key pushes are matched on (default notification_id)"),
+      OptionSpec(.broker, help: "run: meet the peers through this MQTT broker: " + Option.brokerAddressHelp),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -110,9 +114,15 @@ enum PeerVerb {
     }
     let json = arguments.flag(.json)
     let routes = try RouteArguments.routesFile(arguments, peer: true)
+    let broker = try DeviceVerb.brokerAddress(arguments)
     let peer: LocalPeer
     do throws(PeerError) {
-      peer = try LocalPeer(name: name, service: service, home: PeerArguments.home(arguments))
+      let home = PeerArguments.home(arguments)
+      if let broker {
+        peer = try LocalPeer(name: name, service: service, home: home, broker: broker)
+      } else {
+        peer = try LocalPeer(name: name, service: service, home: home)
+      }
     } catch { throw .failure(error.description) }
     try RouteArguments.install(routes, in: peer, arguments)
     peer.setEventHandler { event in emit(PeerLines.line(event, json: json)) }
@@ -129,7 +139,8 @@ enum PeerVerb {
     diagnose(
       "peer \(peer.identity) of service \(service.text) is running (pid \(getpid()))"
         + (arguments.flag(.advertise) ? ", advertising" : "") + (arguments.flag(.browse) ? ", browsing" : "")
-        + ", invitations: \(policy.rawValue)")
+        + ", invitations: \(policy.rawValue)"
+        + (broker.map { ", through the broker \(DisplayText.escaped($0.description))" } ?? ""))
     withExtendedLifetime(sources) { dispatchMain() }
   }
 }
