@@ -30,14 +30,43 @@ import Synchronization
 ///   hosting processes is stated).
 ///
 /// Each figure is the median of three runs; each run's ratio is in the detail.
+///
+/// `WORMHOLE_BENCH_BROKER=session|pairs|bridge` (comma-separated for several) takes only those
+/// figures; `dashboard` is reserved for the fleet dashboard's figure.
 func brokerBenchmarks() throws -> [BenchmarkRecord] {
+  let selected = try BrokerFigure.selected(ProcessInfo.processInfo.environment["WORMHOLE_BENCH_BROKER"])
   try MQTTClient.load()
   let broker = try BenchBroker()
   defer { broker.stop() }
-  return [
-    try sessionMessageBenchmark(broker), try bridgeThroughputBenchmark(broker),
-    try manyPairsBenchmark(broker),
-  ]
+  var records: [BenchmarkRecord] = []
+  for figure in BrokerFigure.allCases where selected.contains(figure) {
+    switch figure {
+    case .session: records.append(try sessionMessageBenchmark(broker))
+    case .bridge: records.append(try bridgeThroughputBenchmark(broker))
+    case .pairs: records.append(try manyPairsBenchmark(broker))
+    case .dashboard: break  // the fleet dashboard's figure, wired in by its own file
+    }
+  }
+  return records
+}
+
+/// The figures of the broker group, in the order they run.
+enum BrokerFigure: String, CaseIterable {
+  case session, bridge, pairs, dashboard
+
+  /// The figures `WORMHOLE_BENCH_BROKER` names (all when it is unset or empty).
+  static func selected(_ value: String?) throws -> Set<BrokerFigure> {
+    guard let value, !value.isEmpty else { return Set(allCases) }
+    var figures: Set<BrokerFigure> = []
+    for name in value.split(separator: ",") {
+      guard let figure = BrokerFigure(rawValue: String(name)) else {
+        throw BenchmarkFailure(
+          "WORMHOLE_BENCH_BROKER: unknown figure \(name); figures: \(allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      figures.insert(figure)
+    }
+    return figures
+  }
 }
 
 private let runs = 3
