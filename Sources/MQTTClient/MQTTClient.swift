@@ -371,25 +371,48 @@ public final class MQTTClient: Sendable {
   public func publish(
     _ payload: [UInt8], to topic: String, quality: MQTTQuality = .atMostOnce, retained: Bool = false
   ) throws(MQTTError) -> Int32 {
-    guard payload.count <= maximumPayloadBytes else {
-      throw .payloadTooLarge(bytes: payload.count, limit: maximumPayloadBytes)
-    }
-    guard !topic.utf8.contains(0) else { throw .invalidArgument("a topic must have no NUL character") }
-    var identifier: Int32 = 0
-    // Under the lock, so that the broker's answer (on the network thread) finds the topic.
-    let code = callbacks.session.withLock { session in
-      let code = payload.withUnsafeBytes {
-        cmosquitto_publish(
-          handle.pointer, &identifier, topic, Int32(payload.count), $0.baseAddress, quality.rawValue, retained
-        )
+    let message = MQTTMessage(topic: topic, payload: payload, quality: quality, isRetained: retained)
+    return try publish([message])[0]
+  }
+
+  /// Publishes `messages` in their order, from this thread, under one lock: what one step of a
+  /// program produced (a model update's mailboxes and traffic entries) is queued at once, with no
+  /// hand-off per message, and libmosquitto's network thread sends it as it can. Returns their
+  /// message identifiers, in order (see ``publish(_:to:quality:retained:)``).
+  ///
+  /// Every message is checked (payload size, topic) before any is queued; a failure to queue
+  /// one (not connected) throws, and the messages before it stay queued.
+  @discardableResult
+  public func publish(_ messages: [MQTTMessage]) throws(MQTTError) -> [Int32] {
+    for message in messages {
+      guard message.payload.count <= maximumPayloadBytes else {
+        throw .payloadTooLarge(bytes: message.payload.count, limit: maximumPayloadBytes)
       }
-      if code == CMOSQ_ERR_SUCCESS && quality != .atMostOnce { session.topics[identifier] = topic }
-      return code
+      guard !message.topic.utf8.contains(0) else {
+        throw .invalidArgument("a topic must have no NUL character")
+      }
     }
-    guard code == CMOSQ_ERR_SUCCESS else {
+    // Under the lock, so that the broker's answer (on the network thread) finds the topic.
+    let (identifiers, failure) = callbacks.session.withLock { session -> ([Int32], (String, Int32)?) in
+      var identifiers: [Int32] = []
+      identifiers.reserveCapacity(messages.count)
+      for message in messages {
+        var identifier: Int32 = 0
+        let code = message.payload.withUnsafeBytes {
+          cmosquitto_publish(
+            handle.pointer, &identifier, message.topic, Int32(message.payload.count), $0.baseAddress,
+            message.quality.rawValue, message.isRetained)
+        }
+        guard code == CMOSQ_ERR_SUCCESS else { return (identifiers, (message.topic, code)) }
+        if message.quality != .atMostOnce { session.topics[identifier] = message.topic }
+        identifiers.append(identifier)
+      }
+      return (identifiers, nil)
+    }
+    if let (topic, code) = failure {
       throw .operationFailed("publish on \(DisplayText.field(topic))", reason: Self.words(code))
     }
-    return identifier
+    return identifiers
   }
 
   /// Publishes and waits until the broker has the message (QoS 1) or it was sent (QoS 0):
