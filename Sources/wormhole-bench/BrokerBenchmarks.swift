@@ -67,7 +67,8 @@ enum BrokerFigure: String, CaseIterable {
     for name in value.split(separator: ",") {
       guard let figure = BrokerFigure(rawValue: String(name)) else {
         throw BenchmarkFailure(
-          "WORMHOLE_BENCH_BROKER: unknown figure \(name); figures: \(allCases.map(\.rawValue).joined(separator: ", "))")
+          "WORMHOLE_BENCH_BROKER: unknown figure \(name); figures: \(allCases.map(\.rawValue).joined(separator: ", "))"
+        )
       }
       figures.insert(figure)
     }
