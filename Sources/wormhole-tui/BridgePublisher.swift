@@ -104,7 +104,9 @@ final class BridgePublisher: Sendable {
       }
       // After the whole state: what the broker still holds from an earlier run arrives next.
       do throws(MQTTError) {
-        try client?.subscribe(BridgeTopics.mailboxes(machine: self.machine), quality: .atLeastOnce)
+        // Not its own publications back (MQTT 5): a copy of each change, for nothing.
+        try client?.subscribe(
+          BridgeTopics.mailboxes(machine: self.machine), quality: .atLeastOnce, excludingOwn: true)
       } catch {
         diagnose("bridge: \(error.description)")
       }
