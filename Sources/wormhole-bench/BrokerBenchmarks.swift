@@ -18,11 +18,17 @@ import Synchronization
 /// - bridge throughput: mailbox changes per second that `wormhole-tui bridge` (a child) mirrors
 ///   to the broker, from the first change (a rename of an archive written beforehand) to the
 ///   subscriber's last mailbox, against raw publishes of the same payloads (the ones the bridge
-///   published) to the same subscriber. Target: 0.5x.
+///   published) to the same subscriber by one client, the faster of two runs with Nagle's
+///   algorithm off and on (`MQTTClient(disablesNagle:)`). Target: 0.5x. The detail has each
+///   side's CPU per change (the bridge child's; the bench process's for the raw publishes, its
+///   subscriber included).
 ///
 /// The broker runs with `set_tcp_nodelay true`: with mosquitto's default (Nagle's algorithm on
 /// its sockets) every round trip waits for a delayed acknowledgement, about 44 ms on Linux,
-/// for the raw baseline and the devices alike (measured: 44 ms against 84 µs).
+/// for the raw baseline and the devices alike (measured: 44 ms against 84 µs). It queues any
+/// number of messages for a subscriber (`max_queued_messages 0`): with mosquitto's default of
+/// 1000 past its 20 in flight, a subscriber slower than 2000 publishes in a burst loses some
+/// (the broker still retains them, but the figure would never see them arrive).
 ///
 /// - 100 pairs through the one broker, hosted by 4 child processes (`wormhole-bench
 ///   child-broker-pairs`, 25 pairs each, both devices of a pair in one child), every pair doing
@@ -30,14 +36,44 @@ import Synchronization
 ///   hosting processes is stated).
 ///
 /// Each figure is the median of three runs; each run's ratio is in the detail.
+///
+/// `WORMHOLE_BENCH_BROKER=session|pairs|bridge` (comma-separated for several) takes only those
+/// figures; `dashboard` is reserved for the fleet dashboard's figure.
 func brokerBenchmarks() throws -> [BenchmarkRecord] {
+  let selected = try BrokerFigure.selected(ProcessInfo.processInfo.environment["WORMHOLE_BENCH_BROKER"])
   try MQTTClient.load()
   let broker = try BenchBroker()
   defer { broker.stop() }
-  return [
-    try sessionMessageBenchmark(broker), try bridgeThroughputBenchmark(broker),
-    try manyPairsBenchmark(broker),
-  ]
+  var records: [BenchmarkRecord] = []
+  for figure in BrokerFigure.allCases where selected.contains(figure) {
+    switch figure {
+    case .session: records.append(try sessionMessageBenchmark(broker))
+    case .bridge: records.append(try bridgeThroughputBenchmark(broker))
+    case .pairs: records.append(try manyPairsBenchmark(broker))
+    case .dashboard: break  // the fleet dashboard's figure, wired in by its own file
+    }
+  }
+  return records
+}
+
+/// The figures of the broker group, in the order they run.
+enum BrokerFigure: String, CaseIterable {
+  case session, bridge, pairs, dashboard
+
+  /// The figures `WORMHOLE_BENCH_BROKER` names (all when it is unset or empty).
+  static func selected(_ value: String?) throws -> Set<BrokerFigure> {
+    guard let value, !value.isEmpty else { return Set(allCases) }
+    var figures: Set<BrokerFigure> = []
+    for name in value.split(separator: ",") {
+      guard let figure = BrokerFigure(rawValue: String(name)) else {
+        throw BenchmarkFailure(
+          "WORMHOLE_BENCH_BROKER: unknown figure \(name); figures: \(allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      figures.insert(figure)
+    }
+    return figures
+  }
 }
 
 private let runs = 3
@@ -299,8 +335,10 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
   var raw: [Double] = []
   var detail: [String: Double] = [:]
   for run in 0..<runs {
-    let root = try scratchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: root) }
+    let scratch = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let root = scratch + "/root"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     let machine = "bench\(run)"
     let prefix = "wormhole/v1/machines/\(machine)"
     let seen = BridgeSubscriber()
@@ -326,13 +364,15 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
       throw BenchmarkFailure("the bridge did not come online")
     }
     let mailboxPrefix = "\(prefix)/mailboxes/"
-    // Written beforehand beside the root, on the same file system: each change is one rename,
-    // so that the writer outruns the bridge and the figure is the bridge's.
-    let stage = root + "/.stage"
+    // Written beforehand beside the root (not below it, where the bridge would publish them
+    // as mailboxes of their own and count them), on the same file system: each change is one
+    // rename, so that the writer outruns the bridge and the figure is the bridge's.
+    let stage = scratch + "/stage"
     try FileManager.default.createDirectory(atPath: stage, withIntermediateDirectories: true)
     for (index, bytes) in contents.enumerated() {
       try rawWriteAndRename(bytes, directory: stage, name: "m\(index).archive")
     }
+    let bridgeCPU = cpuSeconds(bridge.processIdentifier)
     let start = now()
     for index in contents.indices {
       guard rename(stage + "/m\(index).archive", root + "/m\(index).archive") == 0 else {
@@ -345,23 +385,26 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
         "the bridge mirrored \(seen.count(mailboxPrefix)) of \(bridgedMailboxes) mailboxes")
     }
     let mirrored = now()
+    detail["run\(run)_bridge_cpu_us_per_change"] =
+      (cpuSeconds(bridge.processIdentifier) - bridgeCPU) * 1e6 / Double(bridgedMailboxes)
     let oursRate = Double(bridgedMailboxes) / (mirrored - start)
     detail["run\(run)_renames_per_s"] = Double(bridgedMailboxes) / (written - start)
     detail["run\(run)_lag_after_last_change_s"] = mirrored - written
-    // The same payloads, published raw by one client to the same subscriber.
+    // The same payloads, published raw by one client to the same subscriber, with Nagle's
+    // algorithm off (as the bridge's client) and on (a burst then goes out in fuller segments):
+    // the baseline is the faster of the two.
     let payloads = seen.latestPayloads(mailboxPrefix)
-    let publisher = try MQTTClient(clientIdentifier: "bench-bridge-raw-\(run)", cleanSession: true) { _ in }
-    defer { publisher.disconnect() }
-    try publisher.connect(to: broker.address)
-    let rawPrefix = "bench/rawbridge\(run)/"
-    let rawStart = now()
-    for (index, payload) in payloads.enumerated() {
-      try publisher.publish(payload, to: rawPrefix + "m\(index)", quality: .atLeastOnce, retained: true)
+    var rawRate = 0.0
+    for disablesNagle in [true, false] {
+      let name = disablesNagle ? "nodelay" : "nagle"
+      let (rate, cpu) = try rawPublishes(
+        payloads, broker: broker, seen: seen, prefix: "bench/rawbridge\(run)/\(name)/",
+        disablesNagle: disablesNagle)
+      detail["run\(run)_raw_\(name)_per_s"] = rate
+      // The whole bench process: the raw publisher, its network thread and the subscriber's.
+      detail["run\(run)_raw_\(name)_cpu_us_per_publish"] = cpu * 1e6 / Double(payloads.count)
+      rawRate = max(rawRate, rate)
     }
-    guard seen.wait(seconds: 60, until: { $0.mailboxCount(rawPrefix) >= payloads.count }) else {
-      throw BenchmarkFailure("the raw publishes did not all arrive")
-    }
-    let rawRate = Double(payloads.count) / (now() - rawStart)
     ours.append(oursRate)
     raw.append(rawRate)
     detail["run\(run)_ratio"] = oursRate / rawRate
@@ -374,6 +417,28 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
     name: "broker_bridge_throughput", unit: "changes/s", value: median(ours),
     baselineName: "raw publishes of the same payloads", baseline: median(raw), higherIsBetter: true,
     target: 0.5, detail: detail)
+}
+
+/// Publishes `payloads` (retained, QoS 1) under `prefix` from a client of its own, and waits until
+/// `seen` has them all: the rate, and the CPU seconds this process spent meanwhile.
+private func rawPublishes(
+  _ payloads: [[UInt8]], broker: BenchBroker, seen: BridgeSubscriber, prefix: String, disablesNagle: Bool
+) throws -> (rate: Double, cpuSeconds: Double) {
+  let publisher = try MQTTClient(
+    clientIdentifier: "bench-bridge-raw-\(UInt32.random(in: 0...UInt32.max))", cleanSession: true,
+    disablesNagle: disablesNagle
+  ) { _ in }
+  defer { publisher.disconnect() }
+  try publisher.connect(to: broker.address)
+  let cpu = cpuSeconds(getpid())
+  let start = now()
+  for (index, payload) in payloads.enumerated() {
+    try publisher.publish(payload, to: prefix + "m\(index)", quality: .atLeastOnce, retained: true)
+  }
+  guard seen.wait(seconds: 60, until: { $0.mailboxCount(prefix) >= payloads.count }) else {
+    throw BenchmarkFailure("the raw publishes did not all arrive")
+  }
+  return (Double(payloads.count) / (now() - start), cpuSeconds(getpid()) - cpu)
 }
 
 /// What the bridge benchmark's subscriber received: the newest payload per topic.
@@ -429,7 +494,8 @@ private final class BenchBroker: Sendable {
     address = BrokerAddress(host: "127.0.0.1", port: port)
     let configuration = directory + "/mosquitto.conf"
     try Data(
-      "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n".utf8
+      ("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n"
+        + "max_queued_messages 0\n").utf8
     )
     .write(to: URL(fileURLWithPath: configuration))
     process = Process()

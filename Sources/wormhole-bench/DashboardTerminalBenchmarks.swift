@@ -124,7 +124,7 @@ func siblingProgram(_ name: String) throws -> String {
 }
 
 /// CPU seconds (user + system) a process has used, from /proc.
-private func cpuSeconds(_ pid: pid_t) -> Double {
+func cpuSeconds(_ pid: pid_t) -> Double {
   guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
     let close = text.lastIndex(of: ")")
   else { return 0 }
