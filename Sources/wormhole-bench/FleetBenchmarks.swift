@@ -123,6 +123,10 @@ private func pairsDashboardRun() throws -> KeystrokeRun {
     let busy = commandLineKeyLatencies(in: pty)
     detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
     detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+    // The model keeps the newest 10,000 traffic entries: about 600 a second come in (three per
+    // round trip), so after 20 s the ring is full and the memory is what it stays at.
+    _ = settle(seconds: max(0, 20 - (now() - started))) { false }
+    detail["dashboard_rss_full_traffic_bytes"] = residentBytes(ofProcess: pid)
     return (idle, busy)
   }
   // The control: the same traffic, the machine as loaded, and a dashboard with nothing of it to
