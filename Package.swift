@@ -199,7 +199,7 @@ let package = Package(
       dependencies: [
         "DashboardRuntime", "Dashboard", "MailboxModel", "MailboxWatcher", "Wormhole", "WormholeVocabulary",
         "KeyedArchive", "TerminalInput", "WakeSignal", "TestSupport", "DevicePairing", "DeviceSession",
-        "PeerSession",
+        "PeerSession", "FleetModel",
       ]),
     .testTarget(
       name: "SimulatorDeviceSetTests",

@@ -175,8 +175,17 @@ int cmosquitto_int_option(struct mosquitto *mosq, int option, int value) {
 int cmosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password) {
   return api.username_pw_set(mosq, username, password);
 }
-int cmosquitto_tls_set(struct mosquitto *mosq, const char *cafile) {
-  return api.tls_set(mosq, cafile, NULL, NULL, NULL, NULL);
+// A key that needs a passphrase fails to load instead of OpenSSL asking for one on the terminal.
+static int no_passphrase(char *buffer, int size, int rwflag, void *userdata) {
+  (void)buffer;
+  (void)size;
+  (void)rwflag;
+  (void)userdata;
+  return 0;
+}
+int cmosquitto_tls_set(
+    struct mosquitto *mosq, const char *cafile, const char *capath, const char *certfile, const char *keyfile) {
+  return api.tls_set(mosq, cafile, capath, certfile, keyfile, no_passphrase);
 }
 int cmosquitto_connect_bind_v5(
     struct mosquitto *mosq, const char *host, int port, int keepalive, const cmosquitto_property *properties) {

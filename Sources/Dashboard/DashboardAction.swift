@@ -47,11 +47,6 @@ public enum DashboardAction: Sendable, Hashable {
     public var identifier: String
     /// The value as JSON text; empty passes a notification without a message.
     public var value: String
-
-    public init(identifier: String, value: String) {
-      self.identifier = identifier
-      self.value = value
-    }
   }
 
   /// `:replay [TO-ID [TYPE]]`: the replay form's fields, filled in.
@@ -60,10 +55,5 @@ public enum DashboardAction: Sendable, Hashable {
     public var identifier: String?
     /// The transiting type; `nil` keeps the source's.
     public var transiting: TransitingType?
-
-    public init(identifier: String? = nil, transiting: TransitingType? = nil) {
-      self.identifier = identifier
-      self.transiting = transiting
-    }
   }
 }

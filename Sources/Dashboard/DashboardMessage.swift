@@ -40,7 +40,9 @@ public enum DashboardMessage: Sendable {
   case peers([PeerSnapshot])
   /// Messages from the broker (`--broker`), as many as arrived since the last batch, checked
   /// where they were read (``FleetModel/FleetMessage/init(_:at:)``), with the time they were
-  /// read (milliseconds since 1970).
+  /// read (milliseconds since 1970). They join the fleet's backlog, of which one slice is
+  /// applied; an empty batch (the loop's, while ``DashboardState/isLoadingFleet``) applies the
+  /// next slice.
   case fleet([FleetMessage], at: Int64)
   /// The broker connection changed: connected (`nil`), or lost or refused, with why.
   case fleetConnection(String?)

@@ -14,12 +14,25 @@ extension DashboardState {
     fleet = FleetState(historyDepth: historyDepth)
   }
 
-  /// Applies a batch of broker messages: the fleet's reducer checks each, the tree's branch is
-  /// rebuilt once per batch when machines, directories or mailboxes appeared, traffic joins the
-  /// stream, and dropped messages are counted (said once per batch).
+  /// The most broker messages one reduction applies: a batch beyond waits in the fleet's
+  /// backlog, and the loop applies the next slice after it has answered the keys that came
+  /// meanwhile (``isLoadingFleet``), so 5,000 retained messages at start never hold a key.
+  public static let fleetSliceSize = 128
+
+  /// Whether broker messages wait to be applied: the loop then takes keys without waiting and
+  /// sends ``DashboardMessage/fleet(_:at:)`` with no message for the next slice.
+  public var isLoadingFleet: Bool { fleet.backlogCount > 0 }
+
+  /// Queues a batch of broker messages and applies the first slice (``fleetSliceSize``) of
+  /// what waits: an empty batch applies the next slice. The fleet's reducer checks each, the
+  /// tree's branch is rebuilt once per slice when machines, directories or mailboxes appeared or
+  /// went, traffic joins the stream, dropped messages are counted (said once per slice), and a
+  /// reload after a reconnection says what it forgot.
   mutating func applyFleet(_ messages: [FleetMessage], at time: Int64) -> [DashboardEffect] {
-    let change = fleet.apply(messages, at: time)
+    fleet.enqueue(messages)
+    let change = fleet.applyBacklog(limit: Self.fleetSliceSize, at: time)
     guard !change.isEmpty else { return [] }
+    if let reload = change.reload { reportReload(reload) }
     if change.isStructural { updateTree(.fleet(fleetNodes(rebuilding: change.structuralMachines))) }
     if !change.traffic.isEmpty {
       let entries = model.appendRemoteTraffic(change.traffic)
@@ -42,6 +55,25 @@ extension DashboardState {
     }
     if selectedChanged { clampContents() }
     return change.changedMailboxes.isEmpty ? [] : [.wake(atMilliseconds: time + Self.highlightMilliseconds)]
+  }
+
+  /// Says what a reload of the fleet kept and forgot.
+  private mutating func reportReload(_ reload: FleetReload) {
+    var forgot: [String] = []
+    if reload.machinesGone > 0 {
+      forgot.append("\(reload.machinesGone) machine\(reload.machinesGone == 1 ? "" : "s") gone")
+    }
+    if reload.mailboxesGone > 0 {
+      forgot.append("\(reload.mailboxesGone) mailbox\(reload.mailboxesGone == 1 ? "" : "es") gone")
+    }
+    if reload.machinesUnconfirmed > 0 {
+      forgot.append(
+        "\(reload.machinesUnconfirmed) without presence or bridge info until their bridges publish again")
+    }
+    report(
+      "broker: the fleet was reloaded from what the broker holds: \(reload.machines) machine\(reload.machines == 1 ? "" : "s")"
+        + (forgot.isEmpty ? ", nothing forgotten" : " (" + forgot.joined(separator: ", ") + ")"),
+      isError: !forgot.isEmpty)
   }
 
   mutating func fleetConnectionChanged(_ problem: String?) {
@@ -95,9 +127,11 @@ extension DashboardState {
 
   /// What an action that writes does when it would go to a bridged machine, or `nil` when it
   /// is not remote. Refused with the reason while the machine's bridge takes no remote writes
-  /// (read-only first: the policy governs remote writes too); else a clear asks first, a
-  /// `:pass ID JSON` and a replay of the version under the history cursor go out as
-  /// ``DashboardEffect/remoteWrite(_:)`` (never from the view code).
+  /// (read-only first: the policy governs remote writes too); else a clear and a clear-all ask
+  /// first, a `:pass ID JSON` and a replay of the version under the history cursor (or of a
+  /// remote traffic entry whose version is kept) go out as ``DashboardEffect/remoteWrite(_:)``
+  /// (never from the view code). A replay names the journal record it repeats on that machine
+  /// (the version's or the entry's sequence number), so its bridge journals a replay of it.
   mutating func remoteAction(_ action: DashboardAction) -> [DashboardEffect]? {
     let verb: String
     switch action {
@@ -120,8 +154,13 @@ extension DashboardState {
     }
     if let refusal = machine.remoteWriteRefusal { return refuse(DisplayText.escaped(refusal)) }
     guard focus != .traffic else {
-      return refuse(
-        "a bridged machine's traffic entry is not replayed; replay its mailbox's version (history)")
+      guard case .replay = action else {
+        return refuse("select one of its mailboxes in the tree to write to it")
+      }
+      switch remoteReplayOfTrafficEntry(on: machine) {
+      case .success(let write): return [.remoteWrite(write)]
+      case .failure(let refusal): return refuse(refusal.reason)
+      }
     }
     let place: (directory: FileName, identifier: FileName?)?
     switch selection {
@@ -175,11 +214,60 @@ extension DashboardState {
       return [
         .remoteWrite(
           RemoteWrite(
-            .replay, machine: machine.name, directory: place.directory, identifier: identifier, archive: bytes
-          ))
+            .replay, machine: machine.name, directory: place.directory, identifier: identifier,
+            archive: bytes,
+            replayOf: version.sequence))
       ]
+    case .clearAll:
+      let count = machine.presentCount(in: place.directory)
+      let path = DisplayText.name(place.directory.lossyText)
+      overlay = .confirm(
+        Confirmation(
+          question:
+            "Clear all \(count) mailboxes of \(path) on \(name)? Its bridge removes them from that machine's disk.",
+          effect: .remoteWrite(
+            RemoteWrite(.clearAll, machine: machine.name, directory: place.directory, identifier: nil))))
+      return []
     default:
-      return refuse("only pass, clear and replay travel to a bridged machine")
+      return refuse("only pass, clear, clear-all and replay travel to a bridged machine")
     }
+  }
+
+  /// Why a remote write is not sent.
+  struct RemoteRefusal: Error {
+    var reason: String
+  }
+
+  /// `r` on a bridged machine's traffic entry: the version of its mailbox that the entry's
+  /// record wrote (the same journal sequence number), when this dashboard still keeps it, sent
+  /// back as a replay of that record; otherwise why not.
+  private func remoteReplayOfTrafficEntry(on machine: FleetMachine) -> Result<RemoteWrite, RemoteRefusal> {
+    guard let id = trafficPane.selection ?? trafficIdentifiers.last, let entry = model.trafficEntry(id) else {
+      return .failure(RemoteRefusal(reason: "no traffic entry to replay"))
+    }
+    guard entry.carriesMessage else {
+      return .failure(RemoteRefusal(reason: "a \(entry.kind.rawValue) entry carries no message to replay"))
+    }
+    guard let sequence = entry.sequence else {
+      return .failure(
+        RemoteRefusal(
+          reason: "the entry has no journal record to replay (replay its mailbox's version: history)"))
+    }
+    let mailbox = fleet.mailbox(entry.identifier, in: entry.directory, machine: machine.name)
+    let kept = (mailbox?.history ?? []) + (mailbox?.current.map { [$0] } ?? [])
+    guard let version = kept.last(where: { $0.sequence == sequence }) else {
+      return .failure(
+        RemoteRefusal(
+          reason:
+            "the version record \(sequence) wrote is not kept here (this dashboard keeps the versions it saw); replay a kept version of \(entry.identifier.displayField) (history)"
+        ))
+    }
+    guard let bytes = version.bytes else {
+      return .failure(RemoteRefusal(reason: "the bridge did not send that version's archive"))
+    }
+    return .success(
+      RemoteWrite(
+        .replay, machine: machine.name, directory: entry.directory, identifier: entry.identifier,
+        archive: bytes, replayOf: sequence))
   }
 }

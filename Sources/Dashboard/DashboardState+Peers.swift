@@ -31,7 +31,8 @@ extension DashboardState {
     return peers.first { $0.service == service && $0.id == id }
   }
 
-  /// Sends `data` from the selected peer to `targets` (connected peers) in `mode`.
+  /// Sends `data` from the selected peer to `targets` (connected peers) in `mode`; `@FILE`
+  /// sends that file's bytes (read by the runtime, at most ``PeerDataSend/maximumFileBytes``).
   mutating func peerSend(to targets: String, mode: String, data: String) -> [DashboardEffect] {
     guard let peer = selectedPeer else {
       report("peer-send: select the peer to send from (the peers' branch)", isError: true)
@@ -41,7 +42,7 @@ extension DashboardState {
       .peerSend(
         PeerDataSend(
           controlSocketPath: peer.controlSocketPath, peer: peer.label, targets: targets, mode: mode,
-          data: Array(data.utf8)))
+          typed: data))
     ]
   }
 

@@ -15,16 +15,17 @@ extension DashboardState {
     return entry
   }
 
-  /// `u`: the route form, on the device the selection names.
+  /// `u`: the route form, on the device or peer the selection names.
   mutating func openRouteForm() {
     overlay = .route(
       RouteForm(
-        pairs: pairs, selection: selection, directory: selectedDirectory, directories: treePane.directoryPaths
-      ))
+        pairs: pairs, peers: peers, selection: selection, directory: selectedDirectory,
+        directories: treePane.directoryPaths))
   }
 
-  /// `r` on a push or a deep link: the route form with what it carried, to the device it went
-  /// to (switchable); refused, with the reason, when the record did not keep it.
+  /// `r` on a push or a deep link: the route form with what it carried, to the device or peer
+  /// it went to (switchable to any pair's device or running peer); refused, with the reason,
+  /// when the record did not keep it.
   mutating func openRouteReplay(_ entry: TrafficEntry) {
     let isPush = entry.kind.rawValue == TrafficKind.push.rawValue
     guard let payload = entry.payload else {
@@ -39,7 +40,7 @@ extension DashboardState {
       RouteForm(
         kind: isPush ? .push : .deepLink, text: payload,
         title: "Replay \(isPush ? "push" : "deep link")\(subject) (traffic entry \(entry.id))",
-        replayOf: entry.id, pairs: pairs, selection: nil, directory: entry.directory,
+        replayOf: entry.id, pairs: pairs, peers: peers, selection: nil, directory: entry.directory,
         directories: treePane.directoryPaths, device: entry.device))
   }
 }

@@ -38,7 +38,7 @@ public enum Keymap {
         parse: parsePass),
       writes: true),
     KeyBinding(
-      [.character("u")], .route, help: "push a notification to, or open a URL on, a device of a pair",
+      [.character("u")], .route, help: "push a notification to, or open a URL on, a pair's device or a peer",
       command: .init("push", "open-url"), writes: true),
     KeyBinding(
       [.character("a")], .answerInvitation(accepts: true), panes: [.mailboxes, .contents],
@@ -51,7 +51,8 @@ public enum Keymap {
       help: "send data from the selected peer to connected peers",
       command: CommandSyntax(
         ["peer-send"], usage: "TO MODE DATA",
-        help: "send DATA (text) from the selected peer to TO[,TO...], MODE reliable or unreliable",
+        help:
+          "send DATA (text, or @FILE for a file's bytes, at most 16 MiB) from the selected peer to TO[,TO...], MODE reliable or unreliable",
         parse: parsePeerSend),
       writes: true),
     KeyBinding(

@@ -95,12 +95,18 @@ enum PairContentsLines {
     return device.activationText + ", pid \(pid)"
   }
 
-  /// "yes", or "no" and which device keeps them apart.
+  /// "yes", "unknown" and why, or "no" and which device keeps them apart (or that the running
+  /// device's link does not reach its counterpart).
   static func reachability(of pair: PairSnapshot) -> String {
-    guard !pair.isReachable else { return "yes" }
-    let apart = PairSnapshot.Role.allCases.filter { !pair.device($0).isActivated }
-      .map { "the \($0.rawValue) is \(pair.device($0).activationText)" }
-    return "no: " + apart.joined(separator: ", ")
+    switch pair.reachability {
+    case .reachable: return "yes"
+    case .unknown(let reason): return "unknown: " + reason
+    case .unreachable:
+      let apart = PairSnapshot.Role.allCases.filter { !pair.device($0).isActivated }
+        .map { "the \($0.rawValue) is \(pair.device($0).activationText)" }
+      guard !apart.isEmpty else { return "no: its link does not reach the counterpart" }
+      return "no: " + apart.joined(separator: ", ")
+    }
   }
 
   /// The pair's two devices side by side: a row per state, context entry and queued transfer,

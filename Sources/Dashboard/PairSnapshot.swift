@@ -80,16 +80,42 @@ public struct PairSnapshot: Sendable, Equatable {
   public var home: String
   public var phone: Device
   public var watch: Device
+  /// Whether the two reach each other, as a device of the pair running on this machine knows it.
+  public var reachability: Reachability
 
-  public init(name: String, home: String = "", phone: Device, watch: Device) {
+  /// Whether the two devices reach each other, as far as this machine can tell.
+  public enum Reachability: Sendable, Equatable {
+    case reachable
+    case unreachable
+    /// Nothing here can tell, and why (no device of the pair runs here, or the one that does is
+    /// stopped): the counterpart may run on another machine.
+    case unknown(String)
+  }
+
+  /// A pair; `reachability` defaults to what the local link gives: reachable whenever both are
+  /// activated.
+  public init(
+    name: String, home: String = "", phone: Device, watch: Device, reachability: Reachability? = nil
+  ) {
     self.name = name
     self.home = home
     self.phone = phone
     self.watch = watch
+    self.reachability =
+      reachability ?? (phone.isActivated && watch.isActivated ? .reachable : .unreachable)
   }
 
-  /// Whether each device can reach the other: with the local link, whenever both are activated.
-  public var isReachable: Bool { phone.isActivated && watch.isActivated }
+  /// Whether each device can reach the other now.
+  public var isReachable: Bool { reachability == .reachable }
+
+  /// `reachable`, `unreachable` or `reachability ?` (nothing here can tell; the contents pane says why).
+  public var reachabilityText: String {
+    switch reachability {
+    case .reachable: return "reachable"
+    case .unreachable: return "unreachable"
+    case .unknown: return "reachability ?"
+    }
+  }
 
   /// The device of `role`.
   public func device(_ role: Role) -> Device { role == .phone ? phone : watch }

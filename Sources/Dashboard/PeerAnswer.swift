@@ -12,13 +12,6 @@ public struct PeerAnswer: Sendable, Hashable {
   /// Accept (`true`) or decline.
   public var accepts: Bool
 
-  public init(controlSocketPath: String, peer: String, from: String, accepts: Bool) {
-    self.controlSocketPath = controlSocketPath
-    self.peer = peer
-    self.from = from
-    self.accepts = accepts
-  }
-
   /// `accept` or `decline`.
   public var word: String { accepts ? "accept" : "decline" }
 

@@ -19,12 +19,6 @@ public struct PeerCommand: Sendable, Hashable {
   public var peer: String
   public var request: Request
 
-  public init(controlSocketPath: String, peer: String, request: Request) {
-    self.controlSocketPath = controlSocketPath
-    self.peer = peer
-    self.request = request
-  }
-
   /// The control request's fields.
   public var fields: [String] {
     switch request {

@@ -53,8 +53,8 @@ enum PeerContentsLines {
             ]))
       }
       if members.isEmpty { none() }
-    case .peer(let service, let id):
-      guard let peer = peers.first(where: { $0.service == service && $0.id == id }) else {
+    case .peer:
+      guard let peer = Self.peer(at: node, in: peers) else {
         return [.text("This peer no longer runs.", "list.dim")]
       }
       keyed("peer", DisplayText.field(peer.label))
@@ -131,19 +131,23 @@ enum PeerContentsLines {
     return lines
   }
 
+  /// The peer `node` selects, when it is a peer node and the peer still runs.
+  static func peer(at node: TreeNodeID, in peers: [PeerSnapshot]) -> PeerSnapshot? {
+    guard case .peer(let service, let id) = node else { return nil }
+    return peers.first { $0.service == service && $0.id == id }
+  }
+
   /// The invitation a key answers on the peer selected: the one under the contents cursor, or
   /// the only one; `nil` when there is none or the cursor does not pick one of several.
   static func invitation(onLine line: Int, of node: TreeNodeID, peers: [PeerSnapshot])
     -> (peer: PeerSnapshot, invitation: PeerSnapshot.Invitation)?
   {
-    guard case .peer(let service, let id) = node,
-      let peer = peers.first(where: { $0.service == service && $0.id == id }), !peer.invitations.isEmpty
-    else { return nil }
-    if peer.invitations.count == 1 { return (peer, peer.invitations[0]) }
-    let shown = lines(for: node, peers: peers, traffic: [], now: 0)
-    guard line >= 0, line < shown.count, let first = shown[line].pieces.first?.text, first.hasPrefix("from ")
-    else { return nil }
-    return peer.invitations.first { "from " + Self.shownPeer($0.peer) == first }.map { (peer, $0) }
+    item(of: \.invitations, onLine: line, of: node, peers: peers) { shown, peer in
+      guard line >= 0, line < shown.count, let first = shown[line].pieces.first?.text,
+        first.hasPrefix("from ")
+      else { return nil }
+      return peer.invitations.first { "from " + Self.shownPeer($0.peer) == first }
+    }.map { ($0.peer, $0.item) }
   }
 
   /// The cells of a progress bar.
@@ -167,17 +171,27 @@ enum PeerContentsLines {
   static func resource(onLine line: Int, of node: TreeNodeID, peers: [PeerSnapshot])
     -> (peer: PeerSnapshot, resource: PeerSnapshot.Resource)?
   {
-    guard case .peer(let service, let id) = node,
-      let peer = peers.first(where: { $0.service == service && $0.id == id }), !peer.resources.isEmpty
-    else { return nil }
-    if peer.resources.count == 1 { return (peer, peer.resources[0]) }
-    let shown = lines(for: node, peers: peers, traffic: [], now: 0)
-    // The heading, or the bar below it.
-    for index in [line, line - 1] where index >= 0 && index < shown.count {
-      guard let first = shown[index].pieces.first?.text else { continue }
-      if let resource = peer.resources.first(where: { heading(of: $0) == first }) { return (peer, resource) }
+    item(of: \.resources, onLine: line, of: node, peers: peers) { shown, peer in
+      // The heading, or the bar below it.
+      for index in [line, line - 1] where index >= 0 && index < shown.count {
+        guard let first = shown[index].pieces.first?.text else { continue }
+        if let resource = peer.resources.first(where: { heading(of: $0) == first }) { return resource }
+      }
+      return nil
+    }.map { ($0.peer, $0.item) }
+  }
+
+  /// The one of the selected peer's `items` that a key acts on: the only one, or the one
+  /// `pick` finds from the peer's contents lines at the cursor; `nil` when the peer has none.
+  private static func item<Item>(
+    of items: KeyPath<PeerSnapshot, [Item]>, onLine line: Int, of node: TreeNodeID, peers: [PeerSnapshot],
+    pick: (_ shown: [ContentLine], _ peer: PeerSnapshot) -> Item?
+  ) -> (peer: PeerSnapshot, item: Item)? {
+    guard let peer = Self.peer(at: node, in: peers), let first = peer[keyPath: items].first else {
+      return nil
     }
-    return nil
+    if peer[keyPath: items].count == 1 { return (peer, first) }
+    return pick(lines(for: node, peers: peers, traffic: [], now: 0), peer).map { (peer, $0) }
   }
 
   /// The newest traffic entries of the peer's journal: kind, mode, size, the other side(s),

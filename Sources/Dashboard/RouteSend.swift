@@ -1,9 +1,10 @@
 import ArchivedValues
 import WormholeVocabulary
 
-/// A push notification sent to, or a URL opened on, one device of a pair (`PAIR:ROLE`): what
-/// the route form and a replay of a push or deep-link traffic entry ask for. The runtime sends
-/// it to the running device, which routes it and answers with the route taken.
+/// A push notification sent to, or a URL opened on, one device: a device of a pair
+/// (`PAIR:ROLE`) or a running peer (`peer:NAME`), what the route form and a replay of a push or
+/// deep-link traffic entry ask for. The runtime sends it to the running device or peer, which
+/// routes it and answers with the route taken.
 public struct RouteSend: Sendable, Hashable {
   /// What is delivered.
   public enum Delivery: Sendable, Hashable {
@@ -14,28 +15,27 @@ public struct RouteSend: Sendable, Hashable {
     case deepLink(String)
   }
 
-  /// The home whose pair store holds the pair.
-  public var home: String
-  /// The pair's name, as read from disk (shown through `DisplayText`).
-  public var pair: String
-  /// The device that receives it.
-  public var role: PairSnapshot.Role
+  /// The device or peer that receives it.
+  public var target: RouteTarget
   public var delivery: Delivery
   /// The traffic entry this sends again, for a replay.
   public var replayOf: UInt64?
 
-  public init(
-    home: String, pair: String, role: PairSnapshot.Role, delivery: Delivery, replayOf: UInt64? = nil
-  ) {
-    self.home = home
-    self.pair = pair
-    self.role = role
+  public init(to target: RouteTarget, delivery: Delivery, replayOf: UInt64? = nil) {
+    self.target = target
     self.delivery = delivery
     self.replayOf = replayOf
   }
 
-  /// The device as a selector names it, escaped: `r1:phone`.
-  public var target: String { DisplayText.field(pair) + ":" + role.rawValue }
+  /// To the device `role` of the pair `pair` of the pair store under `home`.
+  public init(
+    home: String, pair: String, role: PairSnapshot.Role, delivery: Delivery, replayOf: UInt64? = nil
+  ) {
+    self.init(to: .device(home: home, pair: pair, role: role), delivery: delivery, replayOf: replayOf)
+  }
+
+  /// The device as a selector names it, escaped: `r1:phone`, `peer:lamp`.
+  public var shownTarget: String { target.shown }
 
   /// `push` or `open-url`, as the verbs are named.
   public var verb: String {
@@ -50,8 +50,8 @@ public struct RouteSend: Sendable, Hashable {
   var operation: String {
     let base: String
     switch delivery {
-    case .push: base = "push to \(target)"
-    case .deepLink: base = "open-url on \(target)"
+    case .push: base = "push to \(shownTarget)"
+    case .deepLink: base = "open-url on \(shownTarget)"
     }
     return replayOf.map { "replay of traffic entry \($0) as \(base)" } ?? base
   }
@@ -60,9 +60,9 @@ public struct RouteSend: Sendable, Hashable {
   var doneText: String {
     let what: String
     switch delivery {
-    case .push: what = "pushed to \(target)"
+    case .push: what = "pushed to \(shownTarget)"
     case .deepLink(let url):
-      what = "opened \(Formatting.middleTruncated(DisplayText.quoted(url), toColumns: 60)) on \(target)"
+      what = "opened \(Formatting.middleTruncated(DisplayText.quoted(url), toColumns: 60)) on \(shownTarget)"
     }
     return (replayOf.map { "replayed traffic entry \($0): " } ?? "") + what
   }

@@ -86,6 +86,8 @@ public final class DashboardLoop {
       var timeout = Int64(1000 - now % 1000)  // ages and the rate move once a second
       if let wake = wakeTimes.first { timeout = min(timeout, max(wake - now, 0)) }
       if needsFrame { timeout = min(timeout, max(lastFrame + Self.frameMilliseconds - now, 0)) }
+      // Broker messages wait to be applied: take the keys already typed, then the next slice.
+      if state.isLoadingFleet { timeout = 0 }
       if let event = terminal.nextEvent(timeout: Int(timeout), wakingOn: inbox.wakeDescriptor) {
         // The state's clock is the key's: what a key schedules (a check when typing pauses)
         // counts from when it was typed, not from the last second's tick.
@@ -97,6 +99,7 @@ public final class DashboardLoop {
         }
       }
       for message in inbox.take() { apply(message) }
+      if state.isLoadingFleet { apply(.fleet([], at: clock.now())) }
       let after = clock.now()
       if let wake = wakeTimes.first, wake <= after {
         wakeTimes.removeAll { $0 <= after }

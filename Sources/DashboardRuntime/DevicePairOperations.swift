@@ -10,8 +10,13 @@ public struct DevicePairOperations: PairOperations {
   /// returns anyway (it stays queued).
   public var acknowledgementSeconds: Double
 
-  public init(acknowledgementSeconds: Double = 10) {
+  /// How long a running peer has to answer a push or a deep link before the route fails with
+  /// "gave no answer" (a stopped peer never holds the dashboard's writes longer).
+  public var peerAnswerSeconds: Double
+
+  public init(acknowledgementSeconds: Double = 10, peerAnswerSeconds: Double = 10) {
     self.acknowledgementSeconds = acknowledgementSeconds
+    self.peerAnswerSeconds = peerAnswerSeconds
   }
 
   public func send(_ request: PairSendRequest) throws(PairOperationError) -> PairSendOutcome {
@@ -52,10 +57,19 @@ public struct DevicePairOperations: PairOperations {
   }
 
   public func route(_ request: PairRouteRequest) throws(PairOperationError) -> RoutedDelivery? {
+    let home: String
+    let address: DeviceAddress
+    switch request.target {
+    case .device(let deviceHome, let deviceAddress):
+      home = deviceHome
+      address = deviceAddress
+    case .peer(let peer):
+      return try route(request.delivery, to: peer)
+    }
     // A push or a deep link touches no mailbox of the dashboard's: the group is only what the
     // client is made with.
     let client = PairedDeviceClient(
-      store: PairStore(home: request.home), address: request.device, applicationGroup: "default")
+      store: PairStore(home: home), address: address, applicationGroup: "default")
     do throws(PairedDeviceError) {
       switch request.delivery {
       case .push(let notification): return try client.push(notification)
@@ -63,6 +77,22 @@ public struct DevicePairOperations: PairOperations {
       }
     } catch {
       throw Self.error(error)
+    }
+  }
+
+  /// Through the peer's control socket (``PeerRouteClient``), waiting at most
+  /// ``peerAnswerSeconds``; `nil` when the peer no longer runs (nothing was sent).
+  private func route(_ delivery: PairRouteRequest.Delivery, to peer: PeerRouteClient)
+    throws(PairOperationError) -> RoutedDelivery?
+  {
+    do throws(PeerRouteError) {
+      switch delivery {
+      case .push(let notification): return try peer.push(notification, seconds: peerAnswerSeconds)
+      case .deepLink(let link): return try peer.open(link, seconds: peerAnswerSeconds)
+      }
+    } catch {
+      if case .notRunning = error { return nil }
+      throw .failed(error.description)
     }
   }
 

@@ -121,12 +121,28 @@ public struct EffectJob: Sendable {
 
   // MARK: Pushes and deep links
 
-  /// Sends a push or opens a URL through `pairs`, checked again as the verbs check it: the
-  /// route taken is the detail; a device not running, a refusal or a route whose action failed
-  /// is a failure.
+  /// Sends a push or opens a URL through `pairs`, to a pair's device or a running peer, checked
+  /// again as the verbs check it: the route taken is the detail; a device or peer not running,
+  /// a refusal or a route whose action failed is a failure.
   private func runRoute(_ send: RouteSend, with pairs: any PairOperations) -> EffectResult {
-    let name: PairName
-    do { name = try PairName(send.pair) } catch { return .failed(effect, Self.pairNameProblem(error)) }
+    let target: PairRouteRequest.Target
+    let notRunning: String
+    switch send.target {
+    case .device(let home, let pair, let role):
+      let name: PairName
+      do { name = try PairName(pair) } catch { return .failed(effect, Self.pairNameProblem(error)) }
+      target = .device(home: home, DeviceAddress(pair: name, role: DeviceRole(role)))
+      notRunning =
+        "\(send.shownTarget) is not running: only a running device (wormhole-tui device run) takes pushes and deep links; nothing was sent"
+    case .peer(let peer):
+      guard let client = PeerRouteClient(peer) else {
+        return .failed(
+          effect, "\(send.shownTarget) has no control socket of a peer of its service; nothing was sent")
+      }
+      target = .peer(client)
+      notRunning =
+        "\(send.shownTarget) is not running any more (it ended since the peers were read): only a running peer (wormhole-tui peer run) takes pushes and deep links; nothing was sent"
+    }
     let delivery: PairRouteRequest.Delivery
     switch send.delivery {
     case .push(let json):
@@ -142,14 +158,9 @@ public struct EffectJob: Sendable {
         return .failed(effect, error.description)
       }
     }
-    let request = PairRouteRequest(
-      home: send.home, device: DeviceAddress(pair: name, role: DeviceRole(send.role)), delivery: delivery)
     do throws(PairOperationError) {
-      guard let routed = try pairs.route(request) else {
-        return .failed(
-          effect,
-          "\(send.pair):\(send.role.rawValue) is not running: only a running device (wormhole-tui device run) takes pushes and deep links; nothing was sent"
-        )
+      guard let routed = try pairs.route(PairRouteRequest(target: target, delivery: delivery)) else {
+        return .failed(effect, notRunning)
       }
       if let failure = routed.failure {
         return .failed(effect, "route \(routed.description), but its action failed: \(failure)")
@@ -251,9 +262,15 @@ public struct EffectJob: Sendable {
   }
 
   /// Sends `send TO mode DATA` to the sending peer's control socket; its answer is the detail.
+  /// `@FILE`: the file's bytes, read now; refused with the limit when it is over it.
   static func runPeerSend(_ send: PeerDataSend, effect: DashboardEffect) -> EffectResult {
+    let data: [UInt8]
+    switch PeerDataFile.bytes(of: send) {
+    case .success(let bytes): data = bytes
+    case .failure(let refusal): return .failed(effect, refusal.reason)
+    }
     let request = PeerControlMessage([
-      Array("send".utf8), Array(send.targets.utf8), Array(send.mode.utf8), send.data,
+      Array("send".utf8), Array(send.targets.utf8), Array(send.mode.utf8), data,
     ])
     guard
       let reply = PeerControlChannel.exchange(request, path: send.controlSocketPath, seconds: answerSeconds)
@@ -308,8 +325,9 @@ public struct EffectJob: Sendable {
     return inspection.root.summary(width: 200)
   }
 
+  /// The pair store's own words for a name it refuses.
   private static func pairNameProblem(_ error: PairNameError) -> String {
-    "\(DisplayText.field(error.name)) cannot name a pair: \(error.reason)"
+    PairStoreError.invalidName(error).description
   }
 }
 

@@ -11,7 +11,9 @@ import MQTTClient
 public struct FleetRemoteWrites: RemoteWriting {
   public let client: RemoteWriteClient
 
-  public init(broker: BrokerAddress, timeout: Double = 10) {
+  /// Writes through `broker`, waiting up to `timeout` seconds for each reply (the dashboard's
+  /// `--remote-timeout`).
+  public init(broker: BrokerAddress, timeout: Double = RemoteWriteClient.defaultTimeout) {
     client = RemoteWriteClient(broker: broker, timeout: timeout)
   }
 
@@ -26,12 +28,13 @@ public struct FleetRemoteWrites: RemoteWriting {
     switch write.operation {
     case .pass: operation = .pass
     case .clear: operation = .clear
+    case .clearAll: operation = .clearAll
     case .replay: operation = .replay
     }
     do throws(RemoteWriteError) {
       let reply = try client.perform(
         operation, on: write.machine, directory: write.directory, identifier: write.identifier,
-        archive: archive)
+        archive: archive, replayOf: write.operation == .replay ? write.replayOf : nil)
       guard reply.isOK else {
         return .failed(effect, "refused by the bridge: " + (reply.error ?? "no reason given"))
       }

@@ -14,7 +14,12 @@ import Synchronization
 /// It subscribes to `wormhole/v1/machines/#` at each connection (the broker sends the retained
 /// state at once, so a late dashboard sees it) and publishes nothing. The client reconnects by
 /// itself with backoff; a first connection that fails is tried again every
-/// ``retrySeconds``. Nothing here checks the messages: the fleet's reducer does (they are
+/// ``retrySeconds``. Each connection after the first may meet a broker that lost its state
+/// (restarted without persistence): it is a reload, between
+/// ``FleetModel/FleetMessage/reloadStarted`` (before the subscription) and
+/// ``FleetModel/FleetMessage/reloadFinished`` once the broker went quiet
+/// (``reloadQuietMilliseconds`` without a message, at most ``reloadLimitMilliseconds``), so
+/// the fleet forgets what nobody sent again. Nothing here checks the messages: the fleet's reducer does (they are
 /// hostile), and the client refuses a payload above ``FleetModel/FleetState/payloadByteLimit``
 /// before it is copied.
 public final class FleetSource: DashboardMessageSource {
@@ -22,6 +27,10 @@ public final class FleetSource: DashboardMessageSource {
   public static let batchMilliseconds = 20
   /// How long to wait before trying a first connection again.
   public static let retrySeconds = 2.0
+  /// How long without a message ends a reload: the broker has sent what it holds.
+  public static let reloadQuietMilliseconds = 500
+  /// The longest a reload lasts, however busy the broker.
+  public static let reloadLimitMilliseconds = 10_000
 
   private let broker: BrokerAddress
   private let clock: any DashboardClock
@@ -35,6 +44,12 @@ public final class FleetSource: DashboardMessageSource {
     var flushScheduled = false
     var client: MQTTClient?
     var started = false
+    /// Whether a connection was made before (a later one is a reload).
+    var hasConnected = false
+    /// The reload under way: its number, when it started and when the last message came
+    /// (monotonic nanoseconds).
+    var reload: (generation: Int, started: UInt64, lastArrival: UInt64)?
+    var reloads = 0
   }
 
   /// The fleet of `broker`; nothing connects until ``start(posting:)``. `clientIdentifier`
@@ -71,6 +86,10 @@ public final class FleetSource: DashboardMessageSource {
         guard let self else { return }
         switch event {
         case .connected:
+          // On the client's thread, before the subscription: the marker precedes what it sends.
+          if let generation = self.beginReloadIfReconnected() {
+            self.enqueue(.reloadStarted, reload: generation)
+          }
           if let client = subscribe.withLock({ $0 }) {
             do throws(MQTTError) {
               try client.subscribe(BridgeTopics.everything, quality: .atLeastOnce)
@@ -82,9 +101,11 @@ public final class FleetSource: DashboardMessageSource {
           self.send(.fleetConnection(nil))
         case .received(let message):
           self.enqueue(
-            FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained))
+            FleetMessage(
+              FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained),
+              at: self.clock.now()))
         case .dropped(let reason):
-          self.enqueue(.refused(reason))
+          self.enqueue(FleetMessage(.refused(reason), at: self.clock.now()))
         case .refused(let reason):
           self.send(.fleetConnection("the broker refused the connection: \(reason)"))
         case .disconnected(let reason):
@@ -107,13 +128,56 @@ public final class FleetSource: DashboardMessageSource {
     state.withLock { $0.post }?(message)
   }
 
-  /// Checks `input` here, on the client's thread (parsing, base64), so the loop only files it.
-  private func enqueue(_ input: FleetInput) {
-    let message = FleetMessage(input, at: clock.now())
+  /// Starts a reload when a connection was made before; its number, or `nil` for the first.
+  private func beginReloadIfReconnected() -> Int? {
+    let now = DispatchTime.now().uptimeNanoseconds
+    return state.withLock { state -> Int? in
+      defer { state.hasConnected = true }
+      guard state.hasConnected else { return nil }
+      state.reloads += 1
+      state.reload = (state.reloads, now, now)
+      return state.reloads
+    }
+  }
+
+  /// Ends reload `generation` once the broker has been quiet for ``reloadQuietMilliseconds``
+  /// (or ``reloadLimitMilliseconds`` passed); checks again later otherwise.
+  private func checkReload(_ generation: Int) {
+    let now = DispatchTime.now().uptimeNanoseconds
+    let quiet = UInt64(Self.reloadQuietMilliseconds) * 1_000_000
+    let wait = state.withLock { state -> UInt64? in
+      guard let reload = state.reload, reload.generation == generation else { return nil }
+      let silent = now &- reload.lastArrival
+      if silent >= quiet || now &- reload.started >= UInt64(Self.reloadLimitMilliseconds) * 1_000_000 {
+        state.reload = nil
+        return 0
+      }
+      return quiet - silent
+    }
+    guard let wait else { return }
+    guard wait > 0 else {
+      enqueue(.reloadFinished)
+      return
+    }
+    queue.asyncAfter(deadline: .now() + .nanoseconds(Int(wait))) { [weak self] in
+      self?.checkReload(generation)
+    }
+  }
+
+  /// Queues `message` (checked here, on the client's thread: parsing, base64, so the loop only
+  /// files it) for the next batch; the reload marker `reload` also starts its quiet watch.
+  private func enqueue(_ message: FleetMessage, reload: Int? = nil) {
+    let now = DispatchTime.now().uptimeNanoseconds
     let schedule = state.withLock { state -> Bool in
       state.pending.append(message)
+      state.reload?.lastArrival = now
       defer { state.flushScheduled = true }
       return !state.flushScheduled
+    }
+    if let reload {
+      queue.asyncAfter(deadline: .now() + .milliseconds(Self.reloadQuietMilliseconds)) { [weak self] in
+        self?.checkReload(reload)
+      }
     }
     guard schedule else { return }
     queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in self?.flush()

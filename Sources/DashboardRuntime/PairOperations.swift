@@ -15,9 +15,9 @@ public protocol PairOperations: Sendable {
   /// Cancels transfer `id` queued on `device` of the pair store under `home`: it is never
   /// delivered.
   func cancelTransfer(_ id: UInt64, of device: DeviceAddress, home: String) throws(PairOperationError)
-  /// Sends a push notification to, or opens a URL on, the request's device, which routes it
-  /// and answers with the route taken; `nil` when the device is not running (nothing is sent:
-  /// only a running device takes one).
+  /// Sends a push notification to, or opens a URL on, the request's device or running peer,
+  /// which routes it and answers with the route taken; `nil` when the device or peer is not
+  /// running (nothing is sent: only a running device or peer takes one).
   func route(_ request: PairRouteRequest) throws(PairOperationError) -> RoutedDelivery?
 }
 

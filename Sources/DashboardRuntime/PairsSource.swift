@@ -34,7 +34,7 @@ public final class PairsSource: DashboardMessageSource {
   /// The device processes watched, so that one that ends brings a read at once.
   private let exits: ProcessExitWatches
 
-  private struct State: SourcePosting {
+  private struct State: PollingSourceState {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
     var last: [PairSnapshot]?
@@ -119,18 +119,13 @@ public final class PairsSource: DashboardMessageSource {
   /// processes of the devices that run, and comes again after ``interval`` until cancelled
   /// (or until a device's end starts a newer chain).
   private func poll(generation: UInt64) {
-    guard state.withLock({ $0.post != nil && $0.generation == generation }) else { return }
+    guard state.mayPoll(generation) else { return }
     // Pairs and devices made since the last read are watched before they are read: a change
     // after this read is an event.
     let tree = state.withLock { $0.tree }
     tree?.watch.update()
     let pairs = Self.snapshots(of: store)
-    let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
-      guard let post = state.post, state.last != pairs else { return nil }
-      state.last = pairs
-      return post
-    }
-    post?(.pairs(pairs))
+    state.posting(ifChanged: pairs)?(.pairs(pairs))
     watchExits(of: pairs)
     let next = tree == nil ? Self.pollingInterval : interval
     queue.asyncAfter(deadline: .now() + next) { [weak self] in self?.poll(generation: generation) }
@@ -138,11 +133,7 @@ public final class PairsSource: DashboardMessageSource {
 
   /// Reads the store now, from the source's queue: a watched device ended, or the tree changed.
   private func pollNow() {
-    let generation = state.withLock { state -> UInt64 in
-      state.generation &+= 1
-      return state.generation
-    }
-    poll(generation: generation)
+    poll(generation: state.startChain())
   }
 
   /// Watches the process of every device that runs (by a pidfd, readable when it ends) and
@@ -168,7 +159,15 @@ public final class PairsSource: DashboardMessageSource {
     return statuses.map { status in
       PairSnapshot(
         name: status.pair.name.text, home: store.home, phone: device(status.phone, store: store),
-        watch: device(status.watch, store: store))
+        watch: device(status.watch, store: store), reachability: reachability(status.reachability))
+    }
+  }
+
+  private static func reachability(_ reachability: PairStatus.Reachability) -> PairSnapshot.Reachability {
+    switch reachability {
+    case .reachable: return .reachable
+    case .unreachable: return .unreachable
+    case .unknown(let reason): return .unknown(reason)
     }
   }
 

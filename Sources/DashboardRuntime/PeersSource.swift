@@ -38,7 +38,7 @@ public final class PeersSource: DashboardMessageSource {
   /// The peer processes watched, so that one that ends brings a read at once.
   private let exits: ProcessExitWatches
 
-  private struct State: SourcePosting {
+  private struct State: PollingSourceState {
     var post: (@Sendable (DashboardMessage) -> Void)?
     var started = false
     var last: [PeerSnapshot]?
@@ -67,26 +67,17 @@ public final class PeersSource: DashboardMessageSource {
   }
 
   private func poll(generation: UInt64) {
-    guard state.withLock({ $0.post != nil && $0.generation == generation }) else { return }
+    guard state.mayPoll(generation) else { return }
     let peers = Self.snapshots(home: home)
     afterRead.withLock { $0.run }?()
-    let post = state.withLock { state -> (@Sendable (DashboardMessage) -> Void)? in
-      guard let post = state.post, state.last != peers else { return nil }
-      state.last = peers
-      return post
-    }
-    post?(.peers(peers))
+    state.posting(ifChanged: peers)?(.peers(peers))
     watchExits(of: peers)
     queue.asyncAfter(deadline: .now() + pollInterval) { [weak self] in self?.poll(generation: generation) }
   }
 
   /// Reads the peers now, from the source's queue: a watched peer ended.
   private func pollNow() {
-    let generation = state.withLock { state -> UInt64 in
-      state.generation &+= 1
-      return state.generation
-    }
-    poll(generation: generation)
+    poll(generation: state.startChain())
   }
 
   /// Watches the process of every running peer (by a pidfd, readable when it ends) and stops

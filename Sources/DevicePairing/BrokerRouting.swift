@@ -105,14 +105,6 @@ public enum BrokerRouting {
     guard answered.wait(timeout: deadline) == .success, let reply = answer.withLock({ $0 }) else {
       return nil
     }
-    if let failed = try? ControlAnswer(reply) {
-      if case .failed(let error) = failed { throw .session(error) }
-      throw .controlChannel(address, reason: "the device answered another request than the one sent")
-    }
-    do throws(FrameError) {
-      return try RoutedDelivery(reply)
-    } catch {
-      throw .controlChannel(address, reason: "the device's answer cannot be read: \(error)")
-    }
+    return try RoutedDelivery(answer: reply, from: address, answerer: "the device")
   }
 }

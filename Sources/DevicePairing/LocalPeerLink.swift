@@ -1,3 +1,4 @@
+import CEpoll
 import DeviceSession
 import Dispatch
 import Glibc
@@ -21,8 +22,10 @@ import WakeSignal
 ///   keeps sending on its own, so frames stay in order. The end of a peer's last connection
 ///   (it stopped, or its process ended) is `hungUp`.
 ///
-/// One thread at a time waits in `poll` for the listening socket, the connections, a wake-up and
-/// the scan's timeout, and delivers every event, in order. With ``setEventWork(_:)`` there are
+/// One thread at a time waits in `epoll` for the listening socket, the connections, a wake-up and
+/// the scan's timeout, and delivers every event, in order; it takes no lock that a sender holds
+/// on its way from `epoll_wait` to the frames' events (the set is kept up to date by whoever
+/// changes a connection). With ``setEventWork(_:)`` there are
 /// two: the one that read frames hands their events over itself; the other reads on when that
 /// takes long.
 public final class LocalPeerLink: PeerLink {
@@ -37,10 +40,19 @@ public final class LocalPeerLink: PeerLink {
   /// Its service's directory.
   public let directory: PeerDirectory
   private let codec = PeerFrameCodec()
+  private let writer = LocalPeerFrameWriter(codec: PeerFrameCodec())
   private let state = Mutex(LinkState())
-  /// Wakes the reading thread from `poll`; `nil` when the system gave none (``wakeFailure``).
+  /// Wakes the reading thread from `epoll_wait`; `nil` when the system gave none (``wakeFailure``).
   private let wake: WakePipe?
   private let wakeFailure: WakePipeError?
+  /// The reading thread's `epoll` set: the wake-up pipe, the listening socket, the connections
+  /// (each tagged with its descriptor), writing asked for while frames wait to go out.
+  private let epollSet: Int32
+  /// Set once by ``stop()``: read by the reading threads without the state's lock.
+  private let isStopping = Atomic<Bool>(false)
+  /// Whether the link browses, and whether a scan is due now (``browse(_:)``).
+  private let isBrowsing = Atomic<Bool>(false)
+  private let scanNow = Atomic<Bool>(false)
   /// Held by the reading thread that waits in `poll` and reads.
   private let poller = Mutex(PollerState())
   /// Set by ``eventsWaiting()``; taken by the reading thread at the end of its round.
@@ -61,17 +73,16 @@ public final class LocalPeerLink: PeerLink {
   private struct Connection {
     var peer: PeerIdentity?
     var outbound = OutboundBuffer()
+    /// Whether the `epoll` set asks to write it (while `outbound` holds frames).
+    var wantsWrite = false
   }
 
   private struct LinkState {
-    var handler: (@Sendable (PeerLinkEvent) -> Void)?
     var lock: RunLock?
     var listener: Int32 = -1
     var connections: [Int32: Connection] = [:]
     /// The connection each peer's frames are sent on.
     var routes: [UInt64: Int32] = [:]
-    var isBrowsing = false
-    var scanNow = false
     var isStopping = false
     var threads: [pthread_t] = []
     var work: (@Sendable () -> Void)?
@@ -82,13 +93,21 @@ public final class LocalPeerLink: PeerLink {
     self.local = local
     directory = PeerDirectory(home: home, service: service)
     (wake, wakeFailure) = LocalSocket.wakePipe()
+    epollSet = epoll_create1(Int32(EPOLL_CLOEXEC))
+  }
+
+  deinit {
+    if epollSet >= 0 { _ = close(epollSet) }
   }
 
   /// The hello a connecting peer sends first, and what `ID.peer` holds: this peer's identity.
   private var identityFrame: PeerFrame { PeerAdvertisement(peer: local, service: directory.service).frame }
 
   public func start(_ handler: @escaping @Sendable (PeerLinkEvent) -> Void) throws(LinkError) {
-    guard wake != nil else { throw LinkError(wakeFailure?.description ?? "no wake-up pipe") }
+    guard let wake else { throw LinkError(wakeFailure?.description ?? "no wake-up pipe") }
+    guard epollSet >= 0, watch(wake.readDescriptor, tag: Self.wakeTag, writing: false) else {
+      throw LinkError("no epoll set for the peer link: \(String(cString: strerror(errno)))")
+    }
     do throws(SystemCallFailure) { try DeviceFiles.makeDirectories(directory.path) } catch {
       throw LinkError(error.message)
     }
@@ -113,8 +132,15 @@ public final class LocalPeerLink: PeerLink {
       _ = close(listener)
       throw LinkError(error.message)
     }
-    let hasWork = state.withLock {
+    guard watch(listener, tag: Self.listenerTag, writing: false) else {
+      _ = close(listener)
+      throw LinkError("cannot watch the peer's socket: \(String(cString: strerror(errno)))")
+    }
+    poller.withLock {
       $0.handler = handler
+      $0.listener = listener
+    }
+    let hasWork = state.withLock {
       $0.listener = listener
       $0.lock = lock
       return $0.work != nil
@@ -140,15 +166,14 @@ public final class LocalPeerLink: PeerLink {
   }
 
   public func browse(_ service: ServiceType?) {
-    state.withLock {
-      $0.isBrowsing = service == directory.service
-      $0.scanNow = $0.isBrowsing
-    }
+    let browsing = service == directory.service
+    isBrowsing.store(browsing, ordering: .sequentiallyConsistent)
+    scanNow.store(browsing, ordering: .sequentiallyConsistent)
     signalWake()
   }
 
   public func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool {
-    guard peer.id != local.id, let bytes = try? codec.encode(frame) else { return false }
+    guard peer.id != local.id, let bytes = try? writer.encode(frame) else { return false }
     return state.withLock { state -> Bool in
       guard !state.isStopping, state.listener >= 0 else { return false }
       let descriptor: Int32
@@ -158,8 +183,12 @@ public final class LocalPeerLink: PeerLink {
         guard let hello = try? codec.encode(identityFrame), let opened = connect(to: peer) else {
           return false
         }
+        guard watch(opened, tag: UInt64(opened), writing: true) else {
+          _ = close(opened)
+          return false
+        }
         descriptor = opened
-        state.connections[descriptor] = Connection(peer: peer)
+        state.connections[descriptor] = Connection(peer: peer, wantsWrite: true)
         state.routes[peer.id] = descriptor
         state.connections[descriptor]?.outbound.append(hello)
       }
@@ -173,13 +202,15 @@ public final class LocalPeerLink: PeerLink {
         let written = LocalSocket.write(descriptor, connection.outbound.pending)
         if written > 0 { connection.outbound.consume(written) }
       }
+      // The reading thread's `epoll_wait` sees the change: no wake-up.
+      arm(descriptor, &connection)
       state.connections[descriptor] = connection
-      signalWake()
       return true
     }
   }
 
   public func stop() {
+    isStopping.store(true, ordering: .sequentiallyConsistent)
     let threads = state.withLock { state -> [pthread_t] in
       state.isStopping = true
       defer { state.threads = [] }
@@ -283,7 +314,7 @@ public final class LocalPeerLink: PeerLink {
   private func watch(_ other: Int) -> Bool {
     var seen = UInt64.max
     var quiet = 0
-    while !state.withLock({ $0.isStopping }) {
+    while !isStopping.load(ordering: .sequentiallyConsistent) {
       let now = works(other)
       if now % 2 == 1 && now == seen { return true }
       quiet = now == seen ? quiet + 1 : 0
@@ -315,66 +346,106 @@ public final class LocalPeerLink: PeerLink {
 
   /// What the reading thread that holds the poller keeps between rounds.
   private struct PollerState {
-    var readers: [Int32: PeerFrameReader] = [:]
+    /// The link's handler and listening socket, set by ``start(_:)`` before the threads run.
+    var handler: (@Sendable (PeerLinkEvent) -> Void)?
+    var listener: Int32 = -1
+    var inbound: [Int32: Inbound] = [:]
     var announced: [UInt64: PeerAdvertisement] = [:]
     var buffer = [UInt8](repeating: 0, count: 65536)
+    var events = [epoll_event](repeating: epoll_event(), count: 16)
     var nextScan = ContinuousClock.now
   }
 
-  /// One round: scan when due, wait in `poll`, read, write out, accept. `false` once stopping.
+  /// What is being read from one connection, and who is at its other end once known (kept
+  /// here, so that reading takes no lock).
+  private struct Inbound {
+    var frames: LocalPeerFrameReader
+    var peer: PeerIdentity?
+  }
+
+  /// The `epoll` tags of the wake-up pipe and the listening socket (a connection's is its
+  /// descriptor).
+  private static let wakeTag = UInt64.max
+  private static let listenerTag = UInt64.max - 1
+
+  /// One round: scan when due, wait in `epoll_wait`, read, write out, accept. `false` once
+  /// stopping.
   private func iterate(_ loop: inout PollerState) -> Bool {
-    let (listener, watched, stopping, browsing, scanNow) = state.withLock { state in
-      (
-        state.listener, state.connections.map { ($0.key, !$0.value.outbound.isEmpty) }, state.isStopping,
-        state.isBrowsing, state.scanNow
-      )
-    }
-    if stopping { return false }
-    if browsing && (scanNow || ContinuousClock.now >= loop.nextScan) {
-      state.withLock { $0.scanNow = false }
-      scan(&loop.announced)
-      loop.nextScan = ContinuousClock.now + .milliseconds(Int64(Self.scanMilliseconds))
-    } else if !browsing && !loop.announced.isEmpty {
+    if isStopping.load(ordering: .sequentiallyConsistent) { return false }
+    let browsing = isBrowsing.load(ordering: .relaxed)
+    var timeout: Int32 = -1
+    if browsing {
+      let now = ContinuousClock.now
+      if scanNow.exchange(false, ordering: .sequentiallyConsistent) || now >= loop.nextScan {
+        scan(&loop.announced, loop.handler)
+        loop.nextScan = ContinuousClock.now + .milliseconds(Int64(Self.scanMilliseconds))
+      }
+      let left = (loop.nextScan - ContinuousClock.now).components
+      timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
+    } else if !loop.announced.isEmpty {
       loop.announced = [:]  // the engine forgets found peers without `lost` when browsing stops
     }
-    var descriptors = [
-      pollfd(fd: wake?.readDescriptor ?? -1, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: listener, events: Int16(POLLIN), revents: 0),
-    ]
-    for (descriptor, wantsWrite) in watched {
-      descriptors.append(
-        pollfd(fd: descriptor, events: Int16(POLLIN) | (wantsWrite ? Int16(POLLOUT) : 0), revents: 0))
-    }
     // Work signalled from elsewhere since the last round is not left waiting for a wake-up.
-    let timeout = workPending.load(ordering: .acquiring) ? 0 : browsing ? Self.scanMilliseconds : -1
-    let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-    if ready < 0 { return errno == EINTR }
-    if descriptors[0].revents != 0 {
-      wake?.drain()
+    if workPending.load(ordering: .acquiring) { timeout = 0 }
+    let capacity = Int32(loop.events.count)
+    let ready = loop.events.withUnsafeMutableBufferPointer {
+      epoll_wait(epollSet, $0.baseAddress, capacity, timeout)
     }
-    for entry in descriptors.dropFirst(2) where entry.revents != 0 {
-      if entry.revents & Int16(POLLOUT) != 0 { flush(entry.fd) }
-      if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
-        var reader = loop.readers[entry.fd] ?? PeerFrameReader(codec: codec)
-        if receive(entry.fd, into: &reader, buffer: &loop.buffer) {
-          loop.readers[entry.fd] = reader
-        } else {
-          loop.readers[entry.fd] = nil
-          drop(entry.fd)
+    if ready < 0 { return errno == EINTR }
+    var accepting = false
+    var dropped: Set<Int32> = []
+    for index in 0..<Int(ready) {
+      let event = loop.events[index]
+      switch event.data.u64 {
+      case Self.wakeTag: wake?.drain()
+      case Self.listenerTag: accepting = true
+      case let tag:
+        let descriptor = Int32(truncatingIfNeeded: tag)
+        guard !dropped.contains(descriptor) else { continue }  // closed earlier in this round
+        if event.events & EPOLLOUT.rawValue != 0 { flush(descriptor) }
+        guard event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 else { continue }
+        let open = receive(
+          descriptor,
+          into: &loop.inbound[descriptor, default: Inbound(frames: LocalPeerFrameReader(codec: codec))],
+          buffer: &loop.buffer, handler: loop.handler)
+        if !open {
+          loop.inbound[descriptor] = nil
+          dropped.insert(descriptor)
+          drop(descriptor, loop.handler)
         }
       }
     }
-    if descriptors[1].revents & Int16(POLLIN) != 0 {
+    if accepting {
       while true {
-        let accepted = accept(listener, nil, nil)
+        let accepted = accept(loop.listener, nil, nil)
         guard accepted >= 0 else { break }
         _ = fcntl(accepted, F_SETFD, FD_CLOEXEC)
         _ = LocalSocket.setNonBlocking(accepted)
         Self.widenSendBuffer(accepted)
         state.withLock { $0.connections[accepted] = Connection() }
+        if !watch(accepted, tag: UInt64(accepted), writing: false) { drop(accepted, loop.handler) }
       }
     }
     return true
+  }
+
+  /// Adds `descriptor` to the `epoll` set for reading (and writing), level-triggered.
+  private func watch(_ descriptor: Int32, tag: UInt64, writing: Bool) -> Bool {
+    var event = epoll_event()
+    event.events = EPOLLIN.rawValue | (writing ? EPOLLOUT.rawValue : 0)
+    event.data.u64 = tag
+    return epoll_ctl(epollSet, EPOLL_CTL_ADD, descriptor, &event) == 0
+  }
+
+  /// Asks the `epoll` set to write `connection` while frames wait for it, and not after;
+  /// called with the state locked, wherever its outbound buffer changed.
+  private func arm(_ descriptor: Int32, _ connection: inout Connection) {
+    let wanted = !connection.outbound.isEmpty
+    guard wanted != connection.wantsWrite else { return }
+    var event = epoll_event()
+    event.events = EPOLLIN.rawValue | (wanted ? EPOLLOUT.rawValue : 0)
+    event.data.u64 = UInt64(descriptor)
+    if epoll_ctl(epollSet, EPOLL_CTL_MOD, descriptor, &event) == 0 { connection.wantsWrite = wanted }
   }
 
   /// Removes the files a peer killed before it could stop left behind (its lock not held):
@@ -393,7 +464,7 @@ public final class LocalPeerLink: PeerLink {
   }
 
   /// Announces the advertisers whose lock is held and withdraws those gone since the last scan.
-  private func scan(_ announced: inout [UInt64: PeerAdvertisement]) {
+  private func scan(_ announced: inout [UInt64: PeerAdvertisement], _ handler: LinkHandler?) {
     var current: [UInt64: PeerAdvertisement] = [:]
     for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
       guard let id = PeerDirectory.id(inFileName: name, suffix: ".advert"), id != local.id,
@@ -404,24 +475,27 @@ public final class LocalPeerLink: PeerLink {
       else { continue }
       current[id] = advertisement
     }
-    for (id, advertisement) in announced where current[id] == nil { emit(.withdrawn(advertisement.peer)) }
+    for (id, advertisement) in announced where current[id] == nil {
+      emit(.withdrawn(advertisement.peer), handler)
+    }
     for (id, advertisement) in current.sorted(by: { $0.key < $1.key }) where announced[id] != advertisement {
-      emit(.announced(advertisement))
+      emit(.announced(advertisement), handler)
     }
     announced = current
   }
 
   /// The advertisement one frame's bytes hold, or `nil`.
   static func advertisement(_ bytes: [UInt8], codec: PeerFrameCodec) -> PeerAdvertisement? {
-    var reader = PeerFrameReader(codec: codec)
-    reader.append(bytes)
+    var reader = LocalPeerFrameReader(codec: codec)
+    reader.append(bytes[...])
     guard let frame = try? reader.next() else { return nil }
     return try? PeerAdvertisement(frame: frame)
   }
 
   /// Reads what is there and delivers whole frames; `false` when the connection is over.
-  private func receive(_ descriptor: Int32, into reader: inout PeerFrameReader, buffer: inout [UInt8]) -> Bool
-  {
+  private func receive(
+    _ descriptor: Int32, into inbound: inout Inbound, buffer: inout [UInt8], handler: LinkHandler?
+  ) -> Bool {
     while true {
       let got = buffer.withUnsafeMutableBytes {
         recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
@@ -430,20 +504,24 @@ public final class LocalPeerLink: PeerLink {
         if errno == EINTR { continue }
         return errno == EAGAIN || errno == EWOULDBLOCK
       }
-      let peer = state.withLock { $0.connections[descriptor]?.peer }
+      // Known once the hello came, or from the start on a connection this peer made (a
+      // connection's peer never changes after that).
+      if inbound.peer == nil { inbound.peer = state.withLock { $0.connections[descriptor]?.peer } }
       if got == 0 {
-        if let peer { do { try reader.finish() } catch { emit(.refused(error, from: peer)) } }
+        if let peer = inbound.peer {
+          do { try inbound.frames.finish() } catch { emit(.refused(error, from: peer), handler) }
+        }
         return false
       }
-      reader.append(buffer[0..<got])
+      inbound.frames.append(buffer[0..<got])
       do {
-        while let frame = try reader.next() {
-          // Known once the hello came (a connection's peer never changes after it).
-          if let peer = peer ?? state.withLock({ $0.connections[descriptor]?.peer }) {
-            emit(.received(frame, from: peer))
+        while let frame = try inbound.frames.next() {
+          if let peer = inbound.peer {
+            emit(.received(frame, from: peer), handler)
           } else {
             // The first frame of an accepted connection says who called.
             guard frame.kind == .advertisement, frame.source.id != local.id else { return false }
+            inbound.peer = frame.source
             state.withLock { state in
               state.connections[descriptor]?.peer = frame.source
               if state.routes[frame.source.id] == nil { state.routes[frame.source.id] = descriptor }
@@ -451,7 +529,7 @@ public final class LocalPeerLink: PeerLink {
           }
         }
       } catch {
-        if let peer { emit(.refused(error, from: peer)) }
+        if let peer = inbound.peer { emit(.refused(error, from: peer), handler) }
         return false
       }
       if got < buffer.count { return true }
@@ -463,12 +541,13 @@ public final class LocalPeerLink: PeerLink {
       guard var connection = state.connections[descriptor], !connection.outbound.isEmpty else { return }
       let written = LocalSocket.write(descriptor, connection.outbound.pending)
       if written > 0 { connection.outbound.consume(written) }
+      arm(descriptor, &connection)
       state.connections[descriptor] = connection
     }
   }
 
   /// Closes a connection; when it was the peer's last, the peer hung up.
-  private func drop(_ descriptor: Int32) {
+  private func drop(_ descriptor: Int32, _ handler: LinkHandler?) {
     let gone = state.withLock { state -> PeerIdentity? in
       guard let connection = state.connections.removeValue(forKey: descriptor) else { return nil }
       guard let peer = connection.peer else { return nil }
@@ -477,12 +556,15 @@ public final class LocalPeerLink: PeerLink {
       }
       return state.routes[peer.id] == nil ? peer : nil
     }
+    _ = epoll_ctl(epollSet, EPOLL_CTL_DEL, descriptor, nil)
     _ = close(descriptor)
-    if let gone { emit(.hungUp(gone)) }
+    if let gone { emit(.hungUp(gone), handler) }
   }
 
-  private func emit(_ event: PeerLinkEvent) {
-    guard let handler = state.withLock({ $0.isStopping ? nil : $0.handler }) else { return }
+  private typealias LinkHandler = @Sendable (PeerLinkEvent) -> Void
+
+  private func emit(_ event: PeerLinkEvent, _ handler: LinkHandler?) {
+    guard let handler, !isStopping.load(ordering: .sequentiallyConsistent) else { return }
     handler(event)
   }
 

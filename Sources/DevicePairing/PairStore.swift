@@ -92,13 +92,18 @@ public struct PairStore: Sendable {
     PairStatus(pair: pair, phone: status(of: pair.phone), watch: status(of: pair.watch))
   }
 
-  /// The state of one device now.
+  /// The state of one device now. Its ``ReachabilityReport`` counts only when the process that
+  /// holds the run lock wrote it; a report also says the device activated (a broker's link has
+  /// no socket).
   public func status(of address: DeviceAddress) -> DeviceStatus {
     let directory = self.directory(for: address)
     let pid = RunLock.holder(at: directory.runLockPath)
+    let report = pid.flatMap { pid in ReachabilityReport.read(directory).flatMap { $0.pid == pid ? $0 : nil }
+    }
     return DeviceStatus(
       address: address, runningPID: pid, queuedTransfers: Self.queuedTransferIDs(in: directory).count,
-      isActivated: pid != nil && Self.isActivated(directory))
+      isActivated: pid != nil && (report != nil || Self.isActivated(directory)), report: report,
+      isStopped: pid.map { RunLock.isStopped(pid: $0) } ?? false)
   }
 
   /// Whether the device of `directory`, while it runs, has activated its session.

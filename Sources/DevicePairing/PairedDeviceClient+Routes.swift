@@ -40,14 +40,6 @@ extension PairedDeviceClient {
       guard RunLock.holder(at: directory.runLockPath) != nil else { return nil }
       throw .notAnswering(address, pid: pid)
     }
-    if let answer = try? ControlAnswer(frame) {
-      if case .failed(let error) = answer { throw .session(error) }
-      throw .controlChannel(address, reason: "the running device answered another request than the one sent")
-    }
-    do throws(FrameError) {
-      return try RoutedDelivery(frame)
-    } catch {
-      throw .controlChannel(address, reason: "the running device's answer cannot be read: \(error)")
-    }
+    return try RoutedDelivery(answer: frame, from: address, answerer: "the running device")
   }
 }

@@ -19,7 +19,9 @@ import WormholeVocabulary
 /// Records are written on a serial queue of their own, in the order they were made, each with
 /// the time it was made: they are gathered for ``gatheringMilliseconds`` and written together
 /// (one locked write), so that a stream of messages costs no journal write per message on the
-/// thread that hands them over. ``flush()`` writes what waits and returns when it is written.
+/// thread that hands them over. An event's record is made on that queue too: the thread that
+/// hands events over (a link thread, between a message and the next) only keeps them.
+/// ``flush()`` writes what waits and returns when it is written.
 public final class PeerJournal: Sendable {
   /// How long records are gathered before they are written.
   public static let gatheringMilliseconds = 2
@@ -33,8 +35,14 @@ public final class PeerJournal: Sendable {
   /// `NAME#xxxx` of this peer, the `device` of every record.
   private let localLabel: String
   /// Records made and not yet written.
-  private let waiting = JournalGathering<Wormhole.JournalEntry>(
+  private let waiting = JournalGathering<Pending>(
     label: "local-peer-journal", milliseconds: PeerJournal.gatheringMilliseconds)
+
+  /// What waits to be written: a record, or an event whose record the queue makes.
+  private enum Pending: Sendable {
+    case entry(Wormhole.JournalEntry)
+    case event(PeerEvent)
+  }
 
   /// A journal in `directory` (created) for `local`.
   public init(directory: String, local: PeerIdentity) throws(WormholeError) {
@@ -53,10 +61,11 @@ public final class PeerJournal: Sendable {
   /// Records data sent to `peers` (`error`: why it was refused).
   public func sent(_ bytes: Int, mode: PeerSendMode, to peers: [PeerIdentity], error: String? = nil) {
     write([
-      entry(
-        Self.dataKind, identifier: mode.rawValue, bytes: bytes, transiting: .sessionMessage,
-        peer: peers.map(Self.label).joined(separator: ","), delivery: error == nil ? .delivered : .failed,
-        error: error)
+      .entry(
+        entry(
+          Self.dataKind, identifier: mode.rawValue, bytes: bytes, transiting: .sessionMessage,
+          peer: peers.map(Self.label).joined(separator: ","), delivery: error == nil ? .delivered : .failed,
+          error: error))
     ])
   }
 
@@ -64,7 +73,19 @@ public final class PeerJournal: Sendable {
   public func observe(_ event: PeerEvent) { observe([event]) }
 
   /// Records what `events` say about traffic, in order, in one write to the journal.
-  public func observe(_ events: [PeerEvent]) { write(events.compactMap(entry)) }
+  public func observe(_ events: [PeerEvent]) {
+    var kept: [Pending] = []
+    for event in events where Self.isTraffic(event) { kept.append(.event(event)) }
+    write(kept)
+  }
+
+  /// Whether `event` makes a record (see ``entry(_:)``).
+  private static func isTraffic(_ event: PeerEvent) -> Bool {
+    switch event {
+    case .data, .unreliableDropped, .resource(.finished), .resource(.cancelled), .resource(.failed): true
+    default: false
+    }
+  }
 
   private func entry(_ event: PeerEvent) -> Wormhole.JournalEntry? {
     switch event {
@@ -117,15 +138,20 @@ public final class PeerJournal: Sendable {
   public func flush() { waiting.flush(writeWaiting) }
 
   /// Queues `entries`, stamped with the time now, for the next write.
-  private func write(_ entries: [Wormhole.JournalEntry]) {
+  private func write(_ entries: [Pending]) {
     waiting.add(entries) { self.writeWaiting($0) }
   }
 
   /// On the queue: writes the records gathered, in order, in one write.
-  private func writeWaiting(_ gathered: [JournalGathering<Wormhole.JournalEntry>.Stamped]) {
+  private func writeWaiting(_ gathered: [JournalGathering<Pending>.Stamped]) {
     guard !gathered.isEmpty else { return }
-    let entries = gathered.map { stamped in
-      var entry = stamped.item
+    let entries = gathered.compactMap { stamped -> Wormhole.JournalEntry? in
+      let made: Wormhole.JournalEntry?
+      switch stamped.item {
+      case .entry(let entry): made = entry
+      case .event(let event): made = entry(event)
+      }
+      guard var entry = made else { return nil }
       entry.milliseconds = stamped.milliseconds
       return entry
     }

@@ -59,6 +59,21 @@ public struct RoutedDelivery: Sendable, Equatable, CustomStringConvertible {
       failure: frame.flags.contains(.replyRequested) ? texts[2] : nil)
   }
 
+  /// The routed delivery `answer` carries: the frame a device answered a `.push` or `.deepLink`
+  /// with, on its control socket or through a broker. A ``ControlAnswer`` that says the request
+  /// failed throws its ``PairedDeviceError/session(_:)``; any other answer, or one that cannot be
+  /// read, a ``PairedDeviceError/controlChannel(_:reason:)`` that names the device as `answerer`
+  /// (`the running device`).
+  init(answer: DeviceFrame, from address: DeviceAddress, answerer: String) throws(PairedDeviceError) {
+    if let failed = try? ControlAnswer(answer) {
+      if case .failed(let error) = failed { throw .session(error) }
+      throw .controlChannel(address, reason: "\(answerer) answered another request than the one sent")
+    }
+    do throws(FrameError) { try self.init(answer) } catch {
+      throw .controlChannel(address, reason: "\(answerer)'s answer cannot be read: \(error)")
+    }
+  }
+
   /// The text of a peer's `ok` answer that carries this delivery.
   public var peerAnswer: String {
     description + "\n" + json + (failure.map { "\n" + $0 } ?? "")

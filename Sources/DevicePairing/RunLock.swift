@@ -65,6 +65,25 @@ public final class RunLock: Sendable {
     return recordedPID(path) ?? 0
   }
 
+  /// Whether the process `pid` is stopped (SIGSTOP, SIGTSTP, a debugger): its state in
+  /// `/proc/PID/stat` is `T` or `t`. A stopped device answers nothing, so what it last wrote
+  /// (its ``ReachabilityReport``) may no longer be true. `false` when it cannot be told.
+  public static func isStopped(pid: Int32) -> Bool {
+    guard pid > 0 else { return false }
+    // Its size says 0: read what comes, not what fstat says.
+    let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { _ = Glibc.close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 1024)
+    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { return false }
+    let bytes = buffer[..<count]
+    // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses, so after the last ")".
+    guard let end = bytes.lastIndex(of: UInt8(ascii: ")")), end + 2 < bytes.endIndex else { return false }
+    let state = bytes[end + 2]
+    return state == UInt8(ascii: "T") || state == UInt8(ascii: "t")
+  }
+
   private static func request(_ type: Int16) -> flock {
     var request = flock()
     request.l_type = type

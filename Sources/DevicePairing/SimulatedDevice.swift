@@ -22,7 +22,8 @@ public final class SimulatedDevice: Sendable {
 
   /// Takes the device's run lock (refused with the running one's pid when it runs) and loads
   /// its session, not yet activated. `link` replaces the local Unix-socket link (an
-  /// ``MQTTDeviceLink`` to reach a counterpart through a broker).
+  /// ``MQTTDeviceLink`` to reach a counterpart through a broker); either keeps the device's
+  /// ``ReachabilityReport`` in its home (``ReportingLink``), for `pair list`.
   public init(
     store: PairStore, address: DeviceAddress, applicationGroup: String, optionalDirectory: String? = nil,
     codec: FrameCodec = FrameCodec(), link: (any DeviceLink)? = nil
@@ -43,7 +44,8 @@ public final class SimulatedDevice: Sendable {
         device: directory, applicationGroup: applicationGroup, optionalDirectory: optionalDirectory)
       let storage = try FileSessionStorage(directory: directory, mailboxes: mailboxes)
       session = try SessionEngine(
-        role: address.role, link: link ?? UnixSocketLink(directory: directory, codec: codec),
+        role: address.role,
+        link: ReportingLink(link ?? UnixSocketLink(directory: directory, codec: codec), directory: directory),
         storage: storage,
         clock: { DeviceFiles.now() }, timer: DispatchSessionTimer(),
         maximumPayloadBytes: codec.maximumFrameBytes - 1024)

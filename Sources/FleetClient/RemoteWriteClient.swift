@@ -1,10 +1,11 @@
+import ArchivedValues
 import Dispatch
 import FleetProtocol
 import MQTTClient
 import Synchronization
 import WormholeVocabulary
 
-/// Sends one remote pass, clear or replay to a machine's bridge and awaits its reply: what the
+/// Sends one remote pass, clear, clear-all or replay to a machine's bridge and awaits its reply: what the
 /// `pass --broker` and `clear --broker` verbs (and the fleet dashboard) use.
 ///
 /// Each ``perform(_:on:directory:identifier:archive:replayOf:transiting:)`` connects with a fresh
@@ -19,17 +20,32 @@ public struct RemoteWriteClient: Sendable {
   /// How long to wait for the connection, and then for the reply, in seconds.
   public var timeout: Double
 
-  public init(broker: BrokerAddress, timeout: Double = 10) {
+  /// The timeout unless told otherwise: 10 s.
+  public static let defaultTimeout = 10.0
+  /// The timeouts accepted (``timeoutProblem(_:)``): 0.1 s to an hour.
+  public static let timeoutRange = 0.1...3600.0
+
+  public init(broker: BrokerAddress, timeout: Double = RemoteWriteClient.defaultTimeout) {
     self.broker = broker
     self.timeout = timeout
   }
 
+  /// Why `text` is not a timeout in seconds this client takes (a decimal number within
+  /// ``timeoutRange``), or `nil` when it is one: the rule, for the `--remote-timeout` options.
+  public static func timeoutProblem(_ text: String) -> String? {
+    guard let seconds = Double(text), seconds.isFinite, timeoutRange.contains(seconds) else {
+      return
+        "\(DisplayText.field(text)) is not a number of seconds from \(timeoutRange.lowerBound) to \(Int(timeoutRange.upperBound))"
+    }
+    return nil
+  }
+
   /// Asks `machine`'s bridge to apply `operation` to `identifier` in `directory` (a directory
   /// path as the mailbox topics name it; `nil` for the one directory the bridge's retained
-  /// mailbox topics name) and returns its reply: applied with the journal sequence number, or
-  /// refused with the reason.
+  /// mailbox topics name; `identifier` `nil` exactly for a clear-all) and returns its reply:
+  /// applied with the journal sequence number, or refused with the reason.
   public func perform(
-    _ operation: RemoteRequest.Operation, on machine: String, directory: FileName?, identifier: FileName,
+    _ operation: RemoteRequest.Operation, on machine: String, directory: FileName?, identifier: FileName?,
     archive: [UInt8]? = nil, replayOf: UInt64? = nil, transiting: TransitingType? = nil
   ) throws(RemoteWriteError) -> RemoteReply {
     let nonce = String(UInt64.random(in: 0...UInt64.max), radix: 16)
@@ -44,7 +60,8 @@ public struct RemoteWriteClient: Sendable {
       throw .broker(error.description)
     }
     defer { client.disconnect() }
-    let deadline = DispatchTime.now() + .milliseconds(Int(max(0.1, min(timeout, 3600)) * 1000))
+    let seconds = min(max(timeout, Self.timeoutRange.lowerBound), Self.timeoutRange.upperBound)
+    let deadline = DispatchTime.now() + .milliseconds(Int(seconds * 1000))
     if let refusal = inbox.wait(until: deadline, for: { $0.isConnected || $0.refusal != nil })?.refusal {
       throw .broker("the broker refused the connection: \(refusal)")
     }
@@ -65,7 +82,9 @@ public struct RemoteWriteClient: Sendable {
       throw .broker(error.description)
     }
     guard let known = inbox.wait(until: deadline, for: { $0.markerSeen }) else {
-      throw .timedOut(machine: machine, seconds: timeout)
+      throw .broker(
+        "the broker \(broker) did not hand back what it holds of machine \(DisplayText.field(machine)) within \(timeout) s"
+      )
     }
     switch (known.presence, known.info) {
     case (nil, nil): throw .noBridge(machine: machine)
@@ -97,7 +116,12 @@ public struct RemoteWriteClient: Sendable {
     } catch {
       throw .broker(error.description)
     }
-    guard let reply = inbox.wait(until: deadline, for: { $0.reply != nil })?.reply else {
+    // Under MQTT 5 a request the broker's ACL denies is refused at once, with the reason.
+    let answered = inbox.wait(until: deadline, for: { $0.reply != nil || $0.refusal != nil })
+    if let refusal = answered?.refusal, answered?.reply == nil {
+      throw .broker("the broker refused the request: \(refusal)")
+    }
+    guard let reply = answered?.reply else {
       throw .timedOut(machine: machine, seconds: timeout)
     }
     return reply
@@ -129,7 +153,13 @@ private final class Inbox: Sendable {
 
   var state: State { current.withLock { $0 } }
 
-  func expect(id: String) { current.withLock { $0.expectedID = id } }
+  /// Expects the reply `id`; a refusal from before (none is expected) no longer counts.
+  func expect(id: String) {
+    current.withLock {
+      $0.expectedID = id
+      $0.refusal = nil
+    }
+  }
 
   /// The state once `condition` holds, or `nil` at the deadline.
   func wait(until deadline: DispatchTime, for condition: (State) -> Bool) -> State? {

@@ -20,7 +20,8 @@ public enum RemoteWriteError: Error, Sendable, Equatable, CustomStringConvertibl
   case directoryNeeded(machine: String, published: [FileName])
   /// The request would be refused by any bridge (see ``RemoteRequest/validate()``).
   case invalidRequest(FleetProtocolError)
-  /// No reply came within the timeout.
+  /// No reply came within the timeout: no bridge with remote writes listens any more, or the
+  /// broker dropped the request (its in-flight and queue limits).
   case timedOut(machine: String, seconds: Double)
 
   public var description: String {
@@ -45,7 +46,13 @@ public enum RemoteWriteError: Error, Sendable, Equatable, CustomStringConvertibl
         "machine \(DisplayText.field(machine)) publishes \(published.count) directories (\(names)): give --directory D"
     case .invalidRequest(let error): return "the request is not valid: \(error.description)"
     case .timedOut(let machine, let seconds):
-      return "no reply from the bridge of machine \(DisplayText.field(machine)) within \(seconds) s"
+      // The client cannot tell these apart: it names both (redteam3 L1).
+      return
+        "no reply from the bridge of machine \(DisplayText.field(machine)) within \(seconds) s: either no bridge "
+        + "with --allow-remote-writes listens for it any more (its retained info says it does, but a bridge "
+        + "killed or a broker restarted leaves that behind), or the broker dropped the request (its "
+        + "max_inflight_messages and max_queued_messages limits, under a flood of requests); "
+        + "a longer --remote-timeout helps a slow bridge"
     }
   }
 }

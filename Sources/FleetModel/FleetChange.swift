@@ -16,12 +16,36 @@ public struct FleetChange: Sendable {
   public var traffic: [TrafficEntry] = []
   /// Messages dropped in this batch.
   public var dropped = 0
+  /// Set when a reload (``FleetMessage/reloadFinished``) ended in this batch: what it forgot.
+  public var reload: FleetReload?
 
   public init() {}
 
   /// Whether nothing changed.
   public var isEmpty: Bool {
     !isStructural && !machinesChanged && changedMailboxes.isEmpty && traffic.isEmpty && dropped == 0
+      && reload == nil
+  }
+}
+
+/// What a reload of the fleet (after the client connected to the broker again) forgot: what the
+/// broker no longer held and nobody published again.
+public struct FleetReload: Sendable, Equatable {
+  /// The machines kept.
+  public var machines: Int
+  /// Machines of which nothing came again: gone.
+  public var machinesGone: Int
+  /// Mailboxes of the machines kept that came no more: gone.
+  public var mailboxesGone: Int
+  /// Machines kept whose presence or bridge info came no more: now `presence ?`, and no remote
+  /// writes until their bridge publishes again.
+  public var machinesUnconfirmed: Int
+
+  public init(machines: Int, machinesGone: Int, mailboxesGone: Int, machinesUnconfirmed: Int) {
+    self.machines = machines
+    self.machinesGone = machinesGone
+    self.mailboxesGone = mailboxesGone
+    self.machinesUnconfirmed = machinesUnconfirmed
   }
 }
 

@@ -2,14 +2,31 @@ import ArchivedValues
 import WormholeVocabulary
 
 /// Reading the members of a JSON object from the broker: every member is optional and checked
-/// for its type; nothing here trusts the publisher.
+/// for its type; nothing here trusts the publisher. An object that names a key twice, at any
+/// depth, is refused (a filter that reads the first would see another payload than this does).
 struct FleetJSON {
   let entries: [ArchivedEntry]
 
-  /// The object `text` holds, or `nil` when it is not one JSON object (at most 16 levels deep).
+  /// The object `text` holds, or `nil` when it is not one JSON object (at most 16 levels deep,
+  /// no key twice).
   init?(_ text: String) {
-    guard case .dictionary(let entries)? = try? JSONParser(maximumDepth: 16).parse(text) else { return nil }
-    self.entries = entries
+    guard case .success(let object) = Self.parse(text) else { return nil }
+    self = object
+  }
+
+  /// The object `text` holds, or why it is not one: the parser's reason (escaped), or that it
+  /// is another JSON value.
+  static func parse(_ text: String) -> Result<FleetJSON, RemoteMailboxPayload.Problem> {
+    do throws(JSONParseError) {
+      guard
+        case .dictionary(let entries) = try JSONParser(maximumDepth: 16, refusesDuplicateKeys: true).parse(
+          text)
+      else { return .failure(.init(reason: "a payload that is not a JSON object")) }
+      return .success(FleetJSON(entries: entries))
+    } catch {
+      return .failure(
+        .init(reason: "a payload that is not the bridge's JSON: " + DisplayText.escaped(error.description)))
+    }
   }
 
   init(entries: [ArchivedEntry]) { self.entries = entries }

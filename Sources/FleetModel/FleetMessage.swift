@@ -25,6 +25,13 @@ public enum FleetMessage: Sendable {
   case ignored
   /// Not a bridge's: counted, never shown.
   case dropped(reason: String)
+  /// Not from the broker but from the client: it connected again, and what the broker holds
+  /// (its retained messages) follows. Until ``reloadFinished``, the reducer notes what is sent
+  /// again (see ``FleetState``).
+  case reloadStarted
+  /// The broker has handed over what it holds since ``reloadStarted`` (it went quiet): what it
+  /// did not send again is forgotten.
+  case reloadFinished
 
   /// `input` checked, received at `now` (milliseconds since 1970).
   public init(_ input: FleetInput, at now: Int64) {
@@ -99,12 +106,15 @@ public enum FleetMessage: Sendable {
   }
 
   /// A traffic entry from its JSON line as `dump --json --follow` writes it, or `nil` when it is
-  /// not one (a time, a kind, a directory and an identifier are required).
+  /// not one (a time, a kind, a directory and an identifier are required; a clear-all's
+  /// identifier is empty, as its record's is).
   static func trafficEntry(_ text: String, machine: String, at now: Int64) -> TrafficEntry? {
     guard let fields = FleetJSON(text), let time = fields.string("time"),
       let milliseconds = TrafficRecord.milliseconds(fromTimestamp: time), let kind = fields.string("kind"),
       !kind.isEmpty, kind.utf8.count <= 64, let directory = fields.name("directory"),
       let identifier = fields.name("identifier")
+        ?? (kind == TrafficEntryKind.clearedAll.rawValue && fields.string("identifier") == ""
+          ? FileName("") : nil)
     else { return nil }
     var details = TrafficDetails(
       device: fields.string("device"), peer: fields.string("peer"),

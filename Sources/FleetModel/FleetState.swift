@@ -15,6 +15,17 @@ import WormholeVocabulary
 /// `online`/`offline`, a mailbox payload or a `BridgeInfo` is not the JSON object the bridge
 /// writes, an archive is not base64 or is larger than ``archiveByteLimit``, or a traffic entry
 /// is retained or malformed.
+///
+/// **Slices.** A dashboard ``enqueue(_:)``s what arrives and applies it with
+/// ``applyBacklog(limit:at:)`` a slice at a time, so that its loop answers keys between slices
+/// while thousands of retained messages load.
+///
+/// **Reloads.** After the client connects to the broker again, the broker may have lost what it
+/// held (restarted without persistence). Between ``FleetMessage/reloadStarted`` and
+/// ``FleetMessage/reloadFinished`` the reducer notes what comes again; at the end, a machine of
+/// which nothing came is forgotten, and of the others a mailbox that did not come is forgotten,
+/// and a presence or bridge info that did not come is unknown (no remote writes), so a machine
+/// nobody republishes does not stay online, or accept writes, forever.
 public struct FleetState: Sendable {
   /// The largest payload taken from the broker (a mailbox payload holds an archive of at most
   /// 256 KiB, as base64, and its JSON).
@@ -45,6 +56,20 @@ public struct FleetState: Sendable {
   private var nextSerial = FleetState.firstSerial
   /// The mailboxes kept, across the machines (cleared ones included: they keep their history).
   private var mailboxTotal = 0
+  /// Messages enqueued and not applied yet, from ``backlogStart``.
+  private var backlog: [FleetMessage] = []
+  private var backlogStart = 0
+  /// What came again since the reload began, while one is under way.
+  private var reloading: HeardAgain?
+
+  /// What a reload has heard of: machines, and of each its presence, its bridge info and its
+  /// mailboxes.
+  private struct HeardAgain: Sendable {
+    var machines: Set<String> = []
+    var presences: Set<String> = []
+    var infos: Set<String> = []
+    var mailboxes: [String: Set<FleetMailboxKey>] = [:]
+  }
 
   /// The most mailboxes kept, across the machines: a new one beyond is dropped and counted.
   public let mailboxLimit: Int
@@ -85,10 +110,42 @@ public struct FleetState: Sendable {
     return change
   }
 
+  /// Messages waiting in the backlog (``enqueue(_:)``).
+  public var backlogCount: Int { backlog.count - backlogStart }
+
+  /// Adds `messages` to the backlog, after those already there; nothing is applied yet.
+  public mutating func enqueue(_ messages: [FleetMessage]) {
+    if backlogStart > 0 && backlogStart >= backlog.count / 2 {
+      backlog.removeFirst(backlogStart)
+      backlogStart = 0
+    }
+    backlog += messages
+  }
+
+  /// Applies at most `limit` messages from the front of the backlog, received at `now`.
+  @discardableResult
+  public mutating func applyBacklog(limit: Int, at now: Int64) -> FleetChange {
+    var change = FleetChange()
+    let end = min(backlog.count, backlogStart + max(limit, 1))
+    while backlogStart < end {
+      let message = backlog[backlogStart]
+      backlogStart += 1
+      apply(message, at: now, into: &change)
+    }
+    if backlogStart == backlog.count {
+      backlog = []
+      backlogStart = 0
+    }
+    return change
+  }
+
   private mutating func apply(_ message: FleetMessage, at now: Int64, into change: inout FleetChange) {
+    if reloading != nil { noteHeard(message) }
     switch message {
     case .ignored: return
     case .dropped(let reason): drop(reason, &change)
+    case .reloadStarted: reloading = HeardAgain()
+    case .reloadFinished: finishReload(&change)
     case .presence(let machine, let presence):
       guard touchMachine(machine, &change) else { return }
       if machines[machine]?.presence != presence {
@@ -195,6 +252,82 @@ public struct FleetState: Sendable {
     machineNames.insert(name, at: index)
     change.structuralMachines.insert(name)
     return true
+  }
+
+  /// Why a machine whose bridge info did not come again in a reload takes no remote writes.
+  public static let unconfirmedReason =
+    "its bridge has not published its info again since the broker connection came back"
+
+  /// Notes, during a reload, what `message` says again.
+  private mutating func noteHeard(_ message: FleetMessage) {
+    switch message {
+    case .presence(let machine, _):
+      reloading?.machines.insert(machine)
+      reloading?.presences.insert(machine)
+    case .bridgeInfo(let machine, _):
+      reloading?.machines.insert(machine)
+      reloading?.infos.insert(machine)
+    case .traffic(let machine, _):
+      reloading?.machines.insert(machine)
+    case .mailbox(let machine, let directory, let identifier, _):
+      reloading?.machines.insert(machine)
+      reloading?.mailboxes[machine, default: []].insert(
+        FleetMailboxKey(directory: directory, identifier: identifier))
+    case .ignored, .dropped, .reloadStarted, .reloadFinished: break
+    }
+  }
+
+  /// Ends a reload: forgets what did not come again (see the type's documentation).
+  private mutating func finishReload(_ change: inout FleetChange) {
+    guard let heard = reloading else { return }
+    reloading = nil
+    var outcome = FleetReload(machines: 0, machinesGone: 0, mailboxesGone: 0, machinesUnconfirmed: 0)
+    for name in machineNames {
+      guard let machine = machines[name] else { continue }
+      guard heard.machines.contains(name) else {
+        mailboxTotal -= machine.directories.values.reduce(0) { $0 + $1.count }
+        machines[name] = nil
+        outcome.machinesGone += 1
+        change.structuralMachines.insert(name)
+        continue
+      }
+      outcome.machines += 1
+      var unconfirmed = false
+      if !heard.presences.contains(name), machine.presence != .unknown {
+        machines[name]?.presence = .unknown
+        unconfirmed = true
+      }
+      if !heard.infos.contains(name), machine.remoteWrites != nil {
+        machines[name]?.remoteWrites = RemoteWritePolicy(isAllowed: false, reason: Self.unconfirmedReason)
+        unconfirmed = true
+      }
+      if unconfirmed {
+        outcome.machinesUnconfirmed += 1
+        change.machinesChanged = true
+      }
+      let sent = heard.mailboxes[name] ?? []
+      for (directory, mailboxes) in machine.directories {
+        // A cleared mailbox has nothing retained to send again: it keeps its history.
+        let stale = mailboxes.filter {
+          $0.value.current != nil && !sent.contains(FleetMailboxKey(directory: directory, identifier: $0.key))
+        }
+        guard !stale.isEmpty else { continue }
+        for identifier in stale.keys {
+          machines[name]?.directories[directory]?[identifier] = nil
+          machines[name]?.payloads[directory]?[identifier] = nil
+        }
+        mailboxTotal -= stale.count
+        outcome.mailboxesGone += stale.count
+        if machines[name]?.directories[directory]?.isEmpty == true {
+          machines[name]?.directories[directory] = nil
+          machines[name]?.payloads[directory] = nil
+          machines[name]?.directoryPaths.removeAll { $0 == directory }
+        }
+        change.structuralMachines.insert(name)
+      }
+    }
+    machineNames.removeAll { machines[$0] == nil }
+    change.reload = outcome
   }
 
   private mutating func drop(_ reason: String, _ change: inout FleetChange) {

@@ -31,9 +31,17 @@ public struct RemoteMailboxPayload: Sendable {
 
   /// `bytes` read as a bridge's mailbox payload, or why it is not one.
   public static func parse(_ bytes: [UInt8]) -> Result<RemoteMailboxPayload, Problem> {
-    guard let text = String(validating: bytes, as: UTF8.self), let top = FleetJSON(text),
-      let fields = top.object("mailbox")
-    else { return .failure(Problem(reason: "a mailbox payload that is not the bridge's JSON object")) }
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      return .failure(Problem(reason: "a mailbox payload that is not UTF-8"))
+    }
+    let top: FleetJSON
+    switch FleetJSON.parse(text) {
+    case .success(let object): top = object
+    case .failure(let problem): return .failure(Problem(reason: "a mailbox payload: " + problem.reason))
+    }
+    guard let fields = top.object("mailbox") else {
+      return .failure(Problem(reason: "a mailbox payload that is not the bridge's JSON object"))
+    }
     var archive: [UInt8]?
     if let base64 = top.string("archive_base64") {
       guard let decoded = Base64.decoded(base64) else {

@@ -2,18 +2,23 @@ import ArchivedValues
 import WormholeVocabulary
 
 /// A JSON object from the broker, read field by field with typed errors. Unknown fields are
-/// ignored (a later version may add some); `version` must be ``FleetProtocol/version``.
+/// ignored (a later version may add some); `version` must be ``FleetProtocol/version``. An object
+/// that names a key twice, at any depth, is refused: a filter or proxy that reads the first one
+/// would see another request than the bridge applies.
 struct JSONObject {
   private var fields: [String: ArchivedValue] = [:]
 
-  /// Parses `payload`, at most `limit` bytes of UTF-8 JSON holding an object, and checks its
-  /// version unless told not to.
-  init(payload: [UInt8], limit: Int, checkingVersion: Bool = true) throws(FleetProtocolError) {
+  /// Parses `payload`, at most `limit` bytes of UTF-8 JSON holding an object without a repeated
+  /// key (unless `allowingDuplicateKeys`, when the last one wins), and checks its version unless
+  /// told not to.
+  init(payload: [UInt8], limit: Int, checkingVersion: Bool = true, allowingDuplicateKeys: Bool = false)
+    throws(FleetProtocolError)
+  {
     guard payload.count <= limit else { throw .payloadTooLarge(byteCount: payload.count, limit: limit) }
     let value: ArchivedValue
     do {
       value = try payload.withUnsafeBufferPointer { bytes throws(JSONParseError) in
-        try JSONParser(maximumDepth: 8).parse(bytes)
+        try JSONParser(maximumDepth: 8, refusesDuplicateKeys: !allowingDuplicateKeys).parse(bytes)
       }
     } catch {
       throw .notJSON(reason: error.description)

@@ -2,11 +2,13 @@ extension RemoteRequest {
   /// Where to answer a payload that ``init(payload:)`` refused: the `reply_to` it names when that
   /// is a client's reply topic (``BridgeTopics/client(ofReplyTopic:)``), with its `id` when the id
   /// is acceptable; `nil` when there is nowhere to answer (too large, not a JSON object, no
-  /// acceptable `reply_to`), and the refusal can only be logged.
+  /// acceptable `reply_to`), and the refusal can only be logged. A payload refused for a repeated
+  /// key is answered too (on the last `reply_to` it names, which must still be a client's).
   public static func replyRoute(of payload: [UInt8]) -> (id: String?, replyTo: String)? {
     let object: JSONObject
     do throws(FleetProtocolError) {
-      object = try JSONObject(payload: payload, limit: maximumPayloadByteCount, checkingVersion: false)
+      object = try JSONObject(
+        payload: payload, limit: maximumPayloadByteCount, checkingVersion: false, allowingDuplicateKeys: true)
     } catch {
       return nil
     }

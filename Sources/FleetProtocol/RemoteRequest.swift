@@ -1,26 +1,29 @@
 import PropertyList
 import WormholeVocabulary
 
-/// A pass, clear or replay that a client asks a bridge to apply on its machine, published on
-/// ``BridgeTopics/requests(machine:)`` at QoS 1, not retained:
+/// A pass, clear, clear-all or replay that a client asks a bridge to apply on its machine,
+/// published on ``BridgeTopics/requests(machine:)`` at QoS 1, not retained:
 ///
 /// ```
-/// {"version":1,"id":"<unique>","op":"pass"|"clear"|"replay","directory":"<path>","identifier":"...",
+/// {"version":1,"id":"<unique>","op":"pass"|"clear"|"clear-all"|"replay","directory":"<path>","identifier":"...",
 ///  "archive_base64":"..."|null,"replay_of":<seq>|null,"transiting":"file"|"coordinated-file"|null,
 ///  "reply_to":"wormhole/v1/clients/<client>/replies"}
 /// ```
 ///
 /// `directory` is the directory's whole path as in the mailbox topics; a directory or identifier
 /// that is not UTF-8 also carries its bytes in `directory_bytes` / `identifier_bytes` (lowercase
-/// hex, as `dump --json` writes them; `null` otherwise), which then win. `archive_base64` is the
+/// hex, as `dump --json` writes them; `null` otherwise), which then win. A clear-all names no
+/// identifier (absent or `null`): it removes every mailbox of the directory. `archive_base64` is the
 /// archive to write: optional for `pass` (absent, a notification only), required for `replay`,
-/// refused for `clear`. `replay_of` (the journal record the archive came from) is for `replay`
+/// refused for `clear` and `clear-all`. `replay_of` (the journal record the archive came from) is for `replay`
 /// only. Unknown fields are ignored; every known one is checked (see ``init(payload:)``).
 public struct RemoteRequest: Sendable, Equatable {
   /// What the request asks for.
   public enum Operation: String, Sendable, Equatable, CaseIterable {
     case pass
     case clear
+    /// Every mailbox of the directory, as `clear --all`: journaled as one clear-all.
+    case clearAll = "clear-all"
     case replay
   }
 
@@ -41,8 +44,8 @@ public struct RemoteRequest: Sendable, Equatable {
   public var operation: Operation
   /// The wormhole directory, its whole path (absolute).
   public var directory: FileName
-  /// The mailbox's identifier, valid as a local one.
-  public var identifier: FileName
+  /// The mailbox's identifier, valid as a local one; `nil` exactly for a clear-all.
+  public var identifier: FileName?
   /// The archive to write (pass, replay); `nil` for a clear or a notification-only pass.
   public var archive: [UInt8]?
   /// The journal sequence number of the record a replay repeats.
@@ -55,7 +58,7 @@ public struct RemoteRequest: Sendable, Equatable {
 
   /// A request; ``payload`` writes it and ``validate()`` says whether a bridge would take it.
   public init(
-    id: String, operation: Operation, directory: FileName, identifier: FileName, archive: [UInt8]? = nil,
+    id: String, operation: Operation, directory: FileName, identifier: FileName?, archive: [UInt8]? = nil,
     replayOf: UInt64? = nil, transiting: TransitingType? = nil, replyTo: String
   ) {
     self.id = id
@@ -73,8 +76,12 @@ public struct RemoteRequest: Sendable, Equatable {
     var out = "{\"version\":\(FleetProtocol.version),\"id\":\(JSONText.string(id))"
     out += ",\"op\":\(JSONText.string(operation.rawValue))"
     out += ",\"directory\":\(JSONText.name(directory)),\"directory_bytes\":\(JSONText.nameBytes(directory))"
-    out +=
-      ",\"identifier\":\(JSONText.name(identifier)),\"identifier_bytes\":\(JSONText.nameBytes(identifier))"
+    if let identifier {
+      out +=
+        ",\"identifier\":\(JSONText.name(identifier)),\"identifier_bytes\":\(JSONText.nameBytes(identifier))"
+    } else {
+      out += ",\"identifier\":null,\"identifier_bytes\":null"
+    }
     out += ",\"archive_base64\":" + (archive.map { "\"\(Base64.encoded($0))\"" } ?? "null")
     out += ",\"replay_of\":" + (replayOf.map { String($0) } ?? "null")
     out += ",\"transiting\":\(JSONText.string(orNull: transiting?.rawValue))"
@@ -94,9 +101,18 @@ public struct RemoteRequest: Sendable, Equatable {
     let directoryText = try object.string("directory")
     directory =
       try object.optionalHexBytes("directory_bytes").map { FileName(bytes: $0) } ?? FileName(directoryText)
-    let identifierText = try object.string("identifier")
-    identifier =
-      try object.optionalHexBytes("identifier_bytes").map { FileName(bytes: $0) } ?? FileName(identifierText)
+    if operation == .clearAll {
+      guard object.isAbsent("identifier"), object.isAbsent("identifier_bytes") else {
+        throw .invalidField(
+          field: "identifier", reason: "a clear-all names no identifier (it clears them all)")
+      }
+      identifier = nil
+    } else {
+      let identifierText = try object.string("identifier")
+      identifier =
+        try object.optionalHexBytes("identifier_bytes").map { FileName(bytes: $0) }
+        ?? FileName(identifierText)
+    }
     if let text = try object.optionalString("archive_base64") {
       guard text.utf8.count <= (Self.maximumArchiveByteCount + 2) / 3 * 4 else {
         throw .invalidField(
@@ -146,8 +162,16 @@ public struct RemoteRequest: Sendable, Equatable {
         field: "directory",
         reason: "it is \(path.count) bytes long; at most \(Self.maximumDirectoryByteCount)")
     }
-    if let problem = MessageIdentifier.problem(withBytes: identifier.bytes) {
-      throw .invalidField(field: "identifier", reason: problem)
+    if let identifier {
+      if operation == .clearAll {
+        throw .invalidField(
+          field: "identifier", reason: "a clear-all names no identifier (it clears them all)")
+      }
+      if let problem = MessageIdentifier.problem(withBytes: identifier.bytes) {
+        throw .invalidField(field: "identifier", reason: problem)
+      }
+    } else if operation != .clearAll {
+      throw .missingField("identifier")
     }
     if let archive, archive.count > Self.maximumArchiveByteCount {
       throw .invalidField(
@@ -156,7 +180,7 @@ public struct RemoteRequest: Sendable, Equatable {
     switch operation {
     case .pass:
       if replayOf != nil { throw .invalidField(field: "replay_of", reason: "only a replay repeats a record") }
-    case .clear:
+    case .clear, .clearAll:
       if archive != nil { throw .invalidField(field: "archive_base64", reason: "a clear carries no archive") }
       if replayOf != nil { throw .invalidField(field: "replay_of", reason: "only a replay repeats a record") }
     case .replay:

@@ -91,7 +91,7 @@ public final class MQTTClient: Sendable {
       /// Whether the broker answered the connection since ``connect(to:options:keepAlive:)`` began.
       var answered = false
       /// Over TLS: the broker's host and the CA file, for the words of a failure.
-      var tls: (host: String, certificateAuthorityFile: String?)?
+      var tls: (host: String, certificateAuthorityFile: String?, certificateFile: String?)?
     }
 
     init(handler: @escaping Handler, maximumPayloadBytes: Int) {
@@ -114,7 +114,8 @@ public final class MQTTClient: Sendable {
         }
         guard code == CMOSQ_ERR_TLS, let tls = session.tls else { return reason }
         return MQTTClient.tlsAdvice(
-          reason, host: tls.host, certificateAuthorityFile: tls.certificateAuthorityFile)
+          reason, host: tls.host, certificateAuthorityFile: tls.certificateAuthorityFile,
+          certificateFile: tls.certificateFile)
       }
       if let reason { handler(.disconnected(reason: reason)) }
     }
@@ -309,7 +310,8 @@ public final class MQTTClient: Sendable {
       callbacks.session.withLock {
         $0.protocolVersion = options.protocolVersion
         $0.lastError = nil
-        $0.tls = broker.usesTLS ? (broker.host, options.certificateAuthorityFile) : nil
+        $0.tls =
+          broker.usesTLS ? (broker.host, options.certificateAuthorityFile, options.certificateFile) : nil
       }
       // MQTT 5 ends a session at disconnection unless told otherwise: a persistent one never expires.
       var properties: OpaquePointer? = nil
@@ -487,26 +489,40 @@ public final class MQTTClient: Sendable {
       guard code == CMOSQ_ERR_SUCCESS else { throw .invalidSettings("the credentials: \(Self.words(code))") }
     }
     guard broker.usesTLS else {
-      if let file = options.certificateAuthorityFile {
+      for (variable, file) in [
+        (MQTTConnectionOptions.certificateAuthorityFileVariable, options.certificateAuthorityFile),
+        (MQTTConnectionOptions.certificateFileVariable, options.certificateFile),
+      ] {
+        guard let file else { continue }
         throw .invalidSettings(
-          "\(MQTTConnectionOptions.certificateAuthorityFileVariable) is \(DisplayText.field(file)) but "
+          "\(variable) is \(DisplayText.field(file)) but "
             + "\(broker) is plain text: use mqtts://\(broker.host):PORT for TLS, or unset it")
       }
       return
     }
-    if let file = options.certificateAuthorityFile {
-      guard access(file, R_OK) == 0 else {
+    try options.checkClientCertificate()
+    if options.certificateAuthorityFile != nil || options.certificateFile != nil {
+      let file = options.certificateAuthorityFile
+      if let file, access(file, R_OK) != 0 {
         throw .invalidSettings(
           "\(MQTTConnectionOptions.certificateAuthorityFileVariable) \(DisplayText.field(file)) cannot be read: "
             + String(cString: strerror(errno)))
       }
-      let code = cmosquitto_tls_set(handle.pointer, file)
+      // libmosquitto takes a client certificate only with a CA file or directory: without a CA
+      // file, the system's directory (and, below, the system's CAs).
+      let code = cmosquitto_tls_set(
+        handle.pointer, file, file == nil ? MQTTConnectionOptions.systemCertificateDirectory : nil,
+        options.certificateFile, options.keyFile)
       guard code == CMOSQ_ERR_SUCCESS else {
-        throw .invalidSettings(
-          "the CA file \(DisplayText.field(file)) is refused: \(Self.words(code)) (it must be PEM certificates)"
-        )
+        let what = [
+          file.map { "the CA file \(DisplayText.field($0))" },
+          options.certificateFile.map { "the client certificate \(DisplayText.field($0))" },
+          options.keyFile.map { "the key file \(DisplayText.field($0))" },
+        ].compactMap { $0 }.joined(separator: ", ")
+        throw .invalidSettings("\(what): refused: \(Self.words(code)) (each must be a PEM file)")
       }
-    } else {
+    }
+    if options.certificateAuthorityFile == nil {
       let code = cmosquitto_int_option(handle.pointer, CMOSQ_OPT_TLS_USE_OS_CERTS, 1)
       guard code == CMOSQ_ERR_SUCCESS else {
         throw .invalidSettings(
@@ -521,6 +537,10 @@ public final class MQTTClient: Sendable {
     -> String
   {
     var reason = Self.words(code)
+    // Over TLS, a broker that closes right after the handshake may be refusing a client certificate.
+    if broker.usesTLS && [CMOSQ_ERR_PROTOCOL, CMOSQ_ERR_CONN_LOST, CMOSQ_ERR_ERRNO].contains(code) {
+      return tlsAdvice(reason, broker: broker, options: options)
+    }
     guard code == CMOSQ_ERR_TLS else { return reason }
     if let logged = callbacks.session.withLock({ $0.lastError }) {
       reason += " (\(DisplayText.escaped(logged)))"
@@ -530,10 +550,17 @@ public final class MQTTClient: Sendable {
 
   /// A TLS failure's `reason`, with what to check.
   private func tlsAdvice(_ reason: String, broker: BrokerAddress, options: MQTTConnectionOptions) -> String {
-    Self.tlsAdvice(reason, host: broker.host, certificateAuthorityFile: options.certificateAuthorityFile)
+    Self.tlsAdvice(
+      reason, host: broker.host, certificateAuthorityFile: options.certificateAuthorityFile,
+      certificateFile: options.certificateFile)
   }
 
-  static func tlsAdvice(_ reason: String, host: String, certificateAuthorityFile: String?) -> String {
+  static func tlsAdvice(
+    _ reason: String, host: String, certificateAuthorityFile: String?, certificateFile: String? = nil
+  ) -> String {
+    if let advice = MQTTConnectionOptions.clientCertificateAdvice(reason, certificateFile: certificateFile) {
+      return advice
+    }
     // OpenSSL's words when what answers is no TLS server (a plain-text listener closes on the
     // TLS hello, or answers in plain MQTT), or none at all: the certificate is not the question
     // then, or not the only one.

@@ -1,7 +1,6 @@
 import Foundation
 import KeyedArchive
 import MailboxModel
-import Synchronization
 import Wormhole
 import WormholeVocabulary
 
@@ -162,30 +161,5 @@ public struct MailboxOperations: Sendable {
     } catch {
       throw .wormhole(error)
     }
-  }
-}
-
-/// One ``Wormhole`` per directory and transiting type, so that its journal stays open between
-/// operations.
-private final class WormholeCache: Sendable {
-  private struct Key: Hashable {
-    var directory: String
-    var type: TransitingType
-    var sender: String
-  }
-
-  private let wormholes = Mutex<[Key: Wormhole]>([:])
-
-  func wormhole(directory: String, transitingType: TransitingType, sender: String) throws(WormholeError)
-    -> Wormhole
-  {
-    let key = Key(directory: directory, type: transitingType, sender: sender)
-    if let existing = wormholes.withLock({ $0[key] }) { return existing }
-    var options = Wormhole.Options()
-    options.sender = sender
-    options.createsDirectory = false
-    let made = try Wormhole(directory: directory, transitingType: transitingType, options: options)
-    wormholes.withLock { $0[key] = made }
-    return made
   }
 }

@@ -43,6 +43,9 @@ public final class PeerEngine: Sendable {
   private let maximumDataBytes: Int
   private let state = Mutex(State())
   private let deliveries: Mutex<DeliveryQueue>
+  /// Held by ``send(_:to:mode:)`` from numbering its frames until they are written, so that
+  /// they reach the link in order without the state locked meanwhile.
+  private let sending = Mutex(())
 
   private struct Member {
     var identity: PeerIdentity
@@ -452,21 +455,31 @@ public final class PeerEngine: Sendable {
     guard data.count <= maximumDataBytes else {
       throw .payloadTooLarge(bytes: data.count, limit: maximumDataBytes)
     }
-    try state.withLock { state throws(PeerError) in
-      guard state.isStarted else { throw .notStarted }
-      let missing = peers.filter { state.members[$0.id] == nil }
-      guard missing.isEmpty else { throw .notConnected(missing) }
-      var failed: [PeerIdentity] = []
-      for peer in peers {
-        var frame = PeerFrame(
-          kind: .data, flags: mode == .reliable ? .reliable : [], source: local, destination: peer.id,
-          payload: data)
-        if mode == .reliable {
-          let sequence = (state.nextSequence[peer.id] ?? 0) + 1
-          state.nextSequence[peer.id] = sequence
-          frame.sequence = sequence
+    // The frames are numbered with the state locked and written after it, in the order they
+    // were numbered (one sender at a time): a link thread that handles the echo meanwhile must
+    // not wait for a sender that the echo's own wake-up pre-empted while it held the state.
+    try sending.withLock { _ throws(PeerError) in
+      let frames = try state.withLock {
+        state throws(PeerError) -> [(PeerFrame, PeerIdentity, hop: PeerIdentity?)] in
+        guard state.isStarted else { throw .notStarted }
+        let missing = peers.filter { state.members[$0.id] == nil }
+        guard missing.isEmpty else { throw .notConnected(missing) }
+        return peers.map { peer in
+          var frame = PeerFrame(
+            kind: .data, flags: mode == .reliable ? .reliable : [], source: local, destination: peer.id,
+            payload: data)
+          if mode == .reliable {
+            let sequence = (state.nextSequence[peer.id] ?? 0) + 1
+            state.nextSequence[peer.id] = sequence
+            frame.sequence = sequence
+          }
+          return (frame, peer, state.members[peer.id].flatMap { state.members[$0.route]?.identity })
         }
-        if !forward(frame, to: peer.id, in: state) && mode == .reliable { failed.append(peer) }
+      }
+      var failed: [PeerIdentity] = []
+      for (frame, peer, hop) in frames {
+        let sent = hop.map { link.send(frame, to: $0) } ?? false
+        if !sent && mode == .reliable { failed.append(peer) }
       }
       if !failed.isEmpty { throw .notConnected(failed) }
     }
@@ -751,13 +764,15 @@ public final class PeerEngine: Sendable {
     guard frame.flags.contains(.reliable) else { return [.unreliable(frame.payload, from: peer)] }
     let expected = (state.lastReceived[peer.id] ?? 0) + 1
     state.lastReceived[peer.id] = frame.sequence
-    var items: [Item] = []
-    if frame.sequence != expected {
-      items.append(
+    let data = Item.event(.data(frame.payload, from: peer, mode: .reliable))
+    guard frame.sequence == expected else {
+      return [
         .event(
-          .refused("reliable data from \(peer) out of order: \(frame.sequence) came, \(expected) was next")))
+          .refused("reliable data from \(peer) out of order: \(frame.sequence) came, \(expected) was next")),
+        data,
+      ]
     }
-    return items + [.event(.data(frame.payload, from: peer, mode: .reliable))]
+    return [data]
   }
 
   private func receiveResource(_ frame: PeerFrame, in state: inout State) -> [Item] {
@@ -888,38 +903,54 @@ public final class PeerEngine: Sendable {
   /// handler, hands them to the iterators of ``events`` that wait, one each.
   private func drain() {
     while true {
-      let next = deliveries.withLock { queue -> (EventHandler, [PeerEvent])? in
-        guard let handler = queue.handler, !queue.isEmpty, !queue.isDraining else { return nil }
+      let next = deliveries.withLock { queue -> Drained in
+        guard let handler = queue.handler else { return Self.wakeConsumers(&queue) }
+        guard !queue.isEmpty, !queue.isDraining else { return .nothing }
         queue.isDraining = true
         var events: [PeerEvent] = []
         while let event = queue.takeFirst() { events.append(event) }
-        return (handler, events)
+        return .handle(handler, events)
       }
-      guard let (handler, events) = next else { break }
-      for event in events { handler(event) }
-      deliveries.withLock { $0.isDraining = false }
+      switch next {
+      case .nothing:
+        return
+      case .handle(let handler, let events):
+        for event in events { handler(event) }
+        deliveries.withLock { $0.isDraining = false }
+      case .wake(let handed, let notify):
+        for (waiter, event) in handed { waiter.resume(returning: event) }
+        notify?()
+        return
+      }
     }
-    // With no handler: to the iterators of `events` that wait, and a word to the consumer
-    // that takes them itself (one lock for both).
-    let (handed, notify) = deliveries.withLock {
-      queue -> ([(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)], (@Sendable () -> Void)?) in
-      guard queue.handler == nil else { return ([], nil) }
-      var handed: [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] = []
-      while !queue.waiters.isEmpty, let event = queue.takeFirst() {
-        handed.append((queue.waiters.removeFirst().1, event))
-      }
-      if queue.isFinished && queue.isEmpty {
-        handed += queue.waiters.map { ($0.1, nil) }
-        queue.waiters = []
-      }
-      guard let notifier = queue.notifier, !queue.isNotified, !queue.isEmpty || queue.isFinished else {
-        return (handed, nil)
-      }
-      queue.isNotified = true
-      return (handed, notifier)
+  }
+
+  /// What ``drain()`` found to do, with the queue locked once.
+  private enum Drained {
+    case nothing
+    /// Events for the handler.
+    case handle(EventHandler, [PeerEvent])
+    /// With no handler: events for the iterators of `events` that wait, and the word to the
+    /// consumer that takes them itself.
+    case wake([(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)], (@Sendable () -> Void)?)
+  }
+
+  /// With no handler: hands events to the iterators of `events` that wait, and says whether
+  /// to tell the consumer that takes them itself.
+  private static func wakeConsumers(_ queue: inout DeliveryQueue) -> Drained {
+    var handed: [(CheckedContinuation<PeerEvent?, Never>, PeerEvent?)] = []
+    while !queue.waiters.isEmpty, let event = queue.takeFirst() {
+      handed.append((queue.waiters.removeFirst().1, event))
     }
-    for (waiter, event) in handed { waiter.resume(returning: event) }
-    notify?()
+    if queue.isFinished && queue.isEmpty {
+      handed += queue.waiters.map { ($0.1, nil) }
+      queue.waiters = []
+    }
+    guard let notifier = queue.notifier, !queue.isNotified, !queue.isEmpty || queue.isFinished else {
+      return .wake(handed, nil)
+    }
+    queue.isNotified = true
+    return .wake(handed, notifier)
   }
 
   // MARK: Events taken by a thread of its own

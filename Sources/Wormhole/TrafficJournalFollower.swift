@@ -141,22 +141,13 @@ public final class TrafficJournalFollower: @unchecked Sendable {
 
   private func start(deliverFirst: Bool) throws(WormholeError) {
     let box = Box(self, deliverFirst: deliverFirst)
-    let context = Unmanaged.passRetained(box).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(
-      &thread, nil,
-      { context in
-        guard let context else { return nil }
-        TrafficJournalFollower.run(Unmanaged<Box>.fromOpaque(context).takeRetainedValue())
-        return nil
-      }, context)
-    guard status == 0 else {
+    switch SystemThread.start({ Self.run(box) }) {
+    case .success(let thread):
+      state.withLock { $0.thread = thread }
+    case .failure(let failure):
       // `deinit` closes the descriptors (every property is set, so it runs).
-      Unmanaged<Box>.fromOpaque(context).release()
-      throw .containerUnavailable(
-        path: directory, reason: "cannot start a thread: \(String(cString: strerror(status)))")
+      throw .containerUnavailable(path: directory, reason: "cannot start a thread: \(failure.message)")
     }
-    state.withLock { $0.thread = thread }
   }
 
   /// What the thread needs, without keeping the follower alive: the follower is held only while

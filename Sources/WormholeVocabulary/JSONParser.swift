@@ -4,15 +4,19 @@ import ArchivedValues
 /// line and for traffic-journal lines.
 ///
 /// Objects become dictionaries with string keys in document order (a repeated key keeps its
-/// first position and its last value), integers that fit 64 bits become integers and all other
-/// numbers reals, and `null` becomes `NSNull`. Unlike Foundation's `JSONSerialization`, `1` and
-/// `true` stay distinct.
+/// first position and its last value, unless ``refusesDuplicateKeys``), integers that fit 64 bits
+/// become integers and all other numbers reals, and `null` becomes `NSNull`. Unlike Foundation's
+/// `JSONSerialization`, `1` and `true` stay distinct.
 public struct JSONParser {
   /// The deepest nesting accepted.
   public var maximumDepth: Int
+  /// Whether an object that names a key twice is refused (at any depth), rather than keeping the
+  /// last value: for hostile input, where a filter that reads the first would be fooled.
+  public var refusesDuplicateKeys: Bool
 
-  public init(maximumDepth: Int = 512) {
+  public init(maximumDepth: Int = 512, refusesDuplicateKeys: Bool = false) {
     self.maximumDepth = maximumDepth
+    self.refusesDuplicateKeys = refusesDuplicateKeys
   }
 
   /// The value of the JSON text `text`.
@@ -34,7 +38,7 @@ public struct JSONParser {
 
   private func parse(_ bytes: UnsafeBufferPointer<UInt8>, limit: Int) throws(JSONParseError) -> ArchivedValue
   {
-    var reader = Reader(bytes: bytes, maximumDepth: limit)
+    var reader = Reader(bytes: bytes, maximumDepth: limit, refusesDuplicateKeys: refusesDuplicateKeys)
     reader.skipSpace()
     let value = try reader.value(depth: 0)
     reader.skipSpace()
@@ -54,14 +58,21 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
 private struct Reader {
   let bytes: UnsafeBufferPointer<UInt8>
   let maximumDepth: Int
+  let refusesDuplicateKeys: Bool
   var position = 0
 
-  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+  init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, refusesDuplicateKeys: Bool) {
     self.bytes = bytes
     self.maximumDepth = maximumDepth
+    self.refusesDuplicateKeys = refusesDuplicateKeys
   }
 
   func error(_ reason: String) -> JSONParseError { JSONParseError(reason: reason, offset: position) }
+
+  /// At most 64 characters of a key from the input, as an escaped JSON string literal.
+  static func excerpt(_ key: String) -> String {
+    key.count > 64 ? JSONText.string(String(key.prefix(64))) + "…" : JSONText.string(key)
+  }
 
   var current: UInt8? { position < bytes.count ? bytes[position] : nil }
 
@@ -148,6 +159,9 @@ private struct Reader {
           let last = objectKeys.count - 1
           let name = objectKeys[last]
           if let existing = objectPositions[last][name] {
+            if refusesDuplicateKeys {
+              throw error("the key \(Self.excerpt(name)) appears twice in an object")
+            }
             objectEntries[last][existing].value = finished
           } else {
             objectPositions[last][name] = objectEntries[last].count

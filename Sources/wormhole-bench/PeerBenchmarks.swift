@@ -11,7 +11,9 @@ import Synchronization
 /// - a reliable send (1 KB) and its echo against a raw Unix-socket round trip of the same bytes
 ///   to a child `wormhole-bench child-pair raw …` that echoes them (target: within 2x, ratio 0.5).
 ///   A peer round trip ends when the bench's handler has the echo, as a raw one ends when its
-///   `read` returns; until the waiting thread woke as well is in `detail` (`woken_p50_us`);
+///   `read` returns; until the waiting thread woke as well is in `detail` (`woken_p50_us`), and
+///   round trips each sent from the handler that had the echo before it, so that one thread on
+///   each side takes part as in the raw round trip, are there too (`from_handler_p50_us`);
 /// - a 100 MB resource, from `sendResource` to the receiver's finished file, against a raw copy
 ///   of the same bytes read from the same file, written down a Unix socket to a child
 ///   `wormhole-bench child-pair copy …` that writes them into a file beside the peer's resources
@@ -52,6 +54,33 @@ private final class PeerSignals: Sendable {
   let resourceEnds = Mutex<[PeerResourceID: PeerResourceEvent]>([:])
   /// Signalled for each resource end.
   let resourceEnded = DispatchSemaphore(value: 0)
+  /// Round trips sent from the handler (see ``BenchPeer/handlerRoundTrips(_:count:)``), while
+  /// they run.
+  let chain = Mutex<HandlerChain?>(nil)
+  /// Signalled when the chain's last echo came.
+  let chainEnded = DispatchSemaphore(value: 0)
+
+  /// The next send of the chain when one more is due, after the round trip that ended at
+  /// `time` is counted; `nil` when no chain runs.
+  func chainStep(at time: Double) -> (@Sendable () -> Void)? {
+    chain.withLock { chain -> (@Sendable () -> Void)? in
+      guard var running = chain else { return nil }
+      running.samples.append(time - running.sentAt)
+      let next = running.samples.count < running.count ? running.send : nil
+      chain = running
+      if next == nil { chainEnded.signal() }
+      return next ?? {}
+    }
+  }
+}
+
+/// A run of round trips each sent by the handler that had the echo before it.
+private struct HandlerChain: Sendable {
+  let count: Int
+  /// Stamps ``sentAt`` and sends the next payload.
+  let send: @Sendable () -> Void
+  var sentAt: Double = 0
+  var samples: [Double] = []
 }
 
 /// This process's peer, connected to the echoing child peer.
@@ -80,8 +109,12 @@ private final class BenchPeer {
         connected.signal()
       case .data(_, _, .reliable):
         let time = now()
-        signals.echoed.withLock { $0 = time }
-        signals.echoes.signal()
+        if let next = signals.chainStep(at: time) {
+          next()
+        } else {
+          signals.echoed.withLock { $0 = time }
+          signals.echoes.signal()
+        }
       case .resource(let change):
         switch change {
         case .finished(let progress, _), .cancelled(let progress, _), .failed(let progress, _):
@@ -112,6 +145,26 @@ private final class BenchPeer {
     return signals.echoed.withLock { $0 }
   }
 
+  /// `count` round trips, each sent from the handler that had the echo of the one before (the
+  /// first from here): one thread on each side takes part, as in the raw round trip. Each lasts
+  /// from just before its `send` until the handler has its echo.
+  func handlerRoundTrips(_ payload: [UInt8], count: Int) throws -> [Double] {
+    let engine = peer.engine
+    let other = other
+    let signals = signals
+    let send: @Sendable () -> Void = {
+      signals.chain.withLock { $0?.sentAt = now() }
+      do { try engine.send(payload, to: [other], mode: .reliable) } catch { say("send failed: \(error)") }
+    }
+    signals.chain.withLock { $0 = HandlerChain(count: count, send: send) }
+    defer { signals.chain.withLock { $0 = nil } }
+    send()
+    guard signals.chainEnded.wait(timeout: .now() + 60) == .success else {
+      throw BenchmarkFailure("the handler's round trips did not end in 60 s")
+    }
+    return signals.chain.withLock { $0?.samples ?? [] }
+  }
+
   func finish() {
     peer.stop()
     child.finish()
@@ -134,11 +187,16 @@ private func peerRoundTripBenchmarks(_ bench: BenchPeer, home: String) throws ->
   }
   let ours = samples.map(\.handled)
   let woken = samples.map(\.woken)
+  // The same, each sent from the handler that had the previous echo (after a warm-up).
+  _ = try bench.handlerRoundTrips(payload, count: 500)
+  let fromHandler = try bench.handlerRoundTrips(payload, count: 4000)
   let microseconds = { (seconds: Double) in seconds * 1e6 }
   let baselineName = "raw Unix-socket round trip of the same bytes between two processes"
   let detail = [
     "payload_bytes": Double(peerMessageBytes), "samples": Double(ours.count),
     "woken_p50_us": microseconds(median(woken)), "woken_p99_us": microseconds(percentile(woken, 0.99)),
+    "from_handler_p50_us": microseconds(median(fromHandler)),
+    "from_handler_p99_us": microseconds(percentile(fromHandler, 0.99)),
   ]
   return [
     BenchmarkRecord(

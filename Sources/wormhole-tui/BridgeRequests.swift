@@ -166,7 +166,7 @@ final class BridgeRequests: Sendable {
     switch apply(request) {
     case .success(let sequence):
       diagnose(
-        "bridge: applied request \(request.id): \(request.operation.rawValue) \(request.identifier.displayField) in \(request.directory.displayField)"
+        "bridge: applied request \(request.id): \(request.operation.rawValue) \(request.identifier?.displayField ?? "of every mailbox") in \(request.directory.displayField)"
           + (sequence.map { " (journal seq \($0))" } ?? ""))
       reply = .applied(id: request.id, sequence: sequence)
     case .failure(let refusal):
@@ -248,15 +248,22 @@ final class BridgeRequests: Sendable {
       return .failure(Refusal(reason: error.description))
     }
     do throws(WormholeError) {
+      if request.operation == .clearAll {
+        try wormhole.clearAllMessageContents()
+        return .success(nil)
+      }
+      guard let named = request.identifier else {
+        return .failure(Refusal(reason: "the request names no identifier"))
+      }
       switch request.operation {
-      case .clear:
-        try wormhole.clearMessageContents(forFileName: MessageIdentifier.fileName(for: request.identifier))
+      case .clear, .clearAll:  // a clear-all was applied above
+        try wormhole.clearMessageContents(forFileName: MessageIdentifier.fileName(for: named))
         return .success(nil)
       case .pass, .replay:
-        guard let identifier = request.identifier.string else {
+        guard let identifier = named.string else {
           return .failure(
             Refusal(
-              reason: "the identifier \(request.identifier.displayField) is not UTF-8; only clear takes one"))
+              reason: "the identifier \(named.displayField) is not UTF-8; only clear takes one"))
         }
         let record: TrafficRecord
         if let archive = request.archive {

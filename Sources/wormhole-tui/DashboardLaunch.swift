@@ -1,6 +1,7 @@
 import Dashboard
 import DashboardRuntime
 import DevicePairing
+import FleetClient
 import Glibc
 import KeyedArchive
 import MQTTClient
@@ -19,7 +20,7 @@ enum DashboardLaunch {
   static func run(
     roots: [WatchRoot], readOnly: Bool, themes: ThemeCatalog, theme: Theme, mouse: Bool,
     model: ModelConfiguration, pairsHome: String, deviceSet: DeviceSetLabels? = nil,
-    broker: BrokerAddress? = nil
+    broker: BrokerAddress? = nil, remoteTimeout: Double = RemoteWriteClient.defaultTimeout
   ) throws(CommandError) -> ExitCode {
     let roots = withPeerFolders(roots, pairsHome: pairsHome)
     let source: MailboxWatcherSource
@@ -44,7 +45,7 @@ enum DashboardLaunch {
         terminal: Terminal(), source: source,
         executor: MailboxEffectExecutor(
           pairs: DevicePairOperations(), isReadOnly: readOnly,
-          remoteWrites: broker.map { FleetRemoteWrites(broker: $0) }),
+          remoteWrites: broker.map { FleetRemoteWrites(broker: $0, timeout: remoteTimeout) }),
         configuration: configuration,
         messageSources: messageSources)
     } catch {

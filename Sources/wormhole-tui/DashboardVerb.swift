@@ -17,6 +17,7 @@ enum DashboardVerb {
       .history, help: "earlier versions kept per mailbox, for history, diff and replay (default 64)"),
     DeviceSetArguments.option, DeviceSetArguments.readWriteOption,
     OptionSpec(.broker, help: "also show the machines bridged to this MQTT broker (mqtt://HOST:PORT)"),
+    RemoteWriteVerbs.timeoutOption,
   ]
 
   static let verb = Verb(
@@ -36,12 +37,14 @@ enum DashboardVerb {
       no simulator: --read-write allows writes (a set mounted from a Mac whose simulators run).
       --broker URL adds a branch per machine bridged to that broker ('wormhole-tui bridge' on
       each): its presence, directories, mailboxes (contents, history, diff) and traffic.
-      Remote pass, clear and replay are refused with the reason while its bridge refuses them.
+      Remote pass, clear and replay are refused with the reason while its bridge refuses them;
+      --remote-timeout SECONDS is how long one waits for the bridge's reply (10 by default).
       """,
     options: options, run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     let history = try arguments.integer(.history, minimum: 1)
+    let remoteTimeout = try RemoteWriteVerbs.timeout(arguments)
     let terminalName = WormholeHome.currentEnvironment()["TERM"] ?? ""
     guard isatty(STDOUT_FILENO) == 1, isatty(STDIN_FILENO) == 1 else {
       throw .usage(
@@ -72,7 +75,7 @@ enum DashboardVerb {
       roots: roots, readOnly: readOnly, themes: themes, theme: theme,
       mouse: arguments.flag(.mouse), model: modelConfiguration(historyDepth: history),
       pairsHome: PairArguments.store(arguments).home,
-      deviceSet: deviceSet, broker: broker)
+      deviceSet: deviceSet, broker: broker, remoteTimeout: remoteTimeout)
   }
 
   /// What the model keeps: `historyDepth` earlier versions a mailbox (`--history N`; 64 by

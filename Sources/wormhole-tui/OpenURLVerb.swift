@@ -23,10 +23,7 @@ enum OpenURLVerb {
       --broker on any machine, through its push topic; one that does not answer within 30 s is
       taken as not running.
       """,
-    options: [
-      RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption,
-      OptionSpec(.broker, help: "reach the device through this MQTT broker (\(Option.brokerAddressHelp))"),
-    ],
+    options: RouteArguments.deliveryOptions,
     usesLocation: false,
     run: run)
 
@@ -41,16 +38,12 @@ enum OpenURLVerb {
     guard text.utf8.count <= DeepLink.maximumWireBytes else {
       throw .usage("the URL is \(text.utf8.count) bytes; at most \(DeepLink.maximumWireBytes) are sent")
     }
-    let request = PeerControlMessage(text: ["open-url", text])
-    if let broker = try RouteArguments.broker(arguments, for: selector) {
-      return try RouteArguments.deliver(arguments, to: selector, request: request) {
-        _ throws(PairedDeviceError) in
-        try BrokerRouting.open(link, on: broker.address, through: broker.broker)
-      }
-    }
-    return try RouteArguments.deliver(arguments, to: selector, request: request) {
-      client throws(PairedDeviceError) in
-      try client.open(link)
-    }
+    let request = PeerRouteClient.request(link)
+    return try RouteArguments.deliver(
+      arguments, to: selector, request: request,
+      overBroker: { broker, address throws(PairedDeviceError) in
+        try BrokerRouting.open(link, on: address, through: broker)
+      },
+      directly: { client throws(PairedDeviceError) in try client.open(link) })
   }
 }

@@ -70,6 +70,7 @@ struct Option: Hashable, Sendable {
   static let broker = Option("broker", "URL")
   static let allowRemoteWrites = Option("allow-remote-writes")
   static let machine = Option("machine", "M")
+  static let remoteTimeout = Option("remote-timeout", "SECONDS")
   /// What every `--broker` help line says of the address and of the environment it connects with.
   static let brokerAddressHelp =
     "mqtt://HOST:PORT, or mqtts://HOST:PORT for TLS; credentials and the CA from $WORMHOLE_MQTT_USERNAME, "

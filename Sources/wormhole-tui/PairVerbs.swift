@@ -13,8 +13,13 @@ enum PairVerb {
       containers. A name follows the identifier rules, tighter: not empty, '.' or '..', no '/',
       NUL or control characters, at most 64 bytes. list prints one line per pair: each device,
       running (with its pid) or not, activated or not while it runs (its session's link listens),
-      its queued transfers, and whether the two reach each other (both activated); --json prints
-      one JSON object per pair (each device's activationState: activated or notActivated).
+      its queued transfers, and whether the two reach each other as the device running here
+      knows it (its link's reachability of its counterpart, which may run on another machine
+      through a broker: "reachable" or "not reachable"), or "reachability unknown" with the
+      reason when no device of the pair runs here or the one that does is stopped (SIGSTOP);
+      --json prints one JSON object per pair (reachable true, false or null when unknown, with
+      the reason in reachabilityUnknown; each device's activationState: activated or
+      notActivated, and stopped).
       delete refuses while a device of the pair runs (exit 3, with its pid), unless --force:
       then the running devices are stopped first (SIGTERM, SIGKILL after 5 s; each said on
       standard error), so none goes on running on the deleted files.
@@ -72,19 +77,32 @@ enum PairVerb {
         case let pid?: "running (pid \(pid))"
         }
       let activation = device.isRunning ? (device.isActivated ? ", activated" : ", not activated") : ""
-      return "\(device.address.role) \(state)\(activation), \(device.queuedTransfers) queued"
+      let stopped = device.isStopped ? ", stopped" : ""
+      return "\(device.address.role) \(state)\(activation)\(stopped), \(device.queuedTransfers) queued"
     }
+    let reachability =
+      switch status.reachability {
+      case .reachable: "reachable"
+      case .unreachable: "not reachable"
+      case .unknown(let reason): "reachability unknown (\(reason))"
+      }
     return "\(PairDisplay.name(status.pair.name)): \(device(status.phone)); \(device(status.watch)); "
-      + (status.isReachable ? "reachable" : "not reachable")
+      + reachability
   }
 
   static func jsonLine(_ status: PairStatus) -> String {
     func device(_ device: DeviceStatus) -> String {
       "{\"running\":\(device.isRunning),\"pid\":\(device.runningPID.map(String.init) ?? "null")"
         + ",\"queuedTransfers\":\(device.queuedTransfers)"
-        + ",\"activationState\":\"\(device.activationState.rawValue)\"}"
+        + ",\"activationState\":\"\(device.activationState.rawValue)\",\"stopped\":\(device.isStopped)}"
     }
-    return "{\"name\":\(DisplayText.jsonString(status.pair.name.text)),\"reachable\":\(status.isReachable)"
+    let reachability =
+      switch status.reachability {
+      case .reachable: "true"
+      case .unreachable: "false"
+      case .unknown(let reason): "null,\"reachabilityUnknown\":\(DisplayText.jsonString(reason))"
+      }
+    return "{\"name\":\(DisplayText.jsonString(status.pair.name.text)),\"reachable\":\(reachability)"
       + ",\"phone\":\(device(status.phone)),\"watch\":\(device(status.watch))}"
   }
 }

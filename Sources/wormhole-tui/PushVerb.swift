@@ -23,10 +23,7 @@ enum PushVerb {
       on any machine, through its push topic; one that does not answer within 30 s is taken as
       not running.
       """,
-    options: [
-      RouteArguments.deviceOption, RouteArguments.jsonOption, PairArguments.homeOption,
-      OptionSpec(.broker, help: "reach the device through this MQTT broker (\(Option.brokerAddressHelp))"),
-    ],
+    options: RouteArguments.deliveryOptions,
     usesLocation: false,
     run: run)
 
@@ -38,16 +35,12 @@ enum PushVerb {
     let bytes = try RouteArguments.read(arguments.positional[0], what: "payload")
     let notification: PushNotification
     do { notification = try PushNotification(json: bytes) } catch { throw .usage(error.description) }
-    let request = PeerControlMessage([Array("push".utf8), notification.bytes])
-    if let broker = try RouteArguments.broker(arguments, for: selector) {
-      return try RouteArguments.deliver(arguments, to: selector, request: request) {
-        _ throws(PairedDeviceError) in
-        try BrokerRouting.push(notification, to: broker.address, through: broker.broker)
-      }
-    }
-    return try RouteArguments.deliver(arguments, to: selector, request: request) {
-      client throws(PairedDeviceError) in
-      try client.push(notification)
-    }
+    let request = PeerRouteClient.request(notification)
+    return try RouteArguments.deliver(
+      arguments, to: selector, request: request,
+      overBroker: { broker, address throws(PairedDeviceError) in
+        try BrokerRouting.push(notification, to: address, through: broker)
+      },
+      directly: { client throws(PairedDeviceError) in try client.push(notification) })
   }
 }

@@ -10,18 +10,36 @@ import WormholeVocabulary
 /// Exit 0 when it was applied, 3 with the bridge's reason when it was refused (or no reply came
 /// in time, or the bridge is offline or read-only), 2 for a wrong command line.
 enum RemoteWriteVerbs {
+  /// `--remote-timeout SECONDS`, for `pass`/`clear --broker` and the fleet dashboard.
+  static let timeoutOption = OptionSpec(
+    .remoteTimeout,
+    help:
+      "with --broker: how long a remote write waits for the bridge's reply "
+      + "(\(RemoteWriteClient.timeoutRange.lowerBound) to \(Int(RemoteWriteClient.timeoutRange.upperBound)) s; "
+      + "default \(Int(RemoteWriteClient.defaultTimeout)))")
+
   /// The options `pass` and `clear` add for a remote write.
   static let options = [
     OptionSpec(.broker, help: "write through machine M's bridge on this broker: " + Option.brokerAddressHelp),
     OptionSpec(.machine, help: "with --broker: the bridged machine (its bridge's --name)"),
+    timeoutOption,
   ]
-
-  /// How long to wait for the bridge's reply.
-  static let replyTimeout = 10.0
 
   /// Whether the command line asks for a remote write.
   static func isRemote(_ arguments: ParsedArguments) -> Bool {
     arguments.value(.broker) != nil || arguments.value(.machine) != nil
+      || arguments.value(.remoteTimeout) != nil
+  }
+
+  /// The reply timeout `--remote-timeout` gives (the default without it); a usage error (exit 2)
+  /// with the rule for a value that is not one, or when there is no `--broker` to write through.
+  static func timeout(_ arguments: ParsedArguments) throws(CommandError) -> Double {
+    guard let text = arguments.value(.remoteTimeout) else { return RemoteWriteClient.defaultTimeout }
+    guard arguments.value(.broker) != nil else {
+      throw .usage("--remote-timeout is for remote writes: give --broker URL too")
+    }
+    if let problem = RemoteWriteClient.timeoutProblem(text) { throw .usage("--remote-timeout: " + problem) }
+    return Double(text) ?? RemoteWriteClient.defaultTimeout
   }
 
   /// `pass --broker URL --machine M [--directory D] IDENTIFIER [VALUE | --string TEXT | --archive FILE]`.
@@ -62,18 +80,25 @@ enum RemoteWriteVerbs {
       transiting: transiting)
   }
 
-  /// `clear --broker URL --machine M [--directory D] IDENTIFIER...`.
+  /// `clear --broker URL --machine M [--directory D] IDENTIFIER... | --all`: `--all` is one
+  /// clear-all request, journaled on M as one clear-all.
   static func clear(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     let (client, machine) = try target(arguments, verb: "clear")
-    guard !arguments.flag(.all) else {
-      throw .usage("--all is not for a remote clear (--broker): name the identifiers")
+    let all = arguments.flag(.all)
+    guard all != !arguments.positional.isEmpty else {
+      throw .usage(
+        all ? "give identifiers or --all, not both" : "clear needs IDENTIFIER... or --all (see --help)")
     }
-    guard !arguments.positional.isEmpty else { throw .usage("clear needs IDENTIFIER... (see --help)") }
     for identifier in arguments.positional { try validate(identifier) }
     for option in [Option.pair, .role, .sender] where isGiven(option, in: arguments) {
       throw .usage("--\(option.name) is not for a remote clear (--broker)")
     }
     let transiting = try PassVerb.transitingType(arguments)
+    if all {
+      return try perform(
+        .clearAll, client: client, machine: machine, arguments: arguments, identifier: nil, archive: nil,
+        transiting: transiting)
+    }
     for identifier in arguments.positional {
       _ = try perform(
         .clear, client: client, machine: machine, arguments: arguments, identifier: identifier, archive: nil,
@@ -100,19 +125,20 @@ enum RemoteWriteVerbs {
         "--\(option.name) names a local directory: a remote \(verb) takes --directory D (the whole path on M)"
       )
     }
-    return (RemoteWriteClient(broker: try BrokerAddress(argument: text), timeout: replyTimeout), machine)
+    let timeout = try timeout(arguments)
+    return (RemoteWriteClient(broker: try BrokerAddress(argument: text), timeout: timeout), machine)
   }
 
   private static func perform(
     _ operation: RemoteRequest.Operation, client: RemoteWriteClient, machine: String,
     arguments: ParsedArguments,
-    identifier: String, archive: [UInt8]?, transiting: TransitingType
+    identifier: String?, archive: [UInt8]?, transiting: TransitingType
   ) throws(CommandError) -> ExitCode {
     let reply: RemoteReply
     do throws(RemoteWriteError) {
       reply = try client.perform(
         operation, on: machine, directory: arguments.value(.directory).map { FileName($0) },
-        identifier: FileName(identifier), archive: archive, transiting: transiting)
+        identifier: identifier.map { FileName($0) }, archive: archive, transiting: transiting)
     } catch {
       switch error {
       case .directoryNeeded, .invalidRequest: throw .usage(error.description)

@@ -14,9 +14,14 @@ enum RouteArguments {
   /// The largest routes file or payload file read, so that a refusal states the real size.
   static let maximumInputBytes = 1 << 20
 
-  static let deviceOption = OptionSpec(
-    .device, help: "the device: PAIR:ROLE (r1:phone), or peer:NAME for a running peer")
-  static let jsonOption = OptionSpec(.json, help: "print the route as one JSON object")
+  /// The options of `push` and `open-url`: which device or peer, how to print the route, and
+  /// the broker that reaches a pair's device on another machine.
+  static let deliveryOptions = [
+    OptionSpec(.device, help: "the device: PAIR:ROLE (r1:phone), or peer:NAME for a running peer"),
+    OptionSpec(.json, help: "print the route as one JSON object"),
+    PairArguments.homeOption,
+    OptionSpec(.broker, help: "reach the device through this MQTT broker (\(Option.brokerAddressHelp))"),
+  ]
 
   /// The bytes of `file` (`-` is standard input), at most ``maximumInputBytes``: a usage error
   /// (exit 2) otherwise, as for any input that is wrong.
@@ -64,7 +69,7 @@ enum RouteArguments {
 
   /// The broker `--broker` names and the pair's device to reach through it, or `nil` without
   /// `--broker`: a usage error for a peer (peers are reached on their own machine).
-  static func broker(_ arguments: ParsedArguments, for selector: DeviceSelector) throws(CommandError)
+  private static func broker(_ arguments: ParsedArguments, for selector: DeviceSelector) throws(CommandError)
     -> (broker: BrokerAddress, address: DeviceAddress)?
   {
     guard let broker = try DeviceVerb.brokerAddress(arguments) else { return nil }
@@ -82,10 +87,24 @@ enum RouteArguments {
   }
 
   /// Sends to the device or peer `selector` names and prints the route: its description, or
-  /// with `--json` its JSON object. A device gets it through `deliver`, a peer as `request` on
-  /// its control socket. Exit 3 when the device or peer is not running or the route's pass
-  /// failed; 2 when a peer's name is ambiguous.
+  /// with `--json` its JSON object. A device gets it through `overBroker` with `--broker`, else
+  /// through `directly`; a peer as `request` on its control socket. Exit 3 when the device or
+  /// peer is not running or the route's pass failed; 2 when a peer's name is ambiguous or
+  /// `--broker` is given for a peer.
   static func deliver(
+    _ arguments: ParsedArguments, to selector: DeviceSelector, request: PeerControlMessage,
+    overBroker: (BrokerAddress, DeviceAddress) throws(PairedDeviceError) -> RoutedDelivery?,
+    directly: (PairedDeviceClient) throws(PairedDeviceError) -> RoutedDelivery?
+  ) throws(CommandError) -> ExitCode {
+    if let broker = try broker(arguments, for: selector) {
+      return try deliver(arguments, to: selector, request: request) { _ throws(PairedDeviceError) in
+        try overBroker(broker.broker, broker.address)
+      }
+    }
+    return try deliver(arguments, to: selector, request: request, directly)
+  }
+
+  private static func deliver(
     _ arguments: ParsedArguments, to selector: DeviceSelector, request: PeerControlMessage,
     _ deliver: (PairedDeviceClient) throws(PairedDeviceError) -> RoutedDelivery?
   ) throws(CommandError) -> ExitCode {
@@ -140,16 +159,14 @@ enum RouteArguments {
   private static func deliver(_ request: PeerControlMessage, to peer: RunningPeer) throws(CommandError)
     -> RoutedDelivery
   {
-    guard let answer = PeerControlChannel.exchange(request, path: peer.controlSocketPath, seconds: 30) else {
-      throw .failure("peer \(peer.identity) gave no answer on its control socket (did it stop?)")
+    do throws(PeerRouteError) {
+      return try PeerRouteClient(peer).deliver(request)
+    } catch {
+      if case .refused(_, let isUsage, let message) = error {
+        throw CommandError(message: message, code: isUsage ? .usage : .failure)
+      }
+      throw .failure(error.description)
     }
-    guard answer.text(0) == "ok" else {
-      throw CommandError(message: answer.text(2), code: answer.text(1) == "2" ? .usage : .failure)
-    }
-    guard let routed = RoutedDelivery(peerAnswer: answer.text(1)) else {
-      throw .failure("peer \(peer.identity) answered something that is not a route")
-    }
-    return routed
   }
 
   /// `--routes FILE` read and parsed (nil without it), and with `peer` checked for passes with a

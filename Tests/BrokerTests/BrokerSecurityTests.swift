@@ -11,16 +11,35 @@ import Testing
   .enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"), .serialized)
 struct BrokerSecurityTests {
   /// The users of ``credentialBroker(acl:)`` and their passwords.
-  static let users = ["alpha": "alpha-secret", "beta": "beta-secret", "dashboard": "dashboard-secret"]
+  static let users = [
+    "alpha": "alpha-secret", "beta": "beta-secret", "dashboard": "dashboard-secret",
+    "viewer": "viewer-secret",
+  ]
 
-  /// The README's ACL: each machine its own topics; the dashboard reads every machine's.
+  /// The README's ACL: each machine its own topics (its bridge reads its own requests) and the
+  /// replies to any client's; every client its own reply topic; the dashboard reads every
+  /// machine's and may send requests to alpha; the viewer only reads.
   static let acl = """
-    # Each machine (its user name) reads and writes only its own topics.
+    # Each machine (its user name) reads and writes only its own topics: its bridge reads
+    # the remote-write requests sent to it, and no other machine's.
     pattern readwrite wormhole/v1/machines/%u/#
+    # Every client reads (and writes) only its own reply topic, named by its client identifier.
+    pattern readwrite wormhole/v1/clients/%c/replies
 
-    # The dashboard reads every machine's.
+    # The dashboard reads every machine's, and may send remote writes to alpha only.
     user dashboard
     topic read wormhole/v1/machines/#
+    topic write wormhole/v1/machines/alpha/requests
+
+    # A viewer reads every machine's and writes nothing.
+    user viewer
+    topic read wormhole/v1/machines/#
+
+    # Each machine's bridge answers remote writes on the requesting client's reply topic.
+    user alpha
+    topic write wormhole/v1/clients/+/replies
+    user beta
+    topic write wormhole/v1/clients/+/replies
     """
 
   /// A broker that lets in only ``users`` (a `password_file` made by `mosquitto_passwd`), with
@@ -315,6 +334,71 @@ struct BrokerSecurityTests {
         timeout: 5)
     }
     watcher.client.disconnect()
+  }
+
+  /// Remote writes under the README's ACL: the dashboard's pass to alpha is applied; the
+  /// viewer's is refused by the broker (MQTT 5: the verb says so at once) and the bridge applies
+  /// nothing; beta cannot read alpha's requests.
+  @Test func theACLLetsAllowedRemoteWritesThroughAndRefusesTheRest() throws {
+    let broker = try Self.credentialBroker(acl: Self.acl)
+    defer { broker.stop() }
+    let home = TemporaryDirectory(prefix: "acl-writes")
+    defer { home.remove() }
+    let container = URL(fileURLWithPath: home.path + "/container").standardizedFileURL.path
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    let watcher = try Client(
+      broker.address, identifier: "watcher",
+      options: MQTTConnectionOptions(username: "dashboard", password: "dashboard-secret"))
+    #expect(watcher.accepted())
+    try watcher.client.subscribe("wormhole/v1/machines/alpha/bridge", quality: .atLeastOnce)
+    let bridge = try WormholeChild(
+      [
+        "bridge", "--broker", broker.url, "--container", container, "--name", "alpha",
+        "--allow-remote-writes",
+      ],
+      environment: Self.credentials("alpha", in: home))
+    defer { bridge.stop() }
+    watcher.events.wait { _ in watcher.messages.contains { $0.topic.hasSuffix("/bridge") } }
+    try #require(
+      watcher.messages.contains { $0.topic.hasSuffix("/bridge") }, "\(bridge.errorText)")
+    watcher.client.disconnect()
+
+    // Beta, subscribed to every machine's requests, is handed only its own: mosquitto grants
+    // the subscription and checks each message against the ACL as it delivers it.
+    let spy = try Client(
+      broker.address, identifier: "spy",
+      options: MQTTConnectionOptions(username: "beta", password: "beta-secret"))
+    #expect(spy.accepted())
+    try spy.client.subscribe("wormhole/v1/machines/+/requests", quality: .atLeastOnce)
+
+    // The dashboard may send alpha requests: applied, and its reply reaches it.
+    let remote = ["pass", "--broker", broker.url, "--machine", "alpha", "--directory", container]
+    let allowed = try WormholeChild.run(
+      remote + ["score", "--string", "allowed"], environment: Self.credentials("dashboard", in: home))
+    #expect(allowed.status == 0, "\(allowed.errors) \(bridge.errorText)")
+    #expect(FileManager.default.fileExists(atPath: container + "/score.archive"))
+    // The viewer may not: the broker refuses the request, the verb says so (exit 3) without
+    // waiting for a reply, and the bridge applies nothing.
+    let refused = try WormholeChild.run(
+      remote + ["denied", "--string", "refused"], environment: Self.credentials("viewer", in: home))
+    #expect(refused.status == 3, "\(refused.errors)")
+    #expect(
+      refused.errors.contains("the broker refused the request")
+        && refused.errors.contains(
+          "wormhole/v1/machines/alpha/requests: Not authorized (MQTT reason code 135"),
+      "\(refused.errors)")
+    #expect(!refused.errors.contains("no reply"), "\(refused.errors)")
+    #expect(!FileManager.default.fileExists(atPath: container + "/denied.archive"))
+    // The dashboard's request went to alpha before beta's own marker, which beta gets: alpha's
+    // would have come first, had the ACL let it.
+    #expect(
+      try spy.client.publish(
+        bytes("marker"), to: "wormhole/v1/machines/beta/requests", quality: .atLeastOnce, retained: false,
+        timeout: 5))
+    spy.events.wait { _ in !spy.messages.isEmpty }
+    #expect(spy.messages.map(\.topic) == ["wormhole/v1/machines/beta/requests"], "\(spy.events.values)")
+    spy.client.disconnect()
+    #expect(!bridge.errorText.contains("denied"), "\(bridge.errorText)")
   }
 
   // MARK: Oversized payloads

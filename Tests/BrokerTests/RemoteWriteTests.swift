@@ -161,8 +161,8 @@ struct RemoteWriteTests {
       "clear", "--broker", "mqtt://127.0.0.1:1", "--machine", "m", "--group", "g", "x",
     ])
     #expect(local.status == 2)
-    let all = try Self.run(["clear", "--broker", "mqtt://127.0.0.1:1", "--machine", "m", "--all"])
-    #expect(all.status == 2)
+    let both = try Self.run(["clear", "--broker", "mqtt://127.0.0.1:1", "--machine", "m", "--all", "x"])
+    #expect(both.status == 2)
   }
 
   /// Requests published by hand, as anyone on the broker could: each is refused with the reason,

@@ -4,7 +4,9 @@ import TestSupport
 /// A certificate authority and server certificates made with `openssl` in a temporary
 /// directory, for a TLS broker of the test's own: `ca.crt` signs `server.crt` (for 127.0.0.1
 /// and localhost) and `elsewhere.crt` (for elsewhere.example only); `other-ca.crt` signs nothing
-/// the broker shows.
+/// the broker shows. Client certificates (``clientCertificate(_:)``): `alpha` and `dashboard`
+/// signed by `ca.crt` (their common names: the user names under `use_identity_as_username`),
+/// `stranger` by `other-ca.crt`; each key file is mode 0600.
 struct TestCertificates {
   let directory: TemporaryDirectory
 
@@ -28,18 +30,51 @@ struct TestCertificates {
         ], in: directory)
     }
     for (name, names) in [("server", "IP:127.0.0.1,DNS:localhost"), ("elsewhere", "DNS:elsewhere.example")] {
-      try Self.openssl(
-        [
-          "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
-          "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)",
-        ], in: directory)
-      directory.write("\(name).ext", "subjectAltName=\(names)\n")
-      try Self.openssl(
-        [
-          "x509", "-req", "-in", "\(name).csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-          "-out", "\(name).crt", "-days", "2", "-extfile", "\(name).ext",
-        ], in: directory)
+      try Self.sign(name, by: "ca", extensions: "subjectAltName=\(names)\n", in: directory)
     }
+    for (name, authority) in [("alpha", "ca"), ("dashboard", "ca"), ("stranger", "other-ca")] {
+      try Self.sign(name, by: authority, extensions: "extendedKeyUsage=clientAuth\n", in: directory)
+      chmod(directory.path("\(name).key"), 0o600)
+    }
+  }
+
+  /// The certificate and key files of the client `name` (`alpha`, `dashboard`, `stranger`).
+  func clientCertificate(_ name: String) -> (certificate: String, key: String) {
+    (directory.path("\(name).crt"), directory.path("\(name).key"))
+  }
+
+  /// The environment that gives a verb the client certificate `name` and the broker's CA.
+  func clientEnvironment(_ name: String) -> [String: String] {
+    [
+      "WORMHOLE_MQTT_CAFILE": authority, "WORMHOLE_MQTT_CERTFILE": directory.path("\(name).crt"),
+      "WORMHOLE_MQTT_KEYFILE": directory.path("\(name).key"),
+    ]
+  }
+
+  /// Writes the key at `path` to `encrypted`, encrypted with a passphrase (mode 0600).
+  static func encryptKey(_ path: String, to encrypted: String) throws {
+    let directory = TemporaryDirectory(prefix: "encrypt")
+    defer { directory.remove() }
+    try openssl(
+      ["pkey", "-in", path, "-out", encrypted, "-aes256", "-passout", "pass:secret"], in: directory)
+    chmod(encrypted, 0o600)
+  }
+
+  /// A key and a certificate for the common name `name`, signed by `authority`.
+  private static func sign(
+    _ name: String, by authority: String, extensions: String, in directory: TemporaryDirectory
+  ) throws {
+    try openssl(
+      [
+        "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout",
+        "\(name).key", "-out", "\(name).csr", "-subj", "/CN=\(name)",
+      ], in: directory)
+    directory.write("\(name).ext", extensions)
+    try openssl(
+      [
+        "x509", "-req", "-in", "\(name).csr", "-CA", "\(authority).crt", "-CAkey", "\(authority).key",
+        "-CAcreateserial", "-out", "\(name).crt", "-days", "2", "-extfile", "\(name).ext",
+      ], in: directory)
   }
 
   /// The broker's listener settings for the certificate `name` (`server` or `elsewhere`).

@@ -1,4 +1,3 @@
-import Dashboard
 import DashboardRuntime
 import DevicePairing
 import Dispatch
@@ -10,6 +9,8 @@ import MailboxWatcher
 import PeerSession
 import TestSupport
 import Testing
+
+@testable import Dashboard
 
 /// What the peers' source reads from real peers of this process, and the effects `X` and `C`
 /// run: an invitation's archived context decoded, a peer that leaves seen `left the session` by

@@ -10,10 +10,11 @@ final class PeerProcess {
   /// The peer process's pid.
   var pid: Int32 { process.processIdentifier }
 
-  init(name: String, service: String = "chat", home: String) throws {
+  /// `arguments` follow `peer run`'s own (`--routes FILE`, say).
+  init(name: String, service: String = "chat", home: String, arguments: [String] = []) throws {
     let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     process.executableURL = me.deletingLastPathComponent().appendingPathComponent("wormhole-tui")
-    process.arguments = ["peer", "run", "--service", service, "--name", name, "--home", home]
+    process.arguments = ["peer", "run", "--service", service, "--name", name, "--home", home] + arguments
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
@@ -27,6 +28,11 @@ final class PeerProcess {
       }
       said.append(chunk)
     }
+  }
+
+  /// Sends `signal` to the peer while it runs.
+  func signal(_ signal: Int32) {
+    if process.isRunning { kill(process.processIdentifier, signal) }
   }
 
   /// Kills the peer (SIGKILL) if it still runs, and waits for it.

@@ -1,4 +1,3 @@
-import Dashboard
 import DashboardRuntime
 import DevicePairing
 import Dispatch
@@ -8,6 +7,8 @@ import MailboxWatcher
 import PeerSession
 import TestSupport
 import Testing
+
+@testable import Dashboard
 
 /// The peers' branch over real peers of this process (the local link under a hermetic home):
 /// a pending invitation shows on the invited peer, and `a` in the dashboard accepts it through

@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 import Wormhole
 import WormholeVocabulary
+
 @testable import Dashboard
 
 /// A way an operator can ask for a write, as keys typed once the dashboard shows its mailboxes
@@ -135,6 +136,18 @@ struct WritePath: Sendable, CustomTestStringConvertible {
           controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", request: .disconnect)),
       .route(RouteSend(home: directory.path, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: directory.path, pair: "desk", role: .watch, delivery: .deepLink("app://x"))),
+      // To a running peer, and a peer's data from a file: neither reaches the peer.
+      .route(
+        RouteSend(
+          to: .peer(
+            RouteTarget.Peer(
+              service: "chat", id: 1, label: "a#0001", selector: "a",
+              controlSocketPath: directory.path + "/none.control.sock")),
+          delivery: .deepLink("app://x"), replayOf: 2)),
+      .peerSend(
+        PeerDataSend(
+          controlSocketPath: directory.path + "/none.control.sock", peer: "a#0001", targets: "b",
+          mode: "reliable", data: [], file: directory.path + "/greeting")),
       // Remote writes to a bridged machine (--broker): never sent.
       .remoteWrite(RemoteWrite(.pass, machine: "m1", directory: name, identifier: "new", value: .integer(1))),
       .remoteWrite(RemoteWrite(.clear, machine: "m1", directory: name, identifier: "greeting")),

@@ -61,7 +61,7 @@ private func run(_ effect: DashboardEffect, _ pairs: any PairOperations) -> Effe
       .route(RouteSend(home: "/w", pair: "desk", role: .watch, delivery: .deepLink("myapp://x"))), pairs)
     #expect(link.failure == nil)
     #expect(pairs.routed.last?.delivery == .deepLink(try DeepLink("myapp://x")))
-    #expect(pairs.routed.last?.device.role == .watch)
+    #expect(pairs.routed.last?.device?.role == .watch)
   }
 
   @Test func aDeviceNotRunningARefusalAndAFailedActionAreFailures() {

@@ -1,9 +1,10 @@
-import Dashboard
 import KeyedArchive
 import MailboxModel
 import TerminalInput
 import Testing
 import WormholeVocabulary
+
+@testable import Dashboard
 
 /// `:` commands are entries of the keymap: parsed into the actions the keys produce, listed in
 /// help from the same table, with their arguments checked before anything is asked or done.

@@ -97,9 +97,11 @@ enum Bridged {
 }
 
 extension DashboardHarness {
-  /// Broker messages as the fleet's source hands them over: checked, in one batch.
+  /// Broker messages as the fleet's source hands them over: checked, in one batch, applied to
+  /// the end (slice after slice, as the loop does).
   mutating func sendFleet(_ inputs: [FleetInput], at time: Int64) {
     send(.fleet(inputs.map { FleetMessage($0, at: time) }, at: time))
+    while state.isLoadingFleet { send(.fleet([], at: time)) }
     effects = []
   }
 }

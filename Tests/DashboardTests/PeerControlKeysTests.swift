@@ -1,7 +1,8 @@
-import Dashboard
 import SnapshotSupport
 import Testing
 import WormholeVocabulary
+
+@testable import Dashboard
 
 private let snapshots = snapshotDirectory()
 

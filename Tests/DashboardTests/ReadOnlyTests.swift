@@ -3,6 +3,7 @@ import MailboxModel
 import TerminalInput
 import Testing
 import WormholeVocabulary
+
 @testable import Dashboard
 
 /// `--read-only` holds on every path that can write: each key in each pane, each `:` command
@@ -53,6 +54,49 @@ import WormholeVocabulary
     if writes { #expect(readOnly.state.messageLog.entries.contains { $0.text.hasPrefix("read-only") }) }
   }
 
+  /// A pair and running peers on screen: the route form to a pair's device and to a peer (`u`,
+  /// `:push`, `:open-url`), and a peer's data, typed or from a file (`:peer-send`).
+  static func peersHarness(readOnly: Bool) -> DashboardHarness {
+    var harness = DashboardHarness(readOnly: readOnly, mailboxes: ["a": .integer(1)])
+    harness.send(
+      .pairs([
+        PairSnapshot(
+          name: "desk", home: "/w", phone: .init(role: .phone, runningPID: 1), watch: .init(role: .watch))
+      ]))
+    harness.send(
+      .peers([
+        PeerSnapshot(
+          service: "chat", name: "lamp", id: 0x1a2b, pid: 2,
+          controlSocketPath: "/w/peers/chat/0000000000001a2b.control.sock"),
+        PeerSnapshot(
+          service: "chat", name: "bob", id: 0xb0b, pid: 3,
+          controlSocketPath: "/w/peers/chat/0000000000000b0b.control.sock"),
+      ]))
+    harness.effects = []
+    return harness
+  }
+
+  static let peerPaths: [String] = [
+    #"u{"aps":{}}<Enter>"#, #"u<S-Tab><S-Tab><Right><Tab>{"aps":{}}<Enter>"#,
+    #"u<S-Tab><S-Tab><Right><Right><Tab>{"aps":{}}<Enter>"#,
+    #"u<S-Tab><S-Tab><S-Tab><Right><Tab>l<Tab>myapp://x<Enter>"#, #":push<Enter>{"aps":{}}<Enter>"#,
+    #":open-url<Enter><S-Tab><S-Tab><S-Tab><Right><Tab><Right><Tab>myapp://x<Enter>"#,
+    "G:peer-send lamp reliable hi<Enter>", "G:peer-send lamp unreliable @notes.bin<Enter>",
+  ]
+
+  @Test(arguments: peerPaths)
+  func everyRouteAndPeerDataPathIsRefused(keys: String) {
+    var writable = Self.peersHarness(readOnly: false)
+    writable.type(keys)
+    #expect(writable.effects.contains { $0.writes }, "\(keys) writable: \(writable.effects)")
+
+    var readOnly = Self.peersHarness(readOnly: true)
+    readOnly.type(keys)
+    #expect(!readOnly.effects.contains { $0.writes }, "\(keys): \(readOnly.effects)")
+    if case .route? = readOnly.state.overlay { Issue.record("\(keys) left the route form open") }
+    #expect(readOnly.state.messageLog.entries.contains { $0.text.hasPrefix("read-only") })
+  }
+
   private func opensWrite(_ overlay: Overlay?) -> Bool {
     switch overlay {
     case .pass?, .replay?, .confirm?: return true
@@ -101,6 +145,17 @@ import WormholeVocabulary
       // A push and a deep link write too: the device routes them, and a route may pass them on.
       .route(RouteSend(home: home, pair: "desk", role: .phone, delivery: .push(#"{"aps":{}}"#))),
       .route(RouteSend(home: home, pair: "desk", role: .watch, delivery: .deepLink("app://x"), replayOf: 3)),
+      // To a running peer too, and a peer's data from a file.
+      .route(
+        RouteSend(
+          to: .peer(
+            RouteTarget.Peer(
+              service: "chat", id: 1, label: "a#0001", selector: "a", controlSocketPath: "/nowhere")),
+          delivery: .push(#"{"aps":{}}"#), replayOf: 4)),
+      .peerSend(
+        PeerDataSend(
+          controlSocketPath: "/nowhere", peer: "a#0001", targets: "b", mode: "reliable", data: [],
+          file: "x.bin")),
     ]
     // A session send of each type and each content writes (to the pair's devices).
     let sender = SessionSend.Sender(home: home, pair: "desk", role: .watch, applicationGroup: "g")

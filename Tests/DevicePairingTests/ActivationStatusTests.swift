@@ -20,7 +20,8 @@ import Testing
     let phone = try DeviceUnderTest(store, pair.phone, activate: false)
     #expect(!store.status(of: pair).isReachable, "a phone that runs but is not activated is not reachable")
     try phone.session.activate()
-    #expect(store.status(of: pair).isReachable)
+    // Reachable once the devices' links hear each other, as they report it.
+    #expect(phone.waitReachable() && store.status(of: pair).isReachable)
     // Deactivated while its process still holds the role: running, not activated.
     watch.session.deactivate()
     status = store.status(of: pair.watch)

@@ -30,6 +30,7 @@ struct mosquitto_message {
 // Error codes (enum mosq_err_t).
 #define CMOSQ_ERR_SUCCESS 0
 #define CMOSQ_ERR_NOMEM 1
+#define CMOSQ_ERR_PROTOCOL 2
 #define CMOSQ_ERR_INVAL 3
 #define CMOSQ_ERR_NO_CONN 4
 #define CMOSQ_ERR_CONN_LOST 7
@@ -90,8 +91,12 @@ const char *cmosquitto_connack_string(int code);
 // Since libmosquitto 1.6 (MQTT 5), and 2.0 for CMOSQ_OPT_TLS_USE_OS_CERTS.
 int cmosquitto_int_option(struct mosquitto *mosq, int option, int value);
 int cmosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password);
-/// TLS with the CA certificates in `cafile` (PEM); the server's certificate and host name are verified.
-int cmosquitto_tls_set(struct mosquitto *mosq, const char *cafile);
+/// TLS with the CA certificates in `cafile` (PEM) or the directory `capath` (one may be NULL);
+/// the server's certificate and host name are verified. `certfile` and `keyfile` (both or
+/// neither, PEM) are this client's certificate and key, for a broker that requires one; a key
+/// that needs a passphrase is not loaded (no terminal prompt).
+int cmosquitto_tls_set(
+    struct mosquitto *mosq, const char *cafile, const char *capath, const char *certfile, const char *keyfile);
 int cmosquitto_connect_bind_v5(
     struct mosquitto *mosq, const char *host, int port, int keepalive, const cmosquitto_property *properties);
 int cmosquitto_property_add_int32(cmosquitto_property **properties, int identifier, unsigned int value);

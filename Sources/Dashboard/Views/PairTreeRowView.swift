@@ -18,7 +18,7 @@ enum PairTreeRowView {
         count, row: row, column: max(area.maxX - countWidth, x), limit: countWidth, role: "list.branch")
     case .pair(let name):
       guard let pair = state.pair(named: name) else { return }
-      let reachable = pair.isReachable ? "reachable" : "unreachable"
+      let reachable = pair.reachabilityText
       let queued = pair.queuedCount > 0 ? "  \(pair.queuedCount) queued" : ""
       let name =
         (state.treePane.collapsedPairNodes.contains(node) ? "▸ " : "▾ ") + DisplayText.field(pair.name)

@@ -23,8 +23,8 @@ enum PeerTreeRowView {
         "  " + (folded ? "▸ " : "▾ ") + DisplayText.field(service)
         + "  \(members.count) peer\(members.count == 1 ? "" : "s"), \(connected) connected"
       screen.write(text, row: row, column: area.x, limit: area.width, role: "list")
-    case .peer(let service, let id):
-      guard let peer = state.peers.first(where: { $0.service == service && $0.id == id }) else { return }
+    case .peer:
+      guard let peer = PeerContentsLines.peer(at: node, in: state.peers) else { return }
       let mark = !peer.connected.isEmpty ? "●" : !peer.invitations.isEmpty ? "◐" : "○"
       var text = "    " + mark + " " + DisplayText.field(peer.label)
       if peer.isAdvertising { text += "  adv" }

@@ -28,9 +28,7 @@ enum RouteFormView {
         screen.write(
           "◂ \(form.kind.rawValue) ▸", row: y, column: fieldArea.x, limit: fieldArea.width, role: role)
       case .pair:
-        let pair =
-          form.session.pair.map { "◂ " + DisplayText.field($0.name) + " ▸" } ?? "(no pair under the home)"
-        screen.write(pair, row: y, column: fieldArea.x, limit: fieldArea.width, role: role)
+        screen.write(form.deviceChoice, row: y, column: fieldArea.x, limit: fieldArea.width, role: role)
       case .role:
         let target =
           form.session.pair.map { DisplayText.field($0.name) + ":" + form.session.role.rawValue } ?? "-"
@@ -67,7 +65,7 @@ enum RouteFormView {
   private static func label(_ field: RouteForm.Field, _ form: RouteForm) -> String {
     switch field {
     case .kind: return "send"
-    case .pair: return "pair"
+    case .pair: return form.deviceLabel
     case .role: return "to"
     case .text: return form.kind == .push ? "payload" : "URL"
     }

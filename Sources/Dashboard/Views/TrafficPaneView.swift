@@ -89,7 +89,7 @@ enum TrafficPaneView {
           .size: Formatting.size(entry.size),
           .sender: entry.sender.map(DisplayText.field) ?? "-",
           .route: entry.isRouted
-            ? DisplayText.field(entry.device ?? "-")
+            ? RoutedDevice.column(entry.device, width: routeWidth)
             : routeWidth.flatMap { route(of: entry, width: $0) } ?? "-",
           .taken: takenWidth.flatMap { taken(by: entry, width: $0) } ?? "-",
           .outcome: outcome,
