@@ -273,7 +273,7 @@ public struct FleetState: Sendable {
     case .bridgeInfo(let machine, _):
       reloading?.machines.insert(machine)
       reloading?.infos.insert(machine)
-    case .traffic(let machine, _):
+    case .traffic(let machine, _), .trafficBacklog(let machine, _):
       reloading?.machines.insert(machine)
     case .mailbox(let machine, let directory, let identifier, _):
       reloading?.machines.insert(machine)

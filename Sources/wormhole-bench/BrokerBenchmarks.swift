@@ -38,7 +38,7 @@ import Synchronization
 /// Each figure is the median of three runs; each run's ratio is in the detail.
 ///
 /// `WORMHOLE_BENCH_BROKER=session|pairs|bridge` (comma-separated for several) takes only those
-/// figures; `dashboard` is reserved for the fleet dashboard's figure.
+/// figures. The keystroke figures with a dashboard watching the broker are the `fleet` group.
 func brokerBenchmarks() throws -> [BenchmarkRecord] {
   let selected = try BrokerFigure.selected(ProcessInfo.processInfo.environment["WORMHOLE_BENCH_BROKER"])
   try MQTTClient.load()
@@ -50,7 +50,6 @@ func brokerBenchmarks() throws -> [BenchmarkRecord] {
     case .session: records.append(try sessionMessageBenchmark(broker))
     case .bridge: records.append(try bridgeThroughputBenchmark(broker))
     case .pairs: records.append(try manyPairsBenchmark(broker))
-    case .dashboard: break  // the fleet dashboard's figure, wired in by its own file
     }
   }
   return records
@@ -58,7 +57,7 @@ func brokerBenchmarks() throws -> [BenchmarkRecord] {
 
 /// The figures of the broker group, in the order they run.
 enum BrokerFigure: String, CaseIterable {
-  case session, bridge, pairs, dashboard
+  case session, bridge, pairs
 
   /// The figures `WORMHOLE_BENCH_BROKER` names (all when it is unset or empty).
   static func selected(_ value: String?) throws -> Set<BrokerFigure> {
@@ -215,6 +214,7 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
         [
           broker.address.host, String(broker.address.port), childHome,
           String(run * 1000 + index * perProcess), String(perProcess),
+          BrokerPairsTraffic.rounds(manyPairsRoundTrips).argument,
         ], command: "child-broker-pairs")
     }
     defer { for child in children { child.finish(killing: true) } }
@@ -251,77 +251,6 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
     name: "broker_100_pairs_message_p50", unit: "seconds", value: median(ours),
     baselineName: "one pair alone", baseline: median(alone), higherIsBetter: false, target: nil,
     detail: detail)
-}
-
-/// `wormhole-bench child-broker-pairs HOST PORT HOME FIRST COUNT`: hosts pairs `p FIRST` to
-/// `p FIRST+COUNT-1` (both devices each) over the broker, says `ready` once every pair reaches
-/// itself, waits for `go`, then has every pair do its round trips at once, and prints
-/// `samples S...` and `rss BYTES`.
-func runBrokerPairsChild(_ arguments: [String]) throws {
-  guard arguments.count == 5, let port = Int(arguments[1]), let first = Int(arguments[3]),
-    let count = Int(arguments[4])
-  else { throw BenchmarkFailure("child-broker-pairs HOST PORT HOME FIRST COUNT") }
-  try MQTTClient.load()
-  let broker = BrokerAddress(host: arguments[0], port: port)
-  let store = PairStore(home: arguments[2])
-  let payload = [UInt8](repeating: 7, count: messageBytes)
-  var devices: [SimulatedDevice] = []
-  defer { for device in devices { device.stop() } }
-  let reachable = DispatchSemaphore(value: 0)
-  var phones: [SessionEngine] = []
-  for index in first..<(first + count) {
-    let pair = try store.create(try PairStore.name("p\(index)"))
-    for address in [pair.watch, pair.phone] {
-      let link = try MQTTDeviceLink(address: address, broker: broker)
-      let device = try SimulatedDevice(
-        store: store, address: address, applicationGroup: "group.bench", link: link)
-      let session = device.session
-      device.session.setDeliveryHandler { delivery in
-        switch delivery {
-        case .message(let message) where address.role == .watch:
-          try? session.reply(to: message, with: message.payload)
-        case .reachabilityChanged(true) where address.role == .phone:
-          reachable.signal()
-        default:
-          break
-        }
-      }
-      try device.session.activate()
-      devices.append(device)
-      if address.role == .phone { phones.append(session) }
-    }
-  }
-  for _ in 0..<count {
-    guard reachable.wait(timeout: .now() + 60) == .success else {
-      throw BenchmarkFailure("not every pair reached itself in 60 s")
-    }
-  }
-  print("ready")
-  fflush(nil)
-  guard readLine() == "go" else { return }
-  let samples = Mutex<[Double]>([])
-  let group = DispatchGroup()
-  for phone in phones {
-    group.enter()
-    let thread = Thread {
-      defer { group.leave() }
-      let replied = DispatchSemaphore(value: 0)
-      for _ in 0..<manyPairsRoundTrips {
-        let start = now()
-        guard
-          (try? phone.sendMessage(payload, identifier: "bench", replyTimeout: 30) { _ in replied.signal() })
-            != nil, replied.wait(timeout: .now() + 30) == .success
-        else { return }
-        let took = now() - start
-        samples.withLock { $0.append(took) }
-      }
-    }
-    thread.start()
-  }
-  group.wait()
-  print("samples " + samples.withLock { $0 }.map { String($0) }.joined(separator: " "))
-  print("rss \(Int(residentBytes()))")
-  fflush(nil)
 }
 
 // MARK: Bridge throughput
@@ -479,13 +408,14 @@ private final class BridgeSubscriber: Sendable {
   }
 }
 
-/// A mosquitto of the benchmark's own, killed (and its directory removed) by ``stop()``.
-private final class BenchBroker: Sendable {
+/// A mosquitto of the benchmark's own, killed (and its directory removed) by ``stop()``;
+/// `extraConfiguration` (mosquitto.conf lines) is added to its configuration.
+final class BenchBroker: Sendable {
   let address: BrokerAddress
   private let process: Process
   private let directory: String
 
-  init() throws {
+  init(extraConfiguration: String = "") throws {
     let candidates: [String] = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"]
     let executable = candidates.first { access($0, X_OK) == 0 }
     guard let executable else { throw BenchmarkFailure("mosquitto is not installed: apt install mosquitto") }
@@ -495,7 +425,7 @@ private final class BenchBroker: Sendable {
     let configuration = directory + "/mosquitto.conf"
     try Data(
       ("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n"
-        + "max_queued_messages 0\n").utf8
+        + "max_queued_messages 0\n" + extraConfiguration).utf8
     )
     .write(to: URL(fileURLWithPath: configuration))
     process = Process()
