@@ -235,8 +235,12 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   }
 
   public func advertise(_ advertisement: PeerAdvertisement?) {
-    let payload = advertisement.flatMap { try? codec.encode($0.frame) } ?? PeerTopics.online
+    let frame = advertisement.flatMap { try? codec.encode($0.frame) }
+    let payload = frame ?? PeerTopics.online
     state.withLock { state in
+      // For `peer list` and the dashboard here (``PeerDirectory/brokerAdvertisementPath(_:)``),
+      // under the lock: what advertises last is what the file says.
+      if state.lock != nil { writeAdvertisementFile(frame) }
       if state.presence != payload {
         state.earlierPresences = Array((state.earlierPresences + [state.presence]).suffix(4))
       }
@@ -347,7 +351,20 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     return lock
   }
 
+  /// Writes `frame` as this peer's broker advertisement file, or removes it (`nil`).
+  private func writeAdvertisementFile(_ frame: [UInt8]?) {
+    let path = directory.brokerAdvertisementPath(local.id)
+    guard let frame else {
+      _ = unlink(path)
+      return
+    }
+    do throws(SystemCallFailure) { try DeviceFiles.writeAtomically(frame, to: path) } catch {
+      refuse("cannot write the peer's advertisement file: \(error.message)", id: nil)
+    }
+  }
+
   private func removeLocalFiles(_ lock: RunLock) {
+    _ = unlink(directory.brokerAdvertisementPath(local.id))
     _ = unlink(directory.identityPath(local.id))
     _ = unlink(directory.lockPath(local.id))
     lock.release()

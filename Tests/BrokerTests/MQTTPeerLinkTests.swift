@@ -406,11 +406,13 @@ struct MQTTPeerLinkTests {
     let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
     let release = DispatchSemaphore(value: 0)
     let held = DispatchSemaphore(value: 0)
-    let phone = try BrokerPeer("phone", home: second.path, broker: broker, browse: true, handler: { event in
-      guard case .stateChanged(_, .notConnected, reason: .disconnected) = event else { return }
-      held.signal()
-      _ = release.wait(timeout: .now() + 20)
-    })
+    let phone = try BrokerPeer(
+      "phone", home: second.path, broker: broker, browse: true,
+      handler: { event in
+        guard case .stateChanged(_, .notConnected, reason: .disconnected) = event else { return }
+        held.signal()
+        _ = release.wait(timeout: .now() + 20)
+      })
     defer { [watch, phone].forEach { $0.stop() } }
     #expect(phone.find(watch.identity))
     #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
