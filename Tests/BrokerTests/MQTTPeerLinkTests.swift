@@ -439,6 +439,47 @@ struct MQTTPeerLinkTests {
     #expect(phone.request(["send", "watch", "reliable", "1 again"]).text(0) == "ok")
   }
 
+  /// A peer heard live once, just after the browser's heartbeat, and never again is lost
+  /// ``MQTTPeerLink/missedHeartbeats`` heartbeats later (6 s here), not at the browser's next
+  /// beat after that (8 s): the silence is checked when it is due, so a peer stopped is lost
+  /// within the keep-alive with a heartbeat to spare, under load too.
+  @Test func aSilentPeerIsLostWhenItsSilenceIsDueNotAtTheNextBeat() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let heartbeat = Duration.seconds(2)
+    let browser = try BrokerPeer(
+      "browser", home: home.path, broker: broker, browse: true, heartbeat: heartbeat)
+    defer { browser.stop() }
+    let beats = Collector<ContinuousClock.Instant>()
+    let watcher = try MQTTClient(clientIdentifier: "beats", cleanSession: true) { event in
+      if case .received(let message) = event, !message.isRetained, !message.payload.isEmpty {
+        beats.append(.now)
+      }
+    }
+    try watcher.connect(to: broker.address)
+    defer { watcher.disconnect() }
+    try watcher.subscribe(
+      "wormhole/v1/peers/chat/\(PeerDirectory.hex(browser.identity.id))/presence", quality: .atMostOnce)
+    let ghost = try #require(PeerIdentity(name: try PeerName("ghost"), id: 0x77))
+    let presence = try PeerFrameCodec().encode(
+      PeerAdvertisement(peer: ghost, service: try ServiceType("chat")).frame)
+    // Right after one of the browser's beats: its next one is a heartbeat away.
+    let count = beats.values.count
+    #expect(beats.wait(seconds: 10) { $0.count > count }.count > count)
+    let heard = ContinuousClock.now
+    #expect(
+      try watcher.publish(
+        presence, to: "wormhole/v1/peers/chat/\(PeerDirectory.hex(ghost.id))/presence", quality: .atMostOnce,
+        retained: false, timeout: 5))
+    #expect(browser.find(ghost))
+    #expect(browser.lose(ghost, seconds: 15))
+    let silent = ContinuousClock.now - heard
+    #expect(
+      silent > heartbeat * 3 - .milliseconds(200) && silent < heartbeat * 3 + heartbeat / 2, "\(silent)")
+  }
+
   /// What anyone on the broker may publish as a peer's retained presence: a bad service type,
   /// a name that breaks the rule, an oversized payload, an advertisement for another id, and a
   /// well-formed one no live peer stands behind (left by a peer that died while the broker was
