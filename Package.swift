@@ -138,7 +138,7 @@ let package = Package(
       dependencies: [
         "Wormhole", "WormholeVocabulary", "KeyedArchive", "Inotify", "MailboxModel", "MailboxWatcher",
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
-        "DevicePairing", "DeviceSession", "PeerSession", "MQTTClient",
+        "DevicePairing", "DeviceSession", "PeerSession", "MQTTClient", "FleetProtocol",
       ]),
     .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
     .testTarget(

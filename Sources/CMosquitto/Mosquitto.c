@@ -17,6 +17,7 @@ static struct {
   int (*disconnect)(struct mosquitto *);
   int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
   int (*subscribe)(struct mosquitto *, int *, const char *, int);
+  int (*subscribe_v5)(struct mosquitto *, int *, const char *, int, int, const cmosquitto_property *);
   int (*loop_start)(struct mosquitto *);
   int (*loop_stop)(struct mosquitto *, bool);
   void (*connect_callback_set)(struct mosquitto *, cmosquitto_connect_callback);
@@ -76,6 +77,8 @@ static void load(void) {
   api.publish = (int (*)(struct mosquitto *, int *, const char *, int, const void *, int, bool))symbol(
       library, "mosquitto_publish");
   api.subscribe = (int (*)(struct mosquitto *, int *, const char *, int))symbol(library, "mosquitto_subscribe");
+  api.subscribe_v5 = (int (*)(struct mosquitto *, int *, const char *, int, int, const cmosquitto_property *))symbol(
+      library, "mosquitto_subscribe_v5");
   api.loop_start = (int (*)(struct mosquitto *))symbol(library, "mosquitto_loop_start");
   api.loop_stop = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_loop_stop");
   api.connect_callback_set = (void (*)(struct mosquitto *, cmosquitto_connect_callback))symbol(
@@ -152,6 +155,9 @@ int cmosquitto_publish(
 }
 int cmosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos) {
   return api.subscribe(mosq, mid, sub, qos);
+}
+int cmosquitto_subscribe_v5(struct mosquitto *mosq, int *mid, const char *sub, int qos, int options) {
+  return api.subscribe_v5(mosq, mid, sub, qos, options, NULL);
 }
 int cmosquitto_loop_start(struct mosquitto *mosq) { return api.loop_start(mosq); }
 int cmosquitto_loop_stop(struct mosquitto *mosq, bool force) { return api.loop_stop(mosq, force); }

@@ -40,7 +40,6 @@ public final class LocalPeerLink: PeerLink {
   /// Its service's directory.
   public let directory: PeerDirectory
   private let codec = PeerFrameCodec()
-  private let writer = LocalPeerFrameWriter(codec: PeerFrameCodec())
   private let state = Mutex(LinkState())
   /// Wakes the reading thread from `epoll_wait`; `nil` when the system gave none (``wakeFailure``).
   private let wake: WakePipe?
@@ -173,7 +172,7 @@ public final class LocalPeerLink: PeerLink {
   }
 
   public func send(_ frame: PeerFrame, to peer: PeerIdentity) -> Bool {
-    guard peer.id != local.id, let bytes = try? writer.encode(frame) else { return false }
+    guard peer.id != local.id, let bytes = try? codec.encode(frame) else { return false }
     return state.withLock { state -> Bool in
       guard !state.isStopping, state.listener >= 0 else { return false }
       let descriptor: Int32
@@ -359,7 +358,7 @@ public final class LocalPeerLink: PeerLink {
   /// What is being read from one connection, and who is at its other end once known (kept
   /// here, so that reading takes no lock).
   private struct Inbound {
-    var frames: LocalPeerFrameReader
+    var frames: PeerFrameReader
     var peer: PeerIdentity?
   }
 
@@ -406,7 +405,7 @@ public final class LocalPeerLink: PeerLink {
         guard event.events & (EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0 else { continue }
         let open = receive(
           descriptor,
-          into: &loop.inbound[descriptor, default: Inbound(frames: LocalPeerFrameReader(codec: codec))],
+          into: &loop.inbound[descriptor, default: Inbound(frames: PeerFrameReader(codec: codec))],
           buffer: &loop.buffer, handler: loop.handler)
         if !open {
           loop.inbound[descriptor] = nil
@@ -486,8 +485,8 @@ public final class LocalPeerLink: PeerLink {
 
   /// The advertisement one frame's bytes hold, or `nil`.
   static func advertisement(_ bytes: [UInt8], codec: PeerFrameCodec) -> PeerAdvertisement? {
-    var reader = LocalPeerFrameReader(codec: codec)
-    reader.append(bytes[...])
+    var reader = PeerFrameReader(codec: codec)
+    reader.append(bytes)
     guard let frame = try? reader.next() else { return nil }
     return try? PeerAdvertisement(frame: frame)
   }

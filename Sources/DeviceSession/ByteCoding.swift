@@ -1,33 +1,32 @@
 /// Big-endian integers and length-prefixed strings appended to a byte array.
-package struct ByteWriter {
-  package var bytes: [UInt8] = []
+///
+/// Inlinable, so that the codecs of other modules (the peers') write through code specialized
+/// for their own byte collections instead of generic code run through value witnesses.
+@usableFromInline package struct ByteWriter {
+  @usableFromInline package var bytes: [UInt8] = []
 
-  package init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+  @inlinable package init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
 
-  package mutating func append(_ value: UInt8) { bytes.append(value) }
+  @inlinable @inline(__always) package mutating func append(_ value: UInt8) { bytes.append(value) }
 
-  package mutating func append(_ value: UInt16) {
-    bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-    bytes.append(UInt8(truncatingIfNeeded: value))
+  @inlinable @inline(__always) package mutating func append(_ value: UInt16) { appendBigEndian(value) }
+
+  @inlinable @inline(__always) package mutating func append(_ value: UInt32) { appendBigEndian(value) }
+
+  @inlinable @inline(__always) package mutating func append(_ value: UInt64) { appendBigEndian(value) }
+
+  /// The integer's bytes, most significant first, in one append.
+  @inlinable @inline(__always) mutating func appendBigEndian(_ value: some FixedWidthInteger) {
+    withUnsafeBytes(of: value.bigEndian) { bytes.append(contentsOf: $0) }
   }
 
-  package mutating func append(_ value: UInt32) {
-    for shift in stride(from: 24, through: 0, by: -8) {
-      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-    }
+  @inlinable package mutating func append(contentsOf data: some Collection<UInt8>) {
+    bytes.append(contentsOf: data)
   }
-
-  package mutating func append(_ value: UInt64) {
-    for shift in stride(from: 56, through: 0, by: -8) {
-      bytes.append(UInt8(truncatingIfNeeded: value >> shift))
-    }
-  }
-
-  package mutating func append(contentsOf data: some Collection<UInt8>) { bytes.append(contentsOf: data) }
 }
 
 /// Reads what ``ByteWriter`` writes, refusing to read past the end.
-package struct ByteReader {
+@usableFromInline package struct ByteReader {
   private let bytes: [UInt8]
   package private(set) var offset: Int
 
@@ -38,34 +37,40 @@ package struct ByteReader {
 
   package var remaining: Int { bytes.count - offset }
 
-  private mutating func take(_ count: Int) throws(FrameError) -> ArraySlice<UInt8> {
+  /// The offset of `count` bytes to read next, which are then taken.
+  private mutating func take(_ count: Int) throws(FrameError) -> Int {
     guard count >= 0, remaining >= count else {
       throw .truncated(needed: count, available: max(remaining, 0))
     }
     defer { offset += count }
-    return bytes[offset..<(offset + count)]
+    return offset
   }
 
-  package mutating func readByte() throws(FrameError) -> UInt8 { try take(1).first ?? 0 }
-
-  package mutating func readUInt16() throws(FrameError) -> UInt16 {
-    try take(2).reduce(0) { $0 << 8 | UInt16($1) }
+  /// The big-endian integer of `count` (at most 8) bytes.
+  private mutating func readInteger(_ count: Int) throws(FrameError) -> UInt64 {
+    let at = try take(count)
+    var value: UInt64 = 0
+    for index in at..<(at + count) { value = value << 8 | UInt64(bytes[index]) }
+    return value
   }
 
-  package mutating func readUInt32() throws(FrameError) -> UInt32 {
-    try take(4).reduce(0) { $0 << 8 | UInt32($1) }
-  }
+  @usableFromInline package mutating func readByte() throws(FrameError) -> UInt8 { bytes[try take(1)] }
 
-  package mutating func readUInt64() throws(FrameError) -> UInt64 {
-    try take(8).reduce(0) { $0 << 8 | UInt64($1) }
-  }
+  package mutating func readUInt16() throws(FrameError) -> UInt16 { UInt16(try readInteger(2)) }
 
-  package mutating func readBytes(_ count: Int) throws(FrameError) -> [UInt8] { Array(try take(count)) }
+  package mutating func readUInt32() throws(FrameError) -> UInt32 { UInt32(try readInteger(4)) }
+
+  package mutating func readUInt64() throws(FrameError) -> UInt64 { try readInteger(8) }
+
+  package mutating func readBytes(_ count: Int) throws(FrameError) -> [UInt8] {
+    let at = try take(count)
+    return Array(bytes[at..<(at + count)])
+  }
 
   /// UTF-8 text of `count` bytes; invalid UTF-8 is refused.
   package mutating func readText(_ count: Int, what: String) throws(FrameError) -> String {
-    let slice = try take(count)
-    guard let text = String(validating: slice, as: UTF8.self) else {
+    let at = try take(count)
+    guard let text = String(validating: bytes[at..<(at + count)], as: UTF8.self) else {
       throw .malformed("the \(what) is not valid UTF-8")
     }
     return text

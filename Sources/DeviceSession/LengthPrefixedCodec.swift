@@ -35,9 +35,10 @@ public protocol LengthPrefixedCodec: Sendable {
 
 extension LengthPrefixedCodec {
   /// The length a prefix announces, checked against the limit: how many bytes to wait for.
-  public func announcedLength(_ prefix: some Collection<UInt8>) throws(Failure) -> Int {
+  @inlinable public func announcedLength(_ prefix: some Collection<UInt8>) throws(Failure) -> Int {
     guard prefix.count >= 4 else { throw Failure(.truncated(needed: 4, available: prefix.count)) }
-    let length = Int(prefix.prefix(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
+    var length = 0
+    for byte in prefix.prefix(4) { length = length << 8 | Int(byte) }
     guard length <= maximumFrameBytes else {
       throw Failure(.oversized(bytes: length, limit: maximumFrameBytes))
     }
@@ -49,7 +50,7 @@ extension LengthPrefixedCodec {
 
   /// A writer holding the length prefix, the magic and the version of a frame whose body is
   /// `length` bytes, checked against the limit: the codec appends the rest of the body.
-  package func frameWriter(length: Int) throws(Failure) -> ByteWriter {
+  @inlinable package func frameWriter(length: Int) throws(Failure) -> ByteWriter {
     guard length <= maximumFrameBytes else {
       throw Failure(.oversized(bytes: length, limit: maximumFrameBytes))
     }
@@ -63,7 +64,9 @@ extension LengthPrefixedCodec {
 
   /// Reads and checks the magic and the version a body starts with; `what` names the frame in
   /// the error (`peer frame`).
-  package static func readMagicAndVersion(_ reader: inout ByteReader, what: String) throws(FrameError) {
+  @inlinable package static func readMagicAndVersion(
+    _ reader: inout ByteReader, what: String
+  ) throws(FrameError) {
     guard try reader.readByte() == magic.0, try reader.readByte() == magic.1 else {
       throw .malformed("it does not start with the \(what) magic")
     }
@@ -72,7 +75,7 @@ extension LengthPrefixedCodec {
   }
 
   /// The frame in `bytes`, which hold exactly one frame, length prefix included.
-  public func decode(_ bytes: [UInt8]) throws(Failure) -> Frame {
+  @inlinable public func decode(_ bytes: [UInt8]) throws(Failure) -> Frame {
     let length = try announcedLength(bytes)
     guard bytes.count - 4 >= length else {
       throw Failure(.truncated(needed: length, available: bytes.count - 4))

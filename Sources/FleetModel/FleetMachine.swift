@@ -17,6 +17,8 @@ public struct FleetMachine: Sendable {
   public internal(set) var payloads: [FileName: [FileName: String]] = [:]
   /// The directory paths, sorted (kept as directories appear).
   public internal(set) var directoryPaths: [FileName] = []
+  /// Its traffic entries seen lately, so that a backlog adds only the others.
+  public internal(set) var recentTraffic = RecentTraffic()
 
   public init(name: String) { self.name = name }
 

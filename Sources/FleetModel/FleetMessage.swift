@@ -19,6 +19,9 @@ public enum FleetMessage: Sendable {
   /// The bridge's `BridgeInfo`, or `nil` when it was removed.
   case bridgeInfo(machine: String, RemoteWritePolicy?)
   case traffic(machine: String, TrafficEntry)
+  /// A bridge's ``TrafficBacklog``: its recent entries, oldest first (see ``FleetState``: those
+  /// already seen are not shown again).
+  case trafficBacklog(machine: String, [TrafficEntry])
   /// A mailbox's payload, or `nil` when it was cleared (an empty retained message).
   case mailbox(machine: String, directory: FileName, identifier: FileName, RemoteMailboxPayload?)
   /// Not state (another dashboard's requests, an empty presence).
@@ -91,6 +94,8 @@ public enum FleetMessage: Sendable {
         return
       }
       self = .traffic(machine: machine, entry)
+    case .backlog(let machine):
+      self = Self.backlog(input, machine: machine, at: now)
     case .mailbox(let machine, let directory, let identifier):
       guard !input.payload.isEmpty else {
         self = .mailbox(machine: machine, directory: directory, identifier: identifier, nil)
@@ -109,7 +114,12 @@ public enum FleetMessage: Sendable {
   /// not one (a time, a kind, a directory and an identifier are required; a clear-all's
   /// identifier is empty, as its record's is).
   static func trafficEntry(_ text: String, machine: String, at now: Int64) -> TrafficEntry? {
-    guard let fields = FleetJSON(text), let time = fields.string("time"),
+    FleetJSON(text).flatMap { trafficEntry($0, machine: machine, at: now) }
+  }
+
+  /// A traffic entry from the members of its JSON object, or `nil` when it is not one.
+  static func trafficEntry(_ fields: FleetJSON, machine: String, at now: Int64) -> TrafficEntry? {
+    guard let time = fields.string("time"),
       let milliseconds = TrafficRecord.milliseconds(fromTimestamp: time), let kind = fields.string("kind"),
       !kind.isEmpty, kind.utf8.count <= 64, let directory = fields.name("directory"),
       let identifier = fields.name("identifier")

@@ -161,7 +161,13 @@ public struct FleetState: Sendable {
       }
     case .traffic(let machine, let entry):
       guard touchMachine(machine, &change) else { return }
+      machines[machine]?.recentTraffic.insert(entry)
       change.traffic.append(entry)
+    case .trafficBacklog(let machine, let entries):
+      guard touchMachine(machine, &change) else { return }
+      for entry in entries where machines[machine]?.recentTraffic.insert(entry) == true {
+        change.traffic.append(entry)
+      }
     case .mailbox(let machine, let directory, let identifier, let payload):
       guard let payload else {
         clearMailbox(machine: machine, directory: directory, identifier: identifier, at: now, &change)
@@ -267,7 +273,7 @@ public struct FleetState: Sendable {
     case .bridgeInfo(let machine, _):
       reloading?.machines.insert(machine)
       reloading?.infos.insert(machine)
-    case .traffic(let machine, _):
+    case .traffic(let machine, _), .trafficBacklog(let machine, _):
       reloading?.machines.insert(machine)
     case .mailbox(let machine, let directory, let identifier, _):
       reloading?.machines.insert(machine)

@@ -8,6 +8,7 @@ import WormholeVocabulary
 /// wormhole/v1/machines/MACHINE/bridge                           BridgeInfo JSON       retained, QoS 1 (empty: the bridge exited)
 /// wormhole/v1/machines/MACHINE/mailboxes/DIRECTORY/IDENTIFIER   mailbox JSON          retained, QoS 1 (empty: cleared)
 /// wormhole/v1/machines/MACHINE/traffic                          one entry's JSON line QoS 1, not retained
+/// wormhole/v1/machines/MACHINE/backlog                          TrafficBacklog JSON   retained, QoS 1 (the recent entries)
 /// wormhole/v1/machines/MACHINE/requests                         RemoteRequest JSON    QoS 1, not retained (clients publish)
 /// wormhole/v1/clients/CLIENT/replies                            RemoteReply JSON      QoS 1, not retained (the bridge publishes)
 /// ```
@@ -32,6 +33,9 @@ public enum BridgeTopics {
 
   /// Where `machine`'s bridge publishes its traffic entries.
   public static func traffic(machine: String) -> String { "\(root)/\(encoded(machine))/traffic" }
+
+  /// The retained ``TrafficBacklog`` of `machine`'s bridge: its recent traffic entries.
+  public static func backlog(machine: String) -> String { "\(root)/\(encoded(machine))/backlog" }
 
   /// Where clients publish ``RemoteRequest``s for `machine`'s bridge.
   public static func requests(machine: String) -> String { "\(root)/\(encoded(machine))/requests" }
@@ -65,6 +69,7 @@ public enum BridgeTopics {
     case presence(machine: String)
     case bridge(machine: String)
     case traffic(machine: String)
+    case backlog(machine: String)
     case requests(machine: String)
     case mailbox(machine: String, directory: FileName, identifier: FileName)
   }
@@ -80,6 +85,7 @@ public enum BridgeTopics {
     case ("presence", 5): return .presence(machine: machine)
     case ("bridge", 5): return .bridge(machine: machine)
     case ("traffic", 5): return .traffic(machine: machine)
+    case ("backlog", 5): return .backlog(machine: machine)
     case ("requests", 5): return .requests(machine: machine)
     case ("mailboxes", 7):
       guard let directory = decoded(levels[5]), let identifier = decoded(levels[6]), !directory.isEmpty,

@@ -31,8 +31,8 @@ public struct PeerFrameCodec: LengthPrefixedCodec {
 
   /// The frame's bytes, length prefix included.
   public func encode(_ frame: PeerFrame) throws(PeerFrameError) -> [UInt8] {
-    let name = Array(frame.source.name.text.utf8)
-    let text = Array(frame.text.utf8)
+    let name = frame.source.name.text.utf8
+    let text = frame.text.utf8
     guard text.count <= Self.maximumTextBytes else {
       throw .malformed("the text is \(text.count) bytes; at most \(Self.maximumTextBytes)")
     }

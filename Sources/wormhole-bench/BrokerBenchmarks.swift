@@ -18,11 +18,17 @@ import Synchronization
 /// - bridge throughput: mailbox changes per second that `wormhole-tui bridge` (a child) mirrors
 ///   to the broker, from the first change (a rename of an archive written beforehand) to the
 ///   subscriber's last mailbox, against raw publishes of the same payloads (the ones the bridge
-///   published) to the same subscriber. Target: 0.5x.
+///   published) to the same subscriber by one client, the faster of two runs with Nagle's
+///   algorithm off and on (`MQTTClient(disablesNagle:)`). Target: 0.5x. The detail has each
+///   side's CPU per change (the bridge child's; the bench process's for the raw publishes, its
+///   subscriber included).
 ///
 /// The broker runs with `set_tcp_nodelay true`: with mosquitto's default (Nagle's algorithm on
 /// its sockets) every round trip waits for a delayed acknowledgement, about 44 ms on Linux,
-/// for the raw baseline and the devices alike (measured: 44 ms against 84 µs).
+/// for the raw baseline and the devices alike (measured: 44 ms against 84 µs). It queues any
+/// number of messages for a subscriber (`max_queued_messages 0`): with mosquitto's default of
+/// 1000 past its 20 in flight, a subscriber slower than 2000 publishes in a burst loses some
+/// (the broker still retains them, but the figure would never see them arrive).
 ///
 /// - 100 pairs through the one broker, hosted by 4 child processes (`wormhole-bench
 ///   child-broker-pairs`, 25 pairs each, both devices of a pair in one child), every pair doing
@@ -30,14 +36,43 @@ import Synchronization
 ///   hosting processes is stated).
 ///
 /// Each figure is the median of three runs; each run's ratio is in the detail.
+///
+/// `WORMHOLE_BENCH_BROKER=session|pairs|bridge` (comma-separated for several) takes only those
+/// figures. The keystroke figures with a dashboard watching the broker are the `fleet` group.
 func brokerBenchmarks() throws -> [BenchmarkRecord] {
+  let selected = try BrokerFigure.selected(ProcessInfo.processInfo.environment["WORMHOLE_BENCH_BROKER"])
   try MQTTClient.load()
   let broker = try BenchBroker()
   defer { broker.stop() }
-  return [
-    try sessionMessageBenchmark(broker), try bridgeThroughputBenchmark(broker),
-    try manyPairsBenchmark(broker),
-  ]
+  var records: [BenchmarkRecord] = []
+  for figure in BrokerFigure.allCases where selected.contains(figure) {
+    switch figure {
+    case .session: records.append(try sessionMessageBenchmark(broker))
+    case .bridge: records.append(try bridgeThroughputBenchmark(broker))
+    case .pairs: records.append(try manyPairsBenchmark(broker))
+    }
+  }
+  return records
+}
+
+/// The figures of the broker group, in the order they run.
+enum BrokerFigure: String, CaseIterable {
+  case session, bridge, pairs
+
+  /// The figures `WORMHOLE_BENCH_BROKER` names (all when it is unset or empty).
+  static func selected(_ value: String?) throws -> Set<BrokerFigure> {
+    guard let value, !value.isEmpty else { return Set(allCases) }
+    var figures: Set<BrokerFigure> = []
+    for name in value.split(separator: ",") {
+      guard let figure = BrokerFigure(rawValue: String(name)) else {
+        throw BenchmarkFailure(
+          "WORMHOLE_BENCH_BROKER: unknown figure \(name); figures: \(allCases.map(\.rawValue).joined(separator: ", "))"
+        )
+      }
+      figures.insert(figure)
+    }
+    return figures
+  }
 }
 
 private let runs = 3
@@ -179,6 +214,7 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
         [
           broker.address.host, String(broker.address.port), childHome,
           String(run * 1000 + index * perProcess), String(perProcess),
+          BrokerPairsTraffic.rounds(manyPairsRoundTrips).argument,
         ], command: "child-broker-pairs")
     }
     defer { for child in children { child.finish(killing: true) } }
@@ -217,77 +253,6 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
     detail: detail)
 }
 
-/// `wormhole-bench child-broker-pairs HOST PORT HOME FIRST COUNT`: hosts pairs `p FIRST` to
-/// `p FIRST+COUNT-1` (both devices each) over the broker, says `ready` once every pair reaches
-/// itself, waits for `go`, then has every pair do its round trips at once, and prints
-/// `samples S...` and `rss BYTES`.
-func runBrokerPairsChild(_ arguments: [String]) throws {
-  guard arguments.count == 5, let port = Int(arguments[1]), let first = Int(arguments[3]),
-    let count = Int(arguments[4])
-  else { throw BenchmarkFailure("child-broker-pairs HOST PORT HOME FIRST COUNT") }
-  try MQTTClient.load()
-  let broker = BrokerAddress(host: arguments[0], port: port)
-  let store = PairStore(home: arguments[2])
-  let payload = [UInt8](repeating: 7, count: messageBytes)
-  var devices: [SimulatedDevice] = []
-  defer { for device in devices { device.stop() } }
-  let reachable = DispatchSemaphore(value: 0)
-  var phones: [SessionEngine] = []
-  for index in first..<(first + count) {
-    let pair = try store.create(try PairStore.name("p\(index)"))
-    for address in [pair.watch, pair.phone] {
-      let link = try MQTTDeviceLink(address: address, broker: broker)
-      let device = try SimulatedDevice(
-        store: store, address: address, applicationGroup: "group.bench", link: link)
-      let session = device.session
-      device.session.setDeliveryHandler { delivery in
-        switch delivery {
-        case .message(let message) where address.role == .watch:
-          try? session.reply(to: message, with: message.payload)
-        case .reachabilityChanged(true) where address.role == .phone:
-          reachable.signal()
-        default:
-          break
-        }
-      }
-      try device.session.activate()
-      devices.append(device)
-      if address.role == .phone { phones.append(session) }
-    }
-  }
-  for _ in 0..<count {
-    guard reachable.wait(timeout: .now() + 60) == .success else {
-      throw BenchmarkFailure("not every pair reached itself in 60 s")
-    }
-  }
-  print("ready")
-  fflush(nil)
-  guard readLine() == "go" else { return }
-  let samples = Mutex<[Double]>([])
-  let group = DispatchGroup()
-  for phone in phones {
-    group.enter()
-    let thread = Thread {
-      defer { group.leave() }
-      let replied = DispatchSemaphore(value: 0)
-      for _ in 0..<manyPairsRoundTrips {
-        let start = now()
-        guard
-          (try? phone.sendMessage(payload, identifier: "bench", replyTimeout: 30) { _ in replied.signal() })
-            != nil, replied.wait(timeout: .now() + 30) == .success
-        else { return }
-        let took = now() - start
-        samples.withLock { $0.append(took) }
-      }
-    }
-    thread.start()
-  }
-  group.wait()
-  print("samples " + samples.withLock { $0 }.map { String($0) }.joined(separator: " "))
-  print("rss \(Int(residentBytes()))")
-  fflush(nil)
-}
-
 // MARK: Bridge throughput
 
 private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord {
@@ -299,8 +264,10 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
   var raw: [Double] = []
   var detail: [String: Double] = [:]
   for run in 0..<runs {
-    let root = try scratchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: root) }
+    let scratch = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let root = scratch + "/root"
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
     let machine = "bench\(run)"
     let prefix = "wormhole/v1/machines/\(machine)"
     let seen = BridgeSubscriber()
@@ -326,13 +293,15 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
       throw BenchmarkFailure("the bridge did not come online")
     }
     let mailboxPrefix = "\(prefix)/mailboxes/"
-    // Written beforehand beside the root, on the same file system: each change is one rename,
-    // so that the writer outruns the bridge and the figure is the bridge's.
-    let stage = root + "/.stage"
+    // Written beforehand beside the root (not below it, where the bridge would publish them
+    // as mailboxes of their own and count them), on the same file system: each change is one
+    // rename, so that the writer outruns the bridge and the figure is the bridge's.
+    let stage = scratch + "/stage"
     try FileManager.default.createDirectory(atPath: stage, withIntermediateDirectories: true)
     for (index, bytes) in contents.enumerated() {
       try rawWriteAndRename(bytes, directory: stage, name: "m\(index).archive")
     }
+    let bridgeCPU = cpuSeconds(bridge.processIdentifier)
     let start = now()
     for index in contents.indices {
       guard rename(stage + "/m\(index).archive", root + "/m\(index).archive") == 0 else {
@@ -345,23 +314,26 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
         "the bridge mirrored \(seen.count(mailboxPrefix)) of \(bridgedMailboxes) mailboxes")
     }
     let mirrored = now()
+    detail["run\(run)_bridge_cpu_us_per_change"] =
+      (cpuSeconds(bridge.processIdentifier) - bridgeCPU) * 1e6 / Double(bridgedMailboxes)
     let oursRate = Double(bridgedMailboxes) / (mirrored - start)
     detail["run\(run)_renames_per_s"] = Double(bridgedMailboxes) / (written - start)
     detail["run\(run)_lag_after_last_change_s"] = mirrored - written
-    // The same payloads, published raw by one client to the same subscriber.
+    // The same payloads, published raw by one client to the same subscriber, with Nagle's
+    // algorithm off (as the bridge's client) and on (a burst then goes out in fuller segments):
+    // the baseline is the faster of the two.
     let payloads = seen.latestPayloads(mailboxPrefix)
-    let publisher = try MQTTClient(clientIdentifier: "bench-bridge-raw-\(run)", cleanSession: true) { _ in }
-    defer { publisher.disconnect() }
-    try publisher.connect(to: broker.address)
-    let rawPrefix = "bench/rawbridge\(run)/"
-    let rawStart = now()
-    for (index, payload) in payloads.enumerated() {
-      try publisher.publish(payload, to: rawPrefix + "m\(index)", quality: .atLeastOnce, retained: true)
+    var rawRate = 0.0
+    for disablesNagle in [true, false] {
+      let name = disablesNagle ? "nodelay" : "nagle"
+      let (rate, cpu) = try rawPublishes(
+        payloads, broker: broker, seen: seen, prefix: "bench/rawbridge\(run)/\(name)/",
+        disablesNagle: disablesNagle)
+      detail["run\(run)_raw_\(name)_per_s"] = rate
+      // The whole bench process: the raw publisher, its network thread and the subscriber's.
+      detail["run\(run)_raw_\(name)_cpu_us_per_publish"] = cpu * 1e6 / Double(payloads.count)
+      rawRate = max(rawRate, rate)
     }
-    guard seen.wait(seconds: 60, until: { $0.mailboxCount(rawPrefix) >= payloads.count }) else {
-      throw BenchmarkFailure("the raw publishes did not all arrive")
-    }
-    let rawRate = Double(payloads.count) / (now() - rawStart)
     ours.append(oursRate)
     raw.append(rawRate)
     detail["run\(run)_ratio"] = oursRate / rawRate
@@ -374,6 +346,28 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
     name: "broker_bridge_throughput", unit: "changes/s", value: median(ours),
     baselineName: "raw publishes of the same payloads", baseline: median(raw), higherIsBetter: true,
     target: 0.5, detail: detail)
+}
+
+/// Publishes `payloads` (retained, QoS 1) under `prefix` from a client of its own, and waits until
+/// `seen` has them all: the rate, and the CPU seconds this process spent meanwhile.
+private func rawPublishes(
+  _ payloads: [[UInt8]], broker: BenchBroker, seen: BridgeSubscriber, prefix: String, disablesNagle: Bool
+) throws -> (rate: Double, cpuSeconds: Double) {
+  let publisher = try MQTTClient(
+    clientIdentifier: "bench-bridge-raw-\(UInt32.random(in: 0...UInt32.max))", cleanSession: true,
+    disablesNagle: disablesNagle
+  ) { _ in }
+  defer { publisher.disconnect() }
+  try publisher.connect(to: broker.address)
+  let cpu = cpuSeconds(getpid())
+  let start = now()
+  for (index, payload) in payloads.enumerated() {
+    try publisher.publish(payload, to: prefix + "m\(index)", quality: .atLeastOnce, retained: true)
+  }
+  guard seen.wait(seconds: 60, until: { $0.mailboxCount(prefix) >= payloads.count }) else {
+    throw BenchmarkFailure("the raw publishes did not all arrive")
+  }
+  return (Double(payloads.count) / (now() - start), cpuSeconds(getpid()) - cpu)
 }
 
 /// What the bridge benchmark's subscriber received: the newest payload per topic.
@@ -414,13 +408,14 @@ private final class BridgeSubscriber: Sendable {
   }
 }
 
-/// A mosquitto of the benchmark's own, killed (and its directory removed) by ``stop()``.
-private final class BenchBroker: Sendable {
+/// A mosquitto of the benchmark's own, killed (and its directory removed) by ``stop()``;
+/// `extraConfiguration` (mosquitto.conf lines) is added to its configuration.
+final class BenchBroker: Sendable {
   let address: BrokerAddress
   private let process: Process
   private let directory: String
 
-  init() throws {
+  init(extraConfiguration: String = "") throws {
     let candidates: [String] = ["/usr/sbin/mosquitto", "/usr/bin/mosquitto", "/usr/local/sbin/mosquitto"]
     let executable = candidates.first { access($0, X_OK) == 0 }
     guard let executable else { throw BenchmarkFailure("mosquitto is not installed: apt install mosquitto") }
@@ -429,7 +424,8 @@ private final class BenchBroker: Sendable {
     address = BrokerAddress(host: "127.0.0.1", port: port)
     let configuration = directory + "/mosquitto.conf"
     try Data(
-      "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n".utf8
+      ("listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\nset_tcp_nodelay true\n"
+        + "max_queued_messages 0\n" + extraConfiguration).utf8
     )
     .write(to: URL(fileURLWithPath: configuration))
     process = Process()

@@ -124,7 +124,7 @@ func siblingProgram(_ name: String) throws -> String {
 }
 
 /// CPU seconds (user + system) a process has used, from /proc.
-private func cpuSeconds(_ pid: pid_t) -> Double {
+func cpuSeconds(_ pid: pid_t) -> Double {
   guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
     let close = text.lastIndex(of: ")")
   else { return 0 }
@@ -224,14 +224,16 @@ private func bytesBenchmark() throws -> BenchmarkRecord {
     baselineName: "a full repaint", baseline: Double(full), higherIsBetter: false, target: 50)
 }
 
-/// Runs the real dashboard on `home` in a 200x60 pseudo-terminal until `body` returns, once it
-/// has drawn its first frame; then ends it with SIGTERM and collects it.
+/// Runs the real dashboard on `home` (with `arguments` after it) in a 200x60 pseudo-terminal
+/// until `body` returns, once it has drawn its first frame; then ends it with SIGTERM and
+/// collects it.
 func withDashboard<Result>(
-  on home: String, firstFrameBytes: Int, _ body: (PseudoTerminal, pid_t) throws -> Result
+  on home: String, arguments: [String] = [], firstFrameBytes: Int,
+  _ body: (PseudoTerminal, pid_t) throws -> Result
 ) throws -> Result {
   let pty = try PseudoTerminal(width: 200, height: 60)
   let pid = try pty.spawn(
-    try siblingProgram("wormhole-tui"), ["--home", home], environment: ["TERM": "xterm-256color"])
+    try siblingProgram("wormhole-tui"), ["--home", home] + arguments, environment: ["TERM": "xterm-256color"])
   defer { end(pid) }
   guard settle(seconds: 30, { pty.bytes > firstFrameBytes }) else {
     throw BenchmarkFailure("the dashboard drew nothing")

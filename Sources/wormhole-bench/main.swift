@@ -2,8 +2,8 @@ import Foundation
 
 // wormhole-bench: prints one JSON line per figure, each with a baseline measured in the same run.
 // Build and run in release mode: swift run -c release wormhole-bench [GROUP...]
-// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs, peers, broker
-// (all by default; model takes about six minutes; broker needs mosquitto and libmosquitto1).
+// Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs, peers, broker,
+// fleet (all by default; model takes about six minutes; broker and fleet need mosquitto and libmosquitto1).
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child-listener", arguments.count == 3 {
   do {
@@ -35,6 +35,7 @@ let groups: [(String, () throws -> [BenchmarkRecord])] = [
   ("inspector", inspectorBenchmarks), ("model", modelBenchmarks), ("flood", floodLatencyBenchmarks),
   ("dashboard", dashboardBenchmarks), ("hostile", hostileInputBenchmarks), ("filter", filterBenchmarks),
   ("pairs", pairBenchmarks), ("peers", peerBenchmarks), ("broker", brokerBenchmarks),
+  ("fleet", fleetBenchmarks),
 ]
 let known = Set(groups.map(\.0))
 for name in arguments where !known.contains(name) {

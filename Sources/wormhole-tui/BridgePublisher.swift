@@ -12,49 +12,101 @@ import WormholeVocabulary
 /// machine's presence. Read-only: it applies nothing from the broker; it subscribes only to its
 /// own mailbox topics, to empty the retained ones an earlier run left for mailboxes gone since.
 ///
-/// Publishing runs on one serial queue, so entries leave in the order the model recognized them;
-/// on every (re)connection the whole state is published again, so the broker ends equal to the
-/// disks after a broker restart too.
+/// A model update is published where the model hands it over, on the model's queue, as one
+/// batch (``MQTTClient/publish(_:)``): no hand-off per update or per change, and entries leave in
+/// the order the model recognized them. A mailbox is published again only when what its payload
+/// says changed (an update that rescans directories republishes nothing that did not). On every
+/// (re)connection the whole state is published again, so the broker ends equal to the disks
+/// after a broker restart too, even one that forgot every retained message.
+///
+/// The newest traffic entries (``TrafficBacklog``: 500 at most, 256 KiB at most) are kept
+/// retained on ``BridgeTopics/backlog(machine:)``, published at each connection and at most once
+/// a second while entries come, so that a dashboard that starts late shows recent traffic.
 final class BridgePublisher: Sendable {
   /// The largest archive copied, base64, into a mailbox's payload; above it the payload says so.
   static let archiveByteLimit = 256 << 10
 
   let machine: String
+  /// Where connections are handled (off libmosquitto's network thread).
   private let queue = DispatchQueue(label: "wormhole.bridge.publish")
-  private let model = Mutex<LiveModel?>(nil)
-  private let client = Mutex<MQTTClient?>(nil)
-  /// The retained mailbox topics published with content, so that vanished ones are emptied.
-  /// Touched only on `queue`.
-  private let published = Mutex<Set<String>>([])
+  /// Everything publishing touches, under one lock: a model update and a connection's full
+  /// publication never interleave.
+  private let state = Mutex(State())
 
-  /// Whether the broker accepted the connection and it has not dropped since: nothing is
-  /// published otherwise (libmosquitto must not be published to while `connect` runs on another
-  /// thread), and each connection publishes the whole state anyway.
-  private let isConnected = Mutex(false)
+  private struct State {
+    var model: LiveModel?
+    var client: MQTTClient?
+    /// Whether the broker accepted the connection and it has not dropped since: nothing is
+    /// published otherwise (libmosquitto must not be published to while `connect` runs on
+    /// another thread), and each connection publishes the whole state anyway.
+    var isConnected = false
+    /// What each retained mailbox topic published with content said, so that vanished ones are
+    /// emptied and unchanged ones not sent again.
+    var published: [String: Stamp] = [:]
+    /// Whether a publication of the traffic backlog is due (new entries came since the last).
+    var isBacklogDue = false
+  }
+
+  /// How long new traffic entries wait before the backlog is published again (with every
+  /// entry that came meanwhile): at most one backlog a second.
+  static let backlogInterval: DispatchTimeInterval = .seconds(1)
+
+  /// What a mailbox's payload is made of, but its archive's bytes (a version's serial stands
+  /// for them): equal stamps make equal payloads.
+  private struct Stamp: Equatable {
+    var serial: UInt64?
+    var versionCount: Int
+    var historyCount: Int
+    var lastChange: Int64
+    var sender: String?
+    var sequence: UInt64?
+    var error: String?
+
+    init(_ mailbox: Mailbox) {
+      serial = mailbox.current?.serial
+      versionCount = mailbox.versionCount
+      historyCount = mailbox.history.count
+      lastChange = mailbox.lastChange
+      sender = mailbox.current?.sender
+      sequence = mailbox.current?.sequence
+      error = mailbox.error
+    }
+  }
 
   init(machine: String) { self.machine = machine }
 
   /// The connection dropped: publishing waits for the next ``connected()``.
-  func disconnected() { isConnected.withLock { $0 = false } }
+  func disconnected() { state.withLock { $0.isConnected = false } }
 
   /// Starts publishing `model` through `client` (both made by the caller, the client not yet
   /// connected: its `.connected` events should reach ``connected()``).
   func attach(model: LiveModel, client: MQTTClient) {
-    self.model.withLock { $0 = model }
-    self.client.withLock { $0 = client }
+    state.withLock {
+      $0.model = model
+      $0.client = client
+    }
   }
 
-  /// The broker accepted the connection: presence, then everything.
+  /// The broker accepted the connection: presence, then everything (the broker may have
+  /// forgotten all of it: a restart without persistence).
   func connected() {
     queue.async {
-      self.isConnected.withLock { $0 = true }
-      self.publish(Array("online".utf8), to: BridgeTopics.presence(machine: self.machine))
-      self.published.withLock { $0 = [] }
-      self.publishAllMailboxes()
+      let client = self.state.withLock { state -> MQTTClient? in
+        state.isConnected = true
+        state.published = [:]
+        var batch = [self.message(Array("online".utf8), to: BridgeTopics.presence(machine: self.machine))]
+        if let snapshot = state.model?.snapshot {
+          self.appendAllMailboxes(of: snapshot, to: &batch, in: &state)
+          batch.append(self.backlog(of: snapshot))
+        }
+        self.send(batch, in: state)
+        return state.client
+      }
       // After the whole state: what the broker still holds from an earlier run arrives next.
-      guard let client = self.client.withLock({ $0 }) else { return }
       do throws(MQTTError) {
-        try client.subscribe(BridgeTopics.mailboxes(machine: self.machine), quality: .atLeastOnce)
+        // Not its own publications back (MQTT 5): a copy of each change, for nothing.
+        try client?.subscribe(
+          BridgeTopics.mailboxes(machine: self.machine), quality: .atLeastOnce, excludingOwn: true)
       } catch {
         diagnose("bridge: \(error.description)")
       }
@@ -70,34 +122,59 @@ final class BridgePublisher: Sendable {
       owner == machine
     else { return }
     queue.async {
-      guard let state = self.model.withLock({ $0?.snapshot }) else { return }
-      if state.mailbox(identifier, in: directory)?.isOnDisk != true { self.publish([], to: message.topic) }
+      self.state.withLock { state in
+        guard let snapshot = state.model?.snapshot,
+          snapshot.mailbox(identifier, in: directory)?.isOnDisk != true
+        else { return }
+        self.send([self.message([], to: message.topic)], in: state)
+      }
     }
   }
 
-  /// What the model's `onUpdate` hands over (on the model's queue).
+  /// What the model's `onUpdate` hands over, published there (on the model's queue), as one batch.
   func modelUpdated(_ update: ModelUpdate) {
-    queue.async {
-      guard let state = self.model.withLock({ $0?.snapshot }) else { return }
+    state.withLock { state in
+      guard state.isConnected, let snapshot = state.model?.snapshot else { return }
+      var batch: [MQTTMessage] = []
       if update.directoriesChanged {
-        self.publishAllMailboxes()
+        appendAllMailboxes(of: snapshot, to: &batch, in: &state)
       } else {
         for (directory, identifier) in update.changedMailboxes {
-          self.publishMailbox(directory: directory, identifier: identifier, in: state)
+          appendMailbox(directory: directory, identifier: identifier, of: snapshot, to: &batch, in: &state)
         }
       }
+      let traffic = BridgeTopics.traffic(machine: machine)
       for entry in update.newTraffic {
-        self.publish(
-          Array(entry.jsonLine.utf8), to: BridgeTopics.traffic(machine: self.machine), retained: false)
+        batch.append(message(Array(entry.jsonLine.utf8), to: traffic, retained: false))
+      }
+      send(batch, in: state)
+      if !update.newTraffic.isEmpty && !state.isBacklogDue {
+        state.isBacklogDue = true
+        queue.asyncAfter(deadline: .now() + Self.backlogInterval) { self.publishBacklog() }
       }
     }
+  }
+
+  /// The traffic backlog, again: the newest entries, retained (see ``TrafficBacklog``).
+  private func publishBacklog() {
+    state.withLock { state in
+      state.isBacklogDue = false
+      guard let snapshot = state.model?.snapshot else { return }
+      send([backlog(of: snapshot)], in: state)
+    }
+  }
+
+  /// The retained ``TrafficBacklog`` of the model's newest traffic entries.
+  private func backlog(of snapshot: ModelState) -> MQTTMessage {
+    let lines = snapshot.traffic.suffix(TrafficBacklog.entryLimit).map(\.jsonLine)
+    return message(TrafficBacklog.payload(lines), to: BridgeTopics.backlog(machine: machine))
   }
 
   /// Publishes "offline" and waits (up to two seconds) until the broker has it: a bridge that
   /// stops cleanly sends no Last Will.
   func goOffline() {
     queue.sync {
-      guard let client = client.withLock({ $0 }) else { return }
+      guard let client = state.withLock({ $0.client }) else { return }
       _ = try? client.publish(
         Array("offline".utf8), to: BridgeTopics.presence(machine: machine), quality: .atLeastOnce,
         retained: true,
@@ -105,31 +182,45 @@ final class BridgePublisher: Sendable {
     }
   }
 
-  private func publishAllMailboxes() {
-    guard let state = model.withLock({ $0?.snapshot }) else { return }
+  /// Every mailbox of `snapshot` whose payload changed since it was last published, and an
+  /// empty retained message for each published one that is gone.
+  private func appendAllMailboxes(
+    of snapshot: ModelState, to batch: inout [MQTTMessage], in state: inout State
+  ) {
     var seen: Set<String> = []
-    for directory in state.sortedDirectories {
+    for directory in snapshot.sortedDirectories {
       for mailbox in directory.sortedMailboxes {
-        let topic = publishMailbox(directory: directory.path, identifier: mailbox.identifier, in: state)
+        let topic = appendMailbox(
+          directory: directory.path, identifier: mailbox.identifier, of: snapshot, to: &batch, in: &state)
         if let topic { seen.insert(topic) }
       }
     }
-    for topic in published.withLock({ $0.subtracting(seen) }) { publish([], to: topic) }
-    published.withLock { $0 = seen }
+    for topic in state.published.keys where !seen.contains(topic) {
+      batch.append(message([], to: topic))
+      state.published[topic] = nil
+    }
   }
 
-  /// Publishes one mailbox's payload, or an empty retained message when it is cleared or gone;
-  /// returns the topic when it was published with content.
+  /// One mailbox's payload when it changed since it was last published, or an empty retained
+  /// message when it is cleared or gone (and was published); returns the topic when the mailbox
+  /// holds content.
   @discardableResult
-  private func publishMailbox(directory: FileName, identifier: FileName, in state: ModelState) -> String? {
+  private func appendMailbox(
+    directory: FileName, identifier: FileName, of snapshot: ModelState, to batch: inout [MQTTMessage],
+    in state: inout State
+  ) -> String? {
     let topic = BridgeTopics.mailbox(machine: machine, directory: directory, identifier: identifier)
-    guard let mailbox = state.mailbox(identifier, in: directory), mailbox.isOnDisk else {
-      publish([], to: topic)
-      published.withLock { _ = $0.remove(topic) }
+    guard let mailbox = snapshot.mailbox(identifier, in: directory), mailbox.isOnDisk else {
+      // Emptied even when this run never published it: an earlier run may have.
+      batch.append(message([], to: topic))
+      state.published[topic] = nil
       return nil
     }
-    publish(Array(Self.payload(mailbox, directory: directory, in: state).utf8), to: topic)
-    published.withLock { _ = $0.insert(topic) }
+    let stamp = Stamp(mailbox)
+    if state.published[topic] != stamp {
+      batch.append(message(Array(Self.payload(mailbox, directory: directory, in: snapshot).utf8), to: topic))
+      state.published[topic] = stamp
+    }
     return topic
   }
 
@@ -157,10 +248,14 @@ final class BridgePublisher: Sendable {
     return out
   }
 
-  private func publish(_ payload: [UInt8], to topic: String, retained: Bool = true) {
-    guard isConnected.withLock({ $0 }), let client = client.withLock({ $0 }) else { return }
+  private func message(_ payload: [UInt8], to topic: String, retained: Bool = true) -> MQTTMessage {
+    MQTTMessage(topic: topic, payload: payload, quality: .atLeastOnce, isRetained: retained)
+  }
+
+  private func send(_ batch: [MQTTMessage], in state: State) {
+    guard !batch.isEmpty, state.isConnected, let client = state.client else { return }
     do throws(MQTTError) {
-      try client.publish(payload, to: topic, quality: .atLeastOnce, retained: retained)
+      try client.publish(batch)
     } catch {
       // Not connected: the next connection publishes the whole state again.
       diagnose("bridge: \(error.description)")

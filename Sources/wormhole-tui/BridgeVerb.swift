@@ -53,7 +53,9 @@ enum BridgeVerb {
         isRetained: true)
       client = try MQTTClient(
         clientIdentifier: "wormhole-bridge-\(BridgeTopics.encoded(machine))-\(getpid())", cleanSession: true,
-        will: will, maximumPayloadBytes: RemoteRequest.maximumPayloadByteCount
+        will: will, maximumPayloadBytes: RemoteRequest.maximumPayloadByteCount,
+        // A steady stream of QoS 1 publications: see `disablesNagle` (4.7x the changes a second).
+        disablesNagle: true
       ) { event in
         switch event {
         case .connected:

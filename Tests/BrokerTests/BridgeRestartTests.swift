@@ -60,6 +60,60 @@ struct BridgeRestartTests {
     #expect(BridgeTests.payloads(retained, topic: gone).isEmpty, "\(retained)")
     #expect(retained.count == onDisk.count, "\(retained)")
   }
+
+  /// L7: a broker restarted without persistence forgets every retained message (CONNACK says
+  /// no session is present); the bridge reconnects and publishes its presence, its bridge info
+  /// and every mailbox again, including what changed while the broker was down, so that a
+  /// dashboard that subscribes afterwards is handed what the disk holds.
+  @Test func aBrokerRestartedWithoutPersistenceIsHandedThePresenceAndEveryMailboxAgain() throws {
+    let setup = try BridgeTests.Setup()
+    defer { setup.stop() }
+    for identifier in ["kept", "changed", "gone"] { try setup.pass(identifier, "\"first \(identifier)\"") }
+    let bridge = try BridgeProcess(setup.broker, container: setup.container, machine: "m1")
+    defer { bridge.stop() }
+    let first = try Subscriber(setup.broker, filter: "wormhole/v1/machines/m1/#")
+    let all = ["kept", "changed", "gone"].map { setup.mailboxTopic("m1", $0) }
+    let published = first.lines.wait { lines in
+      all.allSatisfy { !BridgeTests.payloads(lines, topic: $0).isEmpty }
+    }
+    first.stop()
+    try #require(
+      all.allSatisfy { !BridgeTests.payloads(published, topic: $0).isEmpty }, "\(bridge.diagnostics)")
+
+    setup.broker.kill()
+    // While the broker is down: one mailbox changes, one is added, one is cleared.
+    try setup.pass("changed", "\"second changed\"")
+    try setup.pass("added", "\"new\"")
+    try setup.clear("gone")
+    try setup.broker.restart()
+
+    let late = try Subscriber(setup.broker, filter: "wormhole/v1/machines/m1/#")
+    defer { late.stop() }
+    let onDisk = try diskArchives(setup.container)
+    #expect(onDisk.keys.sorted() == ["added", "changed", "kept"])
+    let presence = "wormhole/v1/machines/m1/presence"
+    let info = "wormhole/v1/machines/m1/bridge"
+    let retained = late.lines.wait(seconds: 20) { lines in
+      BridgeTests.payloads(lines, topic: presence).last == "online"
+        && !BridgeTests.payloads(lines, topic: info).isEmpty
+        && onDisk.allSatisfy { name, bytes in
+          BridgeTests.payloads(lines, topic: setup.mailboxTopic("m1", name)).last.flatMap(archive(in:))
+            == bytes
+        }
+    }
+    #expect(BridgeTests.payloads(retained, topic: presence).last == "online", "\(bridge.diagnostics)")
+    #expect(
+      BridgeTests.payloads(retained, topic: info).last?.contains("\"remote_writes\":false") == true,
+      "\(retained)")
+    for (name, bytes) in onDisk {
+      let payload = BridgeTests.payloads(retained, topic: setup.mailboxTopic("m1", name)).last
+      #expect(payload.flatMap(archive(in:)) == bytes, "\(name): \(payload ?? "nothing published")")
+    }
+    #expect(
+      BridgeTests.payloads(retained, topic: setup.mailboxTopic("m1", "gone")).allSatisfy(
+        BridgeTests.isEmptyPayload),
+      "\(retained)")
+  }
 }
 
 /// Each `IDENTIFIER.archive` in `directory`, by identifier.

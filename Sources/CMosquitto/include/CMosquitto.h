@@ -79,6 +79,10 @@ int cmosquitto_publish(
     struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos,
     bool retain);
 int cmosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos);
+/// mosquitto_subscribe_v5 without properties: `options` OR'd MQTT 5 subscription options.
+int cmosquitto_subscribe_v5(struct mosquitto *mosq, int *mid, const char *sub, int qos, int options);
+/// MQTT 5's "no local" subscription option: the broker sends the client none of its own publications.
+#define CMQTT_SUB_OPT_NO_LOCAL 0x04
 int cmosquitto_loop_start(struct mosquitto *mosq);
 int cmosquitto_loop_stop(struct mosquitto *mosq, bool force);
 void cmosquitto_connect_callback_set(struct mosquitto *mosq, cmosquitto_connect_callback callback);

@@ -24,15 +24,14 @@ enum MailboxTreeView {
     }
     // The name column fits the longest visible name, up to half the pane.
     var nameWidth = 6
-    for offset in 0..<body.height {
-      let node = state.treePane.node(atRow: state.treePane.scroll + offset)
-      guard let identifier = node?.identifier ?? node?.remoteIdentifier else { continue }
+    let nodes = state.treePane.nodes(fromRow: state.treePane.scroll, count: body.height)
+    for node in nodes {
+      guard let identifier = node.identifier ?? node.remoteIdentifier else { continue }
       nameWidth = max(nameWidth, TerminalWidth.columns(of: identifier.displayField))
     }
     nameWidth = min(nameWidth, max(body.width / 3, 6))
-    for offset in 0..<body.height {
+    for (offset, node) in nodes.enumerated() {
       let row = state.treePane.scroll + offset
-      guard let node = state.treePane.node(atRow: row) else { break }
       let y = body.y + offset
       let selected = row == state.treePane.selectedRow
       switch node {
