@@ -97,7 +97,7 @@ public final class PeersSource: DashboardMessageSource {
       var snapshot = PeerSnapshot(
         service: peer.directory.service.text, name: peer.identity.name.text, id: peer.identity.id,
         pid: peer.pid, isAdvertising: peer.isAdvertising,
-        info: peer.isAdvertising ? info(at: peer.directory.advertisementPath(peer.identity.id)) : [:],
+        info: peer.advertisementPath.map { info(at: $0) } ?? [:],
         controlSocketPath: peer.controlSocketPath, folder: peer.directory.peerPath(peer.identity.id))
       let request = PeerControlMessage(text: ["status"])
       guard

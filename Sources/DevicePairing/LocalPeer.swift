@@ -195,6 +195,10 @@ public final class LocalPeer: Sendable {
         request.text(1), among: Array(engine.foundPeers.keys), missing: "has not been found")
       let timeout = Double(request.text(3)) ?? 30
       let context = request.fields.count > 2 ? request.fields[2] : []
+      // Events reach the observers from the link's thread, after the request that made them
+      // returned: a `notConnected` queued before this invitation (a `disconnect` just before) may
+      // still come. The invitation's own outcome follows its `connecting`, so only that counts.
+      let isConnecting = Atomic<Bool>(false)
       let outcome = try attempt { () throws(PeerError) in
         try waitFor(
           seconds: timeout + 5,
@@ -206,9 +210,11 @@ public final class LocalPeer: Sendable {
             return nil
           }
           switch state {
-          case .connected: return .some(nil)
-          case .notConnected: return .some(reason)
-          default: return nil
+          case .connecting:
+            isConnecting.store(true, ordering: .relaxed)
+            return nil
+          case .connected: return isConnecting.load(ordering: .relaxed) ? .some(nil) : nil
+          case .notConnected: return isConnecting.load(ordering: .relaxed) ? .some(reason) : nil
           }
         }
       }

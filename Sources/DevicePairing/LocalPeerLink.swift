@@ -451,7 +451,7 @@ public final class LocalPeerLink: PeerLink {
   /// its advertisement, identity, sockets and lock. Ids are never reused, so no peer that starts
   /// later owns them. Its folder (the traffic journal, received resources) stays.
   private func sweepStale() {
-    let suffixes = [".advert", ".peer", ".sock", ".control.sock", ".lock"]
+    let suffixes = [".advert", ".broker", ".peer", ".sock", ".control.sock", ".lock"]
     for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
       for suffix in suffixes {
         guard let id = PeerDirectory.id(inFileName: name, suffix: suffix), id != local.id,

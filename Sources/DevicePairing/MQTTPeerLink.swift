@@ -235,8 +235,12 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   }
 
   public func advertise(_ advertisement: PeerAdvertisement?) {
-    let payload = advertisement.flatMap { try? codec.encode($0.frame) } ?? PeerTopics.online
+    let frame = advertisement.flatMap { try? codec.encode($0.frame) }
+    let payload = frame ?? PeerTopics.online
     state.withLock { state in
+      // For `peer list` and the dashboard here (``PeerDirectory/brokerAdvertisementPath(_:)``),
+      // under the lock: what advertises last is what the file says.
+      if state.lock != nil { writeAdvertisementFile(frame) }
       if state.presence != payload {
         state.earlierPresences = Array((state.earlierPresences + [state.presence]).suffix(4))
       }
@@ -347,7 +351,20 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     return lock
   }
 
+  /// Writes `frame` as this peer's broker advertisement file, or removes it (`nil`).
+  private func writeAdvertisementFile(_ frame: [UInt8]?) {
+    let path = directory.brokerAdvertisementPath(local.id)
+    guard let frame else {
+      _ = unlink(path)
+      return
+    }
+    do throws(SystemCallFailure) { try DeviceFiles.writeAtomically(frame, to: path) } catch {
+      refuse("cannot write the peer's advertisement file: \(error.message)", id: nil)
+    }
+  }
+
   private func removeLocalFiles(_ lock: RunLock) {
+    _ = unlink(directory.brokerAdvertisementPath(local.id))
     _ = unlink(directory.identityPath(local.id))
     _ = unlink(directory.lockPath(local.id))
     lock.release()
@@ -591,34 +608,46 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         nextBeat = now + heartbeat
         answerAt = nil
       }
-      settleAll()
-      let wakeAt = min(nextBeat, answerAt ?? nextBeat)
+      // Woken when the first peer heard falls silent too, not at the next beat only: a peer
+      // stopped is gone ``missedHeartbeats`` heartbeats after it was last heard, not up to one
+      // more (the keep-alive's bound, which load then overran).
+      let silentAt = settleAll()
+      let wakeAt = min(nextBeat, answerAt ?? nextBeat, silentAt ?? nextBeat)
       let nanoseconds = max(0, (wakeAt - ContinuousClock.now) / .nanoseconds(1))
       _ = heartbeatWake.wait(timeout: .now() + .nanoseconds(Int(min(nanoseconds, 3.6e12))))
       if state.withLock({ $0.isStopping }) { return }
     }
   }
 
-  /// Settles every known peer: silent ones are gone.
-  private func settleAll() {
+  /// Settles every known peer: silent ones are gone. When the first of those still heard will
+  /// be silent too long (`nil`: none is heard).
+  private func settleAll() -> ContinuousClock.Instant? {
     let silence = heartbeat * Self.missedHeartbeats
-    emitting.withLock { _ in
-      let events = state.withLock { state -> [PeerLinkEvent] in
+    return emitting.withLock { _ in
+      let (events, silentAt) = state.withLock { state -> ([PeerLinkEvent], ContinuousClock.Instant?) in
         var events: [PeerLinkEvent] = []
+        var silentAt: ContinuousClock.Instant?
         let now = ContinuousClock.now
         for id in state.remotes.keys.sorted() {
           guard var remote = state.remotes[id] else { continue }
           var contact: PeerIdentity?
-          if let heard = remote.heard, now - heard > silence {
-            remote.heard = nil
-            contact = state.contacts.removeValue(forKey: id)
+          if let heard = remote.heard {
+            if now - heard > silence {
+              remote.heard = nil
+              contact = state.contacts.removeValue(forKey: id)
+            } else {
+              // Just past the bound, so that the check then finds it silent.
+              let at = heard + silence + .milliseconds(1)
+              silentAt = min(silentAt ?? at, at)
+            }
           }
           events += Self.settle(&remote, contact: contact, browsing: state.isBrowsing)
           state.remotes[id] = remote
         }
-        return events
+        return (events, silentAt)
       }
       emit(events)
+      return silentAt
     }
   }
 

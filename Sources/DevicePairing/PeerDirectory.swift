@@ -7,7 +7,8 @@ import PeerSession
 /// |---|---|
 /// | `ID.lock` | the run lock (`F_OFD_SETLK`, the pid inside): the peer runs while it is held |
 /// | `ID.peer` | who it is: one advertisement frame with its name and id, written at start |
-/// | `ID.advert` | its advertisement while it advertises (one frame, replaced atomically) |
+/// | `ID.advert` | its advertisement while it advertises on the local link (one frame, replaced atomically) |
+/// | `ID.broker` | the same, for a peer that advertises through a broker (``MQTTPeerLink``): the local link's browsers do not read it |
 /// | `ID.sock` | its link socket (0600): the other peers connect here |
 /// | `ID.control.sock` | its control socket, for the `peer` verbs and the dashboard |
 /// | `ID/` | its traffic journal, and `ID/resources/` for the resources it received |
@@ -50,6 +51,9 @@ public struct PeerDirectory: Sendable, Hashable {
   public func lockPath(_ id: UInt64) -> String { path + "/" + Self.hex(id) + ".lock" }
   public func identityPath(_ id: UInt64) -> String { path + "/" + Self.hex(id) + ".peer" }
   public func advertisementPath(_ id: UInt64) -> String { path + "/" + Self.hex(id) + ".advert" }
+  /// The advertisement of a peer that runs through a broker: `peer list` and the dashboard read
+  /// it as they read ``advertisementPath(_:)``, the local link's browsers never.
+  public func brokerAdvertisementPath(_ id: UInt64) -> String { path + "/" + Self.hex(id) + ".broker" }
   public func socketPath(_ id: UInt64) -> String { path + "/" + Self.hex(id) + ".sock" }
   public func controlSocketPath(_ id: UInt64) -> String { path + "/" + Self.hex(id) + ".control.sock" }
   /// The peer's own folder: its traffic journal and received resources.

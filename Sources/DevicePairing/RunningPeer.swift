@@ -6,8 +6,11 @@ public struct RunningPeer: Sendable, Hashable {
   public var directory: PeerDirectory
   /// The pid that holds its run lock (0 before it wrote one).
   public var pid: Int32
+  /// Its advertisement file while it advertises (`ID.advert` on the local link, `ID.broker`
+  /// through a broker), else `nil`.
+  public var advertisementPath: String?
   /// Whether it advertises (its advertisement file is there).
-  public var isAdvertising: Bool
+  public var isAdvertising: Bool { advertisementPath != nil }
 
   /// Its control socket.
   public var controlSocketPath: String { directory.controlSocketPath(identity.id) }
@@ -34,10 +37,12 @@ public struct RunningPeer: Sendable, Hashable {
           let advertisement = LocalPeerLink.advertisement(bytes, codec: PeerFrameCodec()),
           advertisement.peer.id == id
         else { continue }
+        let advertisementPath = [directory.advertisementPath(id), directory.brokerAdvertisementPath(id)]
+          .first(where: DeviceFiles.exists)
         found.append(
           RunningPeer(
-            identity: advertisement.peer, directory: directory, pid: pid,
-            isAdvertising: DeviceFiles.exists(directory.advertisementPath(id))))
+            identity: advertisement.peer, directory: directory, pid: pid, advertisementPath: advertisementPath
+          ))
       }
     }
     return found.sorted { ($0.directory.service, $0.identity) < ($1.directory.service, $1.identity) }

@@ -13,12 +13,13 @@ final class BrokerPeer: Sendable {
   init(
     _ name: String, home: String, broker: TestBroker, service: String = "chat", advertise: Bool = false,
     info: [String: String] = [:], browse: Bool = false, policy: InvitationPolicy = .always,
-    receiveQueueLimit: Int = 256, keepAlive: Int = 10, handler: (@Sendable (PeerEvent) -> Void)? = nil,
+    receiveQueueLimit: Int = 256, keepAlive: Int = 10, heartbeat: Duration? = nil,
+    handler: (@Sendable (PeerEvent) -> Void)? = nil,
     beforeStart: (PeerIdentity) throws -> Void = { _ in }
   ) throws {
     peer = try LocalPeer(
       name: try PeerName(name), service: try ServiceType(service), home: home, broker: broker.address,
-      receiveQueueLimit: receiveQueueLimit, keepAlive: keepAlive)
+      receiveQueueLimit: receiveQueueLimit, keepAlive: keepAlive, heartbeat: heartbeat)
     let events = self.events
     peer.setEventHandler { event in
       handler?(event)

@@ -387,10 +387,97 @@ struct MQTTPeerLinkTests {
     #expect(phone.request(["disconnect"]).text(0) == "ok")
     let left = PeerEvent.stateChanged(phone.identity, .notConnected, reason: .left)
     #expect(watch.events.wait { $0.contains(left) }.contains(left))
-    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
+    let again = phone.request(["invite", "watch", "", "10"])
+    #expect(again.text(0) == "ok", "\(again.text(2))")
     #expect(phone.request(["send", "watch", "reliable", "1 again"]).text(0) == "ok")
     _ = watch.events.wait { $0.compactMap(\.dataPayload).count >= 3 }
     #expect(texts() == ["1", "2", "1 again"])
+  }
+
+  /// The events of a request are handed over by the link's own thread, after the request
+  /// returns: the `notConnected` (disconnected) of a `disconnect` may reach the handlers only
+  /// once the next `invite` waits for its outcome. Held back here until the invitation is out
+  /// (the watch has it), it must not be taken for that invitation's outcome.
+  @Test func anInviteIsAnsweredByItsOwnOutcomeNotByTheLateEventOfTheDisconnectBefore() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
+    let release = DispatchSemaphore(value: 0)
+    let held = DispatchSemaphore(value: 0)
+    let phone = try BrokerPeer(
+      "phone", home: second.path, broker: broker, browse: true,
+      handler: { event in
+        guard case .stateChanged(_, .notConnected, reason: .disconnected) = event else { return }
+        held.signal()
+        _ = release.wait(timeout: .now() + 20)
+      })
+    defer { [watch, phone].forEach { $0.stop() } }
+    #expect(phone.find(watch.identity))
+    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
+    #expect(phone.request(["disconnect"]).text(0) == "ok")
+    #expect(held.wait(timeout: .now() + 10) == .success)
+    let left = PeerEvent.stateChanged(phone.identity, .notConnected, reason: .left)
+    #expect(watch.events.wait { $0.contains(left) }.contains(left))
+    let answer = Mutex<PeerControlMessage?>(nil)
+    let answered = DispatchSemaphore(value: 0)
+    let inviting = Thread {
+      answer.withLock { $0 = phone.request(["invite", "watch", "", "10"]) }
+      answered.signal()
+    }
+    inviting.start()
+    // The second invitation is out (so the request waits for its outcome): now the late event.
+    func invited(_ event: PeerEvent) -> Bool {
+      if case .invitation(let invitation, _) = event { invitation.peer == phone.identity } else { false }
+    }
+    #expect(watch.events.wait { $0.filter(invited).count >= 2 }.filter(invited).count == 2)
+    release.signal()
+    #expect(answered.wait(timeout: .now() + 20) == .success)
+    let reply = answer.withLock { $0 }
+    #expect(reply?.text(0) == "ok", "\(reply?.text(2) ?? "no answer")")
+    #expect(phone.request(["send", "watch", "reliable", "1 again"]).text(0) == "ok")
+  }
+
+  /// A peer heard live once, just after the browser's heartbeat, and never again is lost
+  /// ``MQTTPeerLink/missedHeartbeats`` heartbeats later (6 s here), not at the browser's next
+  /// beat after that (8 s): the silence is checked when it is due, so a peer stopped is lost
+  /// within the keep-alive with a heartbeat to spare, under load too.
+  @Test func aSilentPeerIsLostWhenItsSilenceIsDueNotAtTheNextBeat() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let heartbeat = Duration.seconds(2)
+    let browser = try BrokerPeer(
+      "browser", home: home.path, broker: broker, browse: true, heartbeat: heartbeat)
+    defer { browser.stop() }
+    let beats = Collector<ContinuousClock.Instant>()
+    let watcher = try MQTTClient(clientIdentifier: "beats", cleanSession: true) { event in
+      if case .received(let message) = event, !message.isRetained, !message.payload.isEmpty {
+        beats.append(.now)
+      }
+    }
+    try watcher.connect(to: broker.address)
+    defer { watcher.disconnect() }
+    try watcher.subscribe(
+      "wormhole/v1/peers/chat/\(PeerDirectory.hex(browser.identity.id))/presence", quality: .atMostOnce)
+    let ghost = try #require(PeerIdentity(name: try PeerName("ghost"), id: 0x77))
+    let presence = try PeerFrameCodec().encode(
+      PeerAdvertisement(peer: ghost, service: try ServiceType("chat")).frame)
+    // Right after one of the browser's beats: its next one is a heartbeat away.
+    let count = beats.values.count
+    #expect(beats.wait(seconds: 10) { $0.count > count }.count > count)
+    let heard = ContinuousClock.now
+    #expect(
+      try watcher.publish(
+        presence, to: "wormhole/v1/peers/chat/\(PeerDirectory.hex(ghost.id))/presence", quality: .atMostOnce,
+        retained: false, timeout: 5))
+    #expect(browser.find(ghost))
+    #expect(browser.lose(ghost, seconds: 15))
+    let silent = ContinuousClock.now - heard
+    #expect(
+      silent > heartbeat * 3 - .milliseconds(200) && silent < heartbeat * 3 + heartbeat / 2, "\(silent)")
   }
 
   /// What anyone on the broker may publish as a peer's retained presence: a bad service type,

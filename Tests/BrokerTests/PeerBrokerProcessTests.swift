@@ -1,3 +1,4 @@
+import DashboardRuntime
 import DevicePairing
 import Foundation
 import Glibc
@@ -73,6 +74,49 @@ struct PeerBrokerProcessTests {
       events.filter { $0 == .found(found, info: DiscoveryInfo()) }.count >= 2
     }
     #expect(again.filter { $0 == .found(found, info: DiscoveryInfo()) }.count == 2)
+  }
+
+  /// `peer list` and the dashboard show a broker peer that advertises as advertising, with its
+  /// info (its `ID.broker` file), and one that does not as not; the local link's browsers of the
+  /// same home never find it (it writes no `ID.advert`), and its files go when it stops.
+  @Test func peerListAndTheDashboardShowABrokerPeerAsAdvertising() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let desk = try Self.run("desk", home: home, broker: broker, ["--advertise", "--info", "room=lab"])
+    defer { desk.stop() }
+    let idle = try Self.run("idle", home: home, broker: broker, ["--browse"])
+    defer { idle.stop() }
+    let list = try WormholeChild.run(["peer", "list", "--home", home.path, "--json"])
+    #expect(list.status == 0, "\(list.errors)")
+    let lines = list.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2)
+    #expect(lines.contains { $0.contains("\"name\":\"desk\"") && $0.contains("\"advertising\":true") })
+    #expect(lines.contains { $0.contains("\"name\":\"idle\"") && $0.contains("\"advertising\":false") })
+    let snapshots = PeersSource.snapshots(home: home.path)
+    let shown = try #require(snapshots.first { $0.name == "desk" })
+    #expect(shown.isAdvertising && shown.info == ["room": "lab"])
+    #expect(snapshots.first { $0.name == "idle" }?.isAdvertising == false)
+    // A local-link browser of the same home finds a local advertiser, never the broker peer.
+    let service = try ServiceType("chat")
+    let local = try LocalPeer(name: try PeerName("local"), service: service, home: home.path)
+    let browser = try LocalPeer(name: try PeerName("browser"), service: service, home: home.path)
+    let found = Collector<PeerEvent>()
+    browser.setEventHandler { found.append($0) }
+    try local.start(advertising: DiscoveryInfo(), policy: .never, browsing: false)
+    defer { local.stop() }
+    try browser.start(advertising: nil, policy: .never, browsing: true)
+    defer { browser.stop() }
+    let localFound = PeerEvent.found(local.identity, info: DiscoveryInfo())
+    #expect(found.wait { $0.contains(localFound) }.contains(localFound))
+    #expect(
+      !found.values.contains { if case .found(let peer, _) = $0 { peer.name.text == "desk" } else { false } })
+    let path = try #require(RunningPeer.all(home: home.path).first { $0.identity.name.text == "desk" })
+      .directory.brokerAdvertisementPath(shown.id)
+    #expect(access(path, F_OK) == 0)
+    desk.stop(SIGINT)  // a clean stop
+    #expect(access(path, F_OK) != 0)
   }
 
   /// Two machines' peers, each driven by the verbs on its own machine: `--to` names the peer
