@@ -113,6 +113,8 @@ enum FleetDump {
     } else {
       emitRaw(text(collected))
     }
+    // A broker drops what exceeds its queue without a word: only the bridges' counts tell.
+    for shortfall in collected.state.shortfalls { diagnose(shortfall) }
     if collected.dropped > 0 {
       diagnose(
         "\(collected.dropped) message\(collected.dropped == 1 ? "" : "s") from the broker dropped (not a bridge's)"
@@ -129,8 +131,9 @@ enum FleetDump {
     fleet.received.append(FleetInput(topic: message.topic, payload: message.payload, isRetained: true))
   }
 
-  /// The fleet as text: one block per machine (its name and presence), then its directories
-  /// and mailboxes with dump's columns.
+  /// The fleet as text: one block per machine (its name and presence, and how many of the
+  /// mailboxes its bridge says it publishes did not arrive), then its directories and mailboxes
+  /// with dump's columns.
   static func text(_ fleet: Fleet) -> String {
     var out = ""
     for name in fleet.state.machineNames {
@@ -138,6 +141,10 @@ enum FleetDump {
       let count = machine.payloads.values.reduce(0) { $0 + $1.count }
       out +=
         "machine \(DisplayText.field(name)) (\(presenceWord(machine.presence) ?? "presence unknown"), \(count) \(count == 1 ? "mailbox" : "mailboxes"))\n"
+      if let missing = machine.missingMailboxCount, let claimed = machine.claimedMailboxCount {
+        out +=
+          "  \(missing) of the \(claimed) mailboxes its bridge publishes did not arrive: the broker may have dropped them (max_queued_messages)\n"
+      }
       for directory in machine.payloads.keys.sorted() {
         let mailboxes = machine.payloads[directory] ?? [:]
         guard !mailboxes.isEmpty else { continue }
@@ -192,9 +199,10 @@ enum FleetDump {
   }
 
   /// The fleet as one JSON document:
-  /// `{"machines":[{"name","presence","directories":[{"path","path_bytes","mailboxes":[{"identifier","identifier_bytes","payload"}]}]}],"dropped"}`,
+  /// `{"machines":[{"name","presence","mailboxes_published","directories":[{"path","path_bytes","mailboxes":[{"identifier","identifier_bytes","payload"}]}]}],"dropped"}`,
   /// `payload` the bridge's mailbox payload as published (a JSON object), `presence` `null`
-  /// when no presence was retained.
+  /// when no presence was retained, `mailboxes_published` the count the bridge's info gives
+  /// (`null` when it gives none; more than the mailboxes listed: the broker dropped some).
   static func jsonText(_ fleet: Fleet) -> String {
     var machines: [String] = []
     for name in fleet.state.machineNames {
@@ -211,7 +219,7 @@ enum FleetDump {
         )
       }
       machines.append(
-        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: presenceWord(machine.presence))),\"directories\":[\(directories.joined(separator: ","))]}"
+        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: presenceWord(machine.presence))),\"mailboxes_published\":\(machine.claimedMailboxCount.map(String.init) ?? "null"),\"directories\":[\(directories.joined(separator: ","))]}"
       )
     }
     return "{\"machines\":[\(machines.joined(separator: ","))],\"dropped\":\(fleet.dropped)}"

@@ -112,4 +112,48 @@ struct FleetQueueTests {
     let arrived = whole.wait(timeout: .now() + 20) == .success
     #expect(arrived, "\(received.withLock { $0 }) of \(expected) retained messages arrived")
   }
+
+  /// A bridge info that claims more mailboxes than arrive (as when a broker dropped some) is
+  /// said by `dump --broker`: under the machine, on standard error, and in `--json`.
+  @Test func aDumpSaysWhenFewerMailboxesArriveThanTheBridgeSaysItPublishes() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    try Self.publishFleet(broker, machines: 2, mailboxes: 30, claimed: 50)
+    let dump = try WormholeChild.run(["dump", "--broker", broker.url])
+    #expect(dump.status == 0)
+    #expect(
+      dump.output.contains(
+        "machine m0 (online, 30 mailboxes)\n  20 of the 50 mailboxes its bridge publishes did not arrive: the broker may have dropped them (max_queued_messages)\n"
+      ), "\(dump.output)")
+    #expect(
+      dump.errors.contains(
+        "machine m1: 30 of 50 mailboxes arrived: the broker may have dropped them (max_queued_messages)"),
+      "\(dump.errors)")
+    let json = try runWormhole(["dump", "--broker", broker.url, "--json"])
+    #expect(json.output.hasPrefix("{\"machines\":[{\"name\":\"m0\",\"presence\":\"online\",\"mailboxes_published\":50,"))
+  }
+
+  /// A bridge that says as many as arrive, or says nothing (before the count), is no shortfall.
+  @Test func aMatchingOrAbsentCountIsNoShortfall() throws {
+    var state = FleetState(historyDepth: 0)
+    func info(_ machine: String, _ count: Int?) -> FleetInput {
+      FleetInput(
+        topic: BridgeTopics.bridge(machine: machine),
+        payload: BridgeInfo(allowsRemoteWrites: true, mailboxCount: count).payload, isRetained: true)
+    }
+    func mailbox(_ machine: String, _ index: Int) -> FleetInput {
+      FleetInput(
+        topic: BridgeTopics.mailbox(machine: machine, directory: Self.directory, identifier: FileName("mailbox-\(index)")),
+        payload: Self.payload(machine: 0, mailbox: index), isRetained: true)
+    }
+    state.apply([info("a", 2), mailbox("a", 0), mailbox("a", 1), info("b", nil), mailbox("b", 0)], at: 0)
+    #expect(state.shortfalls.isEmpty, "\(state.shortfalls)")
+    state.apply([info("b", 3)], at: 0)
+    #expect(state.shortfalls == ["machine b: 1 of 3 mailboxes arrived: the broker may have dropped them (max_queued_messages)"])
+    #expect(state.machines["b"]?.missingMailboxCount == 2)
+    #expect(try BridgeInfo(payload: Array(#"{"version":1,"remote_writes":true,"reason":null}"#.utf8)).mailboxCount == nil)
+    #expect(throws: (any Error).self) {
+      try BridgeInfo(payload: Array(#"{"version":1,"remote_writes":true,"reason":null,"mailboxes":-1}"#.utf8))
+    }
+  }
 }
