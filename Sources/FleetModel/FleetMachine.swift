@@ -1,5 +1,5 @@
-import MailboxModel
 import ArchivedValues
+import MailboxModel
 import WormholeVocabulary
 
 /// One bridged machine as the broker described it: its name, whether its bridge is online,

@@ -28,6 +28,7 @@ struct BridgeInfoCountTests {
     let three = watcher.lines.wait { latest($0)?.contains(#""mailboxes":3}"#) == true }
     #expect(latest(three)?.contains(#""mailboxes":3}"#) == true, "\(three.suffix(4))")
     let dump = try runWormhole(["dump", "--broker", setup.broker.url, "--json"])
-    #expect(dump.output.contains(#""name":"m1","presence":"online","mailboxes_published":3,"#), "\(dump.output)")
+    #expect(
+      dump.output.contains(#""name":"m1","presence":"online","mailboxes_published":3,"#), "\(dump.output)")
   }
 }

@@ -38,7 +38,9 @@ struct FleetQueueTests {
   static func publishFleet(
     _ broker: TestBroker, machines: Int = machines, mailboxes: Int = mailboxes, claimed: Int? = nil
   ) throws {
-    let client = try MQTTClient(clientIdentifier: "fleet-queue-publisher-\(getpid())", cleanSession: true) { _ in }
+    let client = try MQTTClient(clientIdentifier: "fleet-queue-publisher-\(getpid())", cleanSession: true) {
+      _ in
+    }
     defer { client.disconnect() }
     try client.connect(to: broker.address)
     var messages: [MQTTMessage] = []
@@ -49,14 +51,17 @@ struct FleetQueueTests {
           topic: BridgeTopics.presence(machine: name), payload: Array("online".utf8), quality: .atLeastOnce,
           isRetained: true))
       let info = BridgeInfo(
-        allowsRemoteWrites: false, reason: "bridge started without --allow-remote-writes", mailboxCount: claimed)
+        allowsRemoteWrites: false, reason: "bridge started without --allow-remote-writes",
+        mailboxCount: claimed)
       messages.append(
         MQTTMessage(
-          topic: BridgeTopics.bridge(machine: name), payload: info.payload, quality: .atLeastOnce, isRetained: true))
+          topic: BridgeTopics.bridge(machine: name), payload: info.payload, quality: .atLeastOnce,
+          isRetained: true))
       for mailbox in 0..<mailboxes {
         messages.append(
           MQTTMessage(
-            topic: BridgeTopics.mailbox(machine: name, directory: directory, identifier: FileName("mailbox-\(mailbox)")),
+            topic: BridgeTopics.mailbox(
+              machine: name, directory: directory, identifier: FileName("mailbox-\(mailbox)")),
             payload: payload(machine: machine, mailbox: mailbox), quality: .atLeastOnce, isRetained: true))
       }
     }
@@ -130,7 +135,9 @@ struct FleetQueueTests {
         "machine m1: 30 of 50 mailboxes arrived: the broker may have dropped them (max_queued_messages)"),
       "\(dump.errors)")
     let json = try runWormhole(["dump", "--broker", broker.url, "--json"])
-    #expect(json.output.hasPrefix("{\"machines\":[{\"name\":\"m0\",\"presence\":\"online\",\"mailboxes_published\":50,"))
+    #expect(
+      json.output.hasPrefix(
+        "{\"machines\":[{\"name\":\"m0\",\"presence\":\"online\",\"mailboxes_published\":50,"))
   }
 
   /// A bridge that says as many as arrive, or says nothing (before the count), is no shortfall.
@@ -143,15 +150,21 @@ struct FleetQueueTests {
     }
     func mailbox(_ machine: String, _ index: Int) -> FleetInput {
       FleetInput(
-        topic: BridgeTopics.mailbox(machine: machine, directory: Self.directory, identifier: FileName("mailbox-\(index)")),
+        topic: BridgeTopics.mailbox(
+          machine: machine, directory: Self.directory, identifier: FileName("mailbox-\(index)")),
         payload: Self.payload(machine: 0, mailbox: index), isRetained: true)
     }
     state.apply([info("a", 2), mailbox("a", 0), mailbox("a", 1), info("b", nil), mailbox("b", 0)], at: 0)
     #expect(state.shortfalls.isEmpty, "\(state.shortfalls)")
     state.apply([info("b", 3)], at: 0)
-    #expect(state.shortfalls == ["machine b: 1 of 3 mailboxes arrived: the broker may have dropped them (max_queued_messages)"])
+    #expect(
+      state.shortfalls == [
+        "machine b: 1 of 3 mailboxes arrived: the broker may have dropped them (max_queued_messages)"
+      ])
     #expect(state.machines["b"]?.missingMailboxCount == 2)
-    #expect(try BridgeInfo(payload: Array(#"{"version":1,"remote_writes":true,"reason":null}"#.utf8)).mailboxCount == nil)
+    #expect(
+      try BridgeInfo(payload: Array(#"{"version":1,"remote_writes":true,"reason":null}"#.utf8)).mailboxCount
+        == nil)
     #expect(throws: (any Error).self) {
       try BridgeInfo(payload: Array(#"{"version":1,"remote_writes":true,"reason":null,"mailboxes":-1}"#.utf8))
     }

@@ -22,7 +22,8 @@ import Testing
       [Self.info("ci-3", claiming: 3), Bridged.mailbox("ci-3", "/d", "a", .string("1"))], at: start)
     // Arriving still: not said yet.
     harness.send(.clock(start + 500))
-    #expect(harness.state.messageLog.entries.allSatisfy { !$0.text.contains("mailboxes arrived") }, "\(harness)")
+    #expect(
+      harness.state.messageLog.entries.allSatisfy { !$0.text.contains("mailboxes arrived") }, "\(harness)")
     // One more arrives within the wait; the third never does.
     harness.sendFleet([Bridged.mailbox("ci-3", "/d", "b", .string("2"))], at: start + 600)
     harness.send(.clock(start + DashboardState.fleetShortfallMilliseconds + 10))
@@ -36,9 +37,11 @@ import Testing
     var harness = DashboardHarness(mailboxes: ["local": .string("x")])
     harness.state.showFleet(broker: "mqtt://127.0.0.1:1883", historyDepth: 8)
     let start = harness.now
-    harness.sendFleet([Self.info("ci-3", claiming: 2), Bridged.mailbox("ci-3", "/d", "a", .string("1"))], at: start)
+    harness.sendFleet(
+      [Self.info("ci-3", claiming: 2), Bridged.mailbox("ci-3", "/d", "a", .string("1"))], at: start)
     harness.sendFleet([Bridged.mailbox("ci-3", "/d", "b", .string("2"))], at: start + 300)
     harness.send(.clock(start + DashboardState.fleetShortfallMilliseconds + 10))
-    #expect(harness.state.messageLog.entries.allSatisfy { !$0.text.contains("mailboxes arrived") }, "\(harness)")
+    #expect(
+      harness.state.messageLog.entries.allSatisfy { !$0.text.contains("mailboxes arrived") }, "\(harness)")
   }
 }
