@@ -54,7 +54,50 @@ extension DashboardState {
       selectedChanged = true
     }
     if selectedChanged { clampContents() }
-    return change.changedMailboxes.isEmpty ? [] : [.wake(atMilliseconds: time + Self.highlightMilliseconds)]
+    var effects: [DashboardEffect] =
+      change.changedMailboxes.isEmpty ? [] : [.wake(atMilliseconds: time + Self.highlightMilliseconds)]
+    if change.isStructural || change.machinesChanged || !change.changedMailboxes.isEmpty,
+      let due = scheduleFleetShortfallCheck(at: time)
+    {
+      effects.append(.wake(atMilliseconds: due))
+    }
+    return effects
+  }
+
+  /// How long the fleet's shortfalls must last before they are said: a retained burst still
+  /// arriving (a bridge info before its mailboxes) is not one.
+  public static let fleetShortfallMilliseconds: Int64 = 2_000
+
+  /// After the fleet changed: when its shortfalls differ from those said, the time to judge
+  /// them (a wake-up); `nil` when nothing is to judge or a judgement is already due.
+  private mutating func scheduleFleetShortfallCheck(at time: Int64) -> Int64? {
+    guard fleetShortfall.due == nil else { return nil }
+    let shortfalls = fleet.shortfalls
+    guard shortfalls != fleetShortfall.said else { return nil }
+    if shortfalls.isEmpty {
+      fleetShortfall.said = []
+      return nil
+    }
+    let due = time + Self.fleetShortfallMilliseconds
+    fleetShortfall.due = due
+    return due
+  }
+
+  /// Says the fleet's shortfalls once they lasted (``fleetShortfallMilliseconds``): a broker
+  /// drops a subscriber's messages beyond its queue without a word, so a machine whose bridge
+  /// info claims more mailboxes than arrived is said (the status line and `L`), never shown as
+  /// if it were whole.
+  mutating func checkFleetShortfallIfDue() {
+    guard let due = fleetShortfall.due, due <= now else { return }
+    fleetShortfall.due = nil
+    let shortfalls = fleet.shortfalls
+    guard shortfalls != fleetShortfall.said else { return }
+    fleetShortfall.said = shortfalls
+    guard let first = shortfalls.first else { return }
+    let more = shortfalls.count - 1
+    report(
+      "broker: " + first + (more > 0 ? " (and \(more) more machine\(more == 1 ? "" : "s") short)" : ""),
+      isError: true)
   }
 
   /// Says what a reload of the fleet kept and forgot.

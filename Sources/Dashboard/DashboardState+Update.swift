@@ -43,6 +43,7 @@ extension DashboardState {
       rate.advance(to: now)
       if let status, status.expires <= now { self.status = nil }
       checkPassFormIfDue()
+      checkFleetShortfallIfDue()
       if frozen == nil, let deadline = model.nextDeadline, deadline <= now {
         return applyModelEvents([.tick], at: now)
       }

@@ -55,6 +55,10 @@ public struct DashboardState: Sendable {
   public internal(set) var brokerProblem: String?
   /// Each machine's nodes of the tree, in order, listed again only when it changed.
   var fleetNodeCache: [String: [TreeNodeID]] = [:]
+  /// The fleet's shortfalls (machines whose bridge says it publishes more mailboxes than
+  /// arrived): when they are judged again (a while after they changed, so that a burst still
+  /// arriving is not taken for one), and those said last.
+  var fleetShortfall: (due: Int64?, said: [String]) = (nil, [])
 
   // The panes.
 

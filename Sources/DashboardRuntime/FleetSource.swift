@@ -11,8 +11,9 @@ import Synchronization
 /// at start (or a flood of traffic) cost the loop a few reductions, not one each. The
 /// connection's state is posted as ``Dashboard/DashboardMessage/fleetConnection(_:)``.
 ///
-/// It subscribes to `wormhole/v1/machines/#` at each connection (the broker sends the retained
-/// state at once, so a late dashboard sees it) and publishes nothing. The client reconnects by
+/// It subscribes to `wormhole/v1/machines/#` at QoS 0 at each connection (the broker sends the
+/// retained state at once, so a late dashboard sees it, beyond mosquitto's QoS 1 queue limit)
+/// and publishes nothing. The client reconnects by
 /// itself with backoff; a first connection that fails is tried again every
 /// ``retrySeconds``. Each connection after the first may meet a broker that lost its state
 /// (restarted without persistence): it is a reload, between
@@ -40,7 +41,11 @@ public final class FleetSource: DashboardMessageSource {
 
   private struct State: SourcePosting {
     var post: (@Sendable (DashboardMessage) -> Void)?
-    var pending: [FleetMessage] = []
+    /// What arrived since the last batch, in order: a message from the broker is kept as it
+    /// came (checked when the batch is made, off the client's thread, so that the client reads
+    /// the socket as fast as the broker writes: mosquitto drops what waits for a slow reader
+    /// beyond its `max_queued_messages`), a marker as it is.
+    var pending: [Pending] = []
     var flushScheduled = false
     var client: MQTTClient?
     var started = false
@@ -50,6 +55,18 @@ public final class FleetSource: DashboardMessageSource {
     /// (monotonic nanoseconds).
     var reload: (generation: Int, started: UInt64, lastArrival: UInt64)?
     var reloads = 0
+  }
+
+  private enum Pending: Sendable {
+    case checked(FleetMessage)
+    case received(FleetInput, at: Int64)
+
+    var message: FleetMessage {
+      switch self {
+      case .checked(let message): message
+      case .received(let input, let time): FleetMessage(input, at: time)
+      }
+    }
   }
 
   /// The fleet of `broker`; nothing connects until ``start(posting:)``. `clientIdentifier`
@@ -88,11 +105,15 @@ public final class FleetSource: DashboardMessageSource {
         case .connected:
           // On the client's thread, before the subscription: the marker precedes what it sends.
           if let generation = self.beginReloadIfReconnected() {
-            self.enqueue(.reloadStarted, reload: generation)
+            self.enqueue(.checked(.reloadStarted), reload: generation)
           }
           if let client = subscribe.withLock({ $0 }) {
             do throws(MQTTError) {
-              try client.subscribe(BridgeTopics.everything, quality: .atLeastOnce)
+              // QoS 0: mosquitto hands a QoS 1 subscriber at most 20 in flight and
+              // max_queued_messages (1000 by default) queued, and drops the rest of a large
+              // fleet's retained state without a word; QoS 0 it writes straight to the socket.
+              // A live connection delivers in order; what a reconnection loses, the reload has.
+              try client.subscribe(BridgeTopics.everything, quality: .atMostOnce)
             } catch {
               self.send(.fleetConnection("cannot subscribe: \(error.description)"))
               return
@@ -101,11 +122,11 @@ public final class FleetSource: DashboardMessageSource {
           self.send(.fleetConnection(nil))
         case .received(let message):
           self.enqueue(
-            FleetMessage(
+            .received(
               FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained),
               at: self.clock.now()))
         case .dropped(let reason):
-          self.enqueue(FleetMessage(.refused(reason), at: self.clock.now()))
+          self.enqueue(.received(.refused(reason), at: self.clock.now()))
         case .refused(let reason):
           self.send(.fleetConnection("the broker refused the connection: \(reason)"))
         case .disconnected(let reason):
@@ -156,7 +177,7 @@ public final class FleetSource: DashboardMessageSource {
     }
     guard let wait else { return }
     guard wait > 0 else {
-      enqueue(.reloadFinished)
+      enqueue(.checked(.reloadFinished))
       return
     }
     queue.asyncAfter(deadline: .now() + .nanoseconds(Int(wait))) { [weak self] in
@@ -164,9 +185,9 @@ public final class FleetSource: DashboardMessageSource {
     }
   }
 
-  /// Queues `message` (checked here, on the client's thread: parsing, base64, so the loop only
-  /// files it) for the next batch; the reload marker `reload` also starts its quiet watch.
-  private func enqueue(_ message: FleetMessage, reload: Int? = nil) {
+  /// Queues `message` for the next batch (which checks it: parsing, base64, on this source's
+  /// queue, so the loop only files it); the reload marker `reload` also starts its quiet watch.
+  private func enqueue(_ message: Pending, reload: Int? = nil) {
     let now = DispatchTime.now().uptimeNanoseconds
     let schedule = state.withLock { state -> Bool in
       state.pending.append(message)
@@ -185,14 +206,15 @@ public final class FleetSource: DashboardMessageSource {
   }
 
   private func flush() {
-    let (batch, post) = state.withLock { state -> ([FleetMessage], (@Sendable (DashboardMessage) -> Void)?) in
+    let (pending, post) = state.withLock { state -> ([Pending], (@Sendable (DashboardMessage) -> Void)?) in
       defer {
         state.pending = []
         state.flushScheduled = false
       }
       return (state.pending, state.post)
     }
-    guard !batch.isEmpty else { return }
+    guard !pending.isEmpty else { return }
+    let batch = pending.map(\.message)
     post?(.fleet(batch, at: clock.now()))
   }
 }

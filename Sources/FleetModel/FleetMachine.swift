@@ -1,3 +1,4 @@
+import ArchivedValues
 import MailboxModel
 import WormholeVocabulary
 
@@ -10,6 +11,9 @@ public struct FleetMachine: Sendable {
   public internal(set) var presence: FleetPresence = .unknown
   /// What its `BridgeInfo` said, or `nil` when it published none.
   public internal(set) var remoteWrites: RemoteWritePolicy?
+  /// How many mailboxes its `BridgeInfo` says the bridge publishes, `nil` when it did not say
+  /// (a bridge before the count, or no info).
+  public internal(set) var claimedMailboxCount: Int?
   /// Mailboxes by directory (the directory's whole path on that machine), then identifier.
   public internal(set) var directories: [FileName: [FileName: Mailbox]] = [:]
   /// The payloads as published (JSON objects), kept only when the state was made to keep them
@@ -37,6 +41,23 @@ public struct FleetMachine: Sendable {
   /// Mailboxes holding a message in `directory`.
   public func presentCount(in directory: FileName) -> Int {
     directories[directory]?.values.reduce(0) { $0 + ($1.countsAsPresent ? 1 : 0) } ?? 0
+  }
+
+  /// How many mailboxes its bridge says it publishes that did not arrive (`nil` when none is
+  /// missing or the bridge does not say): a broker drops a subscriber's messages beyond its
+  /// queue without a word (mosquitto's `max_queued_messages`), so only the count tells.
+  public var missingMailboxCount: Int? {
+    guard let claimed = claimedMailboxCount else { return nil }
+    let missing = claimed - presentCount
+    return missing > 0 ? missing : nil
+  }
+
+  /// The sentence that says a shortfall, `nil` without one:
+  /// `machine M: 30 of 50 mailboxes arrived: the broker may have dropped them (max_queued_messages)`.
+  public var shortfall: String? {
+    guard missingMailboxCount != nil, let claimed = claimedMailboxCount else { return nil }
+    return
+      "machine \(DisplayText.field(name)): \(presentCount) of \(claimed) mailboxes arrived: the broker may have dropped them (max_queued_messages)"
   }
 
   /// Why a remote pass, clear or replay on this machine is refused, or `nil` when its bridge

@@ -16,8 +16,9 @@ import WormholeVocabulary
 /// larger than ``FleetState/archiveByteLimit``, or a traffic entry is retained or malformed.
 public enum FleetMessage: Sendable {
   case presence(machine: String, FleetPresence)
-  /// The bridge's `BridgeInfo`, or `nil` when it was removed.
-  case bridgeInfo(machine: String, RemoteWritePolicy?)
+  /// The bridge's `BridgeInfo`, or `nil` when it was removed; with how many mailboxes it says it
+  /// publishes (`nil` when it does not say).
+  case bridgeInfo(machine: String, RemoteWritePolicy?, mailboxCount: Int?)
   case traffic(machine: String, TrafficEntry)
   /// A bridge's ``TrafficBacklog``: its recent entries, oldest first (see ``FleetState``: those
   /// already seen are not shown again).
@@ -70,14 +71,15 @@ public enum FleetMessage: Sendable {
     case .bridge(let machine):
       // Emptied when the bridge stops cleanly: it takes no remote write then.
       guard !input.payload.isEmpty else {
-        self = .bridgeInfo(machine: machine, nil)
+        self = .bridgeInfo(machine: machine, nil, mailboxCount: nil)
         return
       }
       do throws(FleetProtocolError) {
         let info = try BridgeInfo(payload: input.payload)
         self = .bridgeInfo(
           machine: machine,
-          RemoteWritePolicy(isAllowed: info.allowsRemoteWrites, reason: info.reason.map(DisplayText.escaped)))
+          RemoteWritePolicy(isAllowed: info.allowsRemoteWrites, reason: info.reason.map(DisplayText.escaped)),
+          mailboxCount: info.mailboxCount)
       } catch {
         self = .dropped(
           reason: "a bridge info that is not the bridge's: \(DisplayText.escaped(String(describing: error)))")

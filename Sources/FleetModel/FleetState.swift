@@ -89,6 +89,12 @@ public struct FleetState: Sendable {
     }
   }
 
+  /// What arrived short of what the bridges say they publish: one sentence per machine whose
+  /// bridge info claims more mailboxes than arrived (see ``FleetMachine/shortfall``), by name.
+  public var shortfalls: [String] {
+    machineNames.compactMap { machines[$0]?.shortfall }
+  }
+
   /// The mailbox `identifier` of `directory` on `machine`.
   public func mailbox(_ identifier: FileName, in directory: FileName, machine: String) -> Mailbox? {
     machines[machine]?.mailbox(identifier, in: directory)
@@ -152,11 +158,12 @@ public struct FleetState: Sendable {
         machines[machine]?.presence = presence
         change.machinesChanged = true
       }
-    case .bridgeInfo(let machine, let policy):
+    case .bridgeInfo(let machine, let policy, let claimed):
       if policy == nil && machines[machine] == nil { return }
       guard touchMachine(machine, &change) else { return }
-      if machines[machine]?.remoteWrites != policy {
+      if machines[machine]?.remoteWrites != policy || machines[machine]?.claimedMailboxCount != claimed {
         machines[machine]?.remoteWrites = policy
+        machines[machine]?.claimedMailboxCount = claimed
         change.machinesChanged = true
       }
     case .traffic(let machine, let entry):
@@ -270,7 +277,7 @@ public struct FleetState: Sendable {
     case .presence(let machine, _):
       reloading?.machines.insert(machine)
       reloading?.presences.insert(machine)
-    case .bridgeInfo(let machine, _):
+    case .bridgeInfo(let machine, _, _):
       reloading?.machines.insert(machine)
       reloading?.infos.insert(machine)
     case .traffic(let machine, _), .trafficBacklog(let machine, _):

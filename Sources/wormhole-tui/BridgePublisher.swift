@@ -45,7 +45,16 @@ final class BridgePublisher: Sendable {
     var published: [String: Stamp] = [:]
     /// Whether a publication of the traffic backlog is due (new entries came since the last).
     var isBacklogDue = false
+    /// Whether this connection's bridge info was asked for (``announceInfo()``: after the
+    /// requests' subscription), and the mailbox count it last said.
+    var isInfoAnnounced = false
+    var announcedCount: Int?
   }
+
+  /// The bridge info, published with the number of mailboxes this bridge holds retained
+  /// (``BridgeInfo/mailboxCount``), again whenever that number changes: a reader that got fewer
+  /// (a broker drops what exceeds its queue without a word) can say so.
+  let info: BridgeInfo?
 
   /// How long new traffic entries wait before the backlog is published again (with every
   /// entry that came meanwhile): at most one backlog a second.
@@ -73,10 +82,47 @@ final class BridgePublisher: Sendable {
     }
   }
 
-  init(machine: String) { self.machine = machine }
+  init(machine: String, info: BridgeInfo? = nil) {
+    self.machine = machine
+    self.info = info
+  }
 
   /// The connection dropped: publishing waits for the next ``connected()``.
-  func disconnected() { state.withLock { $0.isConnected = false } }
+  func disconnected() {
+    state.withLock {
+      $0.isConnected = false
+      $0.isInfoAnnounced = false
+      $0.announcedCount = nil
+    }
+  }
+
+  /// Publishes the bridge info with the current mailbox count (called once the requests'
+  /// subscription is made, so whoever sees the info can send a request that reaches the
+  /// bridge); before this connection's full state, it goes out after it.
+  func announceInfo() {
+    state.withLock { state in
+      state.isInfoAnnounced = true
+      guard state.isConnected else { return }
+      var batch: [MQTTMessage] = []
+      appendInfo(to: &batch, in: &state, force: true)
+      send(batch, in: state)
+    }
+  }
+
+  /// The bridge info with the current count, when it changed (or `force`), at the end of
+  /// `batch` when mailboxes were added, at its start when some went: a reader following the
+  /// stream never sees more claimed than were sent.
+  private func appendInfo(to batch: inout [MQTTMessage], in state: inout State, force: Bool = false) {
+    guard let info, state.isInfoAnnounced else { return }
+    let count = state.published.count
+    guard force || count != state.announcedCount else { return }
+    let decreased = state.announcedCount.map { count < $0 } ?? false
+    state.announcedCount = count
+    var counted = info
+    counted.mailboxCount = count
+    let message = message(counted.payload, to: BridgeTopics.bridge(machine: machine))
+    if decreased { batch.insert(message, at: 0) } else { batch.append(message) }
+  }
 
   /// Starts publishing `model` through `client` (both made by the caller, the client not yet
   /// connected: its `.connected` events should reach ``connected()``).
@@ -99,6 +145,7 @@ final class BridgePublisher: Sendable {
           self.appendAllMailboxes(of: snapshot, to: &batch, in: &state)
           batch.append(self.backlog(of: snapshot))
         }
+        self.appendInfo(to: &batch, in: &state, force: true)
         self.send(batch, in: state)
         return state.client
       }
@@ -147,6 +194,7 @@ final class BridgePublisher: Sendable {
       for entry in update.newTraffic {
         batch.append(message(Array(entry.jsonLine.utf8), to: traffic, retained: false))
       }
+      appendInfo(to: &batch, in: &state)
       send(batch, in: state)
       if !update.newTraffic.isEmpty && !state.isBacklogDue {
         state.isBacklogDue = true

@@ -45,13 +45,21 @@ final class BridgeRequests: Sendable {
     }
   }
 
-  init(machine: String, allowsWrites: Bool) {
+  /// Publishes the bridge info after the requests' subscription (the publisher's, with its
+  /// mailbox count); `nil`: this object publishes ``info`` itself.
+  let announceInfo: (@Sendable () -> Void)?
+
+  init(machine: String, allowsWrites: Bool, announceInfo: (@Sendable () -> Void)? = nil) {
     self.machine = machine
     self.allowsWrites = allowsWrites
+    self.announceInfo = announceInfo
   }
 
-  /// What the bridge publishes on ``BridgeTopics/bridge(machine:)``.
-  var info: BridgeInfo {
+  /// What the bridge publishes on ``BridgeTopics/bridge(machine:)`` (without its mailbox count).
+  var info: BridgeInfo { Self.info(allowsWrites: allowsWrites) }
+
+  /// The bridge info of a bridge that does or does not apply remote writes.
+  static func info(allowsWrites: Bool) -> BridgeInfo {
     allowsWrites
       ? BridgeInfo(allowsRemoteWrites: true)
       : BridgeInfo(allowsRemoteWrites: false, reason: Self.readOnlyReason)
@@ -76,9 +84,13 @@ final class BridgeRequests: Sendable {
         if self.allowsWrites {
           try client.subscribe(BridgeTopics.requests(machine: self.machine), quality: .atLeastOnce)
         }
-        try client.publish(
-          self.info.payload, to: BridgeTopics.bridge(machine: self.machine), quality: .atLeastOnce,
-          retained: true)
+        if let announceInfo = self.announceInfo {
+          announceInfo()
+        } else {
+          try client.publish(
+            self.info.payload, to: BridgeTopics.bridge(machine: self.machine), quality: .atLeastOnce,
+            retained: true)
+        }
       } catch {
         diagnose("bridge: \(error.description)")
       }

@@ -44,8 +44,9 @@ enum BridgeVerb {
       throw .usage("--name must be 1 to 255 bytes")
     }
     let roots = try DumpVerb.roots(arguments)
-    let publisher = BridgePublisher(machine: machine)
-    let requests = BridgeRequests(machine: machine, allowsWrites: arguments.flag(.allowRemoteWrites))
+    let allowsWrites = arguments.flag(.allowRemoteWrites)
+    let publisher = BridgePublisher(machine: machine, info: BridgeRequests.info(allowsWrites: allowsWrites))
+    let requests = BridgeRequests(machine: machine, allowsWrites: allowsWrites) { publisher.announceInfo() }
     let client: MQTTClient
     do throws(MQTTError) {
       let will = MQTTMessage(

@@ -10,7 +10,8 @@ import WormholeVocabulary
 
 /// `dump --broker URL [--json]`: the fleet's retained state, collected once and printed.
 ///
-/// It subscribes to `wormhole/v1/machines/#` and collects retained messages for a settle time:
+/// It subscribes to `wormhole/v1/machines/#` (QoS 0: mosquitto does not queue it as it does
+/// QoS 1, so a fleet beyond its `max_queued_messages` arrives whole) and collects retained messages for a settle time:
 /// at least ``settleSeconds`` after the broker accepts the connection, longer while retained
 /// messages keep arriving (until ``quietSeconds`` pass without one), at most
 /// ``longestSeconds``. Live messages (traffic) are ignored. Everything from the broker is
@@ -29,7 +30,18 @@ enum FleetDump {
     var state = FleetState(historyDepth: 0, keepsPayloads: true)
     var connected = false
     var lastMessage = ContinuousClock.now
+    /// The retained messages received, not yet filed: the client's thread only keeps them, so
+    /// it reads the socket as fast as the broker writes (mosquitto drops what waits for a slow
+    /// reader beyond its `max_queued_messages`); ``file()`` checks them.
+    var received: [FleetInput] = []
     var dropped: Int { state.dropped }
+
+    /// Files what was received into the fleet's reducer, which drops and counts what is not a
+    /// bridge's.
+    mutating func file() {
+      state.apply(received, at: 0)
+      received = []
+    }
   }
 
   static func run(broker address: String, json: Bool) throws(CommandError) -> ExitCode {
@@ -60,7 +72,7 @@ enum FleetDump {
         case .received(let message):
           fleet.withLock { collect(message, into: &$0) }
         case .dropped(let reason):
-          fleet.withLock { $0.state.apply([.refused(reason)], at: 0) }
+          fleet.withLock { $0.received.append(.refused(reason)) }
         case .refused(let reason):
           diagnose("the broker refused the connection: \(reason)")
         case .disconnected, .published:
@@ -72,7 +84,9 @@ enum FleetDump {
     }
     subscription.withLock {
       $0 = { [client] in
-        do throws(MQTTError) { try client.subscribe(BridgeTopics.everything, quality: .atLeastOnce) } catch {
+        // QoS 0: a QoS 1 subscriber is handed at most mosquitto's max_queued_messages (1000 by
+        // default) and 20 in flight of the retained state; the rest is dropped without a word.
+        do throws(MQTTError) { try client.subscribe(BridgeTopics.everything, quality: .atMostOnce) } catch {
           diagnose(error.description)
         }
       }
@@ -92,12 +106,15 @@ enum FleetDump {
       usleep(50_000)
     }
     client.disconnect()
-    let collected = fleet.withLock { $0 }
+    var collected = fleet.withLock { $0 }
+    collected.file()
     if json {
       emit(jsonText(collected))
     } else {
       emitRaw(text(collected))
     }
+    // A broker drops what exceeds its queue without a word: only the bridges' counts tell.
+    for shortfall in collected.state.shortfalls { diagnose(shortfall) }
     if collected.dropped > 0 {
       diagnose(
         "\(collected.dropped) message\(collected.dropped == 1 ? "" : "s") from the broker dropped (not a bridge's)"
@@ -111,12 +128,12 @@ enum FleetDump {
   static func collect(_ message: MQTTMessage, into fleet: inout Fleet) {
     guard message.isRetained else { return }
     fleet.lastMessage = .now
-    fleet.state.apply(
-      [FleetInput(topic: message.topic, payload: message.payload, isRetained: true)], at: 0)
+    fleet.received.append(FleetInput(topic: message.topic, payload: message.payload, isRetained: true))
   }
 
-  /// The fleet as text: one block per machine (its name and presence), then its directories
-  /// and mailboxes with dump's columns.
+  /// The fleet as text: one block per machine (its name and presence, and how many of the
+  /// mailboxes its bridge says it publishes did not arrive), then its directories and mailboxes
+  /// with dump's columns.
   static func text(_ fleet: Fleet) -> String {
     var out = ""
     for name in fleet.state.machineNames {
@@ -124,6 +141,10 @@ enum FleetDump {
       let count = machine.payloads.values.reduce(0) { $0 + $1.count }
       out +=
         "machine \(DisplayText.field(name)) (\(presenceWord(machine.presence) ?? "presence unknown"), \(count) \(count == 1 ? "mailbox" : "mailboxes"))\n"
+      if let missing = machine.missingMailboxCount, let claimed = machine.claimedMailboxCount {
+        out +=
+          "  \(missing) of the \(claimed) mailboxes its bridge publishes did not arrive: the broker may have dropped them (max_queued_messages)\n"
+      }
       for directory in machine.payloads.keys.sorted() {
         let mailboxes = machine.payloads[directory] ?? [:]
         guard !mailboxes.isEmpty else { continue }
@@ -178,9 +199,10 @@ enum FleetDump {
   }
 
   /// The fleet as one JSON document:
-  /// `{"machines":[{"name","presence","directories":[{"path","path_bytes","mailboxes":[{"identifier","identifier_bytes","payload"}]}]}],"dropped"}`,
+  /// `{"machines":[{"name","presence","mailboxes_published","directories":[{"path","path_bytes","mailboxes":[{"identifier","identifier_bytes","payload"}]}]}],"dropped"}`,
   /// `payload` the bridge's mailbox payload as published (a JSON object), `presence` `null`
-  /// when no presence was retained.
+  /// when no presence was retained, `mailboxes_published` the count the bridge's info gives
+  /// (`null` when it gives none; more than the mailboxes listed: the broker dropped some).
   static func jsonText(_ fleet: Fleet) -> String {
     var machines: [String] = []
     for name in fleet.state.machineNames {
@@ -197,7 +219,7 @@ enum FleetDump {
         )
       }
       machines.append(
-        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: presenceWord(machine.presence))),\"directories\":[\(directories.joined(separator: ","))]}"
+        "{\"name\":\(JSONText.string(name)),\"presence\":\(JSONText.string(orNull: presenceWord(machine.presence))),\"mailboxes_published\":\(machine.claimedMailboxCount.map(String.init) ?? "null"),\"directories\":[\(directories.joined(separator: ","))]}"
       )
     }
     return "{\"machines\":[\(machines.joined(separator: ","))],\"dropped\":\(fleet.dropped)}"

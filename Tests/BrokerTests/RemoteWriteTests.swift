@@ -69,7 +69,7 @@ struct RemoteWriteTests {
     defer { setup.stop() }
     let (bridge, info) = try Self.bridge(setup, machine: "m1", writes: true)
     defer { bridge.stop() }
-    #expect(info == "{\"version\":1,\"remote_writes\":true,\"reason\":null}")
+    #expect(info == "{\"version\":1,\"remote_writes\":true,\"reason\":null,\"mailboxes\":0}")
     let broker = ["--broker", setup.broker.url, "--machine", "m1"]
     // No mailbox published yet: the directory cannot be guessed.
     let guessed = try Self.run(["pass"] + broker + ["score", "1"])
@@ -133,7 +133,7 @@ struct RemoteWriteTests {
     defer { bridge.stop() }
     #expect(
       info
-        == "{\"version\":1,\"remote_writes\":false,\"reason\":\"bridge started without --allow-remote-writes\"}"
+        == "{\"version\":1,\"remote_writes\":false,\"reason\":\"bridge started without --allow-remote-writes\",\"mailboxes\":1}"
     )
     let broker = ["--broker", setup.broker.url, "--machine", "ro", "--directory", setup.container]
     let passed = try Self.run(["pass"] + broker + ["kept", "2"])
