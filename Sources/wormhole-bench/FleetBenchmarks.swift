@@ -224,7 +224,7 @@ private func fleetDashboardRun() throws -> KeystrokeRun {
 /// after three in a row the rest count so too, without waiting for them.
 func commandLineKeyLatencies(in pty: PseudoTerminal, keys: Int = 120) -> [Double] {
   var latencies: [Double] = []
-  var unseen = 0
+  var rounds = MarkerRounds()
   for round in 0..<keys {
     if round % 60 == 0 {
       if round > 0 { pty.type("\u{1B}") }
@@ -232,21 +232,7 @@ func commandLineKeyLatencies(in pty: PseudoTerminal, keys: Int = 120) -> [Double
       pty.type(":")
       _ = settle(seconds: 0.3) { false }
     }
-    if unseen >= 3 {
-      latencies.append(5)
-      continue
-    }
-    let seen = pty.markers.count
-    let sent = now()
-    pty.type("☃\(round)")
-    if settle(seconds: 5, { pty.markers.count > seen }) {
-      latencies.append(pty.markers[seen] - sent)
-      unseen = 0
-    } else {
-      latencies.append(5)
-      unseen += 1
-    }
-    usleep(20_000)
+    latencies.append(rounds.latency(ofRound: round, in: pty))
   }
   pty.type("\u{1B}")
   return latencies
