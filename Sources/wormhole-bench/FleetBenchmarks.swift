@@ -59,11 +59,13 @@ private struct KeystrokeRun {
   var detail: [String: Double]
 }
 
-/// The record of `runs` runs: their medians, each run's ratio and percentiles in the detail.
-private func keystrokeRecord(_ name: String, baselineName: String, _ results: [KeystrokeRun])
-  -> BenchmarkRecord
-{
-  var detail: [String: Double] = [:]
+/// The record of `runs` runs of `run`: their medians, each run's ratio and percentiles in the
+/// detail, and `load` (what the figure held the dashboard under) beside them.
+private func keystrokeFigure(
+  _ name: String, baselineName: String, load: [String: Double], run: () throws -> KeystrokeRun
+) throws -> BenchmarkRecord {
+  let results = try (0..<runs).map { _ in try run() }
+  var detail = load
   for (run, result) in results.enumerated() {
     let idle = median(result.idle)
     let busy = median(result.busy)
@@ -83,14 +85,14 @@ private func keystrokeRecord(_ name: String, baselineName: String, _ results: [K
 // MARK: 100 pairs through a broker
 
 private func pairsDashboardFigure() throws -> BenchmarkRecord {
-  let results = try (0..<runs).map { _ in try pairsDashboardRun() }
-  var record = keystrokeRecord(
+  try keystrokeFigure(
     "broker_100_pairs_dashboard_keystroke_p50",
-    baselineName: "the same dashboard on the same 100 running pairs before any message", results)
-  record.detail["pairs"] = Double(pairCount)
-  record.detail["processes"] = Double(pairProcesses)
-  record.detail["round_trips_per_s_per_pair"] = pairRoundTripsPerSecond
-  return record
+    baselineName: "the same dashboard on the same 100 running pairs before any message",
+    load: [
+      "pairs": Double(pairCount), "processes": Double(pairProcesses),
+      "round_trips_per_s_per_pair": pairRoundTripsPerSecond,
+    ],
+    run: pairsDashboardRun)
 }
 
 private func pairsDashboardRun() throws -> KeystrokeRun {
@@ -164,14 +166,14 @@ private func pairsDashboardRun() throws -> KeystrokeRun {
 // MARK: The fleet dashboard over 100 machines
 
 private func fleetDashboardFigure() throws -> BenchmarkRecord {
-  let results = try (0..<runs).map { _ in try fleetDashboardRun() }
-  var record = keystrokeRecord(
+  try keystrokeFigure(
     "fleet_dashboard_keystroke_p50",
-    baselineName: "the same dashboard (--broker) before any machine is published", results)
-  record.detail["machines"] = Double(fleetMachines)
-  record.detail["mailboxes_per_machine"] = Double(fleetMailboxes)
-  record.detail["changes_per_s"] = fleetChangesPerSecond
-  return record
+    baselineName: "the same dashboard (--broker) before any machine is published",
+    load: [
+      "machines": Double(fleetMachines), "mailboxes_per_machine": Double(fleetMailboxes),
+      "changes_per_s": fleetChangesPerSecond,
+    ],
+    run: fleetDashboardRun)
 }
 
 /// mosquitto's default (1000) queues at most 1000 QoS 1 messages per client beyond the 20 in
