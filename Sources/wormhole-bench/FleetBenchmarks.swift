@@ -119,12 +119,7 @@ private func pairsDashboardRun() throws -> KeystrokeRun {
     detail["idle_dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
     for child in children { child.send("go") }
     started = now()
-    _ = settle(seconds: 1) { false }
-    let cpuBefore = cpuSeconds(pid)
-    let busyStart = now()
-    let busy = commandLineKeyLatencies(in: pty)
-    detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
-    detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+    let busy = busyKeyLatencies(in: pty, dashboard: pid, detail: &detail)
     // The model keeps the newest 10,000 traffic entries: about 600 a second come in (three per
     // round trip), so after 20 s the ring is full and the memory is what it stays at.
     _ = settle(seconds: max(0, 20 - (now() - started))) { false }
@@ -205,12 +200,7 @@ private func fleetDashboardRun() throws -> KeystrokeRun {
     detail["fleet_rss_bytes"] = residentBytes(ofProcess: pid)
     fleet.startStreaming(changesPerSecond: fleetChangesPerSecond)
     let started = now()
-    _ = settle(seconds: 1) { false }
-    let cpuBefore = cpuSeconds(pid)
-    let busyStart = now()
-    let busy = commandLineKeyLatencies(in: pty)
-    detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
-    detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+    let busy = busyKeyLatencies(in: pty, dashboard: pid, detail: &detail)
     let changes = fleet.stopStreaming()
     detail["changes_per_s_published"] = Double(changes) / (now() - started)
     return KeystrokeRun(idle: idle, busy: busy, detail: detail)
@@ -218,6 +208,20 @@ private func fleetDashboardRun() throws -> KeystrokeRun {
 }
 
 // MARK: Keys, quiet, memory
+
+/// The busy phase's keys, typed once the load has run a second: their latencies, with the
+/// dashboard's CPU share while they were typed and its memory after them in `detail`.
+private func busyKeyLatencies(in pty: PseudoTerminal, dashboard pid: pid_t, detail: inout [String: Double])
+  -> [Double]
+{
+  _ = settle(seconds: 1) { false }
+  let cpuBefore = cpuSeconds(pid)
+  let busyStart = now()
+  let busy = commandLineKeyLatencies(in: pty)
+  detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
+  detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+  return busy
+}
 
 /// Types 120 keys into the dashboard's `:` line (opened afresh every 60, as the flood figure
 /// does) and returns how long each took until the screen showed it. Each key is the marker and
