@@ -61,10 +61,16 @@ let package = Package(
     // epoll from glibc's <sys/epoll.h>: the device link's thread and a caller waiting for a reply
     // take turns reading one connection.
     .target(name: "CEpoll"),
+    // Threads of their own (pthreads) for the loops that block: the journal follower, the
+    // device and peer links, the control servers, libmosquitto's network loop.
+    .target(name: "SystemThreads"),
     // The wormhole library: mailboxes, notifications, the traffic journal, transiting types.
     .target(
       name: "Wormhole",
-      dependencies: ["WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify", "CExtendedAttributes"]),
+      dependencies: [
+        "WormholeVocabulary", "KeyedArchive", "PropertyList", "Inotify", "CExtendedAttributes",
+        "SystemThreads",
+      ]),
     // CoreSimulator device sets read as values: devices, pairs, application groups, notes.
     .target(
       name: "SimulatorDeviceSet", dependencies: ["PropertyList", "WormholeVocabulary", "ArchivedValues"]),
@@ -100,7 +106,7 @@ let package = Package(
     // use: building needs neither its development package nor the library itself.
     .target(name: "CMosquitto"),
     // A thin, safe MQTT client over libmosquitto: connect, publish, subscribe, events.
-    .target(name: "MQTTClient", dependencies: ["CMosquitto", "ArchivedValues"]),
+    .target(name: "MQTTClient", dependencies: ["CMosquitto", "ArchivedValues", "SystemThreads"]),
     // The fleet's protocol: the bridge's topics, its info, remote requests and replies, with
     // strict codecs (everything from the broker is hostile). Pure.
     .target(name: "FleetProtocol", dependencies: ["WormholeVocabulary", "PropertyList", "ArchivedValues"]),
@@ -114,7 +120,7 @@ let package = Package(
       name: "DevicePairing",
       dependencies: [
         "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
-        "PeerSession", "CEpoll", "WakeSignal",
+        "PeerSession", "CEpoll", "WakeSignal", "SystemThreads",
       ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(

@@ -107,16 +107,7 @@ public final class LocalPeerLink: PeerLink {
     guard epollSet >= 0, watch(wake.readDescriptor, tag: Self.wakeTag, writing: false) else {
       throw LinkError("no epoll set for the peer link: \(String(cString: strerror(errno)))")
     }
-    do throws(SystemCallFailure) { try DeviceFiles.makeDirectories(directory.path) } catch {
-      throw LinkError(error.message)
-    }
-    let lock: RunLock
-    do throws(RunLock.Failure) { lock = try RunLock(path: directory.lockPath(local.id)) } catch {
-      switch error {
-      case .held(let pid): throw LinkError("peer \(local) already runs (pid \(pid.map(String.init) ?? "?"))")
-      case .unavailable(let reason): throw LinkError(reason)
-      }
-    }
+    let lock = try directory.takeRunLock(for: local)
     sweepStale()
     let socketPath = directory.socketPath(local.id)
     let listener = try LocalSocket.listen(at: socketPath, backlog: 64, ownerOnly: true)

@@ -331,16 +331,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
 
   /// The run lock and the identity file, which the `peer` verbs list running peers by.
   private func makeLocalFiles() throws(LinkError) -> RunLock {
-    do throws(SystemCallFailure) { try DeviceFiles.makeDirectories(directory.path) } catch {
-      throw LinkError(error.message)
-    }
-    let lock: RunLock
-    do throws(RunLock.Failure) { lock = try RunLock(path: directory.lockPath(local.id)) } catch {
-      switch error {
-      case .held(let pid): throw LinkError("peer \(local) already runs (pid \(pid.map(String.init) ?? "?"))")
-      case .unavailable(let reason): throw LinkError(reason)
-      }
-    }
+    let lock = try directory.takeRunLock(for: local)
     do {
       let identity = try codec.encode(PeerAdvertisement(peer: local, service: topics.service).frame)
       try DeviceFiles.writeAtomically(identity, to: directory.identityPath(local.id))

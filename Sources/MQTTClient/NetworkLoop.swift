@@ -1,7 +1,7 @@
 import CMosquitto
 import Dispatch
-import Glibc
 import Synchronization
+import SystemThreads
 
 /// libmosquitto's network loop (`mosquitto_loop_forever`) on a thread of its own, started again
 /// whenever it returns by itself.
@@ -33,20 +33,8 @@ final class NetworkLoop: Sendable {
   func start() -> Int32 {
     let threaded = cmosquitto_threaded_set(pointer.value, true)
     guard threaded == CMOSQ_ERR_SUCCESS else { return threaded }
-    let context = Unmanaged.passRetained(self).toOpaque()
-    var thread = pthread_t()
-    let created = pthread_create(
-      &thread, nil,
-      { context in
-        guard let context else { return nil }
-        Unmanaged<NetworkLoop>.fromOpaque(context).takeRetainedValue().run()
-        return nil
-      }, context)
-    guard created == 0 else {
-      Unmanaged<NetworkLoop>.fromOpaque(context).release()
-      return CMOSQ_ERR_ERRNO
-    }
-    pthread_detach(thread)
+    // The thread holds the loop until `run` returns.
+    guard SystemThread.detach({ self.run() }) else { return CMOSQ_ERR_ERRNO }
     return CMOSQ_ERR_SUCCESS
   }
 

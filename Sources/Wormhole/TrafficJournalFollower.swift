@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Inotify
 import Synchronization
+import SystemThreads
 
 /// Follows a directory's traffic journal with inotify and hands each batch of new records to a
 /// handler. Records arrive in order; a burst is read as one batch.

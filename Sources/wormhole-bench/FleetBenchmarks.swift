@@ -59,11 +59,13 @@ private struct KeystrokeRun {
   var detail: [String: Double]
 }
 
-/// The record of `runs` runs: their medians, each run's ratio and percentiles in the detail.
-private func keystrokeRecord(_ name: String, baselineName: String, _ results: [KeystrokeRun])
-  -> BenchmarkRecord
-{
-  var detail: [String: Double] = [:]
+/// The record of `runs` runs of `run`: their medians, each run's ratio and percentiles in the
+/// detail, and `load` (what the figure held the dashboard under) beside them.
+private func keystrokeFigure(
+  _ name: String, baselineName: String, load: [String: Double], run: () throws -> KeystrokeRun
+) throws -> BenchmarkRecord {
+  let results = try (0..<runs).map { _ in try run() }
+  var detail = load
   for (run, result) in results.enumerated() {
     let idle = median(result.idle)
     let busy = median(result.busy)
@@ -83,14 +85,14 @@ private func keystrokeRecord(_ name: String, baselineName: String, _ results: [K
 // MARK: 100 pairs through a broker
 
 private func pairsDashboardFigure() throws -> BenchmarkRecord {
-  let results = try (0..<runs).map { _ in try pairsDashboardRun() }
-  var record = keystrokeRecord(
+  try keystrokeFigure(
     "broker_100_pairs_dashboard_keystroke_p50",
-    baselineName: "the same dashboard on the same 100 running pairs before any message", results)
-  record.detail["pairs"] = Double(pairCount)
-  record.detail["processes"] = Double(pairProcesses)
-  record.detail["round_trips_per_s_per_pair"] = pairRoundTripsPerSecond
-  return record
+    baselineName: "the same dashboard on the same 100 running pairs before any message",
+    load: [
+      "pairs": Double(pairCount), "processes": Double(pairProcesses),
+      "round_trips_per_s_per_pair": pairRoundTripsPerSecond,
+    ],
+    run: pairsDashboardRun)
 }
 
 private func pairsDashboardRun() throws -> KeystrokeRun {
@@ -117,12 +119,7 @@ private func pairsDashboardRun() throws -> KeystrokeRun {
     detail["idle_dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
     for child in children { child.send("go") }
     started = now()
-    _ = settle(seconds: 1) { false }
-    let cpuBefore = cpuSeconds(pid)
-    let busyStart = now()
-    let busy = commandLineKeyLatencies(in: pty)
-    detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
-    detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+    let busy = busyKeyLatencies(in: pty, dashboard: pid, detail: &detail)
     // The model keeps the newest 10,000 traffic entries: about 600 a second come in (three per
     // round trip), so after 20 s the ring is full and the memory is what it stays at.
     _ = settle(seconds: max(0, 20 - (now() - started))) { false }
@@ -164,14 +161,14 @@ private func pairsDashboardRun() throws -> KeystrokeRun {
 // MARK: The fleet dashboard over 100 machines
 
 private func fleetDashboardFigure() throws -> BenchmarkRecord {
-  let results = try (0..<runs).map { _ in try fleetDashboardRun() }
-  var record = keystrokeRecord(
+  try keystrokeFigure(
     "fleet_dashboard_keystroke_p50",
-    baselineName: "the same dashboard (--broker) before any machine is published", results)
-  record.detail["machines"] = Double(fleetMachines)
-  record.detail["mailboxes_per_machine"] = Double(fleetMailboxes)
-  record.detail["changes_per_s"] = fleetChangesPerSecond
-  return record
+    baselineName: "the same dashboard (--broker) before any machine is published",
+    load: [
+      "machines": Double(fleetMachines), "mailboxes_per_machine": Double(fleetMailboxes),
+      "changes_per_s": fleetChangesPerSecond,
+    ],
+    run: fleetDashboardRun)
 }
 
 /// mosquitto's default (1000) queues at most 1000 QoS 1 messages per client beyond the 20 in
@@ -203,12 +200,7 @@ private func fleetDashboardRun() throws -> KeystrokeRun {
     detail["fleet_rss_bytes"] = residentBytes(ofProcess: pid)
     fleet.startStreaming(changesPerSecond: fleetChangesPerSecond)
     let started = now()
-    _ = settle(seconds: 1) { false }
-    let cpuBefore = cpuSeconds(pid)
-    let busyStart = now()
-    let busy = commandLineKeyLatencies(in: pty)
-    detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
-    detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+    let busy = busyKeyLatencies(in: pty, dashboard: pid, detail: &detail)
     let changes = fleet.stopStreaming()
     detail["changes_per_s_published"] = Double(changes) / (now() - started)
     return KeystrokeRun(idle: idle, busy: busy, detail: detail)
@@ -217,6 +209,20 @@ private func fleetDashboardRun() throws -> KeystrokeRun {
 
 // MARK: Keys, quiet, memory
 
+/// The busy phase's keys, typed once the load has run a second: their latencies, with the
+/// dashboard's CPU share while they were typed and its memory after them in `detail`.
+private func busyKeyLatencies(in pty: PseudoTerminal, dashboard pid: pid_t, detail: inout [String: Double])
+  -> [Double]
+{
+  _ = settle(seconds: 1) { false }
+  let cpuBefore = cpuSeconds(pid)
+  let busyStart = now()
+  let busy = commandLineKeyLatencies(in: pty)
+  detail["dashboard_cpu_share_busy"] = (cpuSeconds(pid) - cpuBefore) / (now() - busyStart)
+  detail["dashboard_rss_bytes"] = residentBytes(ofProcess: pid)
+  return busy
+}
+
 /// Types 120 keys into the dashboard's `:` line (opened afresh every 60, as the flood figure
 /// does) and returns how long each took until the screen showed it. Each key is the marker and
 /// its round's number, so that no two frames draw the same field (ncurses would draw a run of
@@ -224,7 +230,7 @@ private func fleetDashboardRun() throws -> KeystrokeRun {
 /// after three in a row the rest count so too, without waiting for them.
 func commandLineKeyLatencies(in pty: PseudoTerminal, keys: Int = 120) -> [Double] {
   var latencies: [Double] = []
-  var unseen = 0
+  var rounds = MarkerRounds()
   for round in 0..<keys {
     if round % 60 == 0 {
       if round > 0 { pty.type("\u{1B}") }
@@ -232,21 +238,7 @@ func commandLineKeyLatencies(in pty: PseudoTerminal, keys: Int = 120) -> [Double
       pty.type(":")
       _ = settle(seconds: 0.3) { false }
     }
-    if unseen >= 3 {
-      latencies.append(5)
-      continue
-    }
-    let seen = pty.markers.count
-    let sent = now()
-    pty.type("☃\(round)")
-    if settle(seconds: 5, { pty.markers.count > seen }) {
-      latencies.append(pty.markers[seen] - sent)
-      unseen = 0
-    } else {
-      latencies.append(5)
-      unseen += 1
-    }
-    usleep(20_000)
+    latencies.append(rounds.latency(ofRound: round, in: pty))
   }
   pty.type("\u{1B}")
   return latencies

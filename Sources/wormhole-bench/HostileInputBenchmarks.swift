@@ -66,28 +66,8 @@ private func hostileLatencies(
     }
     pty.type(lead)
     _ = settle(seconds: 1) { false }
-    var latencies: [Double] = []
-    var unseen = 0
-    for round in 0..<60 {
-      if unseen >= 3 {
-        latencies.append(5)
-        continue
-      }
-      let seen = pty.markers.count
-      let sent = now()
-      // The marker and the round's number: a run of markers would be drawn by ncurses as one
-      // and a repeat count (REP) when the field scrolls, and a repeating pattern scrolled by its
-      // own period would leave the field's window as it was, so nothing would be drawn.
-      pty.type("☃\(round)")
-      if settle(seconds: 5, { pty.markers.count > seen }) {
-        latencies.append(pty.markers[seen] - sent)
-        unseen = 0
-      } else {
-        latencies.append(5)
-        unseen += 1
-      }
-      usleep(20_000)
-    }
+    var rounds = MarkerRounds()
+    let latencies = (0..<60).map { rounds.latency(ofRound: $0, in: pty) }
     if ProcessInfo.processInfo.environment["WORMHOLE_BENCH_SAMPLES"] != nil {
       diagnose("samples: \(latencies.map { Int($0 * 1000) })")
     }

@@ -28,7 +28,8 @@ final class BridgeRequests: Sendable {
   private let queue = DispatchQueue(label: "wormhole.bridge.requests")
   private let model = Mutex<LiveModel?>(nil)
   private let client = Mutex<MQTTClient?>(nil)
-  private let wormholes = Mutex<[String: Wormhole]>([:])
+  /// One wormhole per directory and type, its journal kept open; never creating a directory.
+  private let wormholes = WormholeCache()
   /// The replies to the latest requests, by reply topic and id: QoS 1 may deliver a request
   /// twice, and a request seen again is answered again, not applied again. Touched on `queue`.
   private let answered = Mutex(AnsweredRequests())
@@ -255,7 +256,7 @@ final class BridgeRequests: Sendable {
     let type = request.transiting ?? .file
     let wormhole: Wormhole
     do throws(WormholeError) {
-      wormhole = try self.wormhole(directory: directory, type: type)
+      wormhole = try wormholes.wormhole(directory: directory, transitingType: type, sender: sender)
     } catch {
       return .failure(Refusal(reason: error.description))
     }
@@ -291,17 +292,5 @@ final class BridgeRequests: Sendable {
     } catch {
       return .failure(Refusal(reason: error.description))
     }
-  }
-
-  /// One wormhole per directory and type, its journal kept open; never creating a directory.
-  private func wormhole(directory: String, type: TransitingType) throws(WormholeError) -> Wormhole {
-    let key = "\(type.rawValue) \(directory)"
-    if let existing = wormholes.withLock({ $0[key] }) { return existing }
-    var options = Wormhole.Options()
-    options.sender = sender
-    options.createsDirectory = false
-    let made = try Wormhole(directory: directory, transitingType: type, options: options)
-    wormholes.withLock { $0[key] = made }
-    return made
   }
 }

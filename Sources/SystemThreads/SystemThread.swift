@@ -1,8 +1,8 @@
 import Glibc
 
-/// Threads of their own, off Swift's cooperative pool, for the loops that block in `poll` or
-/// `accept`: the journal follower here; in DevicePairing the device and peer links, the control
-/// servers, a running peer's readers.
+/// Threads of their own, off Swift's cooperative pool, for the loops that block in `poll`,
+/// `accept` or libmosquitto: Wormhole's journal follower; in DevicePairing the device and peer
+/// links, the control servers, a running peer's readers; MQTTClient's network loop.
 package enum SystemThread {
   /// `pthread_create`'s error, when no thread could be made.
   package struct Failure: Error {
