@@ -477,9 +477,11 @@ public final class MQTTClient: Sendable {
     }
   }
 
-  /// Disconnects (no Last Will: the broker publishes it only for a connection that ends
-  /// otherwise) and waits for the network thread to end: no event comes after this returns.
-  /// Not to be called from the handler. Safe to call more than once.
+  /// Sends what libmosquitto has queued (acknowledgements of the messages received included,
+  /// for at most ``flushTimeout``, so that a dead broker does not hold it), then disconnects (no
+  /// Last Will: the broker publishes it only for a connection that ends otherwise) and waits for
+  /// the network thread to end: no event comes after this returns. Not to be called from the
+  /// handler. Safe to call more than once.
   public func disconnect() {
     let loop = state.withLock { state -> NetworkLoop? in
       defer {
@@ -489,8 +491,18 @@ public final class MQTTClient: Sendable {
       }
       return state.isLooping ? state.loop : nil
     }
-    loop?.stop()
+    guard let loop else { return }
+    // libmosquitto 2.0's mosquitto_disconnect marks the client disconnected at once; a packet
+    // that arrives before the network thread wrote the queue (the broker's acknowledgement of a
+    // publication, a message) is then a protocol error, and the socket closes with the queue
+    // unsent: a message just received was never acknowledged, and the broker delivered it again
+    // to a persistent session (issue 15). So the queue leaves first.
+    _ = cmosquitto_flush(handle.pointer, Int32(Self.flushTimeout.components.seconds * 1000))
+    loop.stop()
   }
+
+  /// How long ``disconnect()`` waits for the queued packets to leave.
+  public static let flushTimeout = Duration.seconds(1)
 
   // MARK: From C
 

@@ -98,7 +98,7 @@ struct MQTTClientTests {
   /// unsent (with TCP_NODELAY, most runs): libmosquitto 2.0 takes any packet that arrives after
   /// `mosquitto_disconnect` (here the broker's acknowledgement of the client's own publication,
   /// which follows the message) as a protocol error and closes the socket with the queue
-  /// unsent, so the broker delivered the message again to the persistent session. Ten rounds of
+  /// unsent, so the broker delivered the message again to the persistent session. 30 rounds of
   /// subscribe, publish, receive, disconnect; reconnected under the same identifier, the first
   /// message must be the next one, not the first delivered again (a redelivery comes first,
   /// right after the broker accepts the connection).
@@ -106,7 +106,7 @@ struct MQTTClientTests {
   func disconnectRightAfterAMessageArrivedAcknowledgesIt(disablesNagle: Bool) throws {
     let broker = try TestBroker()
     defer { broker.stop() }
-    for round in 0..<10 {
+    for round in 0..<30 {
       let identifier = "acks-\(round)"
       let first = try Recorder(broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle)
       try first.subscribe("acks/\(round)", probe: "acks/\(round)")
