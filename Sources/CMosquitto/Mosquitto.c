@@ -234,3 +234,5 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds) {
   }
   return 0;
 }
+
+bool cmosquitto_has_connection(struct mosquitto *mosq) { return api.socket(mosq) != -1; }

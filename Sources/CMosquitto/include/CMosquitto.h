@@ -119,5 +119,7 @@ int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded);
 /// client disconnected at once, takes any packet that arrives after that as a protocol error and
 /// closes the socket with its queue unsent.
 int cmosquitto_flush(struct mosquitto *mosq, int milliseconds);
+/// Whether the client has a socket (mosquitto_socket is not -1): connected or connecting.
+bool cmosquitto_has_connection(struct mosquitto *mosq);
 
 #endif
