@@ -509,7 +509,7 @@ public final class MQTTClient: Sendable {
     loop.stop()
   }
 
-  /// How long ``disconnect()`` waits for the queued packets to leave.
+  /// How long ``disconnect()`` waits for the queued packets to leave and the broker to answer.
   public static let flushTimeout = Duration.seconds(1)
 
   // MARK: From C
