@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static struct {
   int (*lib_init)(void);
@@ -40,6 +41,8 @@ static struct {
   const char *(*reason_string)(int);
   int (*loop_forever)(struct mosquitto *, int, int);
   int (*threaded_set)(struct mosquitto *, bool);
+  bool (*want_write)(struct mosquitto *);
+  int (*socket)(struct mosquitto *);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -111,6 +114,8 @@ static void load(void) {
   api.reason_string = (const char *(*)(int))symbol(library, "mosquitto_reason_string");
   api.loop_forever = (int (*)(struct mosquitto *, int, int))symbol(library, "mosquitto_loop_forever");
   api.threaded_set = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_threaded_set");
+  api.want_write = (bool (*)(struct mosquitto *))symbol(library, "mosquitto_want_write");
+  api.socket = (int (*)(struct mosquitto *))symbol(library, "mosquitto_socket");
   if (failure[0] != 0) return;
   int initialized = api.lib_init();
   if (initialized != CMOSQ_ERR_SUCCESS) {
@@ -215,3 +220,19 @@ int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets
   return api.loop_forever(mosq, timeout, max_packets);
 }
 int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded) { return api.threaded_set(mosq, threaded); }
+
+int cmosquitto_flush(struct mosquitto *mosq, int milliseconds) {
+  struct timespec start, now;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  // No event says the queue is empty: look every 0.2 ms (a PUBACK leaves within one or two).
+  while (api.socket(mosq) != -1 && api.want_write(mosq)) {
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long elapsed = (long)(now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+    if (elapsed >= milliseconds) return 1;
+    struct timespec pause = {0, 200000};
+    nanosleep(&pause, NULL);
+  }
+  return 0;
+}
+
+bool cmosquitto_has_connection(struct mosquitto *mosq) { return api.socket(mosq) != -1; }

@@ -205,7 +205,10 @@ public final class UnixSocketLink: DeviceLink {
       if woken {
         wake?.drain()
       }
-      if connectionEvents != 0 { serviceConnection(connectionEvents) }
+      if connectionEvents != 0 {
+        disarmFiredOneShot(connectionEvents)
+        serviceConnection(connectionEvents)
+      }
       if accepting { acceptConnection() }
     }
   }
@@ -249,6 +252,18 @@ public final class UnixSocketLink: DeviceLink {
     state.withLock { adopt(accepted, &$0) }
     emit(.reachabilityChanged(true))
     giveReadingBack()
+  }
+
+  /// A one-shot registration (a caller reads) is off in the kernel once it fired: forgetting it,
+  /// so that ``arm(_:)`` asks again for writing while frames wait (the caller's own message may be
+  /// among them: without this, one flush took part of the backlog and the rest waited until the
+  /// caller gave the reading back, at its reply's timeout). Not after a hang-up or an error,
+  /// which the caller reads and drops: re-armed, it would fire again until then.
+  private func disarmFiredOneShot(_ events: UInt32) {
+    guard events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) == 0 else { return }
+    state.withLock { state in
+      if state.interest & EPOLLONESHOT.rawValue != 0 { state.interest = 0 }
+    }
   }
 
   /// Makes the link's thread the reader, once a caller that reads has given the reading back.

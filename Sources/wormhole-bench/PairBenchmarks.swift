@@ -123,14 +123,22 @@ private func messageBenchmarks(store: PairStore, home: String) throws -> [Benchm
   defer { raw.finish() }
 
   let payload = [UInt8](repeating: 7, count: messageBytes)
-  let failures = Mutex(0)
+  let failures = Mutex<[String]>([])
+  var phase = "round trips"
+  var index = 0
   // As `pass --reply-timeout` through a running device does: the caller waits for the reply.
   func sessionRoundTrip() throws {
+    index += 1
+    let start = now()
     do {
       let reply = try phone.session.sendMessageAndWait(payload, identifier: "bench.echo", replyTimeout: 10)
-      if reply.count != payload.count { failures.withLock { $0 += 1 } }
+      if reply.count != payload.count {
+        failures.withLock { $0.append("\(phase) #\(index): a reply of \(reply.count) bytes") }
+      }
     } catch {
-      failures.withLock { $0 += 1 }
+      let line = "\(phase) #\(index): \(error.code.map(String.init) ?? "-") \(error) after \(now() - start) s"
+      FileHandle.standardError.write(Data(("pairs: reply failed: " + line + "\n").utf8))
+      failures.withLock { $0.append(line) }
     }
   }
   let (ours, theirs) = try raw.alternatingRoundTrips(of: payload) {
@@ -140,14 +148,17 @@ private func messageBenchmarks(store: PairStore, home: String) throws -> [Benchm
   }
   // Throughput: messages back to back, then one with a reply: it comes back after all of them.
   let streamed = 5000
+  phase = "throughput"
+  index = 0
   let throughput = try alternate(rounds: 5) {
     for _ in 0..<streamed { try phone.session.sendMessage(payload, identifier: "bench.stream") }
     try sessionRoundTrip()
   } baseline: {
     try raw.stream(payload, count: streamed)
   }
-  guard failures.withLock({ $0 }) == 0 else {
-    throw BenchmarkFailure("\(failures.withLock { $0 }) replies failed")
+  let failed = failures.withLock { $0 }
+  guard failed.isEmpty else {
+    throw BenchmarkFailure("\(failed.count) replies failed: " + failed.joined(separator: "; "))
   }
   let microseconds = { (seconds: Double) in seconds * 1e6 }
   return [

@@ -14,12 +14,12 @@ struct MQTTClientTests {
 
     init(
       _ broker: TestBroker, identifier: String, cleanSession: Bool = true, will: MQTTMessage? = nil,
-      maximumPayloadBytes: Int = MQTTClient.defaultMaximumPayloadBytes
+      maximumPayloadBytes: Int = MQTTClient.defaultMaximumPayloadBytes, disablesNagle: Bool = false
     ) throws {
       let events = events
       client = try MQTTClient(
         clientIdentifier: identifier, cleanSession: cleanSession, will: will,
-        maximumPayloadBytes: maximumPayloadBytes
+        maximumPayloadBytes: maximumPayloadBytes, disablesNagle: disablesNagle
       ) { events.append($0) }
       try client.connect(to: broker.address)
       try #require(events.wait(seconds: 10) { $0.contains(.connected) }.contains(.connected))
@@ -92,6 +92,42 @@ struct MQTTClientTests {
     #expect(again.messages.map { String(decoding: $0.payload, as: UTF8.self) } == (0..<20).map { "\($0)" })
     again.client.disconnect()
     writer.client.disconnect()
+  }
+
+  /// Issue 15: `disconnect()` right after a QoS 1 message arrived left its acknowledgement
+  /// unsent (with TCP_NODELAY, most runs): libmosquitto 2.0 takes any packet that arrives after
+  /// `mosquitto_disconnect` (here the broker's acknowledgement of the client's own publication,
+  /// which follows the message) as a protocol error and closes the socket with the queue
+  /// unsent, so the broker delivered the message again to the persistent session. 30 rounds of
+  /// subscribe, publish, receive, disconnect; reconnected under the same identifier, the first
+  /// message must be the next one, not the first delivered again (a redelivery comes first,
+  /// right after the broker accepts the connection).
+  @Test(arguments: [true, false])
+  func disconnectRightAfterAMessageArrivedAcknowledgesIt(disablesNagle: Bool) throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    for round in 0..<30 {
+      let identifier = "acks-\(round)"
+      let first = try Recorder(
+        broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle)
+      try first.client.subscribe("acks/\(round)", quality: .atLeastOnce)
+      try first.client.publish(bytes("probe"), to: "acks/\(round)", quality: .atLeastOnce)
+      // More of the broker's acknowledgements trail the message: more chances one arrives
+      // between the message and the end of disconnect().
+      for index in 0..<5 {
+        try first.client.publish(bytes("\(index)"), to: "elsewhere/\(index)", quality: .atLeastOnce)
+      }
+      try #require(first.events.wait { _ in !first.messages.isEmpty }.contains { $0 != .connected })
+      first.client.disconnect()
+      let again = try Recorder(
+        broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle)
+      try again.client.publish(bytes("next"), to: "acks/\(round)", quality: .atLeastOnce)
+      again.events.wait { _ in !again.messages.isEmpty }
+      again.client.disconnect()
+      let received = again.messages.map { String(decoding: $0.payload, as: UTF8.self) }
+      #expect(
+        received.first == "next", "round \(round): the reconnected session first received \(received)")
+    }
   }
 
   @Test func aPayloadAboveTheLimitIsDroppedBeforeItIsRead() throws {

@@ -75,7 +75,10 @@ import Testing
       messageSources: [PairsSource(home: home.path)],
       script: [.waitFor("desk ○○ reachability ? 1 queued")] + keys("jj<Tab>jjjjjjjjd")
         + [.waitFor("Cancel transfer #1 (photo) of desk phone?")] + keys("y")
-        + [.waitFor("cancelled transfer #1 of desk phone"), .waitFor("desk  phone ○ watch ○  reachability ?")]
+        + [
+          .waitFor("cancelled transfer #1 of desk phone"),
+          .waitFor("desk  phone ○ watch ○  reachability ?"),
+        ]
         + keys("q"))
     #expect(run.terminal.failures.isEmpty, "\(run.terminal.failures)")
     #expect(try store.transfers(of: pair.phone).isEmpty)

@@ -112,4 +112,14 @@ const char *cmosquitto_reason_string(int code);
 int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets);
 int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded);
 
+/// Waits until libmosquitto's network thread has written every packet it queued (acknowledgements
+/// of messages received included: mosquitto_want_write is false), the connection is gone
+/// (mosquitto_socket is -1), or `milliseconds` passed: 0 when nothing is left to send, 1 on the
+/// timeout. To call before mosquitto_disconnect from another thread: libmosquitto 2.0 marks the
+/// client disconnected at once, takes any packet that arrives after that as a protocol error and
+/// closes the socket with its queue unsent.
+int cmosquitto_flush(struct mosquitto *mosq, int milliseconds);
+/// Whether the client has a socket (mosquitto_socket is not -1): connected or connecting.
+bool cmosquitto_has_connection(struct mosquitto *mosq);
+
 #endif
