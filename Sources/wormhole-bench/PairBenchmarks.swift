@@ -137,7 +137,7 @@ private func messageBenchmarks(store: PairStore, home: String) throws -> [Benchm
       }
     } catch {
       let line = "\(phase) #\(index): \(error.code.map(String.init) ?? "-") \(error) after \(now() - start) s"
-      FileHandle.standardError.write(Data(("pairs: reply failed: " + line + "\n").utf8))
+      diagnose("pairs: reply failed: " + line)
       failures.withLock { $0.append(line) }
     }
   }
