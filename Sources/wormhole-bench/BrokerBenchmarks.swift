@@ -40,7 +40,7 @@ import Synchronization
 /// `WORMHOLE_BENCH_BROKER=session|pairs|bridge` (comma-separated for several) takes only those
 /// figures. The keystroke figures with a dashboard watching the broker are the `fleet` group.
 func brokerBenchmarks() throws -> [BenchmarkRecord] {
-  let selected = try BrokerFigure.selected(ProcessInfo.processInfo.environment["WORMHOLE_BENCH_BROKER"])
+  let selected = try BrokerFigure.selected()
   try MQTTClient.load()
   let broker = try BenchBroker()
   defer { broker.stop() }
@@ -56,23 +56,9 @@ func brokerBenchmarks() throws -> [BenchmarkRecord] {
 }
 
 /// The figures of the broker group, in the order they run.
-enum BrokerFigure: String, CaseIterable {
+enum BrokerFigure: String, BenchFigure {
   case session, bridge, pairs
-
-  /// The figures `WORMHOLE_BENCH_BROKER` names (all when it is unset or empty).
-  static func selected(_ value: String?) throws -> Set<BrokerFigure> {
-    guard let value, !value.isEmpty else { return Set(allCases) }
-    var figures: Set<BrokerFigure> = []
-    for name in value.split(separator: ",") {
-      guard let figure = BrokerFigure(rawValue: String(name)) else {
-        throw BenchmarkFailure(
-          "WORMHOLE_BENCH_BROKER: unknown figure \(name); figures: \(allCases.map(\.rawValue).joined(separator: ", "))"
-        )
-      }
-      figures.insert(figure)
-    }
-    return figures
-  }
+  static let environmentSwitch = "WORMHOLE_BENCH_BROKER"
 }
 
 private let runs = 3

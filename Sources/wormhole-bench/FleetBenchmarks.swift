@@ -31,15 +31,18 @@ import MQTTClient
 /// resident memory (VmRSS) is in the detail, idle and busy. `WORMHOLE_BENCH_FLEET=pairs` (or
 /// `fleet`) takes only that figure.
 func fleetBenchmarks() throws -> [BenchmarkRecord] {
-  let only = ProcessInfo.processInfo.environment["WORMHOLE_BENCH_FLEET"]
-  guard only == nil || only == "pairs" || only == "fleet" else {
-    throw BenchmarkFailure("WORMHOLE_BENCH_FLEET: \(only ?? "") is neither pairs nor fleet")
-  }
+  let selected = try FleetFigure.selected()
   try MQTTClient.load()
   var records: [BenchmarkRecord] = []
-  if only != "fleet" { records.append(try pairsDashboardFigure()) }
-  if only != "pairs" { records.append(try fleetDashboardFigure()) }
+  if selected.contains(.pairs) { records.append(try pairsDashboardFigure()) }
+  if selected.contains(.fleet) { records.append(try fleetDashboardFigure()) }
   return records
+}
+
+/// The figures of the fleet group.
+private enum FleetFigure: String, BenchFigure {
+  case pairs, fleet
+  static let environmentSwitch = "WORMHOLE_BENCH_FLEET"
 }
 
 private let runs = 3

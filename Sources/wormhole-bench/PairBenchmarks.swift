@@ -20,11 +20,17 @@ func pairBenchmarks() throws -> [BenchmarkRecord] {
   let home = try scratchDirectory()
   defer { try? FileManager.default.removeItem(atPath: home) }
   let store = PairStore(home: home)
-  let only = ProcessInfo.processInfo.environment["WORMHOLE_BENCH_PAIRS"]
+  let selected = try PairFigure.selected()
   var records: [BenchmarkRecord] = []
-  if only == nil || only == "queued" { records.append(try queuedDeliveryBenchmark(store: store, home: home)) }
-  if only == nil || only == "messages" { records += try messageBenchmarks(store: store, home: home) }
+  if selected.contains(.queued) { records.append(try queuedDeliveryBenchmark(store: store, home: home)) }
+  if selected.contains(.messages) { records += try messageBenchmarks(store: store, home: home) }
   return records
+}
+
+/// The figures of the pairs group.
+private enum PairFigure: String, BenchFigure {
+  case queued, messages
+  static let environmentSwitch = "WORMHOLE_BENCH_PAIRS"
 }
 
 private let messageBytes = 1024

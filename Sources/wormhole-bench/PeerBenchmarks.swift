@@ -22,22 +22,23 @@ import Synchronization
 ///
 /// `WORMHOLE_BENCH_PEERS=round-trip` (or `resource`) runs only that figure.
 func peerBenchmarks() throws -> [BenchmarkRecord] {
-  let only = ProcessInfo.processInfo.environment[peerFigureSwitch]
-  guard only == nil || only == "round-trip" || only == "resource" else {
-    throw BenchmarkFailure("\(peerFigureSwitch) is round-trip or resource, not \(only ?? "")")
-  }
+  let selected = try PeerFigure.selected()
   let home = try scratchDirectory()
   defer { try? FileManager.default.removeItem(atPath: home) }
   let bench = try BenchPeer(home: home)
   defer { bench.finish() }
   var records: [BenchmarkRecord] = []
-  if only != "resource" { records += try peerRoundTripBenchmarks(bench, home: home) }
-  if only != "round-trip" { records.append(try peerResourceBenchmark(bench, home: home)) }
+  if selected.contains(.roundTrip) { records += try peerRoundTripBenchmarks(bench, home: home) }
+  if selected.contains(.resource) { records.append(try peerResourceBenchmark(bench, home: home)) }
   return records
 }
 
-/// The environment variable that picks one figure of `peers`.
-private let peerFigureSwitch = "WORMHOLE_BENCH_PEERS"
+/// The figures of the peers group.
+private enum PeerFigure: String, BenchFigure {
+  case roundTrip = "round-trip"
+  case resource
+  static let environmentSwitch = "WORMHOLE_BENCH_PEERS"
+}
 
 private let peerMessageBytes = 1024
 private let resourceBytes = 100 << 20
