@@ -26,7 +26,17 @@ enum PeerContentsLines {
         ContentLine(indent: indent, [.init(Formatting.padded(key, 11), "contents.key"), .init(value, role)]))
     }
     func title(_ text: String) { lines.append(ContentLine([.init(text, "contents.key")])) }
-    func none() { lines.append(ContentLine(indent: 2, [.init("none", "list.dim")])) }
+    func row(indent: Int = 2, _ pieces: ContentLine.Piece...) {
+      lines.append(ContentLine(indent: indent, pieces))
+    }
+    func none() { row(.init("none", "list.dim")) }
+    /// `NAME (COUNT)`, then each item's rows; an empty list says `none`, or is left out.
+    func list<Item>(_ name: String, _ items: [Item], leftOutWhenEmpty: Bool = false, _ rows: (Item) -> Void) {
+      if items.isEmpty && leftOutWhenEmpty { return }
+      title("\(name) (\(items.count))")
+      items.forEach(rows)
+      if items.isEmpty { none() }
+    }
     switch node {
     case .peers:
       keyed("peers", "\(peers.count) running")
@@ -44,13 +54,9 @@ enum PeerContentsLines {
         let connected =
           peer.connected.isEmpty
           ? "not connected" : "↔ " + peer.connected.map(Self.shownPeer).joined(separator: ", ")
-        lines.append(
-          ContentLine(
-            indent: 2,
-            [
-              .init(Formatting.padded(DisplayText.field(peer.label), 18), "contents.key"),
-              .init(connected, peer.connected.isEmpty ? "list.dim" : "contents"),
-            ]))
+        row(
+          .init(Formatting.padded(DisplayText.field(peer.label), 18), "contents.key"),
+          .init(connected, peer.connected.isEmpty ? "list.dim" : "contents"))
       }
       if members.isEmpty { none() }
     case .peer:
@@ -67,62 +73,30 @@ enum PeerContentsLines {
         keyed(DisplayText.field(key), DisplayText.field(peer.info[key] ?? ""), indent: 2)
       }
       if peer.info.isEmpty { none() }
-      title("connected (\(peer.connected.count))")
-      for other in peer.connected {
-        lines.append(ContentLine(indent: 2, [.init(Self.shownPeer(other), "contents")]))
-      }
-      if peer.connected.isEmpty { none() }
-      title("found (\(peer.found.count))")
-      for other in peer.found {
-        lines.append(ContentLine(indent: 2, [.init(Self.shownPeer(other), "contents")]))
-      }
-      if peer.found.isEmpty { none() }
-      title("invitations waiting (\(peer.invitations.count))")
-      for invitation in peer.invitations {
-        lines.append(
-          ContentLine(
-            indent: 2,
-            [
-              .init("from " + Self.shownPeer(invitation.peer), "traffic.incoming"),
-              .init("  a accept · x decline", "list.dim"),
-            ]))
+      list("connected", peer.connected) { row(.init(Self.shownPeer($0), "contents")) }
+      list("found", peer.found) { row(.init(Self.shownPeer($0), "contents")) }
+      list("invitations waiting", peer.invitations) { invitation in
+        row(
+          .init("from " + Self.shownPeer(invitation.peer), "traffic.incoming"),
+          .init("  a accept · x decline", "list.dim"))
         if let context = invitation.context {
-          lines.append(ContentLine(indent: 6, [.init("context " + DisplayText.escaped(context), "contents")]))
+          row(indent: 6, .init("context " + DisplayText.escaped(context), "contents"))
         }
       }
-      if peer.invitations.isEmpty { none() }
-      if !peer.resources.isEmpty {
-        title("resources in flight (\(peer.resources.count))")
-        for resource in peer.resources {
-          lines.append(
-            ContentLine(
-              indent: 2,
-              [
-                .init(heading(of: resource), resource.isSending ? "traffic.passed" : "traffic.incoming"),
-                .init("  " + DisplayText.field(resource.id) + "  C cancel", "list.dim"),
-              ]))
-          lines.append(
-            ContentLine(
-              indent: 6,
-              [
-                .init(bar(resource.fraction), "contents.key"),
-                .init(
-                  "  \(Int(resource.fraction * 100))%  \(Formatting.size(Int(clamping: resource.bytes))) of "
-                    + Formatting.size(Int(clamping: resource.total)), "contents"),
-              ]))
-        }
+      list("resources in flight", peer.resources, leftOutWhenEmpty: true) { resource in
+        row(
+          .init(heading(of: resource), resource.isSending ? "traffic.passed" : "traffic.incoming"),
+          .init("  " + DisplayText.field(resource.id) + "  C cancel", "list.dim"))
+        row(
+          indent: 6, .init(bar(resource.fraction), "contents.key"),
+          .init(
+            "  \(Int(resource.fraction * 100))%  \(Formatting.size(Int(clamping: resource.bytes))) of "
+              + Formatting.size(Int(clamping: resource.total)), "contents"))
       }
-      if !peer.departures.isEmpty {
-        title("went away (\(peer.departures.count))")
-        for departure in peer.departures {
-          lines.append(
-            ContentLine(
-              indent: 2,
-              [
-                .init(Formatting.padded(Self.shownPeer(departure.peer), 18), "contents"),
-                .init("notConnected (" + DisplayText.escaped(departure.reason) + ")", "list.dim"),
-              ]))
-        }
+      list("went away", peer.departures, leftOutWhenEmpty: true) { departure in
+        row(
+          .init(Formatting.padded(Self.shownPeer(departure.peer), 18), "contents"),
+          .init("notConnected (" + DisplayText.escaped(departure.reason) + ")", "list.dim"))
       }
       trafficLines(of: peer, traffic: traffic, now: now, into: &lines)
     case .directory, .mailbox, .pairs, .pair, .device, .machine, .remoteDirectory, .remoteMailbox:

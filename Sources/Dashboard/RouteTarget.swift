@@ -24,32 +24,6 @@ public enum RouteTarget: Sendable, Hashable {
     public var selector: String
     /// Its control socket, where the push or deep link is sent.
     public var controlSocketPath: String
-
-    public init(service: String, id: UInt64, label: String, selector: String, controlSocketPath: String) {
-      self.service = service
-      self.id = id
-      self.label = label
-      self.selector = selector
-      self.controlSocketPath = controlSocketPath
-    }
-
-    /// `peer` as offered among `peers` (the running ones): with the selector the verbs accept.
-    public init(_ peer: PeerSnapshot, among peers: [PeerSnapshot]) {
-      let digits = String(peer.label.suffix(4))
-      let selector: String
-      if DisplayText.escaped(peer.name) != peer.name || peer.name.isEmpty {
-        selector = "#" + digits
-      } else if peers.contains(where: {
-        $0.name == peer.name && ($0.id != peer.id || $0.service != peer.service)
-      }) {
-        selector = peer.label
-      } else {
-        selector = peer.name
-      }
-      self.init(
-        service: peer.service, id: peer.id, label: peer.label, selector: selector,
-        controlSocketPath: peer.controlSocketPath)
-    }
   }
 
   /// The target as `--device` spells it, escaped: `r1:phone`, `peer:lamp`, `peer:desk#1a2b`.
@@ -64,5 +38,26 @@ public enum RouteTarget: Sendable, Hashable {
   public var peer: Peer? {
     if case .peer(let peer) = self { return peer }
     return nil
+  }
+}
+
+// Out of the struct, so that Swift keeps its (internal) memberwise initializer.
+extension RouteTarget.Peer {
+  /// `peer` as offered among `peers` (the running ones): with the selector the verbs accept.
+  public init(_ peer: PeerSnapshot, among peers: [PeerSnapshot]) {
+    let digits = String(peer.label.suffix(4))
+    let selector: String
+    if DisplayText.escaped(peer.name) != peer.name || peer.name.isEmpty {
+      selector = "#" + digits
+    } else if peers.contains(where: {
+      $0.name == peer.name && ($0.id != peer.id || $0.service != peer.service)
+    }) {
+      selector = peer.label
+    } else {
+      selector = peer.name
+    }
+    self.init(
+      service: peer.service, id: peer.id, label: peer.label, selector: selector,
+      controlSocketPath: peer.controlSocketPath)
   }
 }

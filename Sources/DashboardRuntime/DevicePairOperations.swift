@@ -1,4 +1,5 @@
 import DevicePairing
+import DeviceRouting
 import DeviceSession
 
 /// The real ``PairOperations``: DevicePairing's ``DevicePairing/PairedDeviceClient`` on the pair
@@ -82,7 +83,7 @@ public struct DevicePairOperations: PairOperations {
 
   /// Through the peer's control socket (``PeerRouteClient``), waiting at most
   /// ``peerAnswerSeconds``; `nil` when the peer no longer runs (nothing was sent).
-  private func route(_ delivery: PairRouteRequest.Delivery, to peer: PeerRouteClient)
+  private func route(_ delivery: RouteDelivery, to peer: PeerRouteClient)
     throws(PairOperationError) -> RoutedDelivery?
   {
     do throws(PeerRouteError) {

@@ -143,7 +143,7 @@ public struct EffectJob: Sendable {
       notRunning =
         "\(send.shownTarget) is not running any more (it ended since the peers were read): only a running peer (wormhole-tui peer run) takes pushes and deep links; nothing was sent"
     }
-    let delivery: PairRouteRequest.Delivery
+    let delivery: RouteDelivery
     switch send.delivery {
     case .push(let json):
       do throws(PushPayloadError) {

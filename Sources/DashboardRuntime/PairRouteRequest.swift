@@ -6,12 +6,6 @@ import DeviceSession
 /// ``PairOperations/route(_:)`` takes it: checked (``PushNotification``, ``DeepLink``), the
 /// device named.
 public struct PairRouteRequest: Sendable, Equatable {
-  /// What is delivered.
-  public enum Delivery: Sendable, Equatable {
-    case push(PushNotification)
-    case deepLink(DeepLink)
-  }
-
   /// Who receives it.
   public enum Target: Sendable, Equatable {
     /// A device of a pair of the pair store under `home`, through its control socket.
@@ -21,15 +15,16 @@ public struct PairRouteRequest: Sendable, Equatable {
   }
 
   public var target: Target
-  public var delivery: Delivery
+  /// What is delivered.
+  public var delivery: RouteDelivery
 
-  public init(target: Target, delivery: Delivery) {
+  public init(target: Target, delivery: RouteDelivery) {
     self.target = target
     self.delivery = delivery
   }
 
   /// To `device` of the pair store under `home`.
-  public init(home: String, device: DeviceAddress, delivery: Delivery) {
+  public init(home: String, device: DeviceAddress, delivery: RouteDelivery) {
     self.init(target: .device(home: home, device), delivery: delivery)
   }
 

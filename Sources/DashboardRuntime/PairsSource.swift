@@ -29,20 +29,16 @@ public final class PairsSource: DashboardMessageSource {
   private let store: PairStore
   private let interval: DispatchTimeInterval
   private let queue = DispatchQueue(label: "wormhole.dashboard.pairs")
-  private let state = Mutex<State>(State())
+  private let state = Mutex(PollingSourceState<[PairSnapshot]>())
+  private let tree = Mutex(TreeState())
 
   /// The device processes watched, so that one that ends brings a read at once.
   private let exits: ProcessExitWatches
 
-  private struct State: PollingSourceState {
-    var post: (@Sendable (DashboardMessage) -> Void)?
-    var started = false
-    var last: [PairSnapshot]?
-    /// The poll chain that may run: a read brought forward by a device's end starts a new
-    /// chain, and the old one's next read does nothing.
-    var generation: UInt64 = 0
+  /// The pair tree's watch, and the reads its changes bring.
+  private struct TreeState {
     /// The pair tree's watch and the source reading its events, once started.
-    var tree: TreeSource?
+    var watched: TreeSource?
     /// Whether a read after a change is scheduled.
     var isSettling = false
   }
@@ -64,7 +60,7 @@ public final class PairsSource: DashboardMessageSource {
   deinit {
     // An active source is not released with its last reference: cancel it, closing its inotify
     // descriptor (the exit watches cancel theirs).
-    state.withLock { $0.tree }?.source.cancel()
+    tree.withLock { $0.watched }?.source.cancel()
   }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
@@ -85,20 +81,20 @@ public final class PairsSource: DashboardMessageSource {
     }
     // The watch (its descriptor) lives until the source no longer reads it.
     source.setCancelHandler { withExtendedLifetime(watch) {} }
-    state.withLock { $0.tree = TreeSource(watch: watch, source: source) }
+    tree.withLock { $0.watched = TreeSource(watch: watch, source: source) }
     source.resume()
   }
 
   /// Reads the store ``settleMilliseconds`` from now, unless a read is scheduled already.
   private func settle() {
-    let schedules = state.withLock { state -> Bool in
-      defer { state.isSettling = true }
-      return !state.isSettling
+    let schedules = tree.withLock { tree -> Bool in
+      defer { tree.isSettling = true }
+      return !tree.isSettling
     }
     guard schedules else { return }
     queue.asyncAfter(deadline: .now() + .milliseconds(Self.settleMilliseconds)) { [weak self] in
       guard let self else { return }
-      self.state.withLock { $0.isSettling = false }
+      self.tree.withLock { $0.isSettling = false }
       self.pollNow()
     }
   }
@@ -108,9 +104,9 @@ public final class PairsSource: DashboardMessageSource {
     // A poll under way finishes before this returns; none starts after.
     queue.sync {
       exits.cancel()
-      state.withLock { state in
-        state.tree?.source.cancel()
-        state.tree = nil
+      tree.withLock { tree in
+        tree.watched?.source.cancel()
+        tree.watched = nil
       }
     }
   }
@@ -122,12 +118,12 @@ public final class PairsSource: DashboardMessageSource {
     guard state.mayPoll(generation) else { return }
     // Pairs and devices made since the last read are watched before they are read: a change
     // after this read is an event.
-    let tree = state.withLock { $0.tree }
-    tree?.watch.update()
+    let watched = tree.withLock { $0.watched }
+    watched?.watch.update()
     let pairs = Self.snapshots(of: store)
     state.posting(ifChanged: pairs)?(.pairs(pairs))
     watchExits(of: pairs)
-    let next = tree == nil ? Self.pollingInterval : interval
+    let next = watched == nil ? Self.pollingInterval : interval
     queue.asyncAfter(deadline: .now() + next) { [weak self] in self?.poll(generation: generation) }
   }
 

@@ -27,7 +27,7 @@ public final class PeersSource: DashboardMessageSource {
   private let home: String
   private let pollInterval: DispatchTimeInterval
   private let queue = DispatchQueue(label: "wormhole.dashboard.peers")
-  private let state = Mutex<State>(State())
+  private let state = Mutex(PollingSourceState<[PeerSnapshot]>())
 
   /// Runs on the source's queue after each read, before its processes are watched: lets a test
   /// end a peer exactly there.
@@ -37,15 +37,6 @@ public final class PeersSource: DashboardMessageSource {
 
   /// The peer processes watched, so that one that ends brings a read at once.
   private let exits: ProcessExitWatches
-
-  private struct State: PollingSourceState {
-    var post: (@Sendable (DashboardMessage) -> Void)?
-    var started = false
-    var last: [PeerSnapshot]?
-    /// The poll chain that may run: a read brought forward by a peer's end starts a new chain,
-    /// and the old one's next read does nothing.
-    var generation: UInt64 = 0
-  }
 
   /// The peers under `home`, read every `interval` (and when a peer ends); nothing is read
   /// until ``start(posting:)``.

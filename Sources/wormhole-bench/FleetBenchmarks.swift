@@ -31,12 +31,14 @@ import MQTTClient
 /// resident memory (VmRSS) is in the detail, idle and busy. `WORMHOLE_BENCH_FLEET=pairs` (or
 /// `fleet`) takes only that figure.
 func fleetBenchmarks() throws -> [BenchmarkRecord] {
-  let selected = try FleetFigure.selected()
+  let figures = try FleetFigure.selected()
   try MQTTClient.load()
-  var records: [BenchmarkRecord] = []
-  if selected.contains(.pairs) { records.append(try pairsDashboardFigure()) }
-  if selected.contains(.fleet) { records.append(try fleetDashboardFigure()) }
-  return records
+  return try figures.map { figure in
+    switch figure {
+    case .pairs: try pairsDashboardFigure()
+    case .fleet: try fleetDashboardFigure()
+    }
+  }
 }
 
 /// The figures of the fleet group.

@@ -20,11 +20,12 @@ func pairBenchmarks() throws -> [BenchmarkRecord] {
   let home = try scratchDirectory()
   defer { try? FileManager.default.removeItem(atPath: home) }
   let store = PairStore(home: home)
-  let selected = try PairFigure.selected()
-  var records: [BenchmarkRecord] = []
-  if selected.contains(.queued) { records.append(try queuedDeliveryBenchmark(store: store, home: home)) }
-  if selected.contains(.messages) { records += try messageBenchmarks(store: store, home: home) }
-  return records
+  return try PairFigure.selected().flatMap { figure in
+    switch figure {
+    case .queued: [try queuedDeliveryBenchmark(store: store, home: home)]
+    case .messages: try messageBenchmarks(store: store, home: home)
+    }
+  }
 }
 
 /// The figures of the pairs group.

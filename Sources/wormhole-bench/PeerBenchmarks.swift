@@ -22,15 +22,17 @@ import Synchronization
 ///
 /// `WORMHOLE_BENCH_PEERS=round-trip` (or `resource`) runs only that figure.
 func peerBenchmarks() throws -> [BenchmarkRecord] {
-  let selected = try PeerFigure.selected()
+  let figures = try PeerFigure.selected()
   let home = try scratchDirectory()
   defer { try? FileManager.default.removeItem(atPath: home) }
   let bench = try BenchPeer(home: home)
   defer { bench.finish() }
-  var records: [BenchmarkRecord] = []
-  if selected.contains(.roundTrip) { records += try peerRoundTripBenchmarks(bench, home: home) }
-  if selected.contains(.resource) { records.append(try peerResourceBenchmark(bench, home: home)) }
-  return records
+  return try figures.flatMap { figure in
+    switch figure {
+    case .roundTrip: try peerRoundTripBenchmarks(bench, home: home)
+    case .resource: [try peerResourceBenchmark(bench, home: home)]
+    }
+  }
 }
 
 /// The figures of the peers group.

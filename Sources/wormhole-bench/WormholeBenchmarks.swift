@@ -146,9 +146,11 @@ private func measureLatency(mode: String, count: Int, rate: Double) throws -> [D
   return String(decoding: report, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }
 }
 
-/// The child side of ``measureLatency(mode:count:rate:)``: prints `ready`, then one latency in
-/// seconds per message heard once told to stop.
-func runChildListener(mode: String, directory: String) throws -> Never {
+/// `child-listener MODE DIR`, the child side of ``measureLatency(mode:count:rate:)``: prints
+/// `ready`, then one latency in seconds per message heard once told to stop.
+func runChildListener(_ arguments: [String]) throws -> Never {
+  guard arguments.count == 2 else { throw BenchmarkFailure("child-listener takes MODE DIR") }
+  let (mode, directory) = (arguments[0], arguments[1])
   var latencies: [Double] = []
   latencies.reserveCapacity(10_000)
   if mode == "wormhole" {

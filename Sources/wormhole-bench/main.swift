@@ -5,28 +5,19 @@ import Foundation
 // Groups: pass, encoding, latency, inspector, model, flood, dashboard, hostile, filter, pairs, peers, broker,
 // fleet (all by default; model takes about six minutes; broker and fleet need mosquitto and libmosquitto1).
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "child-listener", arguments.count == 3 {
+
+/// The processes the figures start as children of their own, by subcommand: each runs until it
+/// exits (0 once its work is done, 1 with the reason when it fails).
+let children: [(String, ([String]) throws -> Void)] = [
+  ("child-listener", { try runChildListener($0) }), ("child-pair", { try runPairChild($0) }),
+  ("child-broker-pairs", runBrokerPairsChild),
+]
+if let name = arguments.first, let child = children.first(where: { $0.0 == name }) {
   do {
-    try runChildListener(mode: arguments[1], directory: arguments[2])
-  } catch {
-    diagnose("wormhole-bench child: \(error)")
-    exit(1)
-  }
-}
-if arguments.first == "child-pair" {
-  do {
-    try runPairChild(Array(arguments.dropFirst()))
-  } catch {
-    diagnose("wormhole-bench child-pair: \(error)")
-    exit(1)
-  }
-}
-if arguments.first == "child-broker-pairs" {
-  do {
-    try runBrokerPairsChild(Array(arguments.dropFirst()))
+    try child.1(Array(arguments.dropFirst()))
     exit(0)
   } catch {
-    diagnose("wormhole-bench child-broker-pairs: \(error)")
+    diagnose("wormhole-bench \(name): \(error)")
     exit(1)
   }
 }

@@ -1,7 +1,6 @@
 import ArchivedValues
 import DevicePairing
 import DeviceRouting
-import MQTTClient
 
 /// `open-url --device PAIR:ROLE|peer:NAME URL`: a deep link opened on a running device or peer,
 /// which routes it.
@@ -38,12 +37,6 @@ enum OpenURLVerb {
     guard text.utf8.count <= DeepLink.maximumWireBytes else {
       throw .usage("the URL is \(text.utf8.count) bytes; at most \(DeepLink.maximumWireBytes) are sent")
     }
-    let request = PeerRouteClient.request(link)
-    return try RouteArguments.deliver(
-      arguments, to: selector, request: request,
-      overBroker: { broker, address throws(PairedDeviceError) in
-        try BrokerRouting.open(link, on: address, through: broker)
-      },
-      directly: { client throws(PairedDeviceError) in try client.open(link) })
+    return try RouteArguments.deliver(.deepLink(link), arguments, to: selector)
   }
 }

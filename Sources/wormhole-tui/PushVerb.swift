@@ -1,6 +1,5 @@
 import DevicePairing
 import DeviceRouting
-import MQTTClient
 
 /// `push --device PAIR:ROLE|peer:NAME PAYLOAD`: a push notification to a running device or peer,
 /// which routes it.
@@ -35,12 +34,6 @@ enum PushVerb {
     let bytes = try RouteArguments.read(arguments.positional[0], what: "payload")
     let notification: PushNotification
     do { notification = try PushNotification(json: bytes) } catch { throw .usage(error.description) }
-    let request = PeerRouteClient.request(notification)
-    return try RouteArguments.deliver(
-      arguments, to: selector, request: request,
-      overBroker: { broker, address throws(PairedDeviceError) in
-        try BrokerRouting.push(notification, to: address, through: broker)
-      },
-      directly: { client throws(PairedDeviceError) in try client.push(notification) })
+    return try RouteArguments.deliver(.push(notification), arguments, to: selector)
   }
 }

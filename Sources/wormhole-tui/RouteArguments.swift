@@ -86,22 +86,33 @@ enum RouteArguments {
     DisplayText.field(DeviceSelector.device(address).description)
   }
 
-  /// Sends to the device or peer `selector` names and prints the route: its description, or
-  /// with `--json` its JSON object. A device gets it through `overBroker` with `--broker`, else
-  /// through `directly`; a peer as `request` on its control socket. Exit 3 when the device or
-  /// peer is not running or the route's pass failed; 2 when a peer's name is ambiguous or
-  /// `--broker` is given for a peer.
-  static func deliver(
-    _ arguments: ParsedArguments, to selector: DeviceSelector, request: PeerControlMessage,
-    overBroker: (BrokerAddress, DeviceAddress) throws(PairedDeviceError) -> RoutedDelivery?,
-    directly: (PairedDeviceClient) throws(PairedDeviceError) -> RoutedDelivery?
-  ) throws(CommandError) -> ExitCode {
-    if let broker = try broker(arguments, for: selector) {
+  /// Sends `delivery` (a push or a deep link) to the device or peer `selector` names and prints
+  /// the route: its description, or with `--json` its JSON object. A device gets it through its
+  /// push topic with `--broker`, else on its control socket; a peer on its control socket. Exit
+  /// 3 when the device or peer is not running or the route's pass failed; 2 when a peer's name
+  /// is ambiguous or `--broker` is given for a peer.
+  static func deliver(_ delivery: RouteDelivery, _ arguments: ParsedArguments, to selector: DeviceSelector)
+    throws(CommandError) -> ExitCode
+  {
+    let request =
+      switch delivery {
+      case .push(let notification): PeerRouteClient.request(notification)
+      case .deepLink(let link): PeerRouteClient.request(link)
+      }
+    if let (broker, address) = try broker(arguments, for: selector) {
       return try deliver(arguments, to: selector, request: request) { _ throws(PairedDeviceError) in
-        try overBroker(broker.broker, broker.address)
+        switch delivery {
+        case .push(let notification): try BrokerRouting.push(notification, to: address, through: broker)
+        case .deepLink(let link): try BrokerRouting.open(link, on: address, through: broker)
+        }
       }
     }
-    return try deliver(arguments, to: selector, request: request, directly)
+    return try deliver(arguments, to: selector, request: request) { client throws(PairedDeviceError) in
+      switch delivery {
+      case .push(let notification): try client.push(notification)
+      case .deepLink(let link): try client.open(link)
+      }
+    }
   }
 
   private static func deliver(

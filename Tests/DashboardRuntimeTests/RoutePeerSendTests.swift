@@ -1,5 +1,4 @@
 import ArchivedValues
-import Dashboard
 import DashboardRuntime
 import DevicePairing
 import Foundation
@@ -10,6 +9,8 @@ import TestSupport
 import Testing
 import Wormhole
 import WormholeVocabulary
+
+@testable import Dashboard
 
 private let payload = #"{"aps":{"alert":"hi","notification_id":"promo-7"}}"#
 

@@ -1,9 +1,10 @@
-import Dashboard
 import MailboxModel
 import SnapshotSupport
 import TerminalInput
 import Testing
 import WormholeVocabulary
+
+@testable import Dashboard
 
 private let snapshots = snapshotDirectory()
 
