@@ -7,11 +7,13 @@ import WormholeVocabulary
 /// stream, and the remote actions, refused with the reason while the machine's bridge does not
 /// accept them.
 extension DashboardState {
-  /// Starts showing the fleet of the broker at `address` (before its first message).
+  /// Starts showing the fleet of the broker at `address` (before its first message): its
+  /// mailboxes keep `historyDepth` earlier versions each, and all of them the model's history
+  /// byte budget (a budget of the fleet's own, beside the local one).
   public mutating func showFleet(broker address: String, historyDepth: Int) {
     brokerAddress = address
     brokerProblem = "connecting"
-    fleet = FleetState(historyDepth: historyDepth)
+    fleet = FleetState(historyDepth: historyDepth, historyByteBudget: model.configuration.historyByteBudget)
   }
 
   /// The most broker messages one reduction applies: a batch beyond waits in the fleet's

@@ -322,4 +322,46 @@ private enum Payload {
     #expect(harness.state.mailboxFilter == nil)
     #expect(Self.remoteRows(harness.state).contains(slow))
   }
+
+  // MARK: Remote history within a byte budget
+
+  @Test func remoteHistoryIsBoundByBytesTooOldestFirstAcrossMachinesAndSaid() {
+    let size = (try? KeyedArchiveEncoder().encodeBytes(.integer(1)))?.count ?? 0
+    #expect(size > 0)
+    // Room for two earlier versions of that size, not three.
+    var fleet = FleetState(historyDepth: 64, historyByteBudget: size * 2 + size / 2)
+    var now: Int64 = 1_764_500_000_000
+    func send(_ inputs: [FleetInput]) {
+      now += 1000
+      fleet.apply(inputs, at: now)
+    }
+    send([Payload.mailbox("m1", "counter", .integer(1))])
+    send([Payload.mailbox("m1", "counter", .integer(2))])
+    send([Payload.mailbox("m1", "counter", .integer(3))])
+    #expect(fleet.historyBytes == size * 2 && fleet.evictedVersions == 0)
+    send([Payload.mailbox("m2", "x", .integer(4))])
+    send([Payload.mailbox("m2", "x", .integer(5))])
+    // Three earlier versions would be beyond the budget: m1's oldest (1) goes first.
+    #expect(fleet.evictedVersions == 1)
+    #expect(fleet.historyBytes <= fleet.historyByteBudget)
+    let counter = fleet.mailbox("counter", in: "/home/ci/.wormhole", machine: "m1")
+    #expect(counter?.history.count == 1)
+    #expect(counter?.current != nil)
+    #expect(fleet.mailbox("x", in: "/home/ci/.wormhole", machine: "m2")?.history.count == 1)
+    // A clear moves the current version into history, within the budget as well.
+    send([Bridged.cleared("m2", "/home/ci/.wormhole", "x")])
+    #expect(fleet.evictedVersions == 2 && fleet.historyBytes <= fleet.historyByteBudget)
+    #expect(fleet.mailbox("counter", in: "/home/ci/.wormhole", machine: "m1")?.history.count == 0)
+    // The machine's contents pane says the budget.
+    var harness = DashboardHarness(width: 160, height: 30, mailboxes: ["local": .string("x")])
+    harness.state.showFleet(broker: "mqtt://127.0.0.1:1883", historyDepth: 64)
+    harness.sendFleet(
+      [Bridged.presence("ci-3", "online"), Payload.mailbox("ci-3", "a", .integer(1))], at: harness.now)
+    harness.sendFleet([Payload.mailbox("ci-3", "a", .integer(2))], at: harness.now)
+    harness.type("g" + String(repeating: "j", count: Self.row(of: .machine("ci-3"), in: harness.state) ?? 0))
+    #expect(harness.state.selection == .machine("ci-3"))
+    #expect(
+      harness.shows("history    \(size) B of 67 MB, 64 a mailbox"),
+      "\(harness)")
+  }
 }
