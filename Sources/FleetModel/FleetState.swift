@@ -366,7 +366,7 @@ public struct FleetState: Sendable {
   private mutating func finishReload(_ change: inout FleetChange) {
     guard let heard = reloading else { return }
     reloading = nil
-    var outcome = FleetReload(machines: 0, machinesGone: 0, mailboxesGone: 0, machinesUnconfirmed: 0)
+    var outcome = FleetReload()
     for name in machineNames {
       guard let machine = machines[name] else { continue }
       guard heard.machines.contains(name) else {

@@ -130,6 +130,15 @@ private enum Payload {
       ], at: harness.now)
   }
 
+  /// ``writableFleet(_:)`` with ci-3's `button` selected.
+  static func writableFleetWithButtonSelected(_ harness: inout DashboardHarness) {
+    writableFleet(&harness)
+    let button = TreeNodeID.remoteMailbox(
+      machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "button")
+    harness.type("g" + String(repeating: "j", count: row(of: button, in: harness.state) ?? 0))
+    #expect(harness.state.selection == button)
+  }
+
   /// The row of `node` in the tree, if it is shown.
   static func row(of node: TreeNodeID, in state: DashboardState) -> Int? {
     (0..<state.treeRowCount).first { state.node(atRow: $0) == node }
@@ -185,11 +194,8 @@ private enum Payload {
 
   @Test func thePassFormSaysWhyWhenItsBridgeStopsTakingWritesAndPassesNothing() {
     var harness = DashboardHarness(width: 140, height: 30, mailboxes: ["local": .string("x")])
-    Self.writableFleet(&harness)
-    let button = TreeNodeID.remoteMailbox(
-      machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "button")
-    harness.type("g")
-    harness.type(String(repeating: "j", count: Self.row(of: button, in: harness.state) ?? 0) + "p")
+    Self.writableFleetWithButtonSelected(&harness)
+    harness.type("p")
     guard case .pass = harness.state.overlay else {
       Issue.record("no pass form: \(harness)")
       return
@@ -226,11 +232,8 @@ private enum Payload {
 
   @Test func aConfirmedRemoteWriteIsCheckedAgainWhenItIsSent() {
     var harness = DashboardHarness(width: 140, height: 30, mailboxes: ["local": .string("x")])
-    Self.writableFleet(&harness)
-    let button = TreeNodeID.remoteMailbox(
-      machine: "ci-3", directory: "/home/ci/.wormhole", identifier: "button")
-    harness.type("g")
-    harness.type(String(repeating: "j", count: Self.row(of: button, in: harness.state) ?? 0) + "d")
+    Self.writableFleetWithButtonSelected(&harness)
+    harness.type("d")
     guard case .confirm? = harness.state.overlay else {
       Issue.record("no confirmation: \(harness)")
       return

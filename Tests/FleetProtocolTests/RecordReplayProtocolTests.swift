@@ -5,16 +5,9 @@ import WormholeVocabulary
 /// The record replay (`"op":"replay-record"`): a request that names a journal record and no
 /// archive, and the reply that says which version the bridge wrote again from its history.
 @Suite struct RecordReplayProtocolTests {
-  static let replyTo = "wormhole/v1/clients/c1/replies"
+  static let replyTo = DuplicateKeyAndClearAllTests.replyTo
 
-  static func error(_ text: String) -> FleetProtocolError? {
-    do throws(FleetProtocolError) {
-      _ = try RemoteRequest(payload: Array(text.utf8))
-      return nil
-    } catch {
-      return error
-    }
-  }
+  static func error(_ text: String) -> FleetProtocolError? { DuplicateKeyAndClearAllTests.error(text) }
 
   @Test func aRecordReplayNamesItsRecordAndCarriesNoArchive() throws {
     let request = RemoteRequest(
