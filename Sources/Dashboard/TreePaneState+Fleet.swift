@@ -9,8 +9,8 @@ import WormholeVocabulary
 /// identifier's answer is kept until the filter changes, so a slice of broker messages matches
 /// only the identifiers it brought. Machines and their directories always show.
 extension TreePaneState {
-  /// The filter changed: every remote identifier is matched again, in the pass the local
-  /// mailboxes began.
+  /// A new pass of the filter (it changed, or the local tree was filtered again): every remote
+  /// identifier is matched again, in the pass the local mailboxes began.
   mutating func refilterFleet() {
     fleetFilterDecisions = [:]
     refreshShownFleet()
@@ -49,15 +49,14 @@ extension TreePaneState {
     shownFleetRows = rows
   }
 
-  /// Whether a remote mailbox named `identifier` passes the filter. A decided answer is kept;
-  /// one the pass could not decide (cut off, not tried) hides the mailbox, is counted in the
-  /// filter's notice, and is tried again next time.
+  /// Whether a remote mailbox named `identifier` passes the filter, matched once per pass: one
+  /// the pass could not decide (cut off, not tried) hides the mailbox and is counted in the
+  /// filter's notice once, until a new pass (``refilterFleet()``) tries it again.
   private mutating func admitsRemote(_ identifier: FileName) -> Bool {
     guard filter != nil else { return true }
     if let known = fleetFilterDecisions[identifier] { return known }
-    let undecided = filter?.undecidedCount ?? 0
     let passes = filter?.admits(identifier.lossyText) ?? true
-    if (filter?.undecidedCount ?? 0) == undecided { fleetFilterDecisions[identifier] = passes }
+    fleetFilterDecisions[identifier] = passes
     return passes
   }
 

@@ -127,7 +127,6 @@ public struct TreePaneState: Sendable {
     case .filter(let filter):
       self.filter = filter
       refilter()
-      refilterFleet()
       resync(directories, visibleRows: visibleRows)
     case .sort(let sort):
       self.sort = sort
@@ -326,6 +325,8 @@ public struct TreePaneState: Sendable {
 
   private mutating func refilter() {
     filteredIdentifiers = [:]
+    // The fleet's mailboxes are matched in the same pass, so its counts cover both.
+    defer { refilterFleet() }
     guard filter != nil else { return }
     filter?.beginPass()
     for path in directoryPaths {

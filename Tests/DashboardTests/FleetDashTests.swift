@@ -320,6 +320,11 @@ private enum Payload {
     #expect(harness.shows("cut off on 1 name"), "\(harness)")
     #expect(Self.remoteRows(harness.state) == ["aaa"], "\(harness)")
     harness.type("<Enter>")
+    #expect(harness.shows("/(a+)+$ (1 hidden)"), "\(harness)")
+    // More remote mailboxes: the cut-off name is not counted twice, the new one is matched.
+    harness.sendFleet([Payload.mailbox("ci-3", "aaaa", .integer(1))], at: harness.now)
+    #expect(harness.shows("/(a+)+$ (1 hidden)"), "\(harness)")
+    #expect(Self.remoteRows(harness.state) == ["aaa", "aaaa"], "\(harness)")
     // Keys still go: the loop answers them.
     harness.type("<Esc>")
     #expect(harness.state.mailboxFilter == nil)
