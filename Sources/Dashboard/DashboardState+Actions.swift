@@ -65,6 +65,7 @@ extension DashboardState {
         "send from a peer: select it, then :peer-send TO[,TO...] reliable|unreliable DATA", isError: false)
     case .sort(let order):
       updateTree(.sort(order ?? sort.next))
+      fleetSortChanged()
       report("sorted by \(sort.rawValue)", isError: false)
     case .freeze: return toggleFreeze()
     case .copy: return copy()

@@ -7,11 +7,13 @@ import WormholeVocabulary
 /// stream, and the remote actions, refused with the reason while the machine's bridge does not
 /// accept them.
 extension DashboardState {
-  /// Starts showing the fleet of the broker at `address` (before its first message).
+  /// Starts showing the fleet of the broker at `address` (before its first message): its
+  /// mailboxes keep `historyDepth` earlier versions each, and all of them the model's history
+  /// byte budget (a budget of the fleet's own, beside the local one).
   public mutating func showFleet(broker address: String, historyDepth: Int) {
     brokerAddress = address
     brokerProblem = "connecting"
-    fleet = FleetState(historyDepth: historyDepth)
+    fleet = FleetState(historyDepth: historyDepth, historyByteBudget: model.configuration.historyByteBudget)
   }
 
   /// The most broker messages one reduction applies: a batch beyond waits in the fleet's
@@ -33,7 +35,11 @@ extension DashboardState {
     let change = fleet.applyBacklog(limit: Self.fleetSliceSize, at: time)
     guard !change.isEmpty else { return [] }
     if let reload = change.reload { reportReload(reload) }
-    if change.isStructural { updateTree(.fleet(fleetNodes(rebuilding: change.structuralMachines))) }
+    // Under recency or activity a changed mailbox moves: its machine's rows are listed again.
+    let reordered = sort == .name ? [] : Set(change.changedMailboxes.keys)
+    if change.isStructural || !reordered.isEmpty {
+      updateTree(.fleet(fleetNodes(rebuilding: change.structuralMachines.union(reordered))))
+    }
     if !change.traffic.isEmpty {
       let entries = model.appendRemoteTraffic(change.traffic)
       rate.record(entries.count, at: time)
@@ -54,6 +60,7 @@ extension DashboardState {
       selectedChanged = true
     }
     if selectedChanged { clampContents() }
+    if change.machinesChanged || change.isStructural { refreshRemotePassForm() }
     var effects: [DashboardEffect] =
       change.changedMailboxes.isEmpty ? [] : [.wake(atMilliseconds: time + Self.highlightMilliseconds)]
     if change.isStructural || change.machinesChanged || !change.changedMailboxes.isEmpty,
@@ -129,9 +136,16 @@ extension DashboardState {
     }
   }
 
+  /// `s` changed the tree's order: every machine's mailboxes are listed again in it.
+  mutating func fleetSortChanged() {
+    guard !fleet.machines.isEmpty else { return }
+    updateTree(.fleet(fleetNodes(rebuilding: Set(fleet.machines.keys))))
+  }
+
   /// The fleet's nodes in tree order: machines by name, each with its directories by path and
-  /// their mailboxes by identifier. Only the machines in `changed` are listed again; the others'
-  /// nodes are kept from before (``fleetNodeCache``).
+  /// their mailboxes in the tree's order (``sort``: by identifier, most recently changed or most
+  /// versions first, as local ones). Only the machines in `changed` are listed again; the
+  /// others' nodes are kept from before (``fleetNodeCache``).
   mutating func fleetNodes(rebuilding changed: Set<String>) -> [TreeNodeID] {
     for name in changed {
       guard let machine = fleet.machines[name] else {
@@ -141,8 +155,11 @@ extension DashboardState {
       var nodes: [TreeNodeID] = [.machine(name)]
       for path in machine.directoryPaths {
         nodes.append(.remoteDirectory(machine: name, path: path))
-        for identifier in (machine.directories[path] ?? [:]).keys.sorted() {
-          nodes.append(.remoteMailbox(machine: name, directory: path, identifier: identifier))
+        let mailboxes = (machine.directories[path] ?? [:]).values.sorted {
+          MailboxOrder.precedes($0, $1, sort: sort)
+        }
+        for mailbox in mailboxes {
+          nodes.append(.remoteMailbox(machine: name, directory: path, identifier: mailbox.identifier))
         }
       }
       fleetNodeCache[name] = nodes
@@ -196,6 +213,10 @@ extension DashboardState {
       return []
     }
     if let refusal = machine.remoteWriteRefusal { return refuse(DisplayText.escaped(refusal)) }
+    if case .pass(nil) = action, focus != .traffic {
+      openRemotePassForm(on: machine)
+      return []
+    }
     guard focus != .traffic else {
       guard case .replay = action else {
         return refuse("select one of its mailboxes in the tree to write to it")
@@ -248,12 +269,25 @@ extension DashboardState {
             value: value))
       ]
     case .pass(nil):
-      return refuse("the pass form writes here; type :pass ID JSON to pass on that machine")
+      return refuse("select one of its mailboxes in the tree to pass there")
     case .replay:
       guard let identifier = place.identifier, let version = versionToReplay else {
         return refuse("select a version of one of its mailboxes (history)")
       }
-      guard let bytes = version.bytes else { return refuse("the bridge did not send that version's archive") }
+      guard let bytes = version.bytes else {
+        // The bridge keeps the version's bytes (up to 1 MiB) where this dashboard was not sent
+        // them (above 256 KiB): it replays the record from its own history.
+        guard let sequence = version.sequence else {
+          return refuse(
+            "the bridge did not send that version's archive, and it has no journal record to replay")
+        }
+        return [
+          .remoteWrite(
+            RemoteWrite(
+              .replayRecord, machine: machine.name, directory: place.directory, identifier: identifier,
+              replayOf: sequence))
+        ]
+      }
       return [
         .remoteWrite(
           RemoteWrite(
@@ -276,14 +310,63 @@ extension DashboardState {
     }
   }
 
+  /// `p` on a bridged machine, one of its directories or mailboxes (whose bridge takes remote
+  /// writes): the pass form for that machine, its directory and identifier taken from the
+  /// selection. Should the bridge stop taking them while the form is open (read-only, offline,
+  /// its info gone), the form says why and Enter passes nothing (``refreshRemotePassForm()``).
+  private mutating func openRemotePassForm(on machine: FleetMachine) {
+    let directory: FileName?
+    var identifier = ""
+    switch selection {
+    case .remoteMailbox(_, let path, let name)?:
+      directory = path
+      identifier = name.lossyText
+    case .remoteDirectory(_, let path)?: directory = path
+    default: directory = machine.directoryPaths.first
+    }
+    overlay = .pass(
+      PassForm(
+        remote: PassForm.RemoteTarget(machine: machine.name, refusal: remotePassRefusal(machine.name)),
+        directories: machine.directoryPaths, directory: directory, identifier: identifier))
+  }
+
+  /// Why a remote write to `machine` is refused now (read-only first), `nil` when it is not.
+  private func remotePassRefusal(_ machine: String) -> String? {
+    if isReadOnly { return "read-only (\(readOnlyReason))" }
+    return (fleet.machines[machine] ?? FleetMachine(name: machine)).remoteWriteRefusal.map(
+      DisplayText.escaped)
+  }
+
+  /// The open remote pass form follows its machine: its refusal (or none) as the fleet now says.
+  private mutating func refreshRemotePassForm() {
+    guard case .pass(var form)? = overlay, let remote = form.remote else { return }
+    let refusal = remotePassRefusal(remote.machine)
+    guard refusal != remote.refusal else { return }
+    form.refuse(refusal)
+    overlay = .pass(form)
+  }
+
+  /// A remote write that a form or a confirmation asks for, checked again when it is sent: its
+  /// bridge may have stopped taking remote writes since (gone offline, read-only after a
+  /// restart). Any other effect passes.
+  /// (Read-only is ``update(_:)``'s to refuse, as for every write.)
+  mutating func checkedRemoteEffect(_ effect: DashboardEffect) -> [DashboardEffect] {
+    guard case .remoteWrite(let write) = effect,
+      let refusal = (fleet.machines[write.machine] ?? FleetMachine(name: write.machine)).remoteWriteRefusal
+    else { return [effect] }
+    report("\(write.description) refused: " + DisplayText.escaped(refusal), isError: true)
+    return []
+  }
+
   /// Why a remote write is not sent.
   struct RemoteRefusal: Error {
     var reason: String
   }
 
   /// `r` on a bridged machine's traffic entry: the version of its mailbox that the entry's
-  /// record wrote (the same journal sequence number), when this dashboard still keeps it, sent
-  /// back as a replay of that record; otherwise why not.
+  /// record wrote (the same journal sequence number), when this dashboard still keeps it with its
+  /// archive, sent back as a replay of that record; otherwise a record replay, which the bridge
+  /// resolves from its own history (it says what it replayed, or the nearest version it keeps).
   private func remoteReplayOfTrafficEntry(on machine: FleetMachine) -> Result<RemoteWrite, RemoteRefusal> {
     guard let id = trafficPane.selection ?? trafficIdentifiers.last, let entry = model.trafficEntry(id) else {
       return .failure(RemoteRefusal(reason: "no traffic entry to replay"))
@@ -298,15 +381,11 @@ extension DashboardState {
     }
     let mailbox = fleet.mailbox(entry.identifier, in: entry.directory, machine: machine.name)
     let kept = (mailbox?.history ?? []) + (mailbox?.current.map { [$0] } ?? [])
-    guard let version = kept.last(where: { $0.sequence == sequence }) else {
-      return .failure(
-        RemoteRefusal(
-          reason:
-            "the version record \(sequence) wrote is not kept here (this dashboard keeps the versions it saw); replay a kept version of \(entry.identifier.displayField) (history)"
-        ))
-    }
-    guard let bytes = version.bytes else {
-      return .failure(RemoteRefusal(reason: "the bridge did not send that version's archive"))
+    guard let bytes = kept.last(where: { $0.sequence == sequence })?.bytes else {
+      return .success(
+        RemoteWrite(
+          .replayRecord, machine: machine.name, directory: entry.directory, identifier: entry.identifier,
+          replayOf: sequence))
     }
     return .success(
       RemoteWrite(

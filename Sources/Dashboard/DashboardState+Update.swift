@@ -281,7 +281,7 @@ extension DashboardState {
     overlay = step.overlay
     switch step.request {
     case nil: return []
-    case .effect(let effect)?: return [effect]
+    case .effect(let effect)?: return checkedRemoteEffect(effect)
     case .report(let text, let isError)?: report(text, isError: isError)
     case .command(let line)?: return runCommand(line)
     case .filter(let text, let pane)?: setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)

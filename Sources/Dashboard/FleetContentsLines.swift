@@ -33,6 +33,7 @@ enum FleetContentsLines {
         lines.append(
           .text("  " + DisplayText.name(path.lossyText) + "  \(machine.presentCount(in: path))", "contents"))
       }
+      lines.append(field("history    ", historyLine(fleet)))
       if fleet.dropped > 0 {
         lines.append(
           .text(
@@ -50,6 +51,15 @@ enum FleetContentsLines {
       ]
     default: return []
     }
+  }
+
+  /// `3.2 MB of 67 MB, 64 a mailbox; 12 evicted, oldest first`: the remote history (the earlier
+  /// versions of every machine's mailboxes) and its byte budget, said.
+  static func historyLine(_ fleet: FleetState) -> String {
+    var line =
+      "\(Formatting.size(fleet.historyBytes)) of \(Formatting.size(fleet.historyByteBudget)), \(fleet.historyDepth) a mailbox"
+    if fleet.evictedVersions > 0 { line += "; \(fleet.evictedVersions) evicted, oldest first" }
+    return line
   }
 
   private static func field(_ key: String, _ value: String, role: StyleRole = "contents") -> ContentLine {

@@ -9,6 +9,11 @@ import WormholeVocabulary
 /// (``SessionFields``): the message goes to the other device, and the form says what the type
 /// means for the pair as it is (``sessionMeaning(pairs:)``).
 ///
+/// On a bridged machine (``remote``) the "where" is one of that machine's directories and the
+/// form sends a ``RemoteWrite`` to its bridge; while the bridge takes no remote writes (read-only,
+/// offline, no bridge info) or the dashboard is read-only, the form says why and Enter passes
+/// nothing.
+///
 /// The JSON is checked once per change of the value (a key or a whole paste), never per frame
 /// or per character of a paste; the result is kept with the form. A value larger than
 /// ``immediateCheckLimit`` is checked once typing pauses (the dashboard calls
@@ -44,6 +49,21 @@ public struct PassForm: Sendable, FieldForm {
   package private(set) var valueChecks = 0
   /// Whether the value changed since it was last checked (only ever for a large value).
   public private(set) var isCheckPending = false
+  /// The bridged machine the form passes to, `nil` for a local pass.
+  public private(set) var remote: RemoteTarget?
+
+  /// A bridged machine a pass goes to, and why its bridge would refuse it when it would.
+  public struct RemoteTarget: Sendable, Hashable {
+    /// The machine, as its bridge names itself (hostile: shown through `DisplayText`).
+    public var machine: String
+    /// Why remote writes to it are off now, `nil` when they are accepted.
+    public var refusal: String?
+
+    public init(machine: String, refusal: String?) {
+      self.machine = machine
+      self.refusal = refusal
+    }
+  }
 
   /// Values up to this many bytes are checked as each key changes them.
   public static let immediateCheckLimit = 64 << 10
@@ -74,8 +94,31 @@ public struct PassForm: Sendable, FieldForm {
     if !value.isEmpty { checkValue() }
   }
 
-  /// The fields shown for the chosen type, in Tab order.
+  /// A form that passes on the bridged machine `remote`, into `directory` (the selected one)
+  /// among that machine's `directories` (their whole paths there).
+  public init(
+    remote: RemoteTarget, directories: [FileName], directory: FileName?, identifier: String,
+    value: String = ""
+  ) {
+    self.init(directories: directories, directory: directory, identifier: identifier, value: value)
+    self.remote = remote
+    if focus == .transiting { focus = .value }
+  }
+
+  /// A remote form's machine stopped (or started again) taking remote writes: why, or `nil`.
+  mutating func refuse(_ refusal: String?) {
+    remote?.refusal = refusal
+  }
+
+  /// The form's title: `Pass a message`, or `Pass a message on ci-3`.
+  public var title: String {
+    remote.map { "Pass a message on " + DisplayText.field($0.machine) } ?? "Pass a message"
+  }
+
+  /// The fields shown for the chosen type, in Tab order (a remote pass: where, what; its bridge
+  /// writes the file type).
   public var fields: [Field] {
+    if remote != nil { return [.directory, .identifier, .value] }
     switch transiting {
     case .file, .coordinatedFile: return [.directory, .identifier, .value, .transiting]
     case .sessionMessage: return [.pair, .role, .identifier, .value, .transiting, .replyTimeout]
@@ -125,6 +168,11 @@ public struct PassForm: Sendable, FieldForm {
 
   /// What stops the form from being sent, first problem first.
   public var problem: String? {
+    if let remote {
+      let name = DisplayText.field(remote.machine)
+      if let refusal = remote.refusal { return "remote writes off on \(name): " + refusal }
+      if directory == nil { return "\(name) publishes no directory yet" }
+    }
     if transiting.isSession {
       if let problem = session.problem(for: transiting) { return problem }
     } else if directory == nil {
@@ -151,6 +199,12 @@ public struct PassForm: Sendable, FieldForm {
           replyTimeout: session.replyTimeoutSeconds, deliversIdentical: session.deliversIdentical))
     }
     guard let directory else { return nil }
+    if let remote {
+      return .remoteWrite(
+        RemoteWrite(
+          .pass, machine: remote.machine, directory: directory, identifier: FileName(identifier.text),
+          value: message))
+    }
     return .pass(
       directory: directory, identifier: FileName(identifier.text), value: message, transiting: transiting)
   }

@@ -10,6 +10,9 @@ public struct RemoteWrite: Sendable, Hashable {
     case pass, clear, replay
     /// Every mailbox of the directory, journaled there as one clear-all.
     case clearAll = "clear-all"
+    /// The version record ``RemoteWrite/replayOf`` wrote, replayed by the bridge from its own
+    /// history: for a version this dashboard no longer keeps (or whose archive it was not sent).
+    case replayRecord = "replay-record"
   }
 
   public var operation: Operation
@@ -43,9 +46,12 @@ public struct RemoteWrite: Sendable, Hashable {
   }
 
   /// The operation in a few words, for messages: `remote clear of "button" on ci-3`,
-  /// `remote clear-all of /home/ci/.wormhole on ci-3`.
+  /// `remote clear-all of /home/ci/.wormhole on ci-3`, `remote replay of record 12 of button on ci-3`.
   public var description: String {
     let target = identifier?.displayField ?? directory.displayField
-    return "remote \(operation.rawValue) of \(target) on \(DisplayText.field(machine))"
+    guard operation == .replayRecord else {
+      return "remote \(operation.rawValue) of \(target) on \(DisplayText.field(machine))"
+    }
+    return "remote replay of record \(replayOf ?? 0) of \(target) on \(DisplayText.field(machine))"
   }
 }

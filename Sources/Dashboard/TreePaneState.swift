@@ -69,10 +69,12 @@ public struct TreePaneState: Sendable {
   /// over thousands of remote mailboxes costs its visible rows.
   var shownFleetNodes: [TreeNodeID] = []
   var shownFleetRows: [TreeNodeID: Int] = [:]
+  /// Whether each remote identifier passes ``filter``, decided once per filter (TreePaneState+Fleet).
+  var fleetFilterDecisions: [FileName: Bool] = [:]
   private var orders: [FileName: MailboxOrder] = [:]
   /// Mailboxes holding a message, per directory: counted when a directory changes, not per frame.
   public private(set) var presentCounts: [FileName: Int] = [:]
-  public private(set) var filter: PaneFilter?
+  public internal(set) var filter: PaneFilter?
   /// Per directory, the identifiers passing ``filter`` in tree order.
   private var filteredIdentifiers: [FileName: [FileName]] = [:]
   public private(set) var selection: TreeNodeID?
@@ -323,6 +325,8 @@ public struct TreePaneState: Sendable {
 
   private mutating func refilter() {
     filteredIdentifiers = [:]
+    // The fleet's mailboxes are matched in the same pass, so its counts cover both.
+    defer { refilterFleet() }
     guard filter != nil else { return }
     filter?.beginPass()
     for path in directoryPaths {

@@ -1,5 +1,6 @@
 import Dashboard
 import FleetClient
+import FleetModel
 import FleetProtocol
 import KeyedArchive
 import MQTTClient
@@ -30,19 +31,32 @@ public struct FleetRemoteWrites: RemoteWriting {
     case .clear: operation = .clear
     case .clearAll: operation = .clearAll
     case .replay: operation = .replay
+    case .replayRecord: operation = .replayRecord
     }
     do throws(RemoteWriteError) {
       let reply = try client.perform(
         operation, on: write.machine, directory: write.directory, identifier: write.identifier,
-        archive: archive, replayOf: write.operation == .replay ? write.replayOf : nil)
+        archive: archive,
+        replayOf: write.operation == .replay || write.operation == .replayRecord ? write.replayOf : nil)
       guard reply.isOK else {
         return .failed(effect, "refused by the bridge: " + (reply.error ?? "no reason given"))
       }
-      return .done(
-        effect,
-        detail: "applied on \(write.machine)" + (reply.sequence.map { " (journal record \($0))" } ?? ""))
+      return .done(effect, detail: Self.detail(of: reply, on: write.machine))
     } catch {
       return .failed(effect, error.description)
     }
+  }
+
+  /// What the status line says of an applied write: `applied on ci-3 (journal record 12)`, and
+  /// for a record replay what the bridge wrote again: `: the version of record 9 from its history
+  /// (42 bytes, modified 2026-12-01T18:44:05.123Z)`.
+  static func detail(of reply: RemoteReply, on machine: String) -> String {
+    var detail = "applied on \(machine)" + (reply.sequence.map { " (journal record \($0))" } ?? "")
+    if let replayed = reply.replayed {
+      let modified = KeptRecordVersion.timestamp(replayed.modifiedMilliseconds)
+      detail +=
+        ": the version of record \(replayed.record) from its history (\(replayed.byteCount) bytes, modified \(modified))"
+    }
+    return detail
   }
 }

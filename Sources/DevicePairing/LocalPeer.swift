@@ -308,6 +308,11 @@ public final class LocalPeer: Sendable {
     case "disconnect":
       let peers = engine.connectedPeers
       engine.disconnect()
+      // Recorded here as well as by observer 0 when the events are taken: so a `status` right
+      // after this answer (`peer disconnect`, then `peer list`) already shows the departures.
+      departures.withLock { departures in
+        for peer in peers { departures[peer.id] = (peer, .disconnected) }
+      }
       return peers.isEmpty
         ? "left the session (no peer was connected)"
         : "left the session; \(peers.map(\.description).joined(separator: ", ")) see it leave"

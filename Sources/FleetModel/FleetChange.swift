@@ -32,21 +32,17 @@ public struct FleetChange: Sendable {
 /// broker no longer held and nobody published again.
 public struct FleetReload: Sendable, Equatable {
   /// The machines kept.
-  public var machines: Int
+  public var machines = 0
   /// Machines of which nothing came again: gone.
-  public var machinesGone: Int
+  public var machinesGone = 0
   /// Mailboxes of the machines kept that came no more: gone.
-  public var mailboxesGone: Int
+  public var mailboxesGone = 0
   /// Machines kept whose presence or bridge info came no more: now `presence ?`, and no remote
   /// writes until their bridge publishes again.
-  public var machinesUnconfirmed: Int
+  public var machinesUnconfirmed = 0
 
-  public init(machines: Int, machinesGone: Int, mailboxesGone: Int, machinesUnconfirmed: Int) {
-    self.machines = machines
-    self.machinesGone = machinesGone
-    self.mailboxesGone = mailboxesGone
-    self.machinesUnconfirmed = machinesUnconfirmed
-  }
+  /// A reload that has forgotten nothing yet; the reducer counts into it.
+  public init() {}
 }
 
 /// A mailbox of a machine: its directory and identifier.

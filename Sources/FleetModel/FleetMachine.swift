@@ -63,6 +63,9 @@ public struct FleetMachine: Sendable {
   /// Why a remote pass, clear or replay on this machine is refused, or `nil` when its bridge
   /// accepts them.
   public var remoteWriteRefusal: String? {
+    if let reason = remoteWrites?.reason, remoteWrites?.isAllowed == false, !reason.isEmpty { return reason }
+    // A bridge killed (its Last Will) leaves an info that says writes are on: nobody listens.
+    if presence == .offline { return "bridge \(name) is offline" }
     if let remoteWrites, remoteWrites.isAllowed { return nil }
     if let reason = remoteWrites?.reason, !reason.isEmpty { return reason }
     return "bridge \(name) does not accept remote writes"

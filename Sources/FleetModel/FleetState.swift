@@ -26,6 +26,11 @@ import WormholeVocabulary
 /// which nothing came is forgotten, and of the others a mailbox that did not come is forgotten,
 /// and a presence or bridge info that did not come is unknown (no remote writes), so a machine
 /// nobody republishes does not stay online, or accept writes, forever.
+///
+/// **History.** Each mailbox keeps ``historyDepth`` earlier versions, and all of them together
+/// at most ``historyByteBudget`` bytes of archives (the local model's 64 MiB by default, a budget
+/// of its own): beyond it the oldest versions, across every machine, are evicted first
+/// (``historyBytes``, ``evictedVersions``).
 public struct FleetState: Sendable {
   /// The largest payload taken from the broker (a mailbox payload holds an archive of at most
   /// 256 KiB, as base64, and its JSON).
@@ -43,6 +48,23 @@ public struct FleetState: Sendable {
 
   /// Earlier versions kept per mailbox (the dashboard's `--history N`).
   public var historyDepth: Int
+  /// The bytes all remote history versions together may hold.
+  public let historyByteBudget: Int
+  /// Bytes held by remote history versions now.
+  public private(set) var historyBytes = 0
+  /// History versions evicted so far to stay within ``historyByteBudget``.
+  public private(set) var evictedVersions = 0
+  /// History versions in the order they entered history, oldest first from ``historyOrderStart``;
+  /// keys of versions already gone (trimmed by depth, forgotten) are skipped.
+  private var historyOrder: [HistoryKey] = []
+  private var historyOrderStart = 0
+
+  /// Where a history version is, for evicting it.
+  private struct HistoryKey: Sendable {
+    var machine: String
+    var mailbox: FleetMailboxKey
+    var serial: UInt64
+  }
   /// Whether each mailbox's payload is kept as published (`dump --broker --json` prints them).
   public var keepsPayloads: Bool
   /// The machines, by name.
@@ -75,9 +97,11 @@ public struct FleetState: Sendable {
   public let mailboxLimit: Int
 
   public init(
-    historyDepth: Int = 64, keepsPayloads: Bool = false, mailboxLimit: Int = FleetState.defaultMailboxLimit
+    historyDepth: Int = 64, keepsPayloads: Bool = false, mailboxLimit: Int = FleetState.defaultMailboxLimit,
+    historyByteBudget: Int = ModelConfiguration().historyByteBudget
   ) {
     self.historyDepth = max(historyDepth, 0)
+    self.historyByteBudget = max(historyByteBudget, 0)
     self.keepsPayloads = keepsPayloads
     self.mailboxLimit = max(mailboxLimit, 0)
   }
@@ -190,14 +214,62 @@ public struct FleetState: Sendable {
     // Cleared (or gone): kept as a cleared mailbox with its history, as a local one is.
     guard let mailbox = machines[machine]?.directories[directory]?[identifier], let current = mailbox.current
     else { return }
-    var history = mailbox.history + [current]
-    if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
+    let key = FleetMailboxKey(directory: directory, identifier: identifier)
+    var history = mailbox.history
+    keepInHistory(current, &history, machine: machine, mailbox: key)
     machines[machine]?.directories[directory]?[identifier] = Mailbox(
       identifier: identifier, current: nil, history: history, versionCount: mailbox.versionCount,
       lastChange: now, error: nil)
     machines[machine]?.payloads[directory]?[identifier] = nil
-    change.changedMailboxes[machine, default: []].insert(
-      FleetMailboxKey(directory: directory, identifier: identifier))
+    change.changedMailboxes[machine, default: []].insert(key)
+    evictBeyondBudget(&change)
+  }
+
+  /// Adds `version` to the end of `history` (of `mailbox` on `machine`), trimmed to
+  /// ``historyDepth``, counting its bytes.
+  private mutating func keepInHistory(
+    _ version: MailboxVersion, _ history: inout [MailboxVersion], machine: String, mailbox: FleetMailboxKey
+  ) {
+    history.append(version)
+    historyBytes += version.bytes?.count ?? 0
+    historyOrder.append(HistoryKey(machine: machine, mailbox: mailbox, serial: version.serial))
+    if history.count > historyDepth {
+      let excess = history.count - historyDepth
+      historyBytes -= history.prefix(excess).reduce(0) { $0 + ($1.bytes?.count ?? 0) }
+      history.removeFirst(excess)
+    }
+  }
+
+  /// Evicts the oldest history versions, across every machine, while more than
+  /// ``historyByteBudget`` bytes are held.
+  private mutating func evictBeyondBudget(_ change: inout FleetChange) {
+    while historyBytes > historyByteBudget && historyOrderStart < historyOrder.count {
+      let key = historyOrder[historyOrderStart]
+      historyOrderStart += 1
+      let path = key.mailbox
+      guard var mailbox = machines[key.machine]?.directories[path.directory]?[path.identifier],
+        let index = mailbox.history.firstIndex(where: { $0.serial == key.serial })
+      else { continue }
+      var history = mailbox.history
+      let evicted = history.remove(at: index)
+      historyBytes -= evicted.bytes?.count ?? 0
+      evictedVersions += 1
+      mailbox = Mailbox(
+        identifier: mailbox.identifier, current: mailbox.current, history: history,
+        versionCount: mailbox.versionCount, lastChange: mailbox.lastChange, error: mailbox.error)
+      machines[key.machine]?.directories[path.directory]?[path.identifier] = mailbox
+      change.changedMailboxes[key.machine, default: []].insert(path)
+    }
+    // Spent keys are dropped once they are half the list, so it does not grow without bound.
+    if historyOrderStart > 1024 && historyOrderStart * 2 >= historyOrder.count {
+      historyOrder.removeFirst(historyOrderStart)
+      historyOrderStart = 0
+    }
+  }
+
+  /// Bytes of the history versions of `mailbox`, for forgetting it.
+  private static func historyBytes(of mailbox: Mailbox) -> Int {
+    mailbox.history.reduce(0) { $0 + ($1.bytes?.count ?? 0) }
   }
 
   private mutating func applyMailbox(
@@ -234,9 +306,9 @@ public struct FleetState: Sendable {
         $0.bytes == payload.archive && $0.size == payload.size && $0.sender == payload.sender
           && $0.sequence == payload.sequence && $0.modifiedNanoseconds == modified
       } ?? false
+    let key = FleetMailboxKey(directory: directory, identifier: identifier)
     if payload.error == nil || current == nil, !isSame, payload.summary != nil || payload.archive != nil {
-      if let current { history.append(current) }
-      if history.count > historyDepth { history.removeFirst(history.count - historyDepth) }
+      if let current { keepInHistory(current, &history, machine: machine, mailbox: key) }
       current = MailboxVersion(
         serial: nextSerial, bytes: payload.archive, size: payload.size, modifiedNanoseconds: modified,
         observedMilliseconds: now, sender: payload.sender, sequence: payload.sequence,
@@ -248,8 +320,8 @@ public struct FleetState: Sendable {
       identifier: identifier, current: current, history: history, versionCount: versionCount,
       lastChange: isSame ? (previous?.lastChange ?? payload.lastChange ?? now) : (payload.lastChange ?? now),
       error: payload.error)
-    change.changedMailboxes[machine, default: []].insert(
-      FleetMailboxKey(directory: directory, identifier: identifier))
+    change.changedMailboxes[machine, default: []].insert(key)
+    evictBeyondBudget(&change)
   }
 
   /// Makes the machine `name` known; `false` (the message dropped and counted) when it is new
@@ -294,11 +366,14 @@ public struct FleetState: Sendable {
   private mutating func finishReload(_ change: inout FleetChange) {
     guard let heard = reloading else { return }
     reloading = nil
-    var outcome = FleetReload(machines: 0, machinesGone: 0, mailboxesGone: 0, machinesUnconfirmed: 0)
+    var outcome = FleetReload()
     for name in machineNames {
       guard let machine = machines[name] else { continue }
       guard heard.machines.contains(name) else {
         mailboxTotal -= machine.directories.values.reduce(0) { $0 + $1.count }
+        historyBytes -= machine.directories.values.reduce(0) {
+          $0 + $1.values.reduce(0) { $0 + Self.historyBytes(of: $1) }
+        }
         machines[name] = nil
         outcome.machinesGone += 1
         change.structuralMachines.insert(name)
@@ -325,7 +400,8 @@ public struct FleetState: Sendable {
           $0.value.current != nil && !sent.contains(FleetMailboxKey(directory: directory, identifier: $0.key))
         }
         guard !stale.isEmpty else { continue }
-        for identifier in stale.keys {
+        for (identifier, mailbox) in stale {
+          historyBytes -= Self.historyBytes(of: mailbox)
           machines[name]?.directories[directory]?[identifier] = nil
           machines[name]?.payloads[directory]?[identifier] = nil
         }

@@ -16,7 +16,7 @@ public enum FleetProtocolError: Error, Sendable, Equatable, CustomStringConverti
   case missingField(String)
   /// A field has the wrong JSON type.
   case wrongType(field: String, expected: String)
-  /// `op` names no operation (`pass`, `clear`, `clear-all`, `replay`).
+  /// `op` names no operation (`pass`, `clear`, `clear-all`, `replay`, `replay-record`).
   case unknownOperation(String)
   /// A field has the right type and an unacceptable value; why.
   case invalidField(field: String, reason: String)
@@ -36,7 +36,7 @@ public enum FleetProtocolError: Error, Sendable, Equatable, CustomStringConverti
     case .missingField(let field): "the field \"\(field)\" is missing"
     case .wrongType(let field, let expected): "the field \"\(field)\" must be \(expected)"
     case .unknownOperation(let operation):
-      "unknown op \(Self.excerpt(operation)) (pass, clear, clear-all or replay)"
+      "unknown op \(Self.excerpt(operation)) (pass, clear, clear-all, replay or replay-record)"
     case .invalidField(let field, let reason): "the field \"\(field)\" is not acceptable: \(reason)"
     case .badBase64(let field): "the field \"\(field)\" is not valid base64 (standard alphabet, padded)"
     case .replyTopicOutsideClients(let topic):

@@ -37,6 +37,24 @@ struct JSONObject {
     }
   }
 
+  private init(fields: [String: ArchivedValue]) { self.fields = fields }
+
+  /// The object in `field` (its keys already checked, no version of its own), `nil` when it is
+  /// absent or `null`.
+  func optionalObject(_ field: String) throws(FleetProtocolError) -> JSONObject? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .dictionary(let entries)?:
+      var inner: [String: ArchivedValue] = [:]
+      for entry in entries {
+        guard case .string(let key) = entry.key else { throw .wrongType(field: field, expected: "an object") }
+        inner[key] = entry.value
+      }
+      return JSONObject(fields: inner)
+    case .some: throw .wrongType(field: field, expected: "an object")
+    }
+  }
+
   /// Whether `field` is absent or `null`.
   func isAbsent(_ field: String) -> Bool {
     switch fields[field] {
@@ -64,6 +82,21 @@ struct JSONObject {
     case nil, .null?: throw .missingField(field)
     case .boolean(let value)?: return value
     case .some: throw .wrongType(field: field, expected: "true or false")
+    }
+  }
+
+  /// The non-negative integer in `field`.
+  func count(_ field: String) throws(FleetProtocolError) -> Int64 {
+    guard let value = try optionalCount(field) else { throw .missingField(field) }
+    return value
+  }
+
+  /// The integer in `field`, `nil` when it is absent or `null`.
+  func optionalInteger(_ field: String) throws(FleetProtocolError) -> Int64? {
+    switch fields[field] {
+    case nil, .null?: return nil
+    case .integer(let value)?: return value
+    case .some: throw .wrongType(field: field, expected: "an integer")
     }
   }
 

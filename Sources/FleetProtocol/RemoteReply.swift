@@ -1,7 +1,8 @@
 import WormholeVocabulary
 
 /// A bridge's answer to a ``RemoteRequest``, published on the request's `reply_to` at QoS 1:
-/// `{"version":1,"id":"...","ok":true|false,"error":null|"...","seq":<journal seq>|null}`.
+/// `{"version":1,"id":"...","ok":true|false,"error":null|"...","seq":<journal seq>|null}`, and for
+/// an applied record replay `"replayed":{"record":<seq>,"bytes":<size>,"modified_ms":<ms>}`.
 ///
 /// `id` is the request's (or `null` when the request was too malformed to have one); `error`
 /// says why a request was refused or failed, exactly when `ok` is `false`; `seq` is the journal
@@ -20,18 +21,41 @@ public struct RemoteReply: Sendable, Equatable {
   public var error: String?
   /// The journal sequence number of the write's record on the bridge's machine.
   public var sequence: UInt64?
+  /// What a record replay (``RemoteRequest/Operation/replayRecord``) wrote again, from the
+  /// bridge's history; `nil` for any other reply.
+  public var replayed: ReplayedVersion?
+
+  /// The version of a mailbox a bridge replayed from its own history.
+  public struct ReplayedVersion: Sendable, Equatable {
+    /// The journal record that wrote the version (the request's `replay_of`).
+    public var record: UInt64
+    /// The archive's size in bytes.
+    public var byteCount: Int
+    /// The version file's modification time, in milliseconds since 1970.
+    public var modifiedMilliseconds: Int64
+
+    public init(record: UInt64, byteCount: Int, modifiedMilliseconds: Int64) {
+      self.record = record
+      self.byteCount = byteCount
+      self.modifiedMilliseconds = modifiedMilliseconds
+    }
+  }
 
   /// A reply; `error` should be given exactly when `isOK` is `false`.
-  public init(id: String?, isOK: Bool, error: String? = nil, sequence: UInt64? = nil) {
+  public init(
+    id: String?, isOK: Bool, error: String? = nil, sequence: UInt64? = nil, replayed: ReplayedVersion? = nil
+  ) {
     self.id = id
     self.isOK = isOK
     self.error = error
     self.sequence = sequence
+    self.replayed = replayed
   }
 
-  /// The reply that applied request `id`, with its journal record's `sequence`.
-  public static func applied(id: String, sequence: UInt64?) -> RemoteReply {
-    RemoteReply(id: id, isOK: true, sequence: sequence)
+  /// The reply that applied request `id`, with its journal record's `sequence` (and, for a
+  /// record replay, the version it wrote again).
+  public static func applied(id: String, sequence: UInt64?, replayed: ReplayedVersion? = nil) -> RemoteReply {
+    RemoteReply(id: id, isOK: true, sequence: sequence, replayed: replayed)
   }
 
   /// The reply that refuses request `id` (or a request without a readable id) with `reason`,
@@ -53,18 +77,35 @@ public struct RemoteReply: Sendable, Equatable {
   public var payload: [UInt8] {
     var out = "{\"version\":\(FleetProtocol.version),\"id\":\(JSONText.string(orNull: id)),\"ok\":\(isOK)"
     out +=
-      ",\"error\":\(JSONText.string(orNull: error)),\"seq\":" + (sequence.map { String($0) } ?? "null") + "}"
-    return Array(out.utf8)
+      ",\"error\":\(JSONText.string(orNull: error)),\"seq\":" + (sequence.map { String($0) } ?? "null")
+    if let replayed {
+      out +=
+        ",\"replayed\":{\"record\":\(replayed.record),\"bytes\":\(replayed.byteCount),\"modified_ms\":\(replayed.modifiedMilliseconds)}"
+    }
+    return Array((out + "}").utf8)
   }
 
   /// The reply in `payload`, checked: the version, `ok` a boolean, `error` a string exactly when
-  /// `ok` is false, `seq` a non-negative integer or `null`.
+  /// `ok` is false, `seq` a non-negative integer or `null`, `replayed` absent, `null` or an
+  /// object of its three integers (on an applied reply only).
   public init(payload: [UInt8]) throws(FleetProtocolError) {
     let object = try JSONObject(payload: payload, limit: Self.maximumPayloadByteCount)
     id = try object.optionalString("id")
     isOK = try object.boolean("ok")
     error = try object.optionalString("error")
     sequence = try object.optionalCount("seq").map { UInt64($0) }
+    if let version = try object.optionalObject("replayed") {
+      guard isOK else {
+        throw .invalidField(field: "replayed", reason: "only an applied reply replayed anything")
+      }
+      let modified = try version.optionalInteger("modified_ms")
+      guard let modified else { throw .missingField("modified_ms") }
+      replayed = ReplayedVersion(
+        record: UInt64(try version.count("record")), byteCount: Int(try version.count("bytes")),
+        modifiedMilliseconds: modified)
+    } else {
+      replayed = nil
+    }
     if isOK, error != nil { throw .invalidField(field: "error", reason: "it must be null when ok is true") }
     if !isOK, error?.isEmpty ?? true {
       throw .invalidField(field: "error", reason: "it must say why when ok is false")

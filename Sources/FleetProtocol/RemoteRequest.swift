@@ -1,11 +1,11 @@
 import PropertyList
 import WormholeVocabulary
 
-/// A pass, clear, clear-all or replay that a client asks a bridge to apply on its machine,
+/// A pass, clear, clear-all, replay or record replay that a client asks a bridge to apply on its machine,
 /// published on ``BridgeTopics/requests(machine:)`` at QoS 1, not retained:
 ///
 /// ```
-/// {"version":1,"id":"<unique>","op":"pass"|"clear"|"clear-all"|"replay","directory":"<path>","identifier":"...",
+/// {"version":1,"id":"<unique>","op":"pass"|"clear"|"clear-all"|"replay"|"replay-record","directory":"<path>","identifier":"...",
 ///  "archive_base64":"..."|null,"replay_of":<seq>|null,"transiting":"file"|"coordinated-file"|null,
 ///  "reply_to":"wormhole/v1/clients/<client>/replies"}
 /// ```
@@ -15,8 +15,10 @@ import WormholeVocabulary
 /// hex, as `dump --json` writes them; `null` otherwise), which then win. A clear-all names no
 /// identifier (absent or `null`): it removes every mailbox of the directory. `archive_base64` is the
 /// archive to write: optional for `pass` (absent, a notification only), required for `replay`,
-/// refused for `clear` and `clear-all`. `replay_of` (the journal record the archive came from) is for `replay`
-/// only. Unknown fields are ignored; every known one is checked (see ``init(payload:)``).
+/// refused for `clear`, `clear-all` and `replay-record`. `replay_of` (the journal record the archive came from)
+/// is for `replay`, and required for `replay-record` (the record whose version the bridge writes
+/// again from its own history). Unknown fields are ignored; every known one is checked (see
+/// ``init(payload:)``).
 public struct RemoteRequest: Sendable, Equatable {
   /// What the request asks for.
   public enum Operation: String, Sendable, Equatable, CaseIterable {
@@ -25,6 +27,11 @@ public struct RemoteRequest: Sendable, Equatable {
     /// Every mailbox of the directory, as `clear --all`: journaled as one clear-all.
     case clearAll = "clear-all"
     case replay
+    /// A replay of the journal record `replay_of` wrote, its archive taken from the bridge's own
+    /// model history (the versions it keeps of each mailbox): for a client that no longer has
+    /// that version. No archive travels; the bridge says what it replayed, or the nearest version
+    /// it keeps.
+    case replayRecord = "replay-record"
   }
 
   /// The largest archive a request may carry (1 MiB, what the watcher keeps of a version).
@@ -139,7 +146,8 @@ public struct RemoteRequest: Sendable, Equatable {
 
   /// Checks what a bridge checks before it looks at its disk: the id, the reply topic, an
   /// absolute directory without NUL, an identifier valid as a local one, the archive's presence
-  /// and size for the operation, `replay_of` only on a replay, and a transiting type a directory
+  /// and size for the operation, `replay_of` only on a replay (and always on a record replay),
+  /// and a transiting type a directory
   /// alone can carry.
   public func validate() throws(FleetProtocolError) {
     guard Self.isAcceptableID(id) else {
@@ -185,6 +193,12 @@ public struct RemoteRequest: Sendable, Equatable {
       if replayOf != nil { throw .invalidField(field: "replay_of", reason: "only a replay repeats a record") }
     case .replay:
       if archive == nil { throw .missingField("archive_base64") }
+    case .replayRecord:
+      if archive != nil {
+        throw .invalidField(
+          field: "archive_base64", reason: "a record replay takes the archive from the bridge's history")
+      }
+      if replayOf == nil { throw .missingField("replay_of") }
     }
     if let transiting, transiting.needsPair {
       throw .invalidField(

@@ -524,10 +524,12 @@ public final class Wormhole: Sendable {
   // MARK: Clearing
 
   /// Removes the mailbox for `identifier`: a regular file, or a symbolic link (removed itself,
-  /// never followed); anything else of that name is left alone and reported.
-  public func clearMessageContents(forIdentifier identifier: String) throws(WormholeError) {
+  /// never followed); anything else of that name is left alone and reported. Returns the
+  /// journal record of the clear.
+  @discardableResult
+  public func clearMessageContents(forIdentifier identifier: String) throws(WormholeError) -> TrafficRecord {
     try MessageIdentifier.validate(identifier)
-    try clear(identifier: identifier) { () throws(WormholeError) in
+    return try clear(identifier: identifier) { () throws(WormholeError) in
       try transiting.deleteMessage(withIdentifier: identifier)
     }
   }
@@ -535,8 +537,9 @@ public final class Wormhole: Sendable {
   /// Removes the mailbox named `fileName` (`<identifier>.archive`, as ``mailboxFileNames()``
   /// lists it), by its bytes: for a mailbox whose name is not valid UTF-8 and so has no
   /// `String` identifier. Its journal record names the identifier with undecodable bytes written
-  /// as `\x{ff}`.
-  public func clearMessageContents(forFileName fileName: FileName) throws(WormholeError) {
+  /// as `\x{ff}`. Returns the journal record of the clear.
+  @discardableResult
+  public func clearMessageContents(forFileName fileName: FileName) throws(WormholeError) -> TrafficRecord {
     guard let identifier = MessageIdentifier.identifier(fromFileName: fileName) else {
       throw .invalidIdentifier(
         fileName.lossyText,
@@ -544,7 +547,7 @@ public final class Wormhole: Sendable {
     }
     let text = identifier.string ?? identifier.lossyText
     let transiting = self.transiting
-    try clear(identifier: text) { () throws(WormholeError) in
+    return try clear(identifier: text) { () throws(WormholeError) in
       switch transiting {
       case let files as FileTransiting: try files.deleteMessage(named: fileName)
       case let files as CoordinatedFileTransiting: try files.deleteMessage(named: fileName, identifier: text)
@@ -558,7 +561,9 @@ public final class Wormhole: Sendable {
     }
   }
 
-  private func clear(identifier: String, _ delete: () throws(WormholeError) -> Void) throws(WormholeError) {
+  private func clear(identifier: String, _ delete: () throws(WormholeError) -> Void) throws(WormholeError)
+    -> TrafficRecord
+  {
     try journal.prepare()
     do throws(WormholeError) {
       try delete()
@@ -566,13 +571,15 @@ public final class Wormhole: Sendable {
       recordFailure(kind: .clear, identifier: identifier, bytes: 0, error: error)
       throw error
     }
-    try post(kind: .clear, identifier: identifier, bytes: 0, replayOf: nil)
+    return try post(kind: .clear, identifier: identifier, bytes: 0, replayOf: nil)
   }
 
   /// Removes every mailbox of this directory (regular files and symbolic links whose names are
   /// `<valid identifier>.archive`, matched by bytes) and nothing else: no other file, no
-  /// subdirectory, FIFO, socket or device, nothing outside it.
-  public func clearAllMessageContents() throws(WormholeError) {
+  /// subdirectory, FIFO, socket or device, nothing outside it. Returns the journal record of the
+  /// clear-all.
+  @discardableResult
+  public func clearAllMessageContents() throws(WormholeError) -> TrafficRecord {
     try journal.prepare()
     do throws(WormholeError) {
       try transiting.deleteAllMessages()
@@ -580,7 +587,7 @@ public final class Wormhole: Sendable {
       recordFailure(kind: .clearAll, identifier: "", bytes: 0, error: error)
       throw error
     }
-    try post(kind: .clearAll, identifier: "", bytes: 0, replayOf: nil)
+    return try post(kind: .clearAll, identifier: "", bytes: 0, replayOf: nil)
   }
 
   // MARK: Listening

@@ -1,7 +1,9 @@
 import Dispatch
+import FleetModel
 import FleetProtocol
 import KeyedArchive
 import MQTTClient
+import MailboxModel
 import MailboxWatcher
 import PropertyList
 import Synchronization
@@ -177,11 +179,11 @@ final class BridgeRequests: Sendable {
     }
     let reply: RemoteReply
     switch apply(request) {
-    case .success(let sequence):
+    case .success(let applied):
       diagnose(
         "bridge: applied request \(request.id): \(request.operation.rawValue) \(request.identifier?.displayField ?? "of every mailbox") in \(request.directory.displayField)"
-          + (sequence.map { " (journal seq \($0))" } ?? ""))
-      reply = .applied(id: request.id, sequence: sequence)
+          + (applied.sequence.map { " (journal seq \($0))" } ?? ""))
+      reply = .applied(id: request.id, sequence: applied.sequence, replayed: applied.replayed)
     case .failure(let refusal):
       reply = refuse(
         id: request.id, replyTo: request.replyTo, operation: request.operation, reason: refusal.reason)
@@ -215,9 +217,23 @@ final class BridgeRequests: Sendable {
     var reason: String
   }
 
+  /// What an applied request wrote: its journal record's sequence number (`nil` when the
+  /// transiting type journals nothing), and the version a record replay wrote again.
+  struct Applied {
+    var sequence: UInt64?
+    var replayed: RemoteReply.ReplayedVersion?
+
+    init(_ record: TrafficRecord, replayed: RemoteReply.ReplayedVersion? = nil) {
+      // A transiting type that journals its own traffic makes no record here (sequence 0).
+      sequence = record.sequence == 0 ? nil : record.sequence
+      self.replayed = replayed
+    }
+  }
+
   /// Applies `request` (already decoded and validated): its journal record's sequence number, or
-  /// the reason it was refused or failed. Nothing is written unless every check passed.
-  private func apply(_ request: RemoteRequest) -> Result<UInt64?, Refusal> {
+  /// the reason it was refused or failed. Nothing is written unless every check passed. A record
+  /// replay takes its archive from the model's history (``KeptRecordVersion``).
+  private func apply(_ request: RemoteRequest) -> Result<Applied, Refusal> {
     guard allowsWrites else { return .failure(Refusal(reason: Self.readOnlyReason)) }
     guard let state = model.withLock({ $0?.snapshot }) else {
       return .failure(Refusal(reason: "the bridge is starting; try again"))
@@ -245,7 +261,7 @@ final class BridgeRequests: Sendable {
     }
     // A replay names a record this machine's journal has written (it may have been rotated
     // away since): a number beyond its last is no record, and would be journaled as a claim.
-    if request.operation == .replay, let replayOf = request.replayOf {
+    if request.operation == .replay || request.operation == .replayRecord, let replayOf = request.replayOf {
       let last = TrafficJournalReader(directory: directory, startingAtEnd: true).lastSequence ?? 0
       guard replayOf >= 1, replayOf <= last else {
         return .failure(
@@ -262,16 +278,39 @@ final class BridgeRequests: Sendable {
     }
     do throws(WormholeError) {
       if request.operation == .clearAll {
-        try wormhole.clearAllMessageContents()
-        return .success(nil)
+        return .success(Applied(try wormhole.clearAllMessageContents()))
       }
       guard let named = request.identifier else {
         return .failure(Refusal(reason: "the request names no identifier"))
       }
       switch request.operation {
       case .clear, .clearAll:  // a clear-all was applied above
-        try wormhole.clearMessageContents(forFileName: MessageIdentifier.fileName(for: named))
-        return .success(nil)
+        return .success(
+          Applied(try wormhole.clearMessageContents(forFileName: MessageIdentifier.fileName(for: named))))
+      case .replayRecord:
+        guard let identifier = named.string, let record = request.replayOf else {
+          return .failure(
+            Refusal(reason: "the identifier \(named.displayField) is not UTF-8; only clear takes one"))
+        }
+        let version: MailboxVersion
+        switch KeptRecordVersion.resolve(
+          record: record, identifier: named, mailbox: state.mailbox(named, in: request.directory),
+          traffic: state.traffic.lazy.filter { $0.directory == request.directory },
+          historyDepth: state.configuration.historyDepth)
+        {
+        case .success(let kept): version = kept
+        case .failure(let refusal): return .failure(Refusal(reason: refusal.reason))
+        }
+        guard let bytes = version.bytes else {
+          return .failure(Refusal(reason: "the bridge keeps no bytes of the version record \(record) wrote"))
+        }
+        let written = try wormhole.passArchive(bytes, identifier: identifier, replayOf: record)
+        return .success(
+          Applied(
+            written,
+            replayed: RemoteReply.ReplayedVersion(
+              record: record, byteCount: bytes.count,
+              modifiedMilliseconds: version.modifiedNanoseconds / 1_000_000)))
       case .pass, .replay:
         guard let identifier = named.string else {
           return .failure(
@@ -287,7 +326,7 @@ final class BridgeRequests: Sendable {
         } else {
           record = try wormhole.passMessage(nil, identifier: identifier)
         }
-        return .success(record.sequence)
+        return .success(Applied(record))
       }
     } catch {
       return .failure(Refusal(reason: error.description))

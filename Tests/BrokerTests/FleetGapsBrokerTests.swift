@@ -63,12 +63,17 @@ struct FleetGapsBrokerTests {
       terminal.failures.isEmpty,
       "\(terminal.failures) \(loop.state.messageLog.entries.map(\.text)) \(bridge.diagnostics)")
     let log = loop.state.messageLog.entries.map(\.text)
-    #expect(
-      log.contains { $0.hasPrefix("remote clear-all of ") && $0.hasSuffix(" on m1 done: applied on m1") },
-      "\(log)")
     // The bridge's traffic entry of the clear-all (it names no mailbox) is shown, not dropped.
     #expect(loop.state.fleet.dropped == 0, "\(log)")
     let records = try RemoteWriteTests.records(setup)
+    // Its reply names its journal record, as a pass's does.
+    let clearAllSequence = records.last { $0.kind == .clearAll }?.sequence ?? 0
+    #expect(
+      log.contains {
+        $0.hasPrefix("remote clear-all of ")
+          && $0.hasSuffix(" on m1 done: applied on m1 (journal record \(clearAllSequence))")
+      },
+      "\(log)")
     let replay = try #require(
       records.first { $0.identifier == "greeting" && $0.sender == "bridge m1 (remote)" }, "\(records)")
     #expect(replay.replayOf == original.sequence, "\(replay)")

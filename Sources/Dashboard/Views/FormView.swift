@@ -11,14 +11,17 @@ enum FormView {
     let meaning = form.sessionMeaning(pairs: state.pairs).flatMap { OverlayView.wrap($0, width: width - 4) }
     let fields = form.fields
     let box = area.centered(width: width, height: fields.count + meaning.count + 6)
-    OverlayView.frame("Pass a message", box: box, into: &screen)
+    OverlayView.frame(form.title, box: box, into: &screen)
     for (index, field) in fields.enumerated() {
       let row = box.y + 1 + index
       let focused = form.focus == field
       switch field {
       case .directory:
         let directory =
-          form.directory.map { "◂ " + DisplayText.name(state.displayPath($0)) + " ▸" } ?? "(none)"
+          form.directory.map {
+            // A bridged machine's path is that machine's: not shortened against this home.
+            "◂ " + DisplayText.name(form.remote == nil ? state.displayPath($0) : $0.lossyText) + " ▸"
+          } ?? "(none)"
         choice("directory", directory, focused: focused, row: row, box: box, into: &screen)
       case .identifier:
         textField("identifier", form.identifier, focused: focused, row: row, box: box, into: &screen)
