@@ -16,18 +16,6 @@ public struct DeviceStatus: Sendable, Equatable {
   /// Whether the running device's process is stopped (SIGSTOP): then its report may be stale.
   public var isStopped = false
 
-  public init(
-    address: DeviceAddress, runningPID: Int32?, queuedTransfers: Int, isActivated: Bool = false,
-    report: ReachabilityReport? = nil, isStopped: Bool = false
-  ) {
-    self.address = address
-    self.runningPID = runningPID
-    self.queuedTransfers = queuedTransfers
-    self.isActivated = isActivated
-    self.report = report
-    self.isStopped = isStopped
-  }
-
   public var isRunning: Bool { runningPID != nil }
 
   /// The session's activation state as WatchConnectivity names it; a device that is not
@@ -40,12 +28,6 @@ public struct PairStatus: Sendable, Equatable {
   public var pair: Pair
   public var phone: DeviceStatus
   public var watch: DeviceStatus
-
-  public init(pair: Pair, phone: DeviceStatus, watch: DeviceStatus) {
-    self.pair = pair
-    self.phone = phone
-    self.watch = watch
-  }
 
   /// Whether the two devices reach each other, as far as this machine can tell.
   public enum Reachability: Sendable, Equatable {

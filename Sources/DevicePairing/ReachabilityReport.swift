@@ -19,12 +19,6 @@ public struct ReachabilityReport: Sendable, Equatable {
   /// When it was written, in nanoseconds since 1970.
   public var time: Int64
 
-  public init(pid: Int32, isReachable: Bool, time: Int64) {
-    self.pid = pid
-    self.isReachable = isReachable
-    self.time = time
-  }
-
   /// The largest report read (a pid, a word and a time).
   static let byteLimit = 128
 

@@ -10,12 +10,4 @@ public struct RoutesFileRoute: Sendable {
   public var line: Int
   /// `FILE:LINE`, the catcher's label in routing outcomes.
   public var label: String
-
-  public init(kind: RouteKind, pattern: RoutePattern, action: RouteAction, line: Int, label: String) {
-    self.kind = kind
-    self.pattern = pattern
-    self.action = action
-    self.line = line
-    self.label = label
-  }
 }

@@ -7,13 +7,17 @@ public enum FrameError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The bytes are not a frame of this version (bad magic, kind, role, or lengths that disagree).
   case malformed(String)
 
-  public var description: String {
+  public var description: String { description(calling: "frame", format: "device frame") }
+
+  /// The message of a format whose frames are called `frame` (`a peer frame of 9 bytes was
+  /// refused`) and whose name is `format` (`not a peer frame: …`).
+  package func description(calling frame: String, format: String) -> String {
     switch self {
     case .oversized(let bytes, let limit):
-      return "a frame of \(bytes) bytes was refused: at most \(limit) are accepted"
+      return "a \(frame) of \(bytes) bytes was refused: at most \(limit) are accepted"
     case .truncated(let needed, let available):
-      return "a frame was cut short: \(needed) more bytes were needed, \(available) came"
-    case .malformed(let reason): return "not a device frame: \(reason)"
+      return "a \(frame) was cut short: \(needed) more bytes were needed, \(available) came"
+    case .malformed(let reason): return "not a \(format): \(reason)"
     }
   }
 }

@@ -1,6 +1,6 @@
 /// How much work PCRE2 may spend on one candidate before it gives up on it with
 /// ``MatchOutcome/cutOff(_:)``. Applied through a match context to every match, compiled (JIT)
-/// or interpreted.
+/// or interpreted. Other limits start from ``interactive``, changing what they need.
 public struct MatchLimits: Equatable, Sendable {
   /// Backtracking steps per candidate. PCRE2 counts its match limit (`pcre2_set_match_limit`,
   /// default 10,000,000) afresh at every start position, so a long candidate could cost its length
@@ -13,14 +13,6 @@ public struct MatchLimits: Equatable, Sendable {
   public var depth: UInt32
   /// Memory for backtracking per candidate, in KiB (`pcre2_set_heap_limit`; the interpreter only).
   public var heapKibibytes: UInt32
-
-  /// Limits given explicitly.
-  public init(steps: UInt32, minimumStepsPerStart: UInt32, depth: UInt32, heapKibibytes: UInt32) {
-    self.steps = steps
-    self.minimumStepsPerStart = minimumStepsPerStart
-    self.depth = depth
-    self.heapKibibytes = heapKibibytes
-  }
 
   /// Limits for matching while a person waits: a candidate that reaches them has cost well
   /// under a millisecond, while names and rows of ordinary patterns stay far below them.

@@ -1,30 +1,25 @@
 import DeviceSession
 
-/// Why bytes from a link are not a peer frame. A link drops a connection that sends one.
-public enum PeerFrameError: FrameCodingError, Sendable, Equatable, CustomStringConvertible {
+/// Why bytes from a link are not a peer frame: a ``FrameError`` of the peers' format, whose
+/// message says `peer frame`. A link drops a connection that sends one.
+public struct PeerFrameError: FrameCodingError, Sendable, Equatable, CustomStringConvertible {
+  /// What is wrong, as the frame checks say it.
+  public var error: FrameError
+
+  /// The peer frame error for `error` (a shared frame check's).
+  public init(_ error: FrameError) { self.error = error }
+
   /// The frame announces more bytes than the link accepts.
-  case oversized(bytes: Int, limit: Int)
+  public static func oversized(bytes: Int, limit: Int) -> Self {
+    Self(.oversized(bytes: bytes, limit: limit))
+  }
   /// The bytes end before the frame (or a list inside it) does.
-  case truncated(needed: Int, available: Int)
-  /// The bytes are not a peer frame of this version (bad magic, kind, name, or lengths that disagree).
-  case malformed(String)
-
-  /// The peer frame error for `error` (a shared frame check's), case for case.
-  public init(_ error: FrameError) {
-    switch error {
-    case .oversized(let bytes, let limit): self = .oversized(bytes: bytes, limit: limit)
-    case .truncated(let needed, let available): self = .truncated(needed: needed, available: available)
-    case .malformed(let reason): self = .malformed(reason)
-    }
+  public static func truncated(needed: Int, available: Int) -> Self {
+    Self(.truncated(needed: needed, available: available))
   }
+  /// The bytes are not a peer frame of this version (bad magic, kind, name, or lengths that
+  /// disagree).
+  public static func malformed(_ reason: String) -> Self { Self(.malformed(reason)) }
 
-  public var description: String {
-    switch self {
-    case .oversized(let bytes, let limit):
-      return "a peer frame of \(bytes) bytes was refused: at most \(limit) are accepted"
-    case .truncated(let needed, let available):
-      return "a peer frame was cut short: \(needed) more bytes were needed, \(available) came"
-    case .malformed(let reason): return "not a peer frame: \(reason)"
-    }
-  }
+  public var description: String { error.description(calling: "peer frame", format: "peer frame") }
 }

@@ -12,10 +12,7 @@ public struct PeerName: Sendable, Hashable, Comparable, CustomStringConvertible 
   public let text: String
 
   /// The name, or ``PeerNameError`` saying which rule `text` breaks.
-  public init(_ text: String) throws(PeerNameError) {
-    if let rule = Self.brokenRule(in: text) { throw PeerNameError(text: text, rule: rule) }
-    self.text = text
-  }
+  public init(_ text: String) throws(PeerNameError) { self.text = try Self.checked(text) }
 
   /// The rule `text` breaks, or `nil` when it can name a peer.
   public static func brokenRule(in text: String) -> Rule? {
@@ -29,10 +26,6 @@ public struct PeerName: Sendable, Hashable, Comparable, CustomStringConvertible 
   public var shown: String { DisplayText.field(text) }
 
   public var description: String { shown }
-
-  public static func < (left: PeerName, right: PeerName) -> Bool {
-    left.text.utf8.lexicographicallyPrecedes(right.text.utf8)
-  }
 }
 
 /// A peer name that breaks a rule of ``PeerName``.

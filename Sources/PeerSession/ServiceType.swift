@@ -13,10 +13,7 @@ public struct ServiceType: Sendable, Hashable, Comparable, CustomStringConvertib
   public let text: String
 
   /// The service type, or ``ServiceTypeError`` saying which rule `text` breaks.
-  public init(_ text: String) throws(ServiceTypeError) {
-    if let rule = Self.brokenRule(in: text) { throw ServiceTypeError(text: text, rule: rule) }
-    self.text = text
-  }
+  public init(_ text: String) throws(ServiceTypeError) { self.text = try Self.checked(text) }
 
   /// The rule `text` breaks, or `nil` when it is a service type.
   public static func brokenRule(in text: String) -> Rule? {
@@ -35,8 +32,6 @@ public struct ServiceType: Sendable, Hashable, Comparable, CustomStringConvertib
   }
 
   public var description: String { text }
-
-  public static func < (left: ServiceType, right: ServiceType) -> Bool { left.text < right.text }
 }
 
 /// A service type that breaks a rule of ``ServiceType``.

@@ -108,8 +108,6 @@ public enum TerminalWidth {
     let value = scalar.value
     if isControl(scalar: scalar) { return 0 }
     if value < 0x7F { return 1 }
-    if UnicodeWidthTables.zero.contains(value) { return 0 }
-    if UnicodeWidthTables.wide.contains(value) { return 2 }
-    return 1
+    return UnicodeWidthTables.widths.columns(of: value) ?? 1
   }
 }

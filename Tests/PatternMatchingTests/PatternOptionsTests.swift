@@ -1,5 +1,6 @@
-import PatternMatching
 import Testing
+
+@testable import PatternMatching
 
 @Suite struct PatternOptionsTests {
   @Test(arguments: [false, true])

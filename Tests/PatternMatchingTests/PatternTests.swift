@@ -1,5 +1,6 @@
-import PatternMatching
 import Testing
+
+@testable import PatternMatching
 
 @Suite struct PatternTests {
   /// Issue 12: this backtracked for over a minute with Swift's `Regex`.

@@ -1,7 +1,28 @@
+import DeviceSession
 import PeerSession
 import Testing
 
 @Suite struct PeerFrameTests {
+  /// Both formats' errors say their messages through ``FrameError``, each naming its frames.
+  @Test func frameErrorsNameTheirFormat() {
+    #expect(
+      PeerFrameError.oversized(bytes: 9, limit: 4).description
+        == "a peer frame of 9 bytes was refused: at most 4 are accepted")
+    #expect(
+      PeerFrameError.truncated(needed: 3, available: 1).description
+        == "a peer frame was cut short: 3 more bytes were needed, 1 came")
+    #expect(PeerFrameError.malformed("unknown kind 99").description == "not a peer frame: unknown kind 99")
+    #expect(
+      FrameError.oversized(bytes: 9, limit: 4).description
+        == "a frame of 9 bytes was refused: at most 4 are accepted")
+    #expect(
+      FrameError.truncated(needed: 3, available: 1).description
+        == "a frame was cut short: 3 more bytes were needed, 1 came")
+    #expect(FrameError.malformed("unknown kind 99").description == "not a device frame: unknown kind 99")
+    #expect(PeerFrameError(.malformed("x")) == .malformed("x"))
+    #expect(PeerFrameError(.malformed("x")) != .malformed("y"))
+  }
+
   static func source() throws -> PeerIdentity {
     try #require(PeerIdentity(name: try PeerName("phöne"), id: 0x1234_5678))
   }

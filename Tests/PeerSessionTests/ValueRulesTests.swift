@@ -59,6 +59,15 @@ import Testing
     #expect(throws: PeerNameError(text: emoji, rule: .tooLong(bytes: 64))) { try PeerName(emoji) }
   }
 
+  /// Both order through ``RuledText``: by the bytes of their UTF-8, whatever the locale.
+  @Test func peerNamesAndServiceTypesOrderByTheirBytes() throws {
+    let names = try ["b", "B", "é", "a", "ab"].map(PeerName.init)
+    #expect(names.sorted().map(\.text) == ["B", "a", "ab", "b", "é"])
+    let types = try ["chat-2", "chat", "1a", "a-b"].map(ServiceType.init)
+    #expect(types.sorted().map(\.text) == ["1a", "a-b", "chat", "chat-2"])
+    #expect(try PeerName("e\u{301}") < PeerName("é"))
+  }
+
   @Test func namesAreEscapedWhenShown() throws {
     let name = try PeerName("evil\u{1B}]0;owned\u{07}")
     #expect(!name.shown.contains("\u{1B}"))

@@ -73,14 +73,24 @@ import Testing
     #expect(TerminalWidth.columns(of: TerminalWidth.padded("👨‍👩‍👧x", toColumns: 4)) == 4)
   }
 
-  @Test func tablesAreSortedAndDisjoint() {
-    for table in [UnicodeWidthTables.wide, UnicodeWidthTables.zero] {
-      #expect(table.bounds.count % 2 == 0)
-      #expect(
-        zip(table.bounds, table.bounds.dropFirst()).enumerated().allSatisfy { index, pair in
-          index % 2 == 0 ? pair.0 <= pair.1 : pair.0 + 1 < pair.1
-        })
+  @Test func theTableIsSortedAndDisjointAndGivesNoneOrTwoColumns() {
+    let entries = UnicodeWidthTables.widths.entries
+    #expect(entries.count % 3 == 0)
+    let ranges = stride(from: 0, to: entries.count - 2, by: 3).map {
+      (first: entries[$0], last: entries[$0 + 1], columns: entries[$0 + 2])
     }
+    #expect(ranges.allSatisfy { $0.first <= $0.last && ($0.columns == 0 || $0.columns == 2) })
+    #expect(zip(ranges, ranges.dropFirst()).allSatisfy { $0.last < $1.first })
+  }
+
+  /// A scalar both zero-width and East Asian Wide takes no column: the combining kana voiced
+  /// marks (U+3099, U+309A) lie inside the wide range U+3099-30FF.
+  @Test func aZeroWidthScalarInAWideRangeTakesNoColumn() throws {
+    #expect(UnicodeWidthTables.widths.columns(of: 0x3099) == 0)
+    #expect(UnicodeWidthTables.widths.columns(of: 0x309A) == 0)
+    #expect(UnicodeWidthTables.widths.columns(of: 0x309B) == 2)
+    #expect(TerminalWidth.columns(of: "\u{30AB}\u{3099}") == 2)
+    #expect(UnicodeWidthTables.widths.columns(of: 0x41) == nil)
   }
 
   /// The tables must come from the Unicode version Swift uses: checked against the properties
@@ -98,11 +108,12 @@ import Testing
       }
       let category = scalar.properties.generalCategory
       let zero = [.nonspacingMark, .enclosingMark, .format].contains(category) && value != 0xAD
-      if zero != UnicodeWidthTables.zero.contains(value) { mismatches.append("zero \(value)") }
+      let columns = UnicodeWidthTables.widths.columns(of: value)
+      if zero != (columns == 0) { mismatches.append("zero \(value)") }
       // Every emoji-presentation scalar is East Asian Wide, but the regional indicators, which
       // are wide in pairs (flags).
       if scalar.properties.isEmojiPresentation && !(0x1F1E6...0x1F1FF).contains(value)
-        && !UnicodeWidthTables.wide.contains(value)
+        && columns != 2
       {
         mismatches.append("emoji \(value)")
       }
