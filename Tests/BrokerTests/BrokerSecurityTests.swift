@@ -64,14 +64,7 @@ struct BrokerSecurityTests {
     guard let executable = candidates.first(where: { access($0, X_OK) == 0 }) else {
       throw BrokerTestError("mosquitto_passwd is not installed: apt install mosquitto")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    guard try ChildProcess(executable, arguments: arguments).wait() == 0 else {
       throw BrokerTestError("mosquitto_passwd \(arguments) failed")
     }
   }
