@@ -99,7 +99,8 @@ struct TestCertificates {
     process.wait()
     guard process.terminationStatus == 0 else {
       throw BrokerTestError(
-        "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: said.values.joined(), as: UTF8.self))")
+        "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: said.values.joined(), as: UTF8.self))"
+      )
     }
   }
 }

@@ -46,7 +46,10 @@ final class WormholeChild: Sendable {
       standardOutput: .file(directory.path("output")), standardError: .file(directory.path("errors")))
     let ended = process.wait(seconds: seconds) != nil
     if !ended { process.stop(SIGKILL) }
-    return (ended ? process.terminationStatus : -1, directory.contents("output") ?? "", directory.contents("errors") ?? "")
+    return (
+      ended ? process.terminationStatus : -1, directory.contents("output") ?? "",
+      directory.contents("errors") ?? ""
+    )
   }
 
   /// The test process's environment without any `WORMHOLE_MQTT_` variable, plus `environment`.

@@ -44,7 +44,8 @@ public final class ChildProcess: Sendable {
     defer { posix_spawn_file_actions_destroy(&actions) }
     if let directory {
       guard let addChangeDirectory = GNU.addChangeDirectory else {
-        throw ChildProcessError("this C library cannot start a child in a directory (posix_spawn_file_actions_addchdir_np)")
+        throw ChildProcessError(
+          "this C library cannot start a child in a directory (posix_spawn_file_actions_addchdir_np)")
       }
       _ = addChangeDirectory(&actions, directory)
     }
