@@ -205,14 +205,24 @@ struct BrokerACLTests {
     #expect(spy.messages.map(\.topic) == [spyID + "/inbox/00000000000000bb"], "\(spy.events.values)")
     spy.client.disconnect()
 
-    // A user not trusted with the service: its presence is refused at once (MQTT 5), and a
-    // frame to its own inbox, which the pattern alone would let it read, is not handed to it.
+    // A user not trusted with the service: a frame to its own inbox, which the pattern alone
+    // would let it read, is not handed to it, and its presence is refused at once (MQTT 5).
     let outsiderID = "wormhole/v1/peers/chat/00000000000000cc"
     let outsider = try BrokerSecurityTests.Client(
       broker.address, identifier: outsiderID,
       options: MQTTConnectionOptions(username: "outsider", password: "outsider-secret"))
     #expect(outsider.accepted())
     try outsider.client.subscribe(outsiderID + "/inbox/+", quality: .atLeastOnce)
+    let insider = try BrokerSecurityTests.Client(
+      broker.address, identifier: "wormhole/v1/peers/chat/00000000000000dd",
+      options: MQTTConnectionOptions(username: "laptop", password: "laptop-secret"))
+    #expect(insider.accepted())
+    #expect(
+      try insider.client.publish(
+        bytes("frame"), to: outsiderID + "/inbox/00000000000000dd", quality: .atLeastOnce, retained: false,
+        timeout: 5))
+    // The broker sent the frame on (had the ACL let it) before it acknowledged it; the outsider's
+    // refusal, after it on the same connection, comes once the frame would have.
     do {
       _ = try outsider.client.publish(
         bytes("online"), to: outsiderID + "/presence", quality: .atLeastOnce, retained: true, timeout: 5)
@@ -220,22 +230,6 @@ struct BrokerACLTests {
     } catch {
       #expect("\(error)".contains(Self.refusal), "\(error)")
     }
-    let insider = try BrokerSecurityTests.Client(
-      broker.address, identifier: "wormhole/v1/peers/chat/00000000000000dd",
-      options: MQTTConnectionOptions(username: "laptop", password: "laptop-secret"))
-    #expect(insider.accepted())
-    try insider.client.subscribe("wormhole/v1/peers/chat/00000000000000dd/inbox/+", quality: .atLeastOnce)
-    #expect(
-      try insider.client.publish(
-        bytes("frame"), to: outsiderID + "/inbox/00000000000000dd", quality: .atLeastOnce, retained: false,
-        timeout: 5))
-    #expect(
-      try insider.client.publish(
-        bytes("marker"), to: "wormhole/v1/peers/chat/00000000000000dd/inbox/00000000000000dd",
-        quality: .atLeastOnce, retained: false, timeout: 5))
-    // The frame went to the outsider's inbox before the marker to the insider's own.
-    insider.events.wait { _ in !insider.messages.isEmpty }
-    #expect(insider.messages.map(\.payload) == [bytes("marker")], "\(insider.events.values)")
     #expect(outsider.messages.isEmpty, "\(outsider.events.values)")
     outsider.client.disconnect()
     insider.client.disconnect()
