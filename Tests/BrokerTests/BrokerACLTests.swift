@@ -14,7 +14,7 @@ struct BrokerACLTests {
   /// The users of ``aclBroker()`` and their passwords.
   static let users = [
     "demo-phone": "phone-secret", "demo-watch": "watch-secret", "desk": "desk-secret",
-    "laptop": "laptop-secret", "outsider": "outsider-secret",
+    "laptop": "laptop-secret", "outsider": "outsider-secret", "operator": "operator-secret",
   ]
 
   /// The README's lines for a pair's devices and a service's peers.
@@ -37,6 +37,10 @@ struct BrokerACLTests {
     topic read wormhole/v1/pairs/demo/phone/message
     topic read wormhole/v1/pairs/demo/phone/transfer
     topic read wormhole/v1/pairs/demo/phone/ack
+    # Who may push to the watch, and read the answers (every requester's) on its routed topic.
+    user operator
+    topic write wormhole/v1/pairs/demo/watch/push
+    topic read wormhole/v1/pairs/demo/watch/routed
 
     # Every peer reads only its own inbox: its client identifier is wormhole/v1/peers/SERVICE/ID.
     pattern read %c/inbox/+
@@ -100,7 +104,10 @@ struct BrokerACLTests {
     }
     let phone = try device("demo", "phone", here, as: "demo-phone")
     defer { phone.stop() }
-    let watch = try device("demo", "watch", there, as: "demo-watch", ["--echo"])
+    there.directory.write("app.routes", "push greeting print\n")
+    there.directory.write("push.json", #"{"aps":{"notification_id":"greeting"}}"#)
+    let watch = try device(
+      "demo", "watch", there, as: "demo-watch", ["--echo", "--routes", there.directory.path("app.routes")])
     defer { watch.stop() }
     try #require(phone.waitForError(containing: "the watch is reachable", seconds: 20), "\(phone.errorText)")
     try #require(watch.waitForError(containing: "the phone is reachable", seconds: 20), "\(watch.errorText)")
@@ -129,6 +136,22 @@ struct BrokerACLTests {
     for line in received { #expect(watch.outputText.contains(line), "\(watch.outputText)") }
     #expect(phone.waitForError(containing: "transfer 1 was stored by the watch"), "\(phone.errorText)")
     for child in [phone, watch] { #expect(!child.errorText.contains("Not authorized"), "\(child.errorText)") }
+
+    // The operator pushes to the watch and reads its answer; the phone's user may not push to
+    // the watch: the broker refuses the request, and the verb says so at once.
+    let push = ["push", "--device", "demo:watch", "--broker", broker.url, "--home", here.path]
+    let pushed = try WormholeChild.run(
+      push + [there.directory.path("push.json")], environment: Self.credentials("operator", in: secrets))
+    #expect(pushed.status == 0 && pushed.output.hasPrefix("catcher 0 "), "\(pushed.output) \(pushed.errors)")
+    let started = ContinuousClock.now
+    let refusedPush = try WormholeChild.run(
+      push + [there.directory.path("push.json")], environment: Self.credentials("demo-phone", in: secrets))
+    #expect(ContinuousClock.now - started < .seconds(10))
+    #expect(refusedPush.status == 3, "\(refusedPush.errors)")
+    #expect(
+      refusedPush.errors.contains(
+        "the broker did not accept the publication on wormhole/v1/pairs/demo/watch/push: " + Self.refusal),
+      "\(refusedPush.errors)")
 
     // The phone's user running a device of another pair: its first publication (its presence)
     // is refused by the broker, and the device says so at once.
