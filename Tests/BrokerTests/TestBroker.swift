@@ -78,6 +78,7 @@ final class TestBroker: Sendable {
       log_type warning
       log_type notice
       log_type information
+      log_type subscribe
       """)
     running = Mutex(try Self.launch(executable, configuration: directory.path("mosquitto.conf"), log: log))
     try waitUntilListening(after: 0)
@@ -169,20 +170,32 @@ struct BrokerTestError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// `mosquitto_sub` in a child process with its output lines collected.
+/// `mosquitto_sub` in a child process with its output lines collected, ready once the broker
+/// has its subscription: a message published after ``init(_:filter:extra:)`` returns reaches it.
 final class Subscriber: Sendable {
   private let process: ChildProcess
   let lines = Collector<String>()
 
   /// `mosquitto_sub -v` on `filter`: one line per message, `TOPIC PAYLOAD`; retained ones too.
+  /// Waits (up to ten seconds) until the broker logs the subscription (`log_type subscribe`):
+  /// without that, a message published at once could come before it and never reach it.
   init(_ broker: TestBroker, filter: String, extra: [String] = []) throws {
     guard let executable = TestBroker.subscriber else {
       throw BrokerTestError("mosquitto_sub is not installed: apt install mosquitto-clients")
     }
+    let identifier = "wormhole-test-subscriber-\(UInt64.random(in: 1 ... .max))"
     process = try ChildProcess(
       executable,
-      arguments: ["-h", "127.0.0.1", "-p", "\(broker.address.port)", "-v", "-t", filter] + extra,
+      arguments: ["-h", "127.0.0.1", "-p", "\(broker.address.port)", "-i", identifier, "-v", "-t", filter]
+        + extra,
       standardOutput: .pipe(lineCollector(lines)))
+    let subscribed = { (log: [String]) in
+      log.contains { $0.contains(": \(identifier) ") && $0.hasSuffix(" \(filter)") }
+    }
+    guard subscribed(broker.waitForLog(seconds: 10, until: subscribed)) else {
+      process.stop(SIGKILL)
+      throw BrokerTestError("mosquitto_sub on \(filter) was not subscribed within 10 s")
+    }
   }
 
   /// SIGKILL, as for the broker (SIGTERM is blocked in the child).
@@ -192,6 +205,12 @@ final class Subscriber: Sendable {
 /// A pipe's handler that splits its chunks into lines (without their newline) for `lines`; a
 /// last line without a newline is dropped.
 func lineCollector(_ lines: Collector<String>) -> @Sendable ([UInt8]) -> Void {
+  lineSplitter { lines.append($0) }
+}
+
+/// A pipe's handler that hands each line of its chunks (without its newline) to `sink`, in
+/// order; a last line without a newline is dropped.
+func lineSplitter(_ sink: @escaping @Sendable (String) -> Void) -> @Sendable ([UInt8]) -> Void {
   let partial = Mutex<[UInt8]>([])
   return { chunk in
     let found = partial.withLock { buffer -> [String] in
@@ -203,6 +222,6 @@ func lineCollector(_ lines: Collector<String>) -> @Sendable ([UInt8]) -> Void {
       }
       return found
     }
-    for line in found { lines.append(line) }
+    for line in found { sink(line) }
   }
 }
