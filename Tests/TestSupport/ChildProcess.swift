@@ -32,9 +32,9 @@ public final class ChildProcess: Sendable {
   private let state = Mutex<Int32?>(nil)
   private let ended = NSCondition()
 
-  /// Starts `executable` with `arguments` (not counting the program's name), in `environment`
-  /// (this process's when `nil`) and `directory` (this process's when `nil`), its standard
-  /// input from `/dev/null`.
+  /// Starts `executable` (a path: no `PATH` search) with `arguments` (not counting the program's
+  /// name), in `environment` (this process's when `nil`) and `directory` (this process's when
+  /// `nil`), its standard input from `/dev/null`.
   public init(
     _ executable: String, arguments: [String], environment: [String: String]? = nil,
     directory: String? = nil, standardOutput: Stream = .null, standardError: Stream = .null
