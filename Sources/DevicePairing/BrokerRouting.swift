@@ -23,7 +23,8 @@ public enum BrokerRouting {
   /// or not connected to that broker).
   ///
   /// Throws ``PairedDeviceError/session(_:)`` with `refusedFrame` when the device takes no
-  /// pushes, and ``PairedDeviceError/controlChannel(_:reason:)`` when the broker cannot be used.
+  /// pushes, and ``PairedDeviceError/controlChannel(_:reason:)`` when the broker cannot be used
+  /// or refuses the request (its ACL, under MQTT 5), at once, with the broker's reason.
   public static func push(
     _ notification: PushNotification, to address: DeviceAddress, through broker: BrokerAddress,
     timeout: Double = defaultTimeout
@@ -66,6 +67,9 @@ public enum BrokerRouting {
     let connected = DispatchSemaphore(value: 0)
     let answered = DispatchSemaphore(value: 0)
     let answer = Mutex<DeviceFrame?>(nil)
+    // The broker's refusal (its ACL, under MQTT 5: of the request's publication; or of the
+    // connection): said at once instead of waiting out the timeout.
+    let refusal = Mutex<String?>(nil)
     let identifier = frame.identifier
     let answerTopic = topics.topic(.routed)
     let client: MQTTClient
@@ -82,6 +86,10 @@ public enum BrokerRouting {
           else { return }
           answer.withLock { $0 = $0 ?? reply }
           answered.signal()
+        case .refused(let reason):
+          refusal.withLock { $0 = $0 ?? reason }
+          connected.signal()
+          answered.signal()
         default:
           break
         }
@@ -92,8 +100,9 @@ public enum BrokerRouting {
     }
     defer { client.disconnect() }
     let deadline = DispatchTime.now() + .milliseconds(Int(max(0, min(timeout, 3600)) * 1000))
-    guard connected.wait(timeout: deadline) == .success else {
-      throw .controlChannel(address, reason: "the broker \(broker) did not accept the connection")
+    guard connected.wait(timeout: deadline) == .success, refusal.withLock({ $0 }) == nil else {
+      throw .controlChannel(
+        address, reason: refusal.withLock { $0 } ?? "the broker \(broker) did not accept the connection")
     }
     do throws(MQTTError) {
       // Subscribed before the request goes out, on the same connection: the answer cannot be missed.
@@ -103,6 +112,7 @@ public enum BrokerRouting {
       throw .controlChannel(address, reason: error.description)
     }
     guard answered.wait(timeout: deadline) == .success, let reply = answer.withLock({ $0 }) else {
+      if let refused = refusal.withLock({ $0 }) { throw .controlChannel(address, reason: refused) }
       return nil
     }
     return try RoutedDelivery(answer: reply, from: address, answerer: "the device")

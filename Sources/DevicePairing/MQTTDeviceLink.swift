@@ -236,6 +236,10 @@ public final class MQTTDeviceLink: DeviceLink {
         emit(.refused(.malformed("the broker connection failed at once: \(error)")))
         return
       }
+    case .refused(let reason) where state.withLock({ $0.isConnected }):
+      // Connected: the broker refused a publication of this device (MQTT 5: its ACL), not the
+      // connection. Said at once, as a session failure; the connection stays as it is.
+      emit(.refused(.malformed(reason)))
     case .disconnected, .refused:
       state.withLock {
         $0.isConnected = false

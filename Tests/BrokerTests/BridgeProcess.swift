@@ -4,28 +4,18 @@ import TestSupport
 
 /// `wormhole-tui bridge` in its own process, watching one container directory.
 final class BridgeProcess: Sendable {
-  let process: Process
+  /// The bridge (a ``ChildProcess``: `processIdentifier`, `isRunning`, `terminationStatus`).
+  let process: ChildProcess
   private let errors = Collector<String>()
 
   init(_ broker: TestBroker, container: String, machine: String, extra: [String] = []) throws {
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: wormholePath)
-    process.arguments =
-      ["bridge", "--broker", broker.url, "--container", container, "--name", machine] + extra
-    process.standardOutput = FileHandle.nullDevice
-    let pipe = Pipe()
-    process.standardError = pipe
-    process.standardInput = FileHandle.nullDevice
     let errors = errors
-    pipe.fileHandleForReading.readabilityHandler = { handle in
-      let chunk = handle.availableData
-      if chunk.isEmpty {
-        handle.readabilityHandler = nil
-      } else {
-        errors.append(String(decoding: chunk, as: UTF8.self))
-      }
-    }
-    try process.run()
+    process = try ChildProcess(
+      wormholePath,
+      arguments: ["bridge", "--broker", broker.url, "--container", container, "--name", machine] + extra,
+      standardError: .pipe { chunk in
+        if !chunk.isEmpty { errors.append(String(decoding: chunk, as: UTF8.self)) }
+      })
   }
 
   /// What the bridge wrote to standard error so far, and whether it still runs: for failure messages.
@@ -39,25 +29,17 @@ final class BridgeProcess: Sendable {
   }
 
   /// Sends `signal` and waits for the process to end.
-  func stop(_ signal: Int32 = SIGKILL) {
-    if process.isRunning { _ = kill(process.processIdentifier, signal) }
-    process.waitUntilExit()
-  }
+  func stop(_ signal: Int32 = SIGKILL) { process.stop(signal) }
 }
 
 /// Runs the built `wormhole-tui` with `arguments` to its end: its status and standard output.
 func runWormhole(_ arguments: [String]) throws -> (status: Int32, output: String) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: wormholePath)
-  process.arguments = arguments
-  let output = Pipe()
-  process.standardOutput = output
-  process.standardError = FileHandle.nullDevice
-  process.standardInput = FileHandle.nullDevice
-  try process.run()
-  let data = output.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  let directory = TemporaryDirectory(prefix: "wormhole-run")
+  defer { directory.remove() }
+  let process = try ChildProcess(
+    wormholePath, arguments: arguments, standardOutput: .file(directory.path("output")))
+  process.wait()
+  return (process.terminationStatus, directory.contents("output") ?? "")
 }
 
 /// A topic level as the bridge writes it: every byte but `A-Z a-z 0-9 - . _ ~` as `%XX`.

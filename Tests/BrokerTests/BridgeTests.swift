@@ -222,13 +222,12 @@ struct BridgeTests {
       ("wormhole/v1/machines/evil%2/presence", "online"),
       ("wormhole/v1/machines/evil/mailboxes/d/not-json", "\u{1B}[2J{"),
     ] {
-      let publish = Process()
-      publish.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-      publish.arguments = [
-        "-h", "127.0.0.1", "-p", "\(setup.broker.address.port)", "-r", "-q", "1", "-t", strangerTopic, "-m",
-        payload,
-      ]
-      try publish.run()
+      let publish = try ChildProcess(
+        "/usr/bin/mosquitto_pub",
+        arguments: [
+          "-h", "127.0.0.1", "-p", "\(setup.broker.address.port)", "-r", "-q", "1", "-t", strangerTopic, "-m",
+          payload,
+        ])
       publish.waitUntilExit()
       #expect(publish.terminationStatus == 0)
     }

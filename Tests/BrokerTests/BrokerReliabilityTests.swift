@@ -79,26 +79,23 @@ struct BrokerReliabilityTests {
     // The phone judges the watch's silence by its own heartbeat: the watch's (a quarter of 5 s).
     let phone = try BrokerDevice(home, pair.phone, broker: broker, heartbeat: .milliseconds(1250))
     defer { phone.stop() }
-    let watch = Process()
-    watch.executableURL = URL(fileURLWithPath: wormholePath)
-    watch.arguments = [
-      "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
-    ]
     var environment = ProcessInfo.processInfo.environment
     environment["WORMHOLE_MQTT_KEEPALIVE"] = "5"
-    watch.environment = environment
-    watch.standardOutput = FileHandle.nullDevice
-    watch.standardError = FileHandle.nullDevice
-    try watch.run()
+    let watch = try ChildProcess(
+      wormholePath,
+      arguments: [
+        "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
+      ],
+      environment: environment)
     defer {
       if watch.isRunning {
-        kill(watch.processIdentifier, SIGKILL)
-        kill(watch.processIdentifier, SIGCONT)
+        watch.signal(SIGKILL)
+        watch.signal(SIGCONT)
       }
     }
     try #require(phone.waitReachable(seconds: 20), "the watch in its own process did not come online")
     let stopped = ContinuousClock.now
-    kill(watch.processIdentifier, SIGSTOP)
+    watch.signal(SIGSTOP)
     #expect(phone.waitReachable(false, seconds: 12))
     let took = ContinuousClock.now - stopped
     // The keep-alive, and a heartbeat of slack for a loaded machine.
@@ -111,7 +108,7 @@ struct BrokerReliabilityTests {
       lines.contains { $0.contains("pairs/pair/watch") && $0.contains("exceeded timeout") }
     }
     #expect(timedOut(broker.logLines) || timedOut(broker.waitForLog(seconds: 20, until: timedOut)))
-    kill(watch.processIdentifier, SIGCONT)
+    watch.signal(SIGCONT)
     #expect(phone.waitReachable(seconds: 40), "the continued watch did not reconnect")
   }
 

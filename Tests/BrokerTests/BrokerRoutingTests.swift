@@ -126,18 +126,15 @@ struct BrokerRoutingTests {
     home.directory.write("push.json", #"{"aps":{"notification_id":"greeting"}}"#)
     let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     defer { online.stop() }
-    let watch = Process()
-    watch.executableURL = URL(fileURLWithPath: wormholePath)
-    watch.arguments = [
-      "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
-      "--routes", home.directory.path("app.routes"),
-    ]
-    let output = Pipe()
-    watch.standardOutput = output
-    watch.standardError = FileHandle.nullDevice
-    try watch.run()
+    let watch = try ChildProcess(
+      wormholePath,
+      arguments: [
+        "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
+        "--routes", home.directory.path("app.routes"),
+      ],
+      standardOutput: .file(elsewhere.path + "/watch.output"))
     defer {
-      if watch.isRunning { kill(watch.processIdentifier, SIGKILL) }
+      if watch.isRunning { watch.signal(SIGKILL) }
       watch.waitUntilExit()
     }
     try #require(online.lines.wait(seconds: 20) { $0.contains("online") }.contains("online"))
@@ -153,9 +150,9 @@ struct BrokerRoutingTests {
     #expect(opened.status == 0)
     #expect(opened.output.hasPrefix("catcher 0 "), "\(opened.output)")
     #expect(opened.output.contains("app.routes:2)"), "\(opened.output)")
-    kill(watch.processIdentifier, SIGKILL)
+    watch.signal(SIGKILL)
     watch.waitUntilExit()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let printed = elsewhere.directory.contents("watch.output") ?? ""
     #expect(printed.contains("push catcher 0"), "\(printed)")
     #expect(printed.contains("deep-link catcher 0"), "\(printed)")
   }

@@ -64,14 +64,7 @@ struct BrokerSecurityTests {
     guard let executable = candidates.first(where: { access($0, X_OK) == 0 }) else {
       throw BrokerTestError("mosquitto_passwd is not installed: apt install mosquitto")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
+    guard try ChildProcess(executable, arguments: arguments).wait() == 0 else {
       throw BrokerTestError("mosquitto_passwd \(arguments) failed")
     }
   }
@@ -216,6 +209,26 @@ struct BrokerSecurityTests {
     let mixed = try WormholeChild.run(["dump", "--broker", plain], environment: ca)
     #expect(mixed.status == 3)
     #expect(mixed.errors.contains("is plain text: use mqtts://127.0.0.1:PORT for TLS"), "\(mixed.errors)")
+  }
+
+  /// Without `WORMHOLE_MQTT_CAFILE` the system's CAs are OpenSSL's default paths (libmosquitto's
+  /// `tls_use_os_certs`), which a child's `SSL_CERT_FILE` points at the test's CA: the system's
+  /// store is neither needed nor touched.
+  @Test func withoutACAFileTheBrokerIsCheckedAgainstTheSystemsCAs() throws {
+    let certificates = TemporaryDirectory(prefix: "certificates")
+    defer { certificates.remove() }
+    let made = try TestCertificates(in: certificates)
+    let broker = try TestBroker(usesTLS: true) { _ in made.listenerSettings() }
+    defer { broker.stop() }
+    let system = ["SSL_CERT_DIR": certificates.path + "/no-such-directory"]
+    let trusted = try WormholeChild.run(
+      ["dump", "--broker", broker.url], environment: system.merging(["SSL_CERT_FILE": made.authority]) { $1 })
+    #expect(trusted.status == 0, "\(trusted.errors)")
+    let untrusted = try WormholeChild.run(
+      ["dump", "--broker", broker.url],
+      environment: system.merging(["SSL_CERT_FILE": made.otherAuthority]) { $1 })
+    #expect(untrusted.status == 3, "\(untrusted.errors)")
+    #expect(untrusted.errors.contains("certificate verify failed"), "\(untrusted.errors)")
   }
 
   /// `mqtts://` to a plain-text listener fails at once and says what is likely wrong (the port

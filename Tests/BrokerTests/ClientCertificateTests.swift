@@ -129,6 +129,46 @@ struct ClientCertificateTests {
     #expect(plain.errors.contains("is plain text"), "\(plain.errors)")
   }
 
+  /// A client certificate without `WORMHOLE_MQTT_CAFILE`: the broker's certificate is checked
+  /// against the system's CAs (libmosquitto's `tls_use_os_certs`, OpenSSL's default verify
+  /// paths), which the child's `SSL_CERT_FILE` points at the test's CA, so that the system's
+  /// store is neither needed nor touched. Another CA there: refused (exit 3), in words.
+  @Test func aClientCertificateWithoutACAFileTrustsTheSystemsCAs() throws {
+    let certificates = TemporaryDirectory(prefix: "client-certificates")
+    defer { certificates.remove() }
+    let made = try TestCertificates(in: certificates)
+    let broker = try Self.certificateBroker(made)
+    defer { broker.stop() }
+    var environment = made.clientEnvironment("dashboard")
+    environment.removeValue(forKey: MQTTConnectionOptions.certificateAuthorityFileVariable)
+    environment["SSL_CERT_DIR"] = certificates.path + "/no-such-directory"
+    environment["SSL_CERT_FILE"] = made.authority
+    let trusted = try WormholeChild.run(["dump", "--broker", broker.url], environment: environment)
+    #expect(trusted.status == 0, "\(trusted.errors)")
+    // A bridge too: in as alpha, and still confined by the ACL to its machine's topics.
+    let home = TemporaryDirectory(prefix: "client-certificate-home")
+    defer { home.remove() }
+    let container = URL(fileURLWithPath: home.path + "/container").standardizedFileURL.path
+    try FileManager.default.createDirectory(atPath: container, withIntermediateDirectories: true)
+    var alpha = made.clientEnvironment("alpha")
+    alpha.removeValue(forKey: MQTTConnectionOptions.certificateAuthorityFileVariable)
+    alpha.merge(environment.filter { $0.key.hasPrefix("SSL_CERT_") }) { _, new in new }
+    let intruder = try WormholeChild(
+      ["bridge", "--broker", broker.url, "--container", container, "--name", "beta"], environment: alpha)
+    defer { intruder.stop() }
+    #expect(
+      intruder.waitForError(
+        containing: "the broker did not accept the publication on wormhole/v1/machines/beta/presence"),
+      "\(intruder.errorText)")
+    // The system's CAs without the broker's: its certificate fails to verify.
+    environment["SSL_CERT_FILE"] = made.otherAuthority
+    let untrusted = try WormholeChild.run(["dump", "--broker", broker.url], environment: environment)
+    #expect(untrusted.status == 3, "\(untrusted.errors)")
+    #expect(untrusted.errors.contains("certificate verify failed"), "\(untrusted.errors)")
+    #expect(
+      untrusted.errors.contains("set WORMHOLE_MQTT_CAFILE to the broker's CA file"), "\(untrusted.errors)")
+  }
+
   /// The options from the environment, without a broker: both files or neither, the key private.
   @Test func certificateAndKeyComeFromTheEnvironmentBothOrNeither() throws {
     let home = TemporaryDirectory(prefix: "certificate-options")

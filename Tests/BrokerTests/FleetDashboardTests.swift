@@ -38,12 +38,11 @@ struct FleetDashboardTests {
 
   /// Publishes a retained message as any MQTT tool can.
   static func publishRetained(_ broker: TestBroker, topic: String, payload: String) throws {
-    let publish = Process()
-    publish.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-    publish.arguments = [
-      "-h", "127.0.0.1", "-p", "\(broker.address.port)", "-r", "-q", "1", "-t", topic, "-m", payload,
-    ]
-    try publish.run()
+    let publish = try ChildProcess(
+      "/usr/bin/mosquitto_pub",
+      arguments: [
+        "-h", "127.0.0.1", "-p", "\(broker.address.port)", "-r", "-q", "1", "-t", topic, "-m", payload,
+      ])
     publish.waitUntilExit()
     #expect(publish.terminationStatus == 0)
   }

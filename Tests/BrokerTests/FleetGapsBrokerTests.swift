@@ -161,14 +161,13 @@ struct FleetGapsBrokerTests {
     let request =
       "{\"version\":1,\"id\":\"dup1\",\"op\":\"clear\",\"directory\":\"/etc\",\"directory\":\(JSONText.string(setup.container)),"
       + "\"identifier\":\"victim\",\"reply_to\":\"wormhole/v1/clients/att/replies\"}"
-    let publish = Process()
-    publish.executableURL = URL(fileURLWithPath: "/usr/bin/mosquitto_pub")
-    publish.arguments = [
-      "-h", "127.0.0.1", "-p", "\(setup.broker.address.port)", "-q", "1", "-t",
-      "wormhole/v1/machines/m1/requests",
-      "-m", request,
-    ]
-    try publish.run()
+    let publish = try ChildProcess(
+      "/usr/bin/mosquitto_pub",
+      arguments: [
+        "-h", "127.0.0.1", "-p", "\(setup.broker.address.port)", "-q", "1", "-t",
+        "wormhole/v1/machines/m1/requests",
+        "-m", request,
+      ])
     publish.waitUntilExit()
     let lines = replies.lines.wait { $0.contains { $0.contains("dup1") } }
     let reply = try #require(lines.first { $0.contains("dup1") }, "\(bridge.diagnostics)")

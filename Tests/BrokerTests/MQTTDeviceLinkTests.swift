@@ -65,18 +65,15 @@ struct MQTTDeviceLinkTests {
     let pair = try home.makePair()
     let phone = try BrokerDevice(home, pair.phone, broker: broker)
     defer { phone.stop() }
-    let watch = Process()
-    watch.executableURL = URL(fileURLWithPath: wormholePath)
-    watch.arguments = [
-      "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
-    ]
-    watch.standardOutput = FileHandle.nullDevice
-    watch.standardError = FileHandle.nullDevice
-    try watch.run()
-    defer { if watch.isRunning { kill(watch.processIdentifier, SIGKILL) } }
+    let watch = try ChildProcess(
+      wormholePath,
+      arguments: [
+        "device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path,
+      ])
+    defer { if watch.isRunning { watch.signal(SIGKILL) } }
     try #require(phone.waitReachable(seconds: 20), "the watch in its own process did not come online")
     let killed = ContinuousClock.now
-    kill(watch.processIdentifier, SIGKILL)
+    watch.signal(SIGKILL)
     watch.waitUntilExit()
     // The broker sees the connection close and publishes the watch's Will: "offline".
     #expect(phone.waitReachable(false, seconds: 2))
@@ -304,32 +301,24 @@ struct MQTTDeviceLinkTests {
     let home = BrokerHome()
     defer { home.remove() }
     _ = try home.makePair()
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: wormholePath)
-    process.arguments = [
-      "device", "run", "--pair", "pair", "--role", "watch", "--broker", "mqtt://127.0.0.1:1", "--home",
-      home.path,
-    ]
     var environment = ProcessInfo.processInfo.environment
     environment["WORMHOLE_LIBMOSQUITTO"] = home.path + "/libmosquitto.so.1"
-    process.environment = environment
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let process = try ChildProcess(
+      wormholePath,
+      arguments: [
+        "device", "run", "--pair", "pair", "--role", "watch", "--broker", "mqtt://127.0.0.1:1", "--home",
+        home.path,
+      ],
+      environment: environment, standardError: .file(home.path + "/errors"))
     process.waitUntilExit()
+    let text = home.directory.contents("errors") ?? ""
     #expect(process.terminationStatus == 2)
     #expect(text.contains("apt install libmosquitto1"), "\(text)")
   }
 
   @Test func aBadBrokerAddressIsAUsageError() throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: wormholePath)
-    process.arguments = ["device", "run", "--pair", "p", "--role", "watch", "--broker", "http://x"]
-    process.standardError = FileHandle.nullDevice
-    process.standardOutput = FileHandle.nullDevice
-    try process.run()
+    let process = try ChildProcess(
+      wormholePath, arguments: ["device", "run", "--pair", "p", "--role", "watch", "--broker", "http://x"])
     process.waitUntilExit()
     #expect(process.terminationStatus == 2)
   }

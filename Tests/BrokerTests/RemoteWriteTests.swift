@@ -46,22 +46,13 @@ struct RemoteWriteTests {
 
   /// Runs the built `wormhole-tui`: its status, standard output and standard error.
   static func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: wormholePath)
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let errorData = Collector<Data>()
-    let reader = Thread { errorData.append(error.fileHandleForReading.readDataToEndOfFile()) }
-    reader.start()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
+    let directory = TemporaryDirectory(prefix: "remote-write-run")
+    defer { directory.remove() }
+    let process = try ChildProcess(
+      wormholePath, arguments: arguments, standardOutput: .file(directory.path("output")),
+      standardError: .file(directory.path("errors")))
     process.waitUntilExit()
-    let errorText = errorData.wait(for: 1).first.map { String(decoding: $0, as: UTF8.self) } ?? ""
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self), errorText)
+    return (process.terminationStatus, directory.contents("output") ?? "", directory.contents("errors") ?? "")
   }
 
   @Test func remotePassClearAndReplayAreAppliedAndJournaledOnTheBridgesMachine() throws {

@@ -10,7 +10,7 @@ import Testing
 /// temporary directory, stopped (and its directory removed) by ``stop()``. Never the system's.
 final class TestBroker: Sendable {
   let address: BrokerAddress
-  private let running: Mutex<Process>
+  private let running: Mutex<ChildProcess>
   private let directory: TemporaryDirectory
   private let log = Collector<String>()
 
@@ -78,42 +78,18 @@ final class TestBroker: Sendable {
       log_type warning
       log_type notice
       log_type information
+      log_type subscribe
       """)
     running = Mutex(try Self.launch(executable, configuration: directory.path("mosquitto.conf"), log: log))
     try waitUntilListening(after: 0)
   }
 
-  /// Starts mosquitto on `configuration`, its log lines collected in `log`.
+  /// Starts mosquitto on `configuration`, its log lines collected in `log`. A ``ChildProcess``,
+  /// not Foundation's `Process`, whose `waitUntilExit()` rarely crashed the test process.
   private static func launch(_ executable: String, configuration: String, log: Collector<String>) throws
-    -> Process
+    -> ChildProcess
   {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-c", configuration]
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    let partial = Mutex<[UInt8]>([])
-    errors.fileHandleForReading.readabilityHandler = { handle in
-      let chunk = handle.availableData
-      if chunk.isEmpty {
-        handle.readabilityHandler = nil
-        return
-      }
-      let lines = partial.withLock { buffer -> [String] in
-        buffer.append(contentsOf: chunk)
-        var found: [String] = []
-        while let newline = buffer.firstIndex(of: 10) {
-          found.append(String(decoding: buffer[..<newline], as: UTF8.self))
-          buffer.removeSubrange(...newline)
-        }
-        return found
-      }
-      for line in lines { log.append(line) }
-    }
-    try process.run()
-    return process
+    try ChildProcess(executable, arguments: ["-c", configuration], standardError: .pipe(lineCollector(log)))
   }
 
   /// Waits for mosquitto's "mosquitto version ... running" (it listens then) among the log
@@ -130,9 +106,7 @@ final class TestBroker: Sendable {
 
   /// Kills the broker (its clients see their connections drop), leaving its directory.
   func kill() {
-    let process = running.withLock { $0 }
-    if process.isRunning { _ = Glibc.kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+    running.withLock { $0 }.stop(SIGKILL)
   }
 
   /// Starts the broker again, on the same port, after ``kill()``; it remembers nothing, unless
@@ -196,48 +170,58 @@ struct BrokerTestError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// `mosquitto_sub` in a child process with its output lines collected.
+/// `mosquitto_sub` in a child process with its output lines collected, ready once the broker
+/// has its subscription: a message published after ``init(_:filter:extra:)`` returns reaches it.
 final class Subscriber: Sendable {
-  private let process: Process
+  private let process: ChildProcess
   let lines = Collector<String>()
 
   /// `mosquitto_sub -v` on `filter`: one line per message, `TOPIC PAYLOAD`; retained ones too.
+  /// Waits (up to ten seconds) until the broker logs the subscription (`log_type subscribe`):
+  /// without that, a message published at once could come before it and never reach it.
   init(_ broker: TestBroker, filter: String, extra: [String] = []) throws {
     guard let executable = TestBroker.subscriber else {
       throw BrokerTestError("mosquitto_sub is not installed: apt install mosquitto-clients")
     }
-    process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["-h", "127.0.0.1", "-p", "\(broker.address.port)", "-v", "-t", filter] + extra
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    let lines = lines
-    let partial = Mutex<[UInt8]>([])
-    output.fileHandleForReading.readabilityHandler = { handle in
-      let chunk = handle.availableData
-      if chunk.isEmpty {
-        handle.readabilityHandler = nil
-        return
-      }
-      let found = partial.withLock { buffer -> [String] in
-        buffer.append(contentsOf: chunk)
-        var found: [String] = []
-        while let newline = buffer.firstIndex(of: 10) {
-          found.append(String(decoding: buffer[..<newline], as: UTF8.self))
-          buffer.removeSubrange(...newline)
-        }
-        return found
-      }
-      for line in found { lines.append(line) }
+    let identifier = "wormhole-test-subscriber-\(UInt64.random(in: 1 ... .max))"
+    process = try ChildProcess(
+      executable,
+      arguments: ["-h", "127.0.0.1", "-p", "\(broker.address.port)", "-i", identifier, "-v", "-t", filter]
+        + extra,
+      standardOutput: .pipe(lineCollector(lines)))
+    let subscribed = { (log: [String]) in
+      log.contains { $0.contains(": \(identifier) ") && $0.hasSuffix(" \(filter)") }
     }
-    try process.run()
+    guard subscribed(broker.waitForLog(seconds: 10, until: subscribed)) else {
+      process.stop(SIGKILL)
+      throw BrokerTestError("mosquitto_sub on \(filter) was not subscribed within 10 s")
+    }
   }
 
   /// SIGKILL, as for the broker (SIGTERM is blocked in the child).
-  func stop() {
-    if process.isRunning { _ = kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+  func stop() { process.stop(SIGKILL) }
+}
+
+/// A pipe's handler that splits its chunks into lines (without their newline) for `lines`; a
+/// last line without a newline is dropped.
+func lineCollector(_ lines: Collector<String>) -> @Sendable ([UInt8]) -> Void {
+  lineSplitter { lines.append($0) }
+}
+
+/// A pipe's handler that hands each line of its chunks (without its newline) to `sink`, in
+/// order; a last line without a newline is dropped.
+func lineSplitter(_ sink: @escaping @Sendable (String) -> Void) -> @Sendable ([UInt8]) -> Void {
+  let partial = Mutex<[UInt8]>([])
+  return { chunk in
+    let found = partial.withLock { buffer -> [String] in
+      buffer.append(contentsOf: chunk)
+      var found: [String] = []
+      while let newline = buffer.firstIndex(of: 10) {
+        found.append(String(decoding: buffer[..<newline], as: UTF8.self))
+        buffer.removeSubrange(...newline)
+      }
+      return found
+    }
+    for line in found { sink(line) }
   }
 }

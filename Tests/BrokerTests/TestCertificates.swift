@@ -91,20 +91,16 @@ struct TestCertificates {
     guard let executable else {
       throw BrokerTestError("openssl is not installed: apt install openssl (the TLS tests make certificates)")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let said = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    let said = Collector<[UInt8]>()
+    let process = try ChildProcess(
+      executable, arguments: arguments, directory: directory.path, standardError: .pipe { said.append($0) })
+    // Its standard error to its end (the empty chunk), then its status.
+    said.wait(seconds: 60) { $0.last?.isEmpty == true }
+    process.wait()
     guard process.terminationStatus == 0 else {
       throw BrokerTestError(
-        "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: said, as: UTF8.self))")
+        "openssl \(arguments.joined(separator: " ")) failed: \(String(decoding: said.values.joined(), as: UTF8.self))"
+      )
     }
   }
 }
