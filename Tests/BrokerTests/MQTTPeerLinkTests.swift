@@ -540,4 +540,32 @@ struct MQTTPeerLinkTests {
         if case .found(let peer, _) = $0 { peer != live.identity } else { false }
       })
   }
+
+  /// A broker peer killed with SIGKILL leaves its files (lock not held, identity, broker
+  /// advertisement, control socket): the next broker peer of the service to start here removes
+  /// them, as a local-link peer does, and leaves a running peer's alone.
+  @Test func aBrokerPeerSweepsTheStaleFilesOfKilledPeersWhenItStarts() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let running = try BrokerPeer("running", home: home.path, broker: broker)
+    defer { running.stop() }
+    let directory = PeerDirectory(home: home.path, service: try ServiceType("chat"))
+    let stale: UInt64 = 0x5_7a1e
+    let stalePaths = [
+      directory.lockPath(stale), directory.identityPath(stale), directory.brokerAdvertisementPath(stale),
+      directory.controlSocketPath(stale),
+    ]
+    for path in stalePaths {
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+      #expect(descriptor >= 0)
+      _ = close(descriptor)
+    }
+    let runningPaths = [directory.lockPath(running.identity.id), directory.identityPath(running.identity.id)]
+    let next = try BrokerPeer("next", home: home.path, broker: broker)
+    defer { next.stop() }
+    #expect(stalePaths.filter { access($0, F_OK) == 0 } == [])
+    #expect(runningPaths.allSatisfy { access($0, F_OK) == 0 })
+  }
 }
