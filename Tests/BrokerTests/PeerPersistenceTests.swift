@@ -85,4 +85,35 @@ struct PeerPersistenceTests {
     #expect(!watch.outputText.contains("notConnected"), "\(watch.outputText)")
     #expect(phone.peer.engine.connectedPeers == [found])
   }
+
+  /// The broker's log names each connection's protocol and whether its session is clean
+  /// (`p5, c0`: MQTT 5, persistent; `p2, c1`: 3.1.1, clean): a broker peer keeps a persistent session under MQTT 5 and a
+  /// clean one under MQTT 3.1.1, which cannot bound its life. A `peer run` given an outage limit
+  /// it cannot use refuses to start, naming the variable.
+  @Test func aBrokerPeerKeepsAPersistentSessionUnderMQTT5AndACleanOneUnder311() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let modern = try PeerBrokerProcessTests.run("modern", home: home, broker: broker, [])
+    defer { modern.stop() }
+    let old = try PeerBrokerProcessTests.run(
+      "old", home: home, broker: broker, [], environment: ["WORMHOLE_MQTT_PROTOCOL": "3.1.1"])
+    defer { old.stop() }
+    let peers = { (lines: [String]) in lines.filter { $0.contains(" as wormhole/v1/peers/chat/") } }
+    let lines = peers(broker.waitForLog(seconds: 10) { peers($0).count >= 2 })
+    #expect(lines.count == 2, "\(lines)")
+    #expect(lines.contains { $0.contains("(p5, c0,") }, "\(lines)")
+    #expect(lines.contains { $0.contains("(p2, c1,") }, "\(lines)")
+    let refused = try WormholeChild.run(
+      ["peer", "run", "--service", "chat", "--name", "bad", "--broker", broker.url, "--home", home.path],
+      environment: [MQTTPeerLink.outageVariable: "soon"])
+    #expect(refused.status != 0 && refused.errors.contains(MQTTPeerLink.outageVariable), "\(refused.errors)")
+    #expect(throws: (any Error).self) {
+      try MQTTPeerLink.defaultOutageLimit { $0 == MQTTPeerLink.outageVariable ? "86401" : nil }
+    }
+    #expect(
+      try MQTTPeerLink.defaultOutageLimit { $0 == MQTTPeerLink.outageVariable ? "5" : nil } == .seconds(5))
+    #expect(try MQTTPeerLink.defaultOutageLimit { _ in nil } == MQTTPeerLink.standardOutageLimit)
+  }
 }
