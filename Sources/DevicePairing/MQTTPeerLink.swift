@@ -105,6 +105,10 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var remotes: [UInt64: Remote] = [:]
     /// The peers frames went to or came from: their end is `hungUp`.
     var contacts: [UInt64: PeerIdentity] = [:]
+    /// Contacts this link hung up for their silence and has not heard live since: each is sent
+    /// a `leave` again when it is, in case it missed the first (it was cut off from the broker
+    /// when this link gave up on it, and its session was gone).
+    var departed: Set<UInt64> = []
     /// The frames last received from each neighbour that are unique by construction (see
     /// ``FrameKey``): a second copy is QoS 1 redelivering it, after a reconnection.
     var received: [UInt64: RecentFrames] = [:]
@@ -156,13 +160,33 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       }
       return true
     }
+
+    /// Forgets the keys of frames made by `sources`.
+    mutating func forget(sources: Set<UInt64>) {
+      let kept = order.filter { !sources.contains($0.source) }
+      guard kept.count != order.count else { return }
+      order = kept
+      keys = Set(kept)
+      next = 0
+    }
   }
 
-  /// Whether `frame` changes who is in a session with its neighbour: the engine numbers reliable
-  /// data afresh for a peer that joins again, so what was remembered of the neighbour is
-  /// forgotten (the members frames of a join always come before its data).
-  static func changesSession(_ frame: PeerFrame) -> Bool {
-    frame.kind == .leave || frame.kind == .members || frame.kind == .departures
+  /// Forgets, on `frame` from or to the neighbour `id`, what ended sessions make stale: the
+  /// engine numbers reliable data afresh for a peer that joins again. A `leave` ends the
+  /// session with the neighbour (all its keys go); `departures` from it end those of the peers
+  /// they list, reached through it (their keys go). Not `members`: a join always comes after the
+  /// end of the session before it (a leave, a hang-up), and a members frame QoS 1 delivers
+  /// again after a reconnection must not make the copies that follow it look new.
+  static func forget(after frame: PeerFrame, of id: UInt64, in received: inout [UInt64: RecentFrames]) {
+    switch frame.kind {
+    case .leave:
+      received[id] = nil
+    case .departures:
+      guard let gone = try? PeerFrameCodec.decodeIdentities(frame.payload) else { return }
+      received[id]?.forget(sources: Set(gone.map(\.id)))
+    default:
+      break
+    }
   }
 
   /// How many frames of each neighbour are remembered to drop QoS 1's second copies.
@@ -342,7 +366,9 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       // Under the lock: frames to one peer are queued in the order they were sent.
       do { try client.publish(bytes, to: topic, quality: quality, retained: false) } catch { return false }
       state.contacts[peer.id] = peer
-      if Self.changesSession(frame) { state.received[peer.id] = nil }
+      // This peer leaving: the neighbour numbers afresh if it joins again. (Departures sent
+      // name peers reached through others, none of whose frames come through this neighbour.)
+      if frame.kind == .leave { state.received[peer.id] = nil }
       return true
     }
   }
@@ -577,6 +603,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     emitting.withLock { _ in
       let events = state.withLock { state -> [PeerLinkEvent] in
         if gone {
+          state.departed.remove(id)
           var remote = state.remotes.removeValue(forKey: id) ?? Remote()
           remote.advertisement = nil
           remote.heard = nil
@@ -590,6 +617,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
           remote.heard = .now
           remote.heardSinceConnecting = true
           remote.excusedUntil = nil
+          if state.departed.remove(id) != nil { sendLeave(to: id, in: state) }
         }
         defer { state.remotes[id] = remote }
         return Self.settle(&remote, contact: nil, browsing: state.isBrowsing)
@@ -620,7 +648,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         // session, so it does not end an outage's excuse (only a live presence does).
         state.remotes[id, default: Remote()].heard = .now
         state.remotes[id]?.heardSinceConnecting = true
-        if Self.changesSession(frame) { state.received[id] = nil }
+        Self.forget(after: frame, of: id, in: &state.received)
         if let key = FrameKey(frame), state.received[id, default: RecentFrames()].insert(key) == false {
           return (known, true)
         }
@@ -721,7 +749,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   /// Settles every known peer: silent ones are gone (``missedHeartbeats`` heartbeats without a
   /// word, or, when a broker outage excuses the silence, once ``outageLimit`` has passed since
   /// the outage began). A contact gone so is sent a `leave`, which it reads if it comes back
-  /// (frozen, or cut off alone: its session queued it), so that it ends the session too. When
+  /// (frozen, or cut off alone: its session queued it), and another when it is next heard live,
+  /// so that it ends the session too. When
   /// the first of those still heard will be silent too long (`nil`: none is heard).
   private func settleAll() -> ContinuousClock.Instant? {
     let silence = heartbeat * Self.missedHeartbeats
@@ -741,7 +770,10 @@ public final class MQTTPeerLink: PeerEventWorkLink {
               remote.excusedUntil = nil
               contact = state.contacts.removeValue(forKey: id)
               state.received[id] = nil
-              if let contact { sendLeave(to: contact, in: state) }
+              if contact != nil {
+                if state.departed.count < Self.maximumRemotes { state.departed.insert(id) }
+                sendLeave(to: id, in: state)
+              }
             } else {
               silentAt = min(silentAt ?? due, due)
             }
@@ -756,14 +788,15 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     }
   }
 
-  /// Tells `contact`, which this link takes for gone, that this peer left its session: a
-  /// `leave` in its inbox (queued by the broker while it is away), when connected.
-  private func sendLeave(to contact: PeerIdentity, in state: borrowing LinkState) {
+  /// Tells the peer `id`, which this link took for gone, that this peer left its session: a
+  /// `leave` in its inbox (queued by the broker while it is away), when connected. A peer that
+  /// is not in a session with this one ignores it.
+  private func sendLeave(to id: UInt64, in state: borrowing LinkState) {
     guard state.isConnected, !state.isStopping, let client = state.client,
       let bytes = try? codec.encode(PeerFrame(kind: .leave, source: local))
     else { return }
     _ = try? client.publish(
-      bytes, to: topics.inbox(of: contact.id, from: local.id), quality: .atLeastOnce, retained: false)
+      bytes, to: topics.inbox(of: id, from: local.id), quality: .atLeastOnce, retained: false)
   }
 
   /// This peer's presence, live (not retained, QoS 0), when connected.
