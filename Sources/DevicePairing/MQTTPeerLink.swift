@@ -107,7 +107,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var contacts: [UInt64: PeerIdentity] = [:]
     /// Contacts this link hung up for their silence and has not heard live since: each is sent
     /// a `leave` again when it is, in case it missed the first (it was cut off from the broker
-    /// when this link gave up on it, and its session was gone).
+    /// when this link gave up on it, and its session was gone); not once a new session forms
+    /// (an invitation or an answer between the two), which the `leave` would end.
     var departed: Set<UInt64> = []
     /// The frames last received from each neighbour that are unique by construction (see
     /// ``FrameKey``): a second copy is QoS 1 redelivering it, after a reconnection.
@@ -366,6 +367,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       // Under the lock: frames to one peer are queued in the order they were sent.
       do { try client.publish(bytes, to: topic, quality: quality, retained: false) } catch { return false }
       state.contacts[peer.id] = peer
+      // This peer's engine speaks to it again (an invitation, an answer): a new session.
+      state.departed.remove(peer.id)
       // This peer leaving: the neighbour numbers afresh if it joins again. (Departures sent
       // name peers reached through others, none of whose frames come through this neighbour.)
       if frame.kind == .leave { state.received[peer.id] = nil }
@@ -644,6 +647,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
           return (nil, false)
         }
         state.contacts[id] = known
+        // A new session forming: the `leave` for the one that ended must not follow it.
+        if frame.kind == .invitation || frame.kind == .answer { state.departed.remove(id) }
         // Heard, but not live: after a reconnection the frame may have waited in this peer's
         // session, so it does not end an outage's excuse (only a live presence does).
         state.remotes[id, default: Remote()].heard = .now
