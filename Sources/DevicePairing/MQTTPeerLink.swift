@@ -19,7 +19,17 @@ import Synchronization
 ///   be published) is never found. A peer silent for ``missedHeartbeats`` heartbeats (stopped
 ///   with SIGSTOP, frozen, cut off) is withdrawn, and hung up, within one keep-alive.
 /// - **Frames** go to the receiver's inbox topic for this sender, at QoS 1, in order (unreliable
-///   data at QoS 0: no retransmission); `send` refuses a peer not heard live.
+///   data at QoS 0: no retransmission); `send` refuses a peer not heard live. Under MQTT 5 each
+///   peer's connection keeps a persistent session (``usesPersistentSession``), expiring
+///   ``sessionExpiry(outageLimit:keepAlive:)`` after the connection ends: the broker queues the
+///   frames for a peer that is away, and a persistent broker keeps them across a restart; QoS 1's
+///   second copies are dropped by frame key.
+/// - **Outages**: when this link loses the broker, no peer is taken for gone for its silence
+///   until ``outageLimit`` has passed since; a peer heard live again by then goes on as before
+///   (its session with this one too), one that is not is gone then, on both sides of a session
+///   (both lost the broker). A contact taken for gone for its silence is sent a `leave`, and a
+///   peer that hears its own presence emptied (its Will, someone else's) hangs its contacts up,
+///   so that a peer frozen or cut off alone ends the sessions the others ended with it.
 /// - **Hostile input**: anything on the broker may publish on these topics. Topic levels must be
 ///   ids, presence payloads empty, `online` or one advertisement frame of at most
 ///   ``LocalPeerLink/advertisementLimit`` bytes for this service whose id is the topic's, inbox
@@ -42,6 +52,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   public let keepAlive: Int
   /// The time between two live presences of this peer.
   public let heartbeat: Duration
+  /// The longest broker outage a session outlives (see ``init(local:service:home:broker:codec:keepAlive:heartbeat:outageLimit:prefix:)``).
+  public let outageLimit: Duration
   private let codec: PeerFrameCodec
   private let presenceCodec = PeerFrameCodec(maximumFrameBytes: LocalPeerLink.advertisementLimit)
   private let state = Mutex(LinkState())
@@ -67,6 +79,9 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var heardSinceConnecting = false
     /// What the engine was told (`announced`).
     var announced: PeerAdvertisement?
+    /// Until when its silence is put down to a broker outage (``outageLimit`` after this link
+    /// lost the broker), not to the peer: `nil` once it is heard live again.
+    var excusedUntil: ContinuousClock.Instant?
   }
 
   private struct LinkState {
@@ -76,6 +91,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var lock: RunLock?
     var isConnected = false
     var isStopping = false
+    /// Whether the connection keeps a persistent session (MQTT 5): see ``usesPersistentSession``.
+    var isPersistent = false
     var isBrowsing = false
     /// This peer's presence payload: its advertisement frame, or `online`.
     var presence = PeerTopics.online
@@ -88,6 +105,11 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     var remotes: [UInt64: Remote] = [:]
     /// The peers frames went to or came from: their end is `hungUp`.
     var contacts: [UInt64: PeerIdentity] = [:]
+    /// Contacts this link hung up for their silence and has not heard live since: each is sent
+    /// a `leave` again when it is, in case it missed the first (it was cut off from the broker
+    /// when this link gave up on it, and its session was gone); not once a new session forms
+    /// (an invitation or an answer between the two), which the `leave` would end.
+    var departed: Set<UInt64> = []
     /// The frames last received from each neighbour that are unique by construction (see
     /// ``FrameKey``): a second copy is QoS 1 redelivering it, after a reconnection.
     var received: [UInt64: RecentFrames] = [:]
@@ -139,13 +161,33 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       }
       return true
     }
+
+    /// Forgets the keys of frames made by `sources`.
+    mutating func forget(sources: Set<UInt64>) {
+      let kept = order.filter { !sources.contains($0.source) }
+      guard kept.count != order.count else { return }
+      order = kept
+      keys = Set(kept)
+      next = 0
+    }
   }
 
-  /// Whether `frame` changes who is in a session with its neighbour: the engine numbers reliable
-  /// data afresh for a peer that joins again, so what was remembered of the neighbour is
-  /// forgotten (the members frames of a join always come before its data).
-  static func changesSession(_ frame: PeerFrame) -> Bool {
-    frame.kind == .leave || frame.kind == .members || frame.kind == .departures
+  /// Forgets, on `frame` from or to the neighbour `id`, what ended sessions make stale: the
+  /// engine numbers reliable data afresh for a peer that joins again. A `leave` ends the
+  /// session with the neighbour (all its keys go); `departures` from it end those of the peers
+  /// they list, reached through it (their keys go). Not `members`: a join always comes after the
+  /// end of the session before it (a leave, a hang-up), and a members frame QoS 1 delivers
+  /// again after a reconnection must not make the copies that follow it look new.
+  static func forget(after frame: PeerFrame, of id: UInt64, in received: inout [UInt64: RecentFrames]) {
+    switch frame.kind {
+    case .leave:
+      received[id] = nil
+    case .departures:
+      guard let gone = try? PeerFrameCodec.decodeIdentities(frame.payload) else { return }
+      received[id]?.forget(sources: Set(gone.map(\.id)))
+    default:
+      break
+    }
   }
 
   /// How many frames of each neighbour are remembered to drop QoS 1's second copies.
@@ -171,11 +213,20 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   ///   - keepAlive: Seconds between the client's pings (at least 5).
   ///   - heartbeat: Between two live presences (default: a quarter of the keep-alive); a peer
   ///     silent for ``missedHeartbeats`` of them is gone. Peers of a service should share it.
+  ///   - outageLimit: The longest broker outage a session outlives: while this link is cut off
+  ///     from the broker, and after it reconnects, a peer's silence is put down to the outage
+  ///     until this long after it began (default: ``defaultOutageLimit(environment:)``, 30 s).
+  ///     Peers of a service should share it.
   public init(
     local: PeerIdentity, service: ServiceType, home: String, broker: BrokerAddress,
     codec: PeerFrameCodec = PeerFrameCodec(), keepAlive: Int = MQTTDeviceLink.defaultKeepAlive,
-    heartbeat: Duration? = nil, prefix: String = DeviceTopics.defaultPrefix
+    heartbeat: Duration? = nil, outageLimit: Duration? = nil, prefix: String = DeviceTopics.defaultPrefix
   ) throws(LinkError) {
+    if let outageLimit {
+      self.outageLimit = max(.zero, outageLimit)
+    } else {
+      self.outageLimit = try Self.defaultOutageLimit()
+    }
     self.local = local
     topics = try PeerTopics(service: service, prefix: prefix)
     self.broker = broker
@@ -185,8 +236,43 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     self.heartbeat = max(.milliseconds(50), heartbeat ?? .milliseconds(250 * self.keepAlive))
   }
 
+  /// The environment variable that sets the outage limit of a link made without one (seconds).
+  public static let outageVariable = "WORMHOLE_MQTT_PEER_OUTAGE"
+  /// The outage limit when neither the caller nor the environment gives one.
+  public static let standardOutageLimit = Duration.seconds(30)
+  /// The most seconds ``outageVariable`` may say (a day).
+  static let outageSecondsLimit = 86_400
+
+  /// ``outageVariable``'s limit (whole seconds, 0 to 86400), else ``standardOutageLimit``;
+  /// throws with what to set when it holds anything else.
+  public static func defaultOutageLimit(
+    environment lookup: (String) -> String? = MQTTConnectionOptions.processEnvironment
+  ) throws(LinkError) -> Duration {
+    guard let text = lookup(outageVariable), !text.isEmpty else { return standardOutageLimit }
+    guard let seconds = Int(text), (0...outageSecondsLimit).contains(seconds) else {
+      throw LinkError(
+        "\(outageVariable) is \(DisplayText.field(text)): the longest broker outage a peer session "
+          + "outlives is a whole number of seconds from 0 to \(outageSecondsLimit)")
+    }
+    return .seconds(seconds)
+  }
+
   /// Whether the link is connected to the broker now (it reconnects by itself after a loss).
   public var isConnected: Bool { state.withLock { $0.isConnected } }
+
+  /// Whether this peer's connection keeps a persistent session (MQTT 5, the default protocol):
+  /// the broker queues the frames for its inbox while it is away, and a persistent broker keeps
+  /// them across a restart. The session expires ``sessionExpiry(outageLimit:keepAlive:)`` after
+  /// the connection ends. Under MQTT 3.1.1, which cannot bound a session's life, the session is
+  /// clean: what the broker held for the peer when it died is lost.
+  public var usesPersistentSession: Bool { state.withLock { $0.isPersistent } }
+
+  /// The seconds the broker keeps a peer's session once its connection ends: the outage limit
+  /// and a keep-alive, so that a peer back within the limit finds its inbox's queue, and one
+  /// that ended (or was killed) costs the broker nothing for long.
+  public static func sessionExpiry(outageLimit: Duration, keepAlive: Int) -> UInt32 {
+    UInt32(clamping: outageLimit.components.seconds + Int64(max(0, keepAlive)) + 1)
+  }
 
   /// How many messages from the broker were refused: payloads that are no presence or frame,
   /// ids that do not match, retained frames, oversized payloads.
@@ -198,11 +284,22 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   // MARK: PeerLink
 
   public func start(_ handler: @escaping @Sendable (PeerLinkEvent) -> Void) throws(LinkError) {
+    var options: MQTTConnectionOptions
+    do throws(MQTTError) {
+      options = try MQTTConnectionOptions(environment: MQTTConnectionOptions.processEnvironment)
+    } catch {
+      throw LinkError(error.description)
+    }
+    // A persistent session keeps what the broker holds for this peer's inbox across a restart
+    // of a persistent broker; only MQTT 5 can bound its life, so MQTT 3.1.1 gets a clean one.
+    let isPersistent = options.protocolVersion == .v5
+    options.sessionExpiry = Self.sessionExpiry(outageLimit: outageLimit, keepAlive: keepAlive)
     let lock = try makeLocalFiles()
+    directory.sweepStale(except: local.id)
     let client: MQTTClient
     do {
       client = try MQTTClient(
-        clientIdentifier: topics.clientIdentifier(local.id), cleanSession: true,
+        clientIdentifier: topics.clientIdentifier(local.id), cleanSession: !isPersistent,
         will: MQTTMessage(
           topic: topics.presence(local.id), payload: [], quality: .atLeastOnce, isRetained: true),
         maximumPayloadBytes: codec.maximumFrameBytes + 4
@@ -215,9 +312,10 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       state.handler = handler
       state.client = client
       state.lock = lock
+      state.isPersistent = isPersistent
       return state.work
     }
-    do { try client.connect(to: broker, keepAlive: keepAlive) } catch {
+    do { try client.connect(to: broker, options: options, keepAlive: keepAlive) } catch {
       state.withLock {
         $0.client = nil
         $0.lock = nil
@@ -269,7 +367,11 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       // Under the lock: frames to one peer are queued in the order they were sent.
       do { try client.publish(bytes, to: topic, quality: quality, retained: false) } catch { return false }
       state.contacts[peer.id] = peer
-      if Self.changesSession(frame) { state.received[peer.id] = nil }
+      // This peer's engine speaks to it again (an invitation, an answer): a new session.
+      state.departed.remove(peer.id)
+      // This peer leaving: the neighbour numbers afresh if it joins again. (Departures sent
+      // name peers reached through others, none of whose frames come through this neighbour.)
+      if frame.kind == .leave { state.received[peer.id] = nil }
       return true
     }
   }
@@ -388,7 +490,18 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         refuse("the broker connection failed at once: \(error)", id: nil)
       }
     case .disconnected:
-      state.withLock { $0.isConnected = false }
+      // An outage begins: no peer is taken for gone for its silence until ``outageLimit`` has
+      // passed since (the earliest outage since it was last heard counts).
+      state.withLock { state in
+        let was = state.isConnected
+        state.isConnected = false
+        guard was, !state.isStopping else { return }
+        let until = ContinuousClock.now + outageLimit
+        for (id, remote) in state.remotes where remote.heard != nil {
+          state.remotes[id]?.excusedUntil = min(remote.excusedUntil ?? until, until)
+        }
+      }
+      heartbeatWake.signal()
     case .refused(let reason):
       refusals.withLock { $0.last = reason }
     case .received(let message):
@@ -433,16 +546,32 @@ public final class MQTTPeerLink: PeerEventWorkLink {
   /// now or earlier (an echo of one from before advertising changed), was published there by
   /// someone else (an empty one would make every peer take this one for gone), so the link
   /// publishes its own again.
+  ///
+  /// An empty one (this peer's Will, published by the broker while this peer was cut off alone,
+  /// and queued in its session; or anyone's) made every peer that heard it take this one for
+  /// gone and end its session with it: this peer ends its sessions too (its contacts hang up),
+  /// rather than speak into sessions that are gone on the other side.
   private func defendPresence(_ payload: [UInt8]) {
-    let refused = state.withLock { state -> Bool in
-      guard payload != state.presence, !state.earlierPresences.contains(payload), state.isConnected,
-        !state.isStopping, let client = state.client
-      else { return false }
-      _ = try? client.publish(
-        state.presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
-      return true
+    emitting.withLock { _ in
+      let (refused, ended) = state.withLock { state -> (Bool, [PeerIdentity]) in
+        guard payload != state.presence, !state.earlierPresences.contains(payload), !state.isStopping,
+          let client = state.client
+        else { return (false, []) }
+        var ended: [PeerIdentity] = []
+        if payload.isEmpty {
+          ended = state.contacts.sorted { $0.key < $1.key }.map(\.value)
+          state.contacts = [:]
+          state.received = [:]
+        }
+        if state.isConnected {
+          _ = try? client.publish(
+            state.presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
+        }
+        return (true, ended)
+      }
+      emit(ended.map { .hungUp($0) })
+      if refused { countRefusal("another presence published on this peer's own presence topic") }
     }
-    if refused { refuse("another presence published on this peer's own presence topic", id: nil) }
   }
 
   private func receivePresence(_ message: MQTTMessage, of id: UInt64) {
@@ -477,6 +606,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     emitting.withLock { _ in
       let events = state.withLock { state -> [PeerLinkEvent] in
         if gone {
+          state.departed.remove(id)
           var remote = state.remotes.removeValue(forKey: id) ?? Remote()
           remote.advertisement = nil
           remote.heard = nil
@@ -489,6 +619,8 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         if isLive {
           remote.heard = .now
           remote.heardSinceConnecting = true
+          remote.excusedUntil = nil
+          if state.departed.remove(id) != nil { sendLeave(to: id, in: state) }
         }
         defer { state.remotes[id] = remote }
         return Self.settle(&remote, contact: nil, browsing: state.isBrowsing)
@@ -515,9 +647,13 @@ public final class MQTTPeerLink: PeerEventWorkLink {
           return (nil, false)
         }
         state.contacts[id] = known
+        // A new session forming: the `leave` for the one that ended must not follow it.
+        if frame.kind == .invitation || frame.kind == .answer { state.departed.remove(id) }
+        // Heard, but not live: after a reconnection the frame may have waited in this peer's
+        // session, so it does not end an outage's excuse (only a live presence does).
         state.remotes[id, default: Remote()].heard = .now
         state.remotes[id]?.heardSinceConnecting = true
-        if Self.changesSession(frame) { state.received[id] = nil }
+        Self.forget(after: frame, of: id, in: &state.received)
         if let key = FrameKey(frame), state.received[id, default: RecentFrames()].insert(key) == false {
           return (known, true)
         }
@@ -565,12 +701,17 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     for event in events { handler(event) }
   }
 
-  /// Counts a refusal and, when `id` names a peer, reports it to the engine.
-  private func refuse(_ reason: String, id: UInt64?) {
+  /// Counts a refusal.
+  private func countRefusal(_ reason: String) {
     refusals.withLock {
       $0.count += 1
       $0.last = reason
     }
+  }
+
+  /// Counts a refusal and, when `id` names a peer, reports it to the engine.
+  private func refuse(_ reason: String, id: UInt64?) {
+    countRefusal(reason)
     guard let id else { return }
     emitting.withLock { _ in
       let known = state.withLock { $0.contacts[id] ?? $0.remotes[id]?.advertisement?.peer }
@@ -610,8 +751,12 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     }
   }
 
-  /// Settles every known peer: silent ones are gone. When the first of those still heard will
-  /// be silent too long (`nil`: none is heard).
+  /// Settles every known peer: silent ones are gone (``missedHeartbeats`` heartbeats without a
+  /// word, or, when a broker outage excuses the silence, once ``outageLimit`` has passed since
+  /// the outage began). A contact gone so is sent a `leave`, which it reads if it comes back
+  /// (frozen, or cut off alone: its session queued it), and another when it is next heard live,
+  /// so that it ends the session too. When
+  /// the first of those still heard will be silent too long (`nil`: none is heard).
   private func settleAll() -> ContinuousClock.Instant? {
     let silence = heartbeat * Self.missedHeartbeats
     return emitting.withLock { _ in
@@ -623,13 +768,19 @@ public final class MQTTPeerLink: PeerEventWorkLink {
           guard var remote = state.remotes[id] else { continue }
           var contact: PeerIdentity?
           if let heard = remote.heard {
-            if now - heard > silence {
+            // Just past the bound, so that the check then finds it silent.
+            let due = max(heard + silence, remote.excusedUntil ?? heard) + .milliseconds(1)
+            if now >= due {
               remote.heard = nil
+              remote.excusedUntil = nil
               contact = state.contacts.removeValue(forKey: id)
+              state.received[id] = nil
+              if contact != nil {
+                if state.departed.count < Self.maximumRemotes { state.departed.insert(id) }
+                sendLeave(to: id, in: state)
+              }
             } else {
-              // Just past the bound, so that the check then finds it silent.
-              let at = heard + silence + .milliseconds(1)
-              silentAt = min(silentAt ?? at, at)
+              silentAt = min(silentAt ?? due, due)
             }
           }
           events += Self.settle(&remote, contact: contact, browsing: state.isBrowsing)
@@ -640,6 +791,17 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       emit(events)
       return silentAt
     }
+  }
+
+  /// Tells the peer `id`, which this link took for gone, that this peer left its session: a
+  /// `leave` in its inbox (queued by the broker while it is away), when connected. A peer that
+  /// is not in a session with this one ignores it.
+  private func sendLeave(to id: UInt64, in state: borrowing LinkState) {
+    guard state.isConnected, !state.isStopping, let client = state.client,
+      let bytes = try? codec.encode(PeerFrame(kind: .leave, source: local))
+    else { return }
+    _ = try? client.publish(
+      bytes, to: topics.inbox(of: id, from: local.id), quality: .atLeastOnce, retained: false)
   }
 
   /// This peer's presence, live (not retained, QoS 0), when connected.

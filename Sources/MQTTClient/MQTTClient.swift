@@ -323,11 +323,13 @@ public final class MQTTClient: Sendable {
         $0.tls =
           broker.usesTLS ? (broker.host, options.certificateAuthorityFile, options.certificateFile) : nil
       }
-      // MQTT 5 ends a session at disconnection unless told otherwise: a persistent one never expires.
+      // MQTT 5 ends a session at disconnection unless told otherwise: a persistent one never
+      // expires, unless the options say when.
       var properties: OpaquePointer? = nil
       defer { cmosquitto_property_free_all(&properties) }
       if options.protocolVersion == .v5 && !cleanSession {
-        _ = cmosquitto_property_add_int32(&properties, CMQTT_PROP_SESSION_EXPIRY_INTERVAL, UInt32.max)
+        _ = cmosquitto_property_add_int32(
+          &properties, CMQTT_PROP_SESSION_EXPIRY_INTERVAL, options.sessionExpiry ?? UInt32.max)
       }
       let code = cmosquitto_connect_bind_v5(
         handle.pointer, broker.host, Int32(broker.port), Int32(max(5, keepAlive)), properties)

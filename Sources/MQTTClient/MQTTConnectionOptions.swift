@@ -57,6 +57,10 @@ public struct MQTTConnectionOptions: Sendable, Equatable, CustomStringConvertibl
   /// The private key of ``certificateFile`` (a PEM file, not encrypted).
   public var keyFile: String?
   public var protocolVersion: ProtocolVersion
+  /// Under MQTT 5, how many seconds the broker keeps a persistent session (`cleanSession:
+  /// false`) after its connection ends; `nil` (the default) for as long as it runs. Not read from
+  /// the environment: the program that makes the client decides it.
+  public var sessionExpiry: UInt32?
 
   public init(
     username: String? = nil, password: String? = nil, certificateAuthorityFile: String? = nil,

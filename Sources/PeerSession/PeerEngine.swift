@@ -476,12 +476,24 @@ public final class PeerEngine: Sendable {
           return (frame, peer, state.members[peer.id].flatMap { state.members[$0.route]?.identity })
         }
       }
-      var failed: [PeerIdentity] = []
+      var failed: [PeerFrame] = []
+      var failedPeers: [PeerIdentity] = []
       for (frame, peer, hop) in frames {
         let sent = hop.map { link.send(frame, to: $0) } ?? false
-        if !sent && mode == .reliable { failed.append(peer) }
+        if !sent && mode == .reliable {
+          failed.append(frame)
+          failedPeers.append(peer)
+        }
       }
-      if !failed.isEmpty { throw .notConnected(failed) }
+      guard !failed.isEmpty else { return }
+      // Nothing went: the numbers are given back (no sender numbered since: one at a time), or
+      // the receiver would take the next frame for a gap.
+      state.withLock { state in
+        for frame in failed where state.nextSequence[frame.destination] == frame.sequence {
+          state.nextSequence[frame.destination] = frame.sequence - 1
+        }
+      }
+      throw .notConnected(failedPeers)
     }
   }
 

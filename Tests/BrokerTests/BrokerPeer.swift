@@ -14,12 +14,13 @@ final class BrokerPeer: Sendable {
     _ name: String, home: String, broker: TestBroker, service: String = "chat", advertise: Bool = false,
     info: [String: String] = [:], browse: Bool = false, policy: InvitationPolicy = .always,
     receiveQueueLimit: Int = 256, keepAlive: Int = 10, heartbeat: Duration? = nil,
-    handler: (@Sendable (PeerEvent) -> Void)? = nil,
+    outageLimit: Duration? = nil, handler: (@Sendable (PeerEvent) -> Void)? = nil,
     beforeStart: (PeerIdentity) throws -> Void = { _ in }
   ) throws {
     peer = try LocalPeer(
       name: try PeerName(name), service: try ServiceType(service), home: home, broker: broker.address,
-      receiveQueueLimit: receiveQueueLimit, keepAlive: keepAlive, heartbeat: heartbeat)
+      receiveQueueLimit: receiveQueueLimit, keepAlive: keepAlive, heartbeat: heartbeat,
+      outageLimit: outageLimit)
     let events = self.events
     peer.setEventHandler { event in
       handler?(event)

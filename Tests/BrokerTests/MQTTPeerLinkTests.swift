@@ -540,4 +540,73 @@ struct MQTTPeerLinkTests {
         if case .found(let peer, _) = $0 { peer != live.identity } else { false }
       })
   }
+
+  /// A broker peer killed with SIGKILL leaves its files (lock not held, identity, broker
+  /// advertisement, control socket): the next broker peer of the service to start here removes
+  /// them, as a local-link peer does, and leaves a running peer's alone.
+  @Test func aBrokerPeerSweepsTheStaleFilesOfKilledPeersWhenItStarts() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let running = try BrokerPeer("running", home: home.path, broker: broker)
+    defer { running.stop() }
+    let directory = PeerDirectory(home: home.path, service: try ServiceType("chat"))
+    let stale: UInt64 = 0x5_7a1e
+    let stalePaths = [
+      directory.lockPath(stale), directory.identityPath(stale), directory.brokerAdvertisementPath(stale),
+      directory.controlSocketPath(stale),
+    ]
+    for path in stalePaths {
+      let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+      #expect(descriptor >= 0)
+      _ = close(descriptor)
+    }
+    let runningPaths = [directory.lockPath(running.identity.id), directory.identityPath(running.identity.id)]
+    let next = try BrokerPeer("next", home: home.path, broker: broker)
+    defer { next.stop() }
+    #expect(stalePaths.filter { access($0, F_OK) == 0 } == [])
+    #expect(runningPaths.allSatisfy { access($0, F_OK) == 0 })
+  }
+
+  /// After a reconnection QoS 1 may deliver again every frame that was in flight, the join's
+  /// `members` frame with the data after it (the full suite under load did: "1" twice and "out
+  /// of order"): a second copy of a members frame does not make the second copies after it
+  /// look new.
+  @Test func aSecondCopyOfAMembersFrameDoesNotLetTheCopiesAfterItThrough() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let (first, second) = (BrokerHome(), BrokerHome())
+    defer { [first, second].forEach { $0.remove() } }
+    let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
+    let phone = try BrokerPeer("phone", home: second.path, broker: broker, browse: true)
+    defer { [watch, phone].forEach { $0.stop() } }
+    #expect(phone.find(watch.identity))
+    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
+    #expect(phone.request(["send", "watch", "reliable", "1"]).text(0) == "ok")
+    #expect(!watch.events.wait { $0.contains { $0.dataPayload != nil } }.isEmpty)
+    let codec = PeerFrameCodec()
+    let members = try codec.encode(
+      PeerFrame(
+        kind: .members, source: phone.identity,
+        payload: PeerFrameCodec.encodeIdentities([phone.identity, watch.identity])))
+    let data = try codec.encode(
+      PeerFrame(
+        kind: .data, flags: .reliable, source: phone.identity, destination: watch.identity.id, sequence: 1,
+        payload: Array("1".utf8)))
+    let publisher = try MQTTClient(clientIdentifier: "redelivery", cleanSession: true) { _ in }
+    try publisher.connect(to: broker.address)
+    defer { publisher.disconnect() }
+    let inbox =
+      "wormhole/v1/peers/chat/\(PeerDirectory.hex(watch.identity.id))/inbox/\(PeerDirectory.hex(phone.identity.id))"
+    for copy in [members, data] {
+      #expect(try publisher.publish(copy, to: inbox, quality: .atLeastOnce, retained: false, timeout: 5))
+    }
+    #expect(phone.request(["send", "watch", "reliable", "2"]).text(0) == "ok")
+    _ = watch.events.wait { $0.compactMap(\.dataPayload).count >= 2 }
+    #expect(
+      watch.events.values.compactMap(\.dataPayload).map { String(decoding: $0, as: UTF8.self) } == ["1", "2"])
+    #expect(!watch.events.values.contains { $0.refusal?.contains("out of order") == true })
+    #expect(watch.peer.engine.connectedPeers == [phone.identity])
+  }
 }
