@@ -168,8 +168,7 @@ final class DemoPlayers: Sendable {
       }
       return state.others + (state.watch.map { [$0] } ?? [])
     }
-    for pid in pids { kill(pid, SIGTERM) }
-    for pid in pids { Self.wait(for: pid) }
+    Self.end(pids)
     // The players are gone: the reaper removes the home (which the caller would otherwise) and ends.
     let (reaper, pipes) = state.withLock { state -> (pid_t?, [Int32]) in
       defer {
@@ -183,9 +182,29 @@ final class DemoPlayers: Sendable {
     if let reaper { Self.wait(for: reaper) }
   }
 
-  private static func end(_ pid: pid_t) {
-    kill(pid, SIGTERM)
-    wait(for: pid)
+  private static func end(_ pid: pid_t) { end([pid]) }
+
+  /// Ends `pids` and reaps them. SIGTERM is sent again every 100 ms to each one still running:
+  /// a player started a moment ago may not handle it yet (one that arrives while the player sets
+  /// up its handler is lost, and the player would run on while this waits for it). Those left
+  /// after 5 s are sent SIGKILL.
+  private static func end(_ pids: [pid_t]) {
+    var running = Set(pids)
+    let killAfter = DispatchTime.now() + 5
+    var polls = 0
+    while !running.isEmpty {
+      if polls % 10 == 0 {
+        let signal = DispatchTime.now() >= killAfter ? SIGKILL : SIGTERM
+        for pid in running { kill(pid, signal) }
+      }
+      for pid in running {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid || (reaped < 0 && errno == ECHILD) { running.remove(pid) }
+      }
+      if !running.isEmpty { usleep(10_000) }
+      polls += 1
+    }
   }
 
   private static func wait(for pid: pid_t) {
