@@ -184,26 +184,27 @@ final class DemoPlayers: Sendable {
 
   private static func end(_ pid: pid_t) { end([pid]) }
 
-  /// Ends `pids` and reaps them. SIGTERM is sent again every 100 ms to each one still running:
-  /// a player started a moment ago may not handle it yet (one that arrives while the player sets
-  /// up its handler is lost, and the player would run on while this waits for it). Those left
-  /// after 5 s are sent SIGKILL.
+  /// Ends `pids` and reaps them: SIGTERM, and SIGKILL to those still running after 5 s, so that
+  /// a player that does not end (a stuck one, or one that lost its SIGTERM, as a player just
+  /// started did before ``Termination/handle(_:with:)`` awaited its registration) cannot hold
+  /// the demo's end for ever.
   private static func end(_ pids: [pid_t]) {
+    for pid in pids { kill(pid, SIGTERM) }
     var running = Set(pids)
     let killAfter = DispatchTime.now() + 5
-    var polls = 0
+    var killed = false
     while !running.isEmpty {
-      if polls % 10 == 0 {
-        let signal = DispatchTime.now() >= killAfter ? SIGKILL : SIGTERM
-        for pid in running { kill(pid, signal) }
-      }
       for pid in running {
         var status: Int32 = 0
         let reaped = waitpid(pid, &status, WNOHANG)
         if reaped == pid || (reaped < 0 && errno == ECHILD) { running.remove(pid) }
       }
-      if !running.isEmpty { usleep(10_000) }
-      polls += 1
+      guard !running.isEmpty else { break }
+      if !killed && DispatchTime.now() >= killAfter {
+        for pid in running { kill(pid, SIGKILL) }
+        killed = true
+      }
+      usleep(10_000)
     }
   }
 
