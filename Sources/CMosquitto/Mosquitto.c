@@ -1,7 +1,16 @@
 #include "CMosquitto.h"
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +52,10 @@ static struct {
   int (*threaded_set)(struct mosquitto *, bool);
   bool (*want_write)(struct mosquitto *);
   int (*socket)(struct mosquitto *);
+  int (*loop_read)(struct mosquitto *, int);
+  int (*loop_write)(struct mosquitto *, int);
+  int (*loop_misc)(struct mosquitto *);
+  int (*reconnect)(struct mosquitto *);
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -116,6 +129,10 @@ static void load(void) {
   api.threaded_set = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_threaded_set");
   api.want_write = (bool (*)(struct mosquitto *))symbol(library, "mosquitto_want_write");
   api.socket = (int (*)(struct mosquitto *))symbol(library, "mosquitto_socket");
+  api.loop_read = (int (*)(struct mosquitto *, int))symbol(library, "mosquitto_loop_read");
+  api.loop_write = (int (*)(struct mosquitto *, int))symbol(library, "mosquitto_loop_write");
+  api.loop_misc = (int (*)(struct mosquitto *))symbol(library, "mosquitto_loop_misc");
+  api.reconnect = (int (*)(struct mosquitto *))symbol(library, "mosquitto_reconnect");
   if (failure[0] != 0) return;
   int initialized = api.lib_init();
   if (initialized != CMOSQ_ERR_SUCCESS) {
@@ -236,3 +253,134 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds) {
 }
 
 bool cmosquitto_has_connection(struct mosquitto *mosq) { return api.socket(mosq) != -1; }
+
+struct cmosquitto_waker {
+  int fd;
+  atomic_bool stopping;
+};
+
+struct cmosquitto_waker *cmosquitto_waker_new(void) {
+  struct cmosquitto_waker *waker = calloc(1, sizeof *waker);
+  if (waker == NULL) return NULL;
+  waker->fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (waker->fd < 0) {
+    int error = errno;
+    free(waker);
+    errno = error;
+    return NULL;
+  }
+  atomic_init(&waker->stopping, false);
+  return waker;
+}
+
+void cmosquitto_waker_wake(struct cmosquitto_waker *waker) {
+  uint64_t one = 1;
+  // Only a counter at its maximum fails (EAGAIN): the loop is awake then anyway.
+  if (write(waker->fd, &one, sizeof one) < 0) {
+  }
+}
+
+void cmosquitto_waker_stop(struct cmosquitto_waker *waker) {
+  atomic_store(&waker->stopping, true);
+  cmosquitto_waker_wake(waker);
+}
+
+void cmosquitto_waker_free(struct cmosquitto_waker *waker) {
+  if (waker == NULL) return;
+  close(waker->fd);
+  free(waker);
+}
+
+static long milliseconds_since(const struct timespec *start) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long)(now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+// Sleeps `milliseconds`, taking the wakes meanwhile (a publication tried during an outage does
+// not hasten the reconnection); false as soon as the loop is asked to stop.
+static bool sleep_woken(struct cmosquitto_waker *waker, int milliseconds) {
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  for (;;) {
+    if (atomic_load(&waker->stopping)) return false;
+    long left = milliseconds - milliseconds_since(&start);
+    if (left <= 0) return true;
+    struct pollfd wake = {waker->fd, POLLIN, 0};
+    if (poll(&wake, 1, (int)left) > 0) {
+      uint64_t count;
+      if (read(waker->fd, &count, sizeof count) < 0) {
+      }
+    }
+  }
+}
+
+// The errors after which mosquitto_loop_forever returns instead of reconnecting.
+static bool is_fatal(int code) {
+  switch (code) {
+  case 1: case 2: case 3: case 6: case 8: case 9: case 10: case 11: case 12: case 13: case 15: case 16:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static void cork(int socket, int on) {
+  // On a socket that is not TCP (a Unix socket, SOCKS) it fails and changes nothing.
+  (void)setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on);
+}
+
+int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker) {
+  int delay = 1;
+  struct timespec connected, stop_asked = {0, 0};
+  clock_gettime(CLOCK_MONOTONIC, &connected);
+  bool had_socket = api.socket(mosq) != -1;
+  for (;;) {
+    int socket = api.socket(mosq);
+    bool stopping = atomic_load(&waker->stopping);
+    if (socket == -1) {
+      if (stopping) return CMOSQ_ERR_SUCCESS;
+      if (had_socket && milliseconds_since(&connected) > 30000) delay = 1;
+      had_socket = false;
+      if (!sleep_woken(waker, delay * 1000)) return CMOSQ_ERR_SUCCESS;
+      int code = api.reconnect(mosq);
+      if (code == CMOSQ_ERR_SUCCESS) {
+        had_socket = true;
+        clock_gettime(CLOCK_MONOTONIC, &connected);
+      } else {
+        delay = delay * 2 > 30 ? 30 : delay * 2;
+        if (is_fatal(code)) return code;
+      }
+      continue;
+    }
+    if (stopping) {
+      // The DISCONNECT leaves, then libmosquitto closes the socket; a broker that does not read
+      // it holds the stop 2 s at most.
+      if (stop_asked.tv_sec == 0 && stop_asked.tv_nsec == 0) clock_gettime(CLOCK_MONOTONIC, &stop_asked);
+      else if (milliseconds_since(&stop_asked) > 2000) return CMOSQ_ERR_SUCCESS;
+    }
+    struct pollfd fds[2] = {
+        {socket, (short)(POLLIN | (api.want_write(mosq) ? POLLOUT : 0)), 0},
+        {waker->fd, POLLIN, 0},
+    };
+    // Wake at least once a second for the keep-alive (mosquitto_loop_misc).
+    if (poll(fds, 2, stopping ? 100 : 1000) < 0 && errno != EINTR) return CMOSQ_ERR_ERRNO;
+    if (fds[1].revents & POLLIN) {
+      uint64_t count;
+      if (read(waker->fd, &count, sizeof count) < 0) {
+      }
+    }
+    int code = CMOSQ_ERR_SUCCESS;
+    if (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) code = api.loop_read(mosq, 1);
+    // What the read queued (acknowledgements, publications the broker's answers let into the
+    // in-flight window) and what was queued before the wake leave together.
+    if (code == CMOSQ_ERR_SUCCESS && api.socket(mosq) == socket && api.want_write(mosq)) {
+      cork(socket, 1);
+      code = api.loop_write(mosq, 1);
+      if (api.socket(mosq) == socket) cork(socket, 0);
+    }
+    if (code == CMOSQ_ERR_SUCCESS && api.socket(mosq) != -1) code = api.loop_misc(mosq);
+    if (code != CMOSQ_ERR_SUCCESS && is_fatal(code)) return code;
+    // Any other failure closed the socket: the next pass reconnects.
+  }
+}

@@ -43,6 +43,8 @@ public final class MQTTClient: Sendable {
   public let maximumPayloadBytes: Int
   private let cleanSession: Bool
   private let disablesNagle: Bool
+  /// The own network loop's waker (`coalescesWrites`), told of every packet queued.
+  private let waker: NetworkWaker?
   private let callbacks: Callbacks
   private let handle: Handle
   private let state = Mutex(ConnectionState())
@@ -157,11 +159,18 @@ public final class MQTTClient: Sendable {
   ///     fewer, fuller segments. Not the default: a request and its answer (a session message,
   ///     one in flight) gain nothing from it (`wormhole-bench broker`, session p50 the same
   ///     within noise either way).
+  ///   - coalescesWrites: `true` to run the client's own network loop instead of libmosquitto's
+  ///     (plain TCP only; over TLS the client runs libmosquitto's): libmosquitto's loop is
+  ///     woken, and takes one pass, for every message published (it writes a byte to a socket
+  ///     pair for each, and reads one per pass); the own loop is woken once per call of
+  ///     ``publish(_:)`` and writes the whole batch in one pass with `TCP_CORK` set meanwhile,
+  ///     so that it leaves in full segments. For a client that publishes batches (a bridge).
+  ///     Events, reconnections and ``disconnect()`` are the same either way.
   ///   - handler: Called on the client's network thread with every ``MQTTEvent``.
   public init(
     clientIdentifier: String, cleanSession: Bool, will: MQTTMessage? = nil,
     maximumPayloadBytes: Int = MQTTClient.defaultMaximumPayloadBytes, disablesNagle: Bool = false,
-    handler: @escaping Handler
+    coalescesWrites: Bool = false, handler: @escaping Handler
   ) throws(MQTTError) {
     try Self.load()
     guard !clientIdentifier.utf8.contains(0), clientIdentifier.utf8.count <= 65535 else {
@@ -171,6 +180,7 @@ public final class MQTTClient: Sendable {
     self.maximumPayloadBytes = maximumPayloadBytes
     self.cleanSession = cleanSession
     self.disablesNagle = disablesNagle
+    waker = coalescesWrites ? try NetworkWaker() : nil
     callbacks = Callbacks(handler: handler, maximumPayloadBytes: maximumPayloadBytes)
     let context = Unmanaged.passUnretained(callbacks).toOpaque()
     guard let pointer = cmosquitto_new(clientIdentifier, cleanSession, context) else {
@@ -345,7 +355,10 @@ public final class MQTTClient: Sendable {
         $0.answered = false
       }
       let callbacks = callbacks
-      let loop = NetworkLoop(handle.pointer) { code in callbacks.loopEnded(code) }
+      // libmosquitto's loop for TLS, whose handshake its loop drives.
+      let loop = NetworkLoop(handle.pointer, waker: broker.usesTLS ? nil : waker) { code in
+        callbacks.loopEnded(code)
+      }
       let started = loop.start()
       guard started == CMOSQ_ERR_SUCCESS else {
         _ = cmosquitto_disconnect(handle.pointer)
@@ -416,6 +429,8 @@ public final class MQTTClient: Sendable {
       }
       return (identifiers, nil)
     }
+    // One wake for the whole batch (the own loop's; libmosquitto's was woken per message).
+    waker?.wake()
     if let (topic, code) = failure {
       throw .operationFailed("publish on \(DisplayText.field(topic))", reason: Self.words(code))
     }
@@ -473,6 +488,7 @@ public final class MQTTClient: Sendable {
       if code == CMOSQ_ERR_SUCCESS { session.filters[identifier] = filter }
       return code
     }
+    waker?.wake()
     guard code == CMOSQ_ERR_SUCCESS else {
       throw .operationFailed("subscribe to \(DisplayText.field(filter))", reason: Self.words(code))
     }

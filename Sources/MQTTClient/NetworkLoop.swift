@@ -11,8 +11,13 @@ import SystemThreads
 /// reconnecting are TLS errors: the thread of `mosquitto_loop_start` then ends without a word,
 /// and the client never reconnects. Here each return is reported (`ended`) and the loop runs
 /// again after a pause (1 s, doubling to 30 s), which reconnects.
+///
+/// With a ``NetworkWaker`` the loop is the client's own (`cmosquitto_loop_woken`, the same
+/// reconnections): woken once per batch that the waker is told of, it writes the batch in one
+/// pass, corked.
 final class NetworkLoop: Sendable {
   private let pointer: Pointer
+  private let waker: NetworkWaker?
   private let ended: @Sendable (Int32) -> Void
   private let stopping = Mutex(false)
   private let wake = DispatchSemaphore(value: 0)
@@ -24,8 +29,9 @@ final class NetworkLoop: Sendable {
     let value: OpaquePointer
   }
 
-  init(_ pointer: OpaquePointer, ended: @escaping @Sendable (Int32) -> Void) {
+  init(_ pointer: OpaquePointer, waker: NetworkWaker? = nil, ended: @escaping @Sendable (Int32) -> Void) {
     self.pointer = Pointer(value: pointer)
+    self.waker = waker
     self.ended = ended
   }
 
@@ -42,7 +48,7 @@ final class NetworkLoop: Sendable {
     var pause = 1
     while !stopping.withLock({ $0 }) {
       let began = ContinuousClock.now
-      let code = cmosquitto_loop_forever(pointer.value, -1, 1)
+      let code = waker?.run(pointer.value) ?? cmosquitto_loop_forever(pointer.value, -1, 1)
       if stopping.withLock({ $0 }) { break }
       ended(code)
       // A loop that ran a while had connected: start the pauses afresh.
@@ -57,6 +63,7 @@ final class NetworkLoop: Sendable {
   func stop() {
     stopping.withLock { $0 = true }
     _ = cmosquitto_disconnect(pointer.value)
+    waker?.stop()
     wake.signal()
     finished.wait()
   }

@@ -266,7 +266,7 @@ final class BridgePublisher: Sendable {
     }
     let stamp = Stamp(mailbox)
     if state.published[topic] != stamp {
-      batch.append(message(Array(Self.payload(mailbox, directory: directory, in: snapshot).utf8), to: topic))
+      batch.append(message(Self.payload(mailbox, directory: directory, in: snapshot), to: topic))
       state.published[topic] = stamp
     }
     return topic
@@ -274,26 +274,67 @@ final class BridgePublisher: Sendable {
 
   /// A mailbox's payload: `{"directory","directory_bytes","mailbox","archive_base64","archive_note"}`,
   /// `mailbox` as `dump --json` writes it; `archive_base64` the current archive's bytes, or
-  /// `null` with the reason in `archive_note`.
-  static func payload(_ mailbox: Mailbox, directory: FileName, in state: ModelState) -> String {
-    var out =
-      "{\"directory\":\(JSONText.name(directory)),\"directory_bytes\":\(JSONText.nameBytes(directory))"
-    out += ",\"mailbox\":\(state.mailboxJSON(mailbox, width: 200))"
-    var archive: String?
+  /// `null` with the reason in `archive_note`. Built as bytes, the base64 written straight into
+  /// them (it needs no JSON escaping): measured with `wormhole-bench broker`, building it as a
+  /// string, the base64 escaped as one, took about a seventh of the bridge's time per change.
+  static func payload(_ mailbox: Mailbox, directory: FileName, in state: ModelState) -> [UInt8] {
     var note: String?
+    var archive: [UInt8]?
     if let current = mailbox.current {
       if current.size > archiveByteLimit {
         note = "the archive is \(current.size) bytes, above the bridge's limit of \(archiveByteLimit)"
       } else if let bytes = current.bytes {
-        archive = JSONText.string(Base64.encoded(bytes))
+        archive = bytes
       } else {
         note = "the model did not keep the archive's bytes"
       }
     } else {
       note = "the mailbox is unreadable"
     }
-    out += ",\"archive_base64\":\(archive ?? "null"),\"archive_note\":\(JSONText.string(orNull: note))}"
+    var out: [UInt8] = []
+    out.reserveCapacity(512 + (archive.map { ($0.count + 2) / 3 * 4 } ?? 0))
+    out.append(contentsOf: "{\"directory\":\(JSONText.name(directory)),\"directory_bytes\":".utf8)
+    out.append(contentsOf: JSONText.nameBytes(directory).utf8)
+    out.append(contentsOf: ",\"mailbox\":".utf8)
+    out.append(contentsOf: state.mailboxJSON(mailbox, width: 200).utf8)
+    out.append(contentsOf: ",\"archive_base64\":".utf8)
+    if let archive {
+      out.append(UInt8(ascii: "\""))
+      appendBase64(archive, to: &out)
+      out.append(UInt8(ascii: "\""))
+    } else {
+      out.append(contentsOf: "null".utf8)
+    }
+    out.append(contentsOf: ",\"archive_note\":\(JSONText.string(orNull: note))}".utf8)
     return out
+  }
+
+  private static let base64Alphabet: [UInt8] = Array(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+  /// `bytes` in base64 (RFC 4648, padded), appended to `out`.
+  static func appendBase64(_ bytes: [UInt8], to out: inout [UInt8]) {
+    let alphabet = base64Alphabet
+    bytes.withUnsafeBufferPointer { input in
+      alphabet.withUnsafeBufferPointer { table in
+        var index = 0
+        while index + 3 <= input.count {
+          let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+          out.append(table[Int(group >> 18 & 0x3F)])
+          out.append(table[Int(group >> 12 & 0x3F)])
+          out.append(table[Int(group >> 6 & 0x3F)])
+          out.append(table[Int(group & 0x3F)])
+          index += 3
+        }
+        let left = input.count - index
+        guard left > 0 else { return }
+        let group = UInt32(input[index]) << 16 | (left == 2 ? UInt32(input[index + 1]) << 8 : 0)
+        out.append(table[Int(group >> 18 & 0x3F)])
+        out.append(table[Int(group >> 12 & 0x3F)])
+        out.append(left == 2 ? table[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
+        out.append(UInt8(ascii: "="))
+      }
+    }
   }
 
   private func message(_ payload: [UInt8], to topic: String, retained: Bool = true) -> MQTTMessage {

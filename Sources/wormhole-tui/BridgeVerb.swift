@@ -55,8 +55,9 @@ enum BridgeVerb {
       client = try MQTTClient(
         clientIdentifier: "wormhole-bridge-\(BridgeTopics.encoded(machine))-\(getpid())", cleanSession: true,
         will: will, maximumPayloadBytes: RemoteRequest.maximumPayloadByteCount,
-        // A steady stream of QoS 1 publications: see `disablesNagle` (4.7x the changes a second).
-        disablesNagle: true
+        // A steady stream of QoS 1 publications: see `disablesNagle` (4.7x the changes a second);
+        // published in batches, one per model update: see `coalescesWrites`.
+        disablesNagle: true, coalescesWrites: true
       ) { event in
         switch event {
         case .connected:

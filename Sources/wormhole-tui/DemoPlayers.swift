@@ -168,8 +168,7 @@ final class DemoPlayers: Sendable {
       }
       return state.others + (state.watch.map { [$0] } ?? [])
     }
-    for pid in pids { kill(pid, SIGTERM) }
-    for pid in pids { Self.wait(for: pid) }
+    Self.end(pids)
     // The players are gone: the reaper removes the home (which the caller would otherwise) and ends.
     let (reaper, pipes) = state.withLock { state -> (pid_t?, [Int32]) in
       defer {
@@ -183,9 +182,30 @@ final class DemoPlayers: Sendable {
     if let reaper { Self.wait(for: reaper) }
   }
 
-  private static func end(_ pid: pid_t) {
-    kill(pid, SIGTERM)
-    wait(for: pid)
+  private static func end(_ pid: pid_t) { end([pid]) }
+
+  /// Ends `pids` and reaps them: SIGTERM, and SIGKILL to those still running after 5 s, so that
+  /// a player that does not end (a stuck one, or one that lost its SIGTERM, as a player just
+  /// started did before ``Termination/handle(_:with:)`` awaited its registration) cannot hold
+  /// the demo's end for ever.
+  private static func end(_ pids: [pid_t]) {
+    for pid in pids { kill(pid, SIGTERM) }
+    var running = Set(pids)
+    let killAfter = DispatchTime.now() + 5
+    var killed = false
+    while !running.isEmpty {
+      for pid in running {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid || (reaped < 0 && errno == ECHILD) { running.remove(pid) }
+      }
+      guard !running.isEmpty else { break }
+      if !killed && DispatchTime.now() >= killAfter {
+        for pid in running { kill(pid, SIGKILL) }
+        killed = true
+      }
+      usleep(10_000)
+    }
   }
 
   private static func wait(for pid: pid_t) {

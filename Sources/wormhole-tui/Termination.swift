@@ -45,14 +45,24 @@ enum Termination {
   /// Handles `signals` (SIGINT and SIGTERM by default) with `handler` on a dispatch source
   /// instead of their default action, for as long as the returned sources are kept. By default
   /// the handler ends the process cleanly (exit 0, after the clean-ups).
+  ///
+  /// Returns once the sources are registered, so every such signal sent after it reaches
+  /// `handler`. Until then the default action applies (the process ends as asked, without its
+  /// clean-ups). The signals are not set to SIG_IGN first, as one does on Darwin: on Linux
+  /// libdispatch installs its own handler only when it registers a source, on its own thread
+  /// after `resume()`, and a signal that came in between was ignored and lost (a `device run`
+  /// sent SIGTERM 10 ms after its start ran on).
   static func handle(
     _ signals: [Int32] = [SIGINT, SIGTERM], with handler: @escaping @Sendable () -> Void = { exit(.success) }
   ) -> [any DispatchSourceSignal] {
     signals.map { number in
-      signal(number, SIG_IGN)
+      let registered = DispatchSemaphore(value: 0)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler(handler: handler)
+      source.setRegistrationHandler { registered.signal() }
       source.resume()
+      // A bound only: registration takes microseconds.
+      _ = registered.wait(timeout: .now() + 5)
       return source
     }
   }

@@ -6,12 +6,15 @@ import Testing
 /// a mosquitto of the test's own.
 @Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
 struct MQTTClientBatchTests {
-  @Test func aBatchArrivesWholeInItsOrderAndIsCheckedBeforeAnyOfItIsQueued() throws {
+  /// With libmosquitto's network loop and with the client's own (`coalescesWrites`).
+  @Test(arguments: [false, true])
+  func aBatchArrivesWholeInItsOrderAndIsCheckedBeforeAnyOfItIsQueued(coalescesWrites: Bool) throws {
     let broker = try TestBroker()
     defer { broker.stop() }
-    let reader = try MQTTClientTests.Recorder(broker, identifier: "reader")
+    let reader = try MQTTClientTests.Recorder(broker, identifier: "reader", coalescesWrites: coalescesWrites)
     try reader.subscribe("batch/#", probe: "batch/probe")
-    let writer = try MQTTClientTests.Recorder(broker, identifier: "writer", maximumPayloadBytes: 16)
+    let writer = try MQTTClientTests.Recorder(
+      broker, identifier: "writer", maximumPayloadBytes: 16, coalescesWrites: coalescesWrites)
     let batch = (0..<50).map {
       MQTTMessage(topic: "batch/m\($0 % 3)", payload: bytes("\($0)"), quality: .atLeastOnce)
     }

@@ -14,14 +14,16 @@ struct MQTTClientTests {
 
     init(
       _ broker: TestBroker, identifier: String, cleanSession: Bool = true, will: MQTTMessage? = nil,
-      maximumPayloadBytes: Int = MQTTClient.defaultMaximumPayloadBytes, disablesNagle: Bool = false
+      maximumPayloadBytes: Int = MQTTClient.defaultMaximumPayloadBytes, disablesNagle: Bool = false,
+      coalescesWrites: Bool = false, keepAlive: Int = 10
     ) throws {
       let events = events
       client = try MQTTClient(
         clientIdentifier: identifier, cleanSession: cleanSession, will: will,
-        maximumPayloadBytes: maximumPayloadBytes, disablesNagle: disablesNagle
+        maximumPayloadBytes: maximumPayloadBytes, disablesNagle: disablesNagle,
+        coalescesWrites: coalescesWrites
       ) { events.append($0) }
-      try client.connect(to: broker.address)
+      try client.connect(to: broker.address, keepAlive: keepAlive)
       try #require(events.wait(seconds: 10) { $0.contains(.connected) }.contains(.connected))
     }
 
@@ -102,14 +104,15 @@ struct MQTTClientTests {
   /// subscribe, publish, receive, disconnect; reconnected under the same identifier, the first
   /// message must be the next one, not the first delivered again (a redelivery comes first,
   /// right after the broker accepts the connection).
-  @Test(arguments: [true, false])
-  func disconnectRightAfterAMessageArrivedAcknowledgesIt(disablesNagle: Bool) throws {
+  @Test(arguments: [(true, false), (false, false), (true, true)])
+  func disconnectRightAfterAMessageArrivedAcknowledgesIt(disablesNagle: Bool, coalescesWrites: Bool) throws {
     let broker = try TestBroker()
     defer { broker.stop() }
     for round in 0..<30 {
       let identifier = "acks-\(round)"
       let first = try Recorder(
-        broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle)
+        broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle,
+        coalescesWrites: coalescesWrites)
       try first.client.subscribe("acks/\(round)", quality: .atLeastOnce)
       try first.client.publish(bytes("probe"), to: "acks/\(round)", quality: .atLeastOnce)
       // More of the broker's acknowledgements trail the message: more chances one arrives
@@ -120,7 +123,8 @@ struct MQTTClientTests {
       try #require(first.events.wait { _ in !first.messages.isEmpty }.contains { $0 != .connected })
       first.client.disconnect()
       let again = try Recorder(
-        broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle)
+        broker, identifier: identifier, cleanSession: false, disablesNagle: disablesNagle,
+        coalescesWrites: coalescesWrites)
       try again.client.publish(bytes("next"), to: "acks/\(round)", quality: .atLeastOnce)
       again.events.wait { _ in !again.messages.isEmpty }
       again.client.disconnect()

@@ -131,6 +131,8 @@ final class RunningCommand: Sendable {
   }
 
   func interrupt() { process.interrupt() }
+  /// Sends SIGTERM.
+  func terminate() { process.terminate() }
 }
 
 /// Runs `wormhole-tui arguments…` to completion, with `input` on standard input.

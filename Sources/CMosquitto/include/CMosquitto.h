@@ -122,4 +122,27 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds);
 /// Whether the client has a socket (mosquitto_socket is not -1): connected or connecting.
 bool cmosquitto_has_connection(struct mosquitto *mosq);
 
+/// What wakes cmosquitto_loop_woken: an eventfd, and whether the loop is asked to stop.
+struct cmosquitto_waker;
+/// A waker, or NULL (errno set) when no eventfd can be made.
+struct cmosquitto_waker *cmosquitto_waker_new(void);
+/// Wakes the loop (one eventfd write; wakes since the loop last looked cost nothing more).
+void cmosquitto_waker_wake(struct cmosquitto_waker *waker);
+/// Asks the loop to stop once the connection is closed (after mosquitto_disconnect's DISCONNECT
+/// left), or at once when there is none, and wakes it.
+void cmosquitto_waker_stop(struct cmosquitto_waker *waker);
+/// Closes the eventfd and frees the waker; the loop must have returned.
+void cmosquitto_waker_free(struct cmosquitto_waker *waker);
+
+/// libmosquitto's network loop on the calling thread, as mosquitto_loop_forever runs it (the
+/// client in threaded mode: mosquitto_threaded_set), but woken by `waker` instead of the socket
+/// pair libmosquitto writes a byte to for every packet it queues and reads one byte of per
+/// pass: whoever queues packets (a batch of publications) calls cmosquitto_waker_wake once
+/// after them, and the loop writes them all in one pass, with TCP_CORK set meanwhile, so that
+/// they leave in full segments, each pass's at once. It reconnects after a lost connection
+/// (after 1 s, doubling to 30 s; afresh after a connection that lasted 30 s) and returns 0
+/// once asked to stop, or libmosquitto's error code after a fatal error (as
+/// mosquitto_loop_forever does: call it again after a pause to go on). Not for TLS.
+int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker);
+
 #endif
