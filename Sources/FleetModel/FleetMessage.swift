@@ -10,7 +10,8 @@ import WormholeVocabulary
 /// so that the loop's reducer (``FleetState/apply(_:at:)-([FleetMessage],_)``) only files it.
 ///
 /// Everything from the broker is hostile. A message is dropped when its topic is not a bridge's
-/// (a malformed level, an unknown kind), its payload is larger than
+/// (a malformed level, an unknown kind, a name no bridge publishes: see
+/// `BridgeTopics.problem(with:)`), its payload is larger than
 /// ``FleetState/payloadByteLimit``, a presence is not `online`/`offline`, a mailbox payload or
 /// a `BridgeInfo` is not the JSON object the bridge writes, an archive is not base64 or is
 /// larger than ``FleetState/archiveByteLimit``, or a traffic entry is retained or malformed.
@@ -50,6 +51,10 @@ public enum FleetMessage: Sendable {
     }
     guard let topic = BridgeTopics.kind(of: input.topic) else {
       self = .dropped(reason: "a topic that is not a bridge's: \(DisplayText.field(input.topic))")
+      return
+    }
+    if let problem = BridgeTopics.problem(with: topic) {
+      self = .dropped(reason: DisplayText.escaped(problem))
       return
     }
     switch topic {

@@ -170,6 +170,18 @@ public struct FleetState: Sendable {
   }
 
   private mutating func apply(_ message: FleetMessage, at now: Int64, into change: inout FleetChange) {
+    if let impostor = Self.machine(of: message), let shown = machines[impostor],
+      !shown.name.utf8.elementsEqual(impostor.utf8)
+    {
+      // Swift's `String` calls canonically equivalent names equal (`é` and `e` + U+0301), but
+      // they are two topic levels, two machines to the broker and its ACL: the one shown first
+      // keeps the name, the other is refused, so it can neither pass for it nor change it.
+      drop(
+        "machine \(DisplayText.field(impostor)) (bytes \(Self.hex(impostor))) has the same text as machine "
+          + "\(DisplayText.field(shown.name)) (bytes \(Self.hex(shown.name))), shown already: not shown",
+        &change)
+      return
+    }
     if reloading != nil { noteHeard(message) }
     switch message {
     case .ignored: return
@@ -342,6 +354,23 @@ public struct FleetState: Sendable {
   /// Why a machine whose bridge info did not come again in a reload takes no remote writes.
   public static let unconfirmedReason =
     "its bridge has not published its info again since the broker connection came back"
+
+  /// The machine `message` is about, `nil` for one about none.
+  private static func machine(of message: FleetMessage) -> String? {
+    switch message {
+    case .presence(let machine, _), .bridgeInfo(let machine, _, _), .traffic(let machine, _),
+      .trafficBacklog(let machine, _), .mailbox(let machine, _, _, _):
+      machine
+    case .ignored, .dropped, .reloadStarted, .reloadFinished: nil
+    }
+  }
+
+  /// `name`'s UTF-8 bytes in lowercase hexadecimal, which tell apart names of the same text.
+  private static func hex(_ name: String) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(
+      decoding: name.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+  }
 
   /// Notes, during a reload, what `message` says again.
   private mutating func noteHeard(_ message: FleetMessage) {
