@@ -124,7 +124,9 @@ public enum BridgeTopics {
     guard path.count <= RemoteRequest.maximumDirectoryByteCount else {
       return "a mailbox directory of \(path.count) bytes, above \(RemoteRequest.maximumDirectoryByteCount)"
     }
-    return MessageIdentifier.problem(withBytes: identifier.bytes).map { "a mailbox identifier that cannot name a mailbox: \($0)" }
+    return MessageIdentifier.problem(withBytes: identifier.bytes).map {
+      "a mailbox identifier that cannot name a mailbox: \($0)"
+    }
   }
 
   /// `text`'s UTF-8 bytes as one topic level.

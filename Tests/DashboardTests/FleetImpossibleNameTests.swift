@@ -11,7 +11,9 @@ import WormholeVocabulary
   static let mail = Bridged.mailbox("m", "/d", "ok", .string("x"))
 
   /// `Bridged.mailbox`'s payload on the topic of `machine`, `directory` and `identifier` bytes.
-  static func mailbox(machine: [UInt8] = Array("m".utf8), directory: [UInt8], identifier: [UInt8]) -> FleetInput {
+  static func mailbox(machine: [UInt8] = Array("m".utf8), directory: [UInt8], identifier: [UInt8])
+    -> FleetInput
+  {
     FleetInput(
       topic: "wormhole/v1/machines/\(BridgeTopics.encoded(machine))/mailboxes/"
         + "\(BridgeTopics.encoded(directory))/\(BridgeTopics.encoded(identifier))",
@@ -24,12 +26,19 @@ import WormholeVocabulary
       (Self.mailbox(directory: Array("/d".utf8), identifier: Array(".".utf8)), "names a directory"),
       (Self.mailbox(directory: Array("/d".utf8), identifier: Array("a/b".utf8)), "contains '/'"),
       (Self.mailbox(directory: Array("/d".utf8), identifier: [0x61, 0, 0x62]), "NUL"),
-      (Self.mailbox(directory: Array("/d".utf8), identifier: Array(repeating: 0x69, count: 248)), "248 bytes"),
+      (
+        Self.mailbox(directory: Array("/d".utf8), identifier: Array(repeating: 0x69, count: 248)), "248 bytes"
+      ),
       (Self.mailbox(directory: Array("relative".utf8), identifier: Array("x".utf8)), "absolute"),
       (Self.mailbox(directory: Array("/d\u{0}e".utf8), identifier: Array("x".utf8)), "NUL"),
-      (Self.mailbox(directory: [0x2F] + Array(repeating: 0x64, count: 4096), identifier: Array("x".utf8)), "4097 bytes"),
       (
-        Self.mailbox(machine: Array(repeating: 0x6E, count: 256), directory: Array("/d".utf8), identifier: Array("x".utf8)),
+        Self.mailbox(directory: [0x2F] + Array(repeating: 0x64, count: 4096), identifier: Array("x".utf8)),
+        "4097 bytes"
+      ),
+      (
+        Self.mailbox(
+          machine: Array(repeating: 0x6E, count: 256), directory: Array("/d".utf8),
+          identifier: Array("x".utf8)),
         "256 bytes"
       ),
       (Bridged.presence(String(repeating: "n", count: 30_000), "online"), "30000 bytes"),
@@ -51,6 +60,7 @@ import WormholeVocabulary
     let change = fleet.apply(
       [Self.mailbox(machine: Array(machine.utf8), directory: directory, identifier: identifier)], at: 1)
     #expect(change.dropped == 0, "\(fleet.lastDropReason ?? "")")
-    #expect(fleet.mailbox(FileName(bytes: identifier), in: FileName(bytes: directory), machine: machine) != nil)
+    #expect(
+      fleet.mailbox(FileName(bytes: identifier), in: FileName(bytes: directory), machine: machine) != nil)
   }
 }
