@@ -134,16 +134,16 @@ public enum FleetMessage: Sendable {
           ? FileName("") : nil)
     else { return nil }
     var details = TrafficDetails(
-      device: fields.string("device"), peer: fields.string("peer"),
-      delivery: fields.string("delivery").map(TrafficDelivery.init(rawValue:)),
-      transfer: fields.string("transfer"))
+      device: fields.text("device"), peer: fields.text("peer"),
+      delivery: fields.text("delivery").map(TrafficDelivery.init(rawValue:)),
+      transfer: fields.text("transfer"))
     details.machine = machine
     return TrafficEntry(
       id: 0, milliseconds: milliseconds, kind: TrafficEntryKind(rawValue: kind), directory: directory,
-      identifier: identifier, transiting: fields.string("transiting"),
-      size: Int(clamping: max(fields.integer("bytes") ?? 0, 0)), sender: fields.string("sender"),
+      identifier: identifier, transiting: fields.text("transiting"),
+      size: Int(clamping: max(fields.integer("bytes") ?? 0, 0)), sender: fields.text("sender"),
       processIdentifier: fields.integer("pid").flatMap { Int32(exactly: $0) },
-      sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) }, error: fields.string("error"),
+      sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) }, error: fields.text("error"),
       arrivalMilliseconds: now, details: details)
   }
 }

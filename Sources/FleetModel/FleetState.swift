@@ -43,6 +43,10 @@ public struct FleetState: Sendable {
   /// The most machines kept: a message of one more is dropped and counted with the reason,
   /// since anyone who can publish on the broker can invent machines.
   public static let machineLimit = 1024
+  /// The most UTF-8 bytes kept of a text from the broker that no byte budget counts (a traffic
+  /// entry's sender, error, device, peer, transfer; a mailbox's last writer, error, archive
+  /// note): a longer one is cut, `…` added.
+  public static let textByteLimit = 1024
   /// The most mailboxes kept by default, across the machines (``mailboxLimit``).
   public static let defaultMailboxLimit = 100_000
 

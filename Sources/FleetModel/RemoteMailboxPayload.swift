@@ -55,14 +55,14 @@ public struct RemoteMailboxPayload: Sendable {
     }
     return .success(
       RemoteMailboxPayload(
-        text: text, archive: archive, archiveNote: top.string("archive_note").map(DisplayText.escaped),
+        text: text, archive: archive, archiveNote: top.text("archive_note").map(DisplayText.escaped),
         size: Int(clamping: max(fields.integer("bytes") ?? Int64(archive?.count ?? 0), 0)),
         modifiedMilliseconds: fields.string("modified").flatMap(TrafficRecord.milliseconds(fromTimestamp:)),
         lastChange: fields.string("last_change").flatMap(TrafficRecord.milliseconds(fromTimestamp:)),
-        summary: fields.string("summary").map {
+        summary: fields.text("summary").map {
           TerminalWidth.truncated(DisplayText.escaped($0), toColumns: MailboxVersion.summaryColumns)
         },
-        sender: fields.string("last_writer"), sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) },
-        error: fields.string("error").map(DisplayText.escaped)))
+        sender: fields.text("last_writer"), sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) },
+        error: fields.text("error").map(DisplayText.escaped)))
   }
 }
