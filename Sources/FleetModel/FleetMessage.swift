@@ -16,6 +16,7 @@ import WormholeVocabulary
 /// a `BridgeInfo` is not the JSON object the bridge writes, an archive is not base64 or is
 /// larger than ``FleetState/archiveByteLimit``, or a traffic entry is retained or malformed.
 public enum FleetMessage: Sendable {
+  /// `online` or `offline`; `unknown` when the retained presence was removed.
   case presence(machine: String, FleetPresence)
   /// The bridge's `BridgeInfo`, or `nil` when it was removed; with how many mailboxes it says it
   /// publishes (`nil` when it does not say).
@@ -26,7 +27,7 @@ public enum FleetMessage: Sendable {
   case trafficBacklog(machine: String, [TrafficEntry])
   /// A mailbox's payload, or `nil` when it was cleared (an empty retained message).
   case mailbox(machine: String, directory: FileName, identifier: FileName, RemoteMailboxPayload?)
-  /// Not state (another dashboard's requests, an empty presence).
+  /// Not state (another dashboard's requests).
   case ignored
   /// Not a bridge's: counted, never shown.
   case dropped(reason: String)
@@ -61,8 +62,10 @@ public enum FleetMessage: Sendable {
     case .requests:
       self = .ignored
     case .presence(let machine):
+      // Removed (an empty retained message): unknown, and the machine forgotten if nothing
+      // else of it is left (see ``FleetState``).
       guard !input.payload.isEmpty else {
-        self = .ignored
+        self = .presence(machine: machine, .unknown)
         return
       }
       guard let word = String(validating: input.payload, as: UTF8.self),

@@ -192,6 +192,16 @@ public struct FleetState: Sendable {
     case .dropped(let reason): drop(reason, &change)
     case .reloadStarted: reloading = HeardAgain()
     case .reloadFinished: finishReload(&change)
+    case .presence(let machine, .unknown):
+      // The retained presence removed: a machine of which nothing else is left is forgotten,
+      // so that forged machines removed from the broker free their slots (``machineLimit``).
+      guard let known = machines[machine] else { return }
+      if known.remoteWrites == nil && known.presentCount == 0 {
+        forget(machine, &change)
+      } else if known.presence != .unknown {
+        machines[machine]?.presence = .unknown
+        change.machinesChanged = true
+      }
     case .presence(let machine, let presence):
       guard touchMachine(machine, &change) else { return }
       if machines[machine]?.presence != presence {
@@ -403,13 +413,8 @@ public struct FleetState: Sendable {
     for name in machineNames {
       guard let machine = machines[name] else { continue }
       guard heard.machines.contains(name) else {
-        mailboxTotal -= machine.directories.values.reduce(0) { $0 + $1.count }
-        historyBytes -= machine.directories.values.reduce(0) {
-          $0 + $1.values.reduce(0) { $0 + Self.historyBytes(of: $1) }
-        }
-        machines[name] = nil
+        forget(name, &change)
         outcome.machinesGone += 1
-        change.structuralMachines.insert(name)
         continue
       }
       outcome.machines += 1
@@ -450,6 +455,18 @@ public struct FleetState: Sendable {
     }
     machineNames.removeAll { machines[$0] == nil }
     change.reload = outcome
+  }
+
+  /// Forgets the machine `name` with its mailboxes and their history.
+  private mutating func forget(_ name: String, _ change: inout FleetChange) {
+    guard let machine = machines[name] else { return }
+    mailboxTotal -= machine.directories.values.reduce(0) { $0 + $1.count }
+    historyBytes -= machine.directories.values.reduce(0) {
+      $0 + $1.values.reduce(0) { $0 + Self.historyBytes(of: $1) }
+    }
+    machines[name] = nil
+    machineNames.removeAll { $0 == name }
+    change.structuralMachines.insert(name)
   }
 
   private mutating func drop(_ reason: String, _ change: inout FleetChange) {
