@@ -32,20 +32,23 @@ public final class FleetSource: DashboardMessageSource {
   public static let reloadQuietMilliseconds = 500
   /// The longest a reload lasts, however busy the broker.
   public static let reloadLimitMilliseconds = 10_000
+  /// The most bytes of payloads that wait to be checked by default (see ``init(broker:clientIdentifier:clock:pendingByteLimit:)``).
+  public static let pendingByteLimit = FleetPendingInputs.defaultByteLimit
 
   private let broker: BrokerAddress
   private let clock: any DashboardClock
   private let clientIdentifier: String
   private let queue = DispatchQueue(label: "wormhole.dashboard.fleet")
-  private let state = Mutex(State())
+  private let state: Mutex<State>
 
   private struct State: SourcePosting {
     var post: (@Sendable (DashboardMessage) -> Void)?
     /// What arrived since the last batch, in order: a message from the broker is kept as it
     /// came (checked when the batch is made, off the client's thread, so that the client reads
     /// the socket as fast as the broker writes: mosquitto drops what waits for a slow reader
-    /// beyond its `max_queued_messages`), a marker as it is.
-    var pending: [Pending] = []
+    /// beyond its `max_queued_messages`), a marker as it is; at most so many bytes of payloads
+    /// (``FleetPendingInputs``), beyond which a message is dropped and counted.
+    var pending: FleetPendingInputs
     var flushScheduled = false
     var client: MQTTClient?
     var started = false
@@ -57,24 +60,18 @@ public final class FleetSource: DashboardMessageSource {
     var reloads = 0
   }
 
-  private enum Pending: Sendable {
-    case checked(FleetMessage)
-    case received(FleetInput, at: Int64)
-
-    var message: FleetMessage {
-      switch self {
-      case .checked(let message): message
-      case .received(let input, let time): FleetMessage(input, at: time)
-      }
-    }
-  }
-
   /// The fleet of `broker`; nothing connects until ``start(posting:)``. `clientIdentifier`
   /// names this dashboard to the broker (a clean session: it is forgotten when it leaves).
-  public init(broker: BrokerAddress, clientIdentifier: String, clock: any DashboardClock = SystemClock()) {
+  /// At most `pendingByteLimit` bytes of payloads wait for a batch to be checked; a message
+  /// beyond is dropped and counted ("the dashboard fell behind").
+  public init(
+    broker: BrokerAddress, clientIdentifier: String, clock: any DashboardClock = SystemClock(),
+    pendingByteLimit: Int = FleetSource.pendingByteLimit
+  ) {
     self.broker = broker
     self.clientIdentifier = clientIdentifier
     self.clock = clock
+    state = Mutex(State(pending: FleetPendingInputs(byteLimit: pendingByteLimit)))
   }
 
   public func start(posting post: @escaping @Sendable (DashboardMessage) -> Void) {
@@ -105,7 +102,7 @@ public final class FleetSource: DashboardMessageSource {
         case .connected:
           // On the client's thread, before the subscription: the marker precedes what it sends.
           if let generation = self.beginReloadIfReconnected() {
-            self.enqueue(.checked(.reloadStarted), reload: generation)
+            self.enqueue(marker: .reloadStarted, reload: generation)
           }
           if let client = subscribe.withLock({ $0 }) {
             do throws(MQTTError) {
@@ -122,11 +119,10 @@ public final class FleetSource: DashboardMessageSource {
           self.send(.fleetConnection(nil))
         case .received(let message):
           self.enqueue(
-            .received(
-              FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained),
-              at: self.clock.now()))
+            FleetInput(topic: message.topic, payload: message.payload, isRetained: message.isRetained),
+            at: self.clock.now())
         case .dropped(let reason):
-          self.enqueue(.received(.refused(reason), at: self.clock.now()))
+          self.enqueue(.refused(reason), at: self.clock.now())
         case .refused(let reason):
           self.send(.fleetConnection("the broker refused the connection: \(reason)"))
         case .disconnected(let reason):
@@ -177,7 +173,7 @@ public final class FleetSource: DashboardMessageSource {
     }
     guard let wait else { return }
     guard wait > 0 else {
-      enqueue(.checked(.reloadFinished))
+      enqueue(marker: .reloadFinished)
       return
     }
     queue.asyncAfter(deadline: .now() + .nanoseconds(Int(wait))) { [weak self] in
@@ -185,12 +181,21 @@ public final class FleetSource: DashboardMessageSource {
     }
   }
 
-  /// Queues `message` for the next batch (which checks it: parsing, base64, on this source's
-  /// queue, so the loop only files it); the reload marker `reload` also starts its quiet watch.
-  private func enqueue(_ message: Pending, reload: Int? = nil) {
+  /// Queues `input`, received at `time`, for the next batch (which checks it: parsing, base64,
+  /// on this source's queue, so the loop only files it).
+  private func enqueue(_ input: FleetInput, at time: Int64) {
+    enqueue { $0.append(input, at: time) }
+  }
+
+  /// Queues a marker; the reload marker `reload` also starts its quiet watch.
+  private func enqueue(marker: FleetMessage, reload: Int? = nil) {
+    enqueue(reload: reload) { $0.append(marker: marker) }
+  }
+
+  private func enqueue(reload: Int? = nil, _ add: (inout FleetPendingInputs) -> Void) {
     let now = DispatchTime.now().uptimeNanoseconds
     let schedule = state.withLock { state -> Bool in
-      state.pending.append(message)
+      add(&state.pending)
       state.reload?.lastArrival = now
       defer { state.flushScheduled = true }
       return !state.flushScheduled
@@ -206,12 +211,10 @@ public final class FleetSource: DashboardMessageSource {
   }
 
   private func flush() {
-    let (pending, post) = state.withLock { state -> ([Pending], (@Sendable (DashboardMessage) -> Void)?) in
-      defer {
-        state.pending = []
-        state.flushScheduled = false
-      }
-      return (state.pending, state.post)
+    let (pending, post) = state.withLock {
+      state -> ([FleetPendingInputs.Entry], (@Sendable (DashboardMessage) -> Void)?) in
+      defer { state.flushScheduled = false }
+      return (state.pending.take(), state.post)
     }
     guard !pending.isEmpty else { return }
     let batch = pending.map(\.message)

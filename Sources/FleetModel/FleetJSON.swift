@@ -38,6 +38,21 @@ struct FleetJSON {
     return nil
   }
 
+  /// The string in `key`, cut to at most ``FleetState/textByteLimit`` UTF-8 bytes on a scalar
+  /// boundary (`…` added) when it is longer: for texts that reach the screen but no byte budget.
+  func text(_ key: String) -> String? {
+    guard let text = string(key) else { return nil }
+    guard text.utf8.count > FleetState.textByteLimit else { return text }
+    var kept = String.UnicodeScalarView()
+    var bytes = 0
+    for scalar in text.unicodeScalars {
+      bytes += UTF8.width(scalar)
+      guard bytes <= FleetState.textByteLimit else { break }
+      kept.append(scalar)
+    }
+    return String(kept) + "…"
+  }
+
   func integer(_ key: String) -> Int64? {
     switch value(key) {
     case .integer(let number)?: return number

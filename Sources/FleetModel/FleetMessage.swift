@@ -10,11 +10,13 @@ import WormholeVocabulary
 /// so that the loop's reducer (``FleetState/apply(_:at:)-([FleetMessage],_)``) only files it.
 ///
 /// Everything from the broker is hostile. A message is dropped when its topic is not a bridge's
-/// (a malformed level, an unknown kind), its payload is larger than
+/// (a malformed level, an unknown kind, a name no bridge publishes: see
+/// `BridgeTopics.problem(with:)`), its payload is larger than
 /// ``FleetState/payloadByteLimit``, a presence is not `online`/`offline`, a mailbox payload or
 /// a `BridgeInfo` is not the JSON object the bridge writes, an archive is not base64 or is
 /// larger than ``FleetState/archiveByteLimit``, or a traffic entry is retained or malformed.
 public enum FleetMessage: Sendable {
+  /// `online` or `offline`; `unknown` when the retained presence was removed.
   case presence(machine: String, FleetPresence)
   /// The bridge's `BridgeInfo`, or `nil` when it was removed; with how many mailboxes it says it
   /// publishes (`nil` when it does not say).
@@ -25,7 +27,7 @@ public enum FleetMessage: Sendable {
   case trafficBacklog(machine: String, [TrafficEntry])
   /// A mailbox's payload, or `nil` when it was cleared (an empty retained message).
   case mailbox(machine: String, directory: FileName, identifier: FileName, RemoteMailboxPayload?)
-  /// Not state (another dashboard's requests, an empty presence).
+  /// Not state (another dashboard's requests).
   case ignored
   /// Not a bridge's: counted, never shown.
   case dropped(reason: String)
@@ -52,12 +54,18 @@ public enum FleetMessage: Sendable {
       self = .dropped(reason: "a topic that is not a bridge's: \(DisplayText.field(input.topic))")
       return
     }
+    if let problem = BridgeTopics.problem(with: topic) {
+      self = .dropped(reason: DisplayText.escaped(problem))
+      return
+    }
     switch topic {
     case .requests:
       self = .ignored
     case .presence(let machine):
+      // Removed (an empty retained message): unknown, and the machine forgotten if nothing
+      // else of it is left (see ``FleetState``).
       guard !input.payload.isEmpty else {
-        self = .ignored
+        self = .presence(machine: machine, .unknown)
         return
       }
       guard let word = String(validating: input.payload, as: UTF8.self),
@@ -129,16 +137,16 @@ public enum FleetMessage: Sendable {
           ? FileName("") : nil)
     else { return nil }
     var details = TrafficDetails(
-      device: fields.string("device"), peer: fields.string("peer"),
-      delivery: fields.string("delivery").map(TrafficDelivery.init(rawValue:)),
-      transfer: fields.string("transfer"))
+      device: fields.text("device"), peer: fields.text("peer"),
+      delivery: fields.text("delivery").map(TrafficDelivery.init(rawValue:)),
+      transfer: fields.text("transfer"))
     details.machine = machine
     return TrafficEntry(
       id: 0, milliseconds: milliseconds, kind: TrafficEntryKind(rawValue: kind), directory: directory,
-      identifier: identifier, transiting: fields.string("transiting"),
-      size: Int(clamping: max(fields.integer("bytes") ?? 0, 0)), sender: fields.string("sender"),
+      identifier: identifier, transiting: fields.text("transiting"),
+      size: Int(clamping: max(fields.integer("bytes") ?? 0, 0)), sender: fields.text("sender"),
       processIdentifier: fields.integer("pid").flatMap { Int32(exactly: $0) },
-      sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) }, error: fields.string("error"),
+      sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) }, error: fields.text("error"),
       arrivalMilliseconds: now, details: details)
   }
 }

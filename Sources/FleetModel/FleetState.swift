@@ -43,6 +43,10 @@ public struct FleetState: Sendable {
   /// The most machines kept: a message of one more is dropped and counted with the reason,
   /// since anyone who can publish on the broker can invent machines.
   public static let machineLimit = 1024
+  /// The most UTF-8 bytes kept of a text from the broker that no byte budget counts (a traffic
+  /// entry's sender, error, device, peer, transfer; a mailbox's last writer, error, archive
+  /// note): a longer one is cut, `…` added.
+  public static let textByteLimit = 1024
   /// The most mailboxes kept by default, across the machines (``mailboxLimit``).
   public static let defaultMailboxLimit = 100_000
 
@@ -170,12 +174,34 @@ public struct FleetState: Sendable {
   }
 
   private mutating func apply(_ message: FleetMessage, at now: Int64, into change: inout FleetChange) {
+    if let impostor = Self.machine(of: message), let shown = machines[impostor],
+      !shown.name.utf8.elementsEqual(impostor.utf8)
+    {
+      // Swift's `String` calls canonically equivalent names equal (`é` and `e` + U+0301), but
+      // they are two topic levels, two machines to the broker and its ACL: the one shown first
+      // keeps the name, the other is refused, so it can neither pass for it nor change it.
+      drop(
+        "machine \(DisplayText.field(impostor)) (bytes \(Self.hex(impostor))) has the same text as machine "
+          + "\(DisplayText.field(shown.name)) (bytes \(Self.hex(shown.name))), shown already: not shown",
+        &change)
+      return
+    }
     if reloading != nil { noteHeard(message) }
     switch message {
     case .ignored: return
     case .dropped(let reason): drop(reason, &change)
     case .reloadStarted: reloading = HeardAgain()
     case .reloadFinished: finishReload(&change)
+    case .presence(let machine, .unknown):
+      // The retained presence removed: a machine of which nothing else is left is forgotten,
+      // so that forged machines removed from the broker free their slots (``machineLimit``).
+      guard let known = machines[machine] else { return }
+      if known.remoteWrites == nil && known.presentCount == 0 {
+        forget(machine, &change)
+      } else if known.presence != .unknown {
+        machines[machine]?.presence = .unknown
+        change.machinesChanged = true
+      }
     case .presence(let machine, let presence):
       guard touchMachine(machine, &change) else { return }
       if machines[machine]?.presence != presence {
@@ -343,6 +369,23 @@ public struct FleetState: Sendable {
   public static let unconfirmedReason =
     "its bridge has not published its info again since the broker connection came back"
 
+  /// The machine `message` is about, `nil` for one about none.
+  private static func machine(of message: FleetMessage) -> String? {
+    switch message {
+    case .presence(let machine, _), .bridgeInfo(let machine, _, _), .traffic(let machine, _),
+      .trafficBacklog(let machine, _), .mailbox(let machine, _, _, _):
+      machine
+    case .ignored, .dropped, .reloadStarted, .reloadFinished: nil
+    }
+  }
+
+  /// `name`'s UTF-8 bytes in lowercase hexadecimal, which tell apart names of the same text.
+  private static func hex(_ name: String) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    return String(
+      decoding: name.utf8.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+  }
+
   /// Notes, during a reload, what `message` says again.
   private mutating func noteHeard(_ message: FleetMessage) {
     switch message {
@@ -370,13 +413,8 @@ public struct FleetState: Sendable {
     for name in machineNames {
       guard let machine = machines[name] else { continue }
       guard heard.machines.contains(name) else {
-        mailboxTotal -= machine.directories.values.reduce(0) { $0 + $1.count }
-        historyBytes -= machine.directories.values.reduce(0) {
-          $0 + $1.values.reduce(0) { $0 + Self.historyBytes(of: $1) }
-        }
-        machines[name] = nil
+        forget(name, &change)
         outcome.machinesGone += 1
-        change.structuralMachines.insert(name)
         continue
       }
       outcome.machines += 1
@@ -417,6 +455,18 @@ public struct FleetState: Sendable {
     }
     machineNames.removeAll { machines[$0] == nil }
     change.reload = outcome
+  }
+
+  /// Forgets the machine `name` with its mailboxes and their history.
+  private mutating func forget(_ name: String, _ change: inout FleetChange) {
+    guard let machine = machines[name] else { return }
+    mailboxTotal -= machine.directories.values.reduce(0) { $0 + $1.count }
+    historyBytes -= machine.directories.values.reduce(0) {
+      $0 + $1.values.reduce(0) { $0 + Self.historyBytes(of: $1) }
+    }
+    machines[name] = nil
+    machineNames.removeAll { $0 == name }
+    change.structuralMachines.insert(name)
   }
 
   private mutating func drop(_ reason: String, _ change: inout FleetChange) {

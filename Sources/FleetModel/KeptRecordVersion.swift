@@ -82,9 +82,11 @@ public enum KeptRecordVersion {
     }
   }
 
-  /// A time as the bridge's messages give it, in UTC: `2026-12-01T18:44:05.123Z`.
+  /// A time as the bridge's messages give it, in UTC: `2026-12-01T18:44:05.123Z`; one beyond
+  /// what the format writes (years 0000 to 9999) is written as that end, not trapped on.
   public static func timestamp(_ milliseconds: Int64) -> String {
-    CivilTime(millisecondsSince1970: milliseconds).iso8601(alwaysMilliseconds: true)
+    let writable = min(max(milliseconds, -62_167_219_200_000), 253_402_300_799_999)
+    return CivilTime(millisecondsSince1970: writable).iso8601(alwaysMilliseconds: true)
   }
 
   private static func distance(_ a: UInt64, _ b: UInt64) -> UInt64 { a > b ? a - b : b - a }

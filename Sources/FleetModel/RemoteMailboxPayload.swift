@@ -15,6 +15,8 @@ public struct RemoteMailboxPayload: Sendable {
   /// Why there is no archive, as the bridge said (escaped).
   public var archiveNote: String?
   public var size: Int
+  /// When the archive was modified (milliseconds since 1970, at most 2262-04-11), `nil` when
+  /// the payload does not say or says another time.
   public var modifiedMilliseconds: Int64?
   public var lastChange: Int64?
   /// The value on one line (escaped, at most ``MailboxModel/MailboxVersion/summaryColumns``).
@@ -27,6 +29,13 @@ public struct RemoteMailboxPayload: Sendable {
   /// Why a payload was refused.
   public struct Problem: Error, Sendable {
     public var reason: String
+  }
+
+  /// `milliseconds` as a modification time, `nil` unless a file's can be it: from 1970 to when
+  /// nanoseconds since 1970 fill an `Int64` (2262-04-11), as a version keeps it. The format
+  /// writes years 0000 to 9999; those beyond once overflowed the dashboard (it crashed).
+  static func modificationTime(_ milliseconds: Int64) -> Int64? {
+    (0...Int64.max / 1_000_000).contains(milliseconds) ? milliseconds : nil
   }
 
   /// `bytes` read as a bridge's mailbox payload, or why it is not one.
@@ -55,14 +64,16 @@ public struct RemoteMailboxPayload: Sendable {
     }
     return .success(
       RemoteMailboxPayload(
-        text: text, archive: archive, archiveNote: top.string("archive_note").map(DisplayText.escaped),
+        text: text, archive: archive, archiveNote: top.text("archive_note").map(DisplayText.escaped),
         size: Int(clamping: max(fields.integer("bytes") ?? Int64(archive?.count ?? 0), 0)),
-        modifiedMilliseconds: fields.string("modified").flatMap(TrafficRecord.milliseconds(fromTimestamp:)),
+        modifiedMilliseconds: fields.string("modified").flatMap(TrafficRecord.milliseconds(fromTimestamp:))
+          .flatMap(
+            Self.modificationTime),
         lastChange: fields.string("last_change").flatMap(TrafficRecord.milliseconds(fromTimestamp:)),
-        summary: fields.string("summary").map {
+        summary: fields.text("summary").map {
           TerminalWidth.truncated(DisplayText.escaped($0), toColumns: MailboxVersion.summaryColumns)
         },
-        sender: fields.string("last_writer"), sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) },
-        error: fields.string("error").map(DisplayText.escaped)))
+        sender: fields.text("last_writer"), sequence: fields.integer("seq").flatMap { UInt64(exactly: $0) },
+        error: fields.text("error").map(DisplayText.escaped)))
   }
 }

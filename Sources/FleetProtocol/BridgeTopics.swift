@@ -97,6 +97,38 @@ public enum BridgeTopics {
     }
   }
 
+  /// The longest machine name in UTF-8 bytes (`bridge --name` takes 1 to 255).
+  public static let maximumMachineByteCount = 255
+
+  /// Why a topic's names are not ones a bridge publishes, or `nil` when they are: a machine name
+  /// of 1 to ``maximumMachineByteCount`` bytes without NUL; a mailbox's directory an absolute
+  /// path without NUL of at most ``RemoteRequest/maximumDirectoryByteCount`` bytes, and its
+  /// identifier one a local mailbox can have (`MessageIdentifier`'s rules). ``kind(of:)`` leaves
+  /// them to this, so that a bridge still recognizes (and removes) junk under its own topics.
+  public static func problem(with kind: Kind) -> String? {
+    let machine: String
+    switch kind {
+    case .presence(let name), .bridge(let name), .traffic(let name), .backlog(let name), .requests(let name),
+      .mailbox(let name, _, _):
+      machine = name
+    }
+    let length = machine.utf8.count
+    guard length <= maximumMachineByteCount else {
+      return "a machine name of \(length) bytes, above \(maximumMachineByteCount)"
+    }
+    guard !machine.utf8.contains(0) else { return "a machine name that contains a NUL character" }
+    guard case .mailbox(_, let directory, let identifier) = kind else { return nil }
+    let path = directory.bytes
+    guard path.first == UInt8(ascii: "/") else { return "a mailbox directory that is not an absolute path" }
+    guard !path.contains(0) else { return "a mailbox directory that contains a NUL character" }
+    guard path.count <= RemoteRequest.maximumDirectoryByteCount else {
+      return "a mailbox directory of \(path.count) bytes, above \(RemoteRequest.maximumDirectoryByteCount)"
+    }
+    return MessageIdentifier.problem(withBytes: identifier.bytes).map {
+      "a mailbox identifier that cannot name a mailbox: \($0)"
+    }
+  }
+
   /// `text`'s UTF-8 bytes as one topic level.
   public static func encoded(_ text: String) -> String { encoded(Array(text.utf8)) }
 

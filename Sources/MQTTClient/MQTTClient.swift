@@ -369,17 +369,29 @@ public final class MQTTClient: Sendable {
       guard let waiter else { return }
       let woken = waiter.wait(timeout: .now() + .seconds(max(5, min(keepAlive, 60))))
       let failed = callbacks.session.withLock { session -> Bool in
-        session.handshakeWaiter = nil
-        return woken == .success && !session.answered
+        let failed = woken == .success && !session.answered
+        if !failed { session.handshakeWaiter = nil }
+        return failed
       }
       guard failed else { return }
       state.isLooping = false
       state.isClosed = true
-      // Once the thread has ended, the logged words are complete.
+      // Once the thread has ended, the logged words are complete. The waiter stays set until
+      // then, so that the loop's end keeps them for this error (as `handshakeFailure`) instead
+      // of reporting them as a disconnection and leaving "no details" here.
       loop.stop()
+      callbacks.session.withLock { $0.handshakeWaiter = nil }
       state.loop = nil
       let (ended, logged) = callbacks.session.withLock { ($0.handshakeFailure, $0.lastError) }
-      let reason = ended ?? "\(Self.words(CMOSQ_ERR_TLS)) (\(DisplayText.escaped(logged ?? "no details")))"
+      // The disconnection's words ("disconnected", when the broker closed on a certificate it
+      // wants) carry OpenSSL's only for a TLS error: add them, they are what the advice reads.
+      let details = logged.map(DisplayText.escaped)
+      let reason =
+        switch (ended, details) {
+        case (let ended?, let details?) where !ended.contains(details): "\(ended) (\(details))"
+        case (let ended?, _): ended
+        case (nil, _): "\(Self.words(CMOSQ_ERR_TLS)) (\(details ?? "no details"))"
+        }
       throw .connectionFailed(broker, reason: tlsAdvice(reason, broker: broker, options: options))
     }
   }

@@ -168,9 +168,10 @@ enum FleetDump {
       if case .string(let value)? = member(key, in: mailbox) { return value }
       return nil
     }
+    // A count no bridge writes (negative, another type) is not printed: 0, as the model takes it.
     func number(_ key: String) -> Int64? {
       switch member(key, in: mailbox) {
-      case .integer(let value)?: value
+      case .integer(let value)? where value >= 0: value
       case .unsignedInteger(let value)?: Int64(clamping: value)
       default: nil
       }

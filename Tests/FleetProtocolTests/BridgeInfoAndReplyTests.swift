@@ -41,3 +41,21 @@ import Testing
     }
   }
 }
+
+/// A reply's `modified_ms` beyond a version's modification time (a forged reply) is refused:
+/// `Int64.max` trapped the dashboard's status line.
+@Suite struct ReplyModificationTimeTests {
+  @Test(arguments: [Int64.max, Int64.min, -1, 9_223_372_036_855])
+  func aModificationTimeNoVersionCanHaveIsRefused(_ milliseconds: Int64) {
+    let payload =
+      #"{"version":1,"id":"r","ok":true,"error":null,"seq":3,"replayed":{"record":1,"bytes":2,"modified_ms":"#
+      + "\(milliseconds)}}"
+    #expect(throws: FleetProtocolError.self) { try RemoteReply(payload: Array(payload.utf8)) }
+  }
+
+  @Test func aVersionsModificationTimeIsRead() throws {
+    let payload =
+      #"{"version":1,"id":"r","ok":true,"error":null,"seq":3,"replayed":{"record":1,"bytes":2,"modified_ms":9223372036854}}"#
+    #expect(try RemoteReply(payload: Array(payload.utf8)).replayed?.modifiedMilliseconds == 9_223_372_036_854)
+  }
+}
