@@ -30,8 +30,10 @@ public struct CivilTime: Sendable, Hashable {
 
   /// The calendar fields of an instant given in milliseconds since 1970-01-01 00:00:00 UTC.
   public init(millisecondsSince1970 milliseconds: Int64) {
-    let days = Self.floorDivide(milliseconds, 86_400_000)
-    let ofDay = milliseconds - days * 86_400_000
+    // From the quotient and remainder: `days * 86_400_000` is below Int64.min for the earliest
+    // instants, and would trap.
+    var (days, ofDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    if ofDay < 0 { (days, ofDay) = (days - 1, ofDay + 86_400_000) }
     self.init(daysSince1970: days)
     hour = ofDay / 3_600_000
     minute = ofDay / 60_000 % 60

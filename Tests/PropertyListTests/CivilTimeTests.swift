@@ -35,4 +35,16 @@ import Testing
     #expect(!CivilTime(year: 2026, month: 13, day: 1).isValid)
     #expect(!CivilTime(year: 2026, month: 1, day: 1, second: 60).isValid)
   }
+
+  /// Every Int64 is an instant (about 292 million years either side of 1970): the extremes, which
+  /// a hostile journal or broker payload can hold, give their fields instead of trapping.
+  @Test func theExtremeInstantsHaveFields() {
+    let latest = CivilTime(millisecondsSince1970: .max)
+    #expect(latest.year == 292_278_994 && latest.month == 8 && latest.day == 17, "\(latest)")
+    #expect(latest.hour == 7 && latest.minute == 12 && latest.second == 55 && latest.millisecond == 807)
+    let earliest = CivilTime(millisecondsSince1970: .min)
+    #expect(earliest.year == -292_275_055 && earliest.month == 5 && earliest.day == 16, "\(earliest)")
+    #expect(earliest.hour == 16 && earliest.minute == 47 && earliest.second == 4)
+    #expect(earliest.millisecond == 192)
+  }
 }
