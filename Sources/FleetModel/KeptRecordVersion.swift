@@ -18,11 +18,12 @@ public enum KeptRecordVersion {
   /// number in `traffic` (the directory's entries, newest last) names the version it recorded,
   /// else a kept version carries the sequence itself. Refused when the record wrote no message
   /// (a clear), wrote another mailbox, or is no longer kept (then the nearest kept version is
-  /// named); `historyDepth` is how many earlier versions the model keeps, for the message.
+  /// named); `historyDepth` is how many earlier versions the model keeps, for the message. A
+  /// record that replayed another one resolves to that one's version when it has none of its own.
   public static func resolve(
     record: UInt64, identifier: FileName, mailbox: Mailbox?,
     traffic: some BidirectionalCollection<TrafficEntry>,
-    historyDepth: Int
+    historyDepth: Int, replayChainLimit: Int = 16
   ) -> Result<MailboxVersion, Refusal> {
     let name = identifier.displayField
     let entry = traffic.last { $0.sequence == record }
@@ -40,6 +41,16 @@ public enum KeptRecordVersion {
     let found =
       entry.flatMap { entry in entry.versionSerial.flatMap { serial in kept.last { $0.serial == serial } } }
       ?? kept.last { $0.sequence == record }
+    // A replay wrote the bytes of the record it replayed, and the model keeps no version of its
+    // own for bytes it already has (a replay of the current version): resolve that record, up to
+    // `replayChainLimit` replays of replays back.
+    if found == nil, let entry, entry.kind == .replayed, let earlier = entry.replayOf, earlier < record,
+      replayChainLimit > 0
+    {
+      return resolve(
+        record: earlier, identifier: identifier, mailbox: mailbox, traffic: traffic,
+        historyDepth: historyDepth, replayChainLimit: replayChainLimit - 1)
+    }
     if let found {
       guard found.bytes != nil else {
         return .failure(

@@ -87,6 +87,29 @@ private enum Payload {
     #expect(reason(resolve(4, nil)).hasSuffix("and score has no kept version"))
   }
 
+  /// A replay of the current version adds no version (the bytes are the same): a replay of that
+  /// replay's record is the version of the record it replayed.
+  @Test func aRecordThatReplayedAnotherResolvesToThatOnesVersion() {
+    let mailbox = Mailbox(
+      identifier: "score", current: Self.version(serial: 8, seq: 8, at: 1_764_614_645),
+      history: [Self.version(serial: 5, seq: 5, at: 200)], versionCount: 2, lastChange: 0, error: nil)
+    var replay = Self.entry(12, "score", kind: .replayed)
+    replay.replayOf = 8
+    var replayOfReplay = Self.entry(13, "score", kind: .replayed)
+    replayOfReplay.replayOf = 12
+    let traffic = [replay, replayOfReplay]
+    for record: UInt64 in [12, 13] {
+      let resolved = KeptRecordVersion.resolve(
+        record: record, identifier: "score", mailbox: mailbox, traffic: traffic, historyDepth: 64)
+      #expect((try? resolved.get())?.serial == 8, "\(record): \(resolved)")
+    }
+    // A chain is followed so far only.
+    let bounded = KeptRecordVersion.resolve(
+      record: 13, identifier: "score", mailbox: mailbox, traffic: traffic, historyDepth: 64,
+      replayChainLimit: 1)
+    #expect((try? bounded.get()) == nil)
+  }
+
   // MARK: r on a remote traffic entry whose version this dashboard no longer keeps
 
   @Test func aRemoteEntryWhoseVersionIsGoneIsReplayedFromTheBridgesHistory() {
