@@ -503,7 +503,10 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       }
       heartbeatWake.signal()
     case .refused(let reason):
+      // The broker did not accept a publication or subscription (its ACL): said at once, as a
+      // device link says it, instead of a peer that runs on unseen.
       refusals.withLock { $0.last = reason }
+      emitting.withLock { _ in emit([.denied(reason)]) }
     case .received(let message):
       receive(message)
     case .dropped(let reason):

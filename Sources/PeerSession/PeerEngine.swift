@@ -631,6 +631,8 @@ public final class PeerEngine: Sendable {
       return items + lose(neighbour: peer.id, reason: .hungUp, in: &state)
     case .refused(let error, let from):
       return [.event(.refused("from \(from): \(error)"))]
+    case .denied(let reason):
+      return [.event(.refused("the link: \(reason)"))]
     case .received(let frame, let from):
       return receive(frame, from: from, in: &state)
     }

@@ -12,4 +12,8 @@ public enum PeerLinkEvent: Sendable, Equatable {
   /// The neighbour sent bytes that are not a frame; the link dropped that connection (a
   /// `hungUp` follows).
   case refused(PeerFrameError, from: PeerIdentity)
+  /// What carries the link refused something this peer sent, in these words (a broker whose ACL
+  /// does not let this peer's user publish its presence or frames): the peer cannot take part as
+  /// asked until that changes.
+  case denied(String)
 }

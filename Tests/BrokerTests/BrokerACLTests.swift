@@ -257,4 +257,22 @@ struct BrokerACLTests {
     outsider.client.disconnect()
     insider.client.disconnect()
   }
+
+  /// A peer whose user may not use its service's topics says so at once (it ran on in silence):
+  /// the broker's refusal of its presence is a `refused` line.
+  @Test func aPeerRunWhoseUserTheACLRefusesSaysSo() throws {
+    let broker = try Self.aclBroker()
+    defer { broker.stop() }
+    let secrets = TemporaryDirectory(prefix: "acl-secrets")
+    defer { secrets.remove() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let outsider = try Self.peer(
+      "outsider", home, broker: broker, as: "outsider", secrets: secrets, ["--advertise"])
+    defer { outsider.stop() }
+    outsider.output.wait(seconds: 20) { String(decoding: $0, as: UTF8.self).contains(Self.refusal) }
+    let text = outsider.outputText + outsider.errorText
+    #expect(text.contains("refused: the link: the broker did not accept"), "\(text)")
+    #expect(text.contains(Self.refusal), "\(text)")
+  }
 }
