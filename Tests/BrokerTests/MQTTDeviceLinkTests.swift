@@ -255,7 +255,10 @@ struct MQTTDeviceLinkTests {
     let watch = try BrokerDevice(home, pair.watch, broker: broker)
     defer { watch.stop() }
     let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    // Each side reachable to the other: the phone sends below (under load it had not yet heard
+    // the watch's presence when only the watch had heard the phone's: 7007).
     try #require(watch.waitReachable())
+    try #require(phone.waitReachable())
     let intruder = try MQTTClient(clientIdentifier: "intruder", cleanSession: true) { _ in }
     try intruder.connect(to: broker.address)
     defer { intruder.disconnect() }
