@@ -50,6 +50,11 @@ public struct DeviceTopics: Sendable, Equatable {
   /// The topic of `kind` for this device.
   public func topic(_ kind: Kind) -> String { "\(device)/\(kind.rawValue)" }
 
+  /// `PREFIX/pairs/PAIR/ROLE/claim`: the newest run's claim to this device's client identifier
+  /// (retained, QoS 1), which a device of the same role on another machine reads to learn that
+  /// it lost the identifier (``MQTTDeviceLink/isTakenOver``).
+  public var claim: String { "\(device)/claim" }
+
   /// The same topics for the pair's other device.
   public var counterpart: DeviceTopics {
     // The counterpart's address passes the same checks as this one's.

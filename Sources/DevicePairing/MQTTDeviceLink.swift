@@ -50,6 +50,47 @@ public final class MQTTDeviceLink: DeviceLink {
   private let routes = Mutex<DeviceRoutes?>(nil)
   /// Routes them off the client's network thread, one at a time, in order of arrival.
   private let routingQueue = DispatchQueue(label: "wormhole.mqtt-link.routing")
+  /// This run's claim to the client identifier, published (retained) at each connection.
+  private let claim = Claim()
+
+  /// A run's claim to its device's client identifier: when it started (milliseconds since
+  /// 1970) and a random token; the later claim (then the larger token) holds the identifier.
+  /// Payload `TIME TOKEN`: decimal digits, a space, 16 lowercase hex digits.
+  struct Claim: Comparable, Sendable {
+    var milliseconds: UInt64
+    var token: UInt64
+
+    init() {
+      var now = timespec()
+      clock_gettime(CLOCK_REALTIME, &now)
+      milliseconds = UInt64(max(0, now.tv_sec)) * 1000 + UInt64(max(0, now.tv_nsec) / 1_000_000)
+      token = UInt64.random(in: 1...UInt64.max)
+    }
+
+    /// The claim `payload` says, or `nil` when it is not one.
+    init?(_ payload: [UInt8]) {
+      guard payload.count <= 40, let space = payload.firstIndex(of: UInt8(ascii: " ")) else { return nil }
+      let time = payload[..<space]
+      let token = payload[(space + 1)...]
+      guard !time.isEmpty, time.count <= 20, time.allSatisfy({ (0x30...0x39).contains($0) }),
+        token.count == 16,
+        token.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }),
+        let milliseconds = UInt64(String(decoding: time, as: UTF8.self)),
+        let value = UInt64(String(decoding: token, as: UTF8.self), radix: 16)
+      else { return nil }
+      self.milliseconds = milliseconds
+      self.token = value
+    }
+
+    var payload: [UInt8] {
+      let hex = String(token, radix: 16)
+      return Array("\(milliseconds) \(String(repeating: "0", count: 16 - hex.count))\(hex)".utf8)
+    }
+
+    static func < (left: Claim, right: Claim) -> Bool {
+      (left.milliseconds, left.token) < (right.milliseconds, right.token)
+    }
+  }
 
   /// A dispatch source, whose methods are safe from any thread (Dispatch locks it itself).
   private struct HeartbeatTimer: @unchecked Sendable {
@@ -70,6 +111,12 @@ public final class MQTTDeviceLink: DeviceLink {
     /// What was last reported to the session.
     var isReachable = false
     var isStopping = false
+    /// Another device of this role connected with this one's client identifier (the broker
+    /// closed this connection): this link no longer connects.
+    var isTakenOver = false
+    /// The connections this run made (the first ignores the claim it finds: a new run takes
+    /// the identifier, as the broker gives it to the newest connection).
+    var connections = 0
   }
 
   /// A counterpart not heard from for this many heartbeats is unreachable.
@@ -166,6 +213,16 @@ public final class MQTTDeviceLink: DeviceLink {
   /// the session sends both at once, whether the counterpart is there or not.
   public var queuesWhileUnreachable: Bool { true }
 
+  /// Whether another device of this role (the same pair, on another machine or home) connects
+  /// to the broker with this device's client identifier, and its claim
+  /// (``DeviceTopics/claim``, published at each connection) is the later. Such a link stops
+  /// connecting, and says why once (a session failure), instead of taking the session back a
+  /// second later, and the other in turn: two devices of one role would otherwise close each
+  /// other's connection forever (the broker gives an identifier to its newest connection), the
+  /// counterpart's reachability flapping with them and its transfers split between them.
+  /// (The broker does not say why it closed a connection so: mosquitto 2.0 sends no reason.)
+  public var isTakenOver: Bool { state.withLock { $0.isTakenOver } }
+
   public func send(_ frame: DeviceFrame) -> Bool {
     let kind = DeviceTopics.topicKind(for: frame.kind)
     let client = state.withLock { state -> MQTTClient? in
@@ -218,8 +275,13 @@ public final class MQTTDeviceLink: DeviceLink {
   private func handle(_ event: MQTTEvent) {
     switch event {
     case .connected:
-      guard let client = state.withLock({ $0.isStopping ? nil : $0.client }) else { return }
-      state.withLock { $0.isConnected = true }
+      // Taken over: libmosquitto may reconnect before the disconnection, which must not take
+      // the session back.
+      guard let client = state.withLock({ $0.isStopping || $0.isTakenOver ? nil : $0.client }) else { return }
+      state.withLock {
+        $0.isConnected = true
+        $0.connections += 1
+      }
       let counterpart = topics.counterpart
       do {
         // Presence and messages at QoS 0: the broker keeps neither for this device while it is
@@ -231,6 +293,10 @@ public final class MQTTDeviceLink: DeviceLink {
         }
         // Pushes and deep links reach a running device only, as on one machine.
         try client.subscribe(topics.topic(.push), quality: .atMostOnce)
+        // Before this run's claim: the retained one says whether a newer device of this role
+        // took the client identifier (``isTakenOver``).
+        try client.subscribe(topics.claim, quality: .atMostOnce)
+        try client.publish(claim.payload, to: topics.claim, quality: .atLeastOnce, retained: true)
         try client.publish(Self.online, to: topics.topic(.presence), quality: .atLeastOnce, retained: true)
       } catch {
         emit(.refused(.malformed("the broker connection failed at once: \(error)")))
@@ -260,6 +326,10 @@ public final class MQTTDeviceLink: DeviceLink {
   private func receive(_ message: MQTTMessage) {
     if message.topic == topics.topic(.push) {
       receiveRouteRequest(message.payload)
+      return
+    }
+    if message.topic == topics.claim {
+      receiveClaim(message.payload)
       return
     }
     let counterpart = topics.counterpart
@@ -303,6 +373,40 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock { if $0.counterpartHeard != nil { $0.counterpartHeard = .now } }
     }
     emit(.received(frame))
+  }
+
+  /// A claim on this device's `claim` topic. On this run's first connection, whatever it finds
+  /// is a device of this role that ran before (or runs now, and lost the identifier to this
+  /// one): ignored, and replaced by this run's. On a reconnection, another claim than this
+  /// run's means another device connected with the identifier meanwhile: the later claim
+  /// keeps it (both devices compare the same two claims, so exactly one yields).
+  private func receiveClaim(_ payload: [UInt8]) {
+    guard let other = Claim(payload) else {
+      emit(.refused(.malformed("a claim on the \(topics.address.role)'s claim topic that is not TIME TOKEN")))
+      return
+    }
+    guard other > claim else { return }
+    let client = state.withLock { state -> MQTTClient? in
+      guard !state.isStopping, !state.isTakenOver, state.connections > 1 else { return nil }
+      state.isTakenOver = true
+      state.isConnected = false
+      state.counterpartOnline = false
+      state.counterpartHasSession = false
+      state.counterpartHeard = nil
+      return state.client
+    }
+    guard let client else { return }
+    updateReachability()
+    let address = topics.address
+    emit(
+      .refused(
+        .malformed(
+          "another \(address.role) of \(address.pair.text) took its place on the broker (it connects as "
+            + "\(topics.clientIdentifier) too, and each connection closes the other's): this "
+            + "\(address.role) no longer connects; run one \(address.role) of a pair at a time, then start "
+            + "this one again")))
+    // Not on the client's own thread, which disconnect() waits for.
+    DispatchQueue.global().async { client.disconnect() }
   }
 
   /// The longest request identifier taken on the `push` topic (``BrokerRouting`` makes 32 hex digits).

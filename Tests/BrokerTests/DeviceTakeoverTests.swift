@@ -1,0 +1,78 @@
+import DevicePairing
+import DeviceSession
+import MQTTClient
+import TestSupport
+import Testing
+
+/// Two devices of one role on two machines: the broker gives the client identifier
+/// (`wormhole/v1/pairs/PAIR/ROLE`) to the newer one and closes the other.
+@Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
+struct DeviceTakeoverTests {
+  @Test func aDeviceWhoseRoleAnotherTookOverSaysSoAndDoesNotTakeItBack() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let here = BrokerHome()
+    defer { here.remove() }
+    let there = BrokerHome()
+    defer { there.remove() }
+    let pair = try here.makePair()
+    _ = try there.makePair()
+    let watch = try BrokerDevice(here, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let first = try BrokerDevice(here, pair.phone, broker: broker)
+    defer { first.stop() }
+    try #require(first.waitReachable() && watch.waitReachable())
+    let second = try BrokerDevice(there, pair.phone, broker: broker)
+    defer { second.stop() }
+    // The first phone is told why its connection ended: another device of its role took it.
+    let failures = first.deliveries.wait(seconds: 10) { values in
+      values.contains { if case .failure = $0 { return true } else { return false } }
+    }
+    let said = failures.compactMap { delivery -> String? in
+      if case .failure(let error) = delivery { return "\(error)" } else { return nil }
+    }
+    #expect(said.contains { $0.contains("another phone of pair took its place on the broker") }, "\(said)")
+    // And it does not take the role back: before, the two took the session from each other
+    // once a second, the watch's reachability flapping and its transfers split between them.
+    // (The second connects once more, after the first's last reconnection took it.)
+    func connections(_ lines: [String]) -> Int {
+      lines.filter { $0.contains("as wormhole/v1/pairs/pair/phone ") }.count
+    }
+    let then = connections(broker.logLines)
+    let later = connections(broker.waitForLog(seconds: 5) { connections($0) > then + 1 })
+    #expect(later <= then + 1, "\(later - then) connections of a phone after the takeover")
+    #expect(second.waitReachable())
+    #expect(first.link.isTakenOver)
+  }
+
+  /// A claim left by a run long gone, dated later than this one (another machine's clock ahead,
+  /// or this one's set back), does not stop a device: its first connection takes the identifier
+  /// whatever claim it finds, and its reconnections after a broker restart find its own.
+  @Test func aStaleLaterClaimDoesNotStopADeviceNorDoesItsOwnAfterABrokerRestart() throws {
+    let broker = try TestBroker(persistent: true)
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    let pair = try home.makePair()
+    let publish = try ChildProcess(
+      "/usr/bin/mosquitto_pub",
+      arguments: [
+        "-h", "127.0.0.1", "-p", "\(broker.address.port)", "-r", "-q", "1",
+        "-t", "wormhole/v1/pairs/pair/phone/claim", "-m", "99999999999999 ffffffffffffffff",
+      ])
+    publish.waitUntilExit()
+    try #require(publish.terminationStatus == 0)
+    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    defer { watch.stop() }
+    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    defer { phone.stop() }
+    try #require(phone.waitReachable() && watch.waitReachable())
+    try broker.restart()
+    // Reachable again after the reconnection (the deliveries' last reachability says so).
+    let flips = phone.deliveries.wait(seconds: 20) { values in
+      values.filter { $0 == .reachabilityChanged(true) }.count >= 2
+    }
+    #expect(flips.filter { $0 == .reachabilityChanged(true) }.count >= 2)
+    #expect(!phone.link.isTakenOver && !watch.link.isTakenOver)
+  }
+}
