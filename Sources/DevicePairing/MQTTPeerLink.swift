@@ -274,6 +274,13 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     UInt32(clamping: outageLimit.components.seconds + Int64(max(0, keepAlive)) + 1)
   }
 
+  /// The longest pause between two reconnection attempts: a quarter of the outage limit, from 1
+  /// to 5 s, so that a link reconnects well within the limit once the broker is back (a session
+  /// outlives an outage that ends at least this long before the limit).
+  public static func reconnectDelayLimit(outageLimit: Duration) -> UInt32 {
+    UInt32(clamping: min(5, max(1, outageLimit.components.seconds / 4)))
+  }
+
   /// How many messages from the broker were refused: payloads that are no presence or frame,
   /// ids that do not match, retained frames, oversized payloads.
   public var refusedCount: Int { refusals.withLock { $0.count } }
@@ -294,6 +301,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
     // of a persistent broker; only MQTT 5 can bound its life, so MQTT 3.1.1 gets a clean one.
     let isPersistent = options.protocolVersion == .v5
     options.sessionExpiry = Self.sessionExpiry(outageLimit: outageLimit, keepAlive: keepAlive)
+    options.reconnectDelayLimit = Self.reconnectDelayLimit(outageLimit: outageLimit)
     let lock = try makeLocalFiles()
     directory.sweepStale(except: local.id)
     let client: MQTTClient

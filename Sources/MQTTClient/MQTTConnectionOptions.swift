@@ -61,6 +61,12 @@ public struct MQTTConnectionOptions: Sendable, Equatable, CustomStringConvertibl
   /// false`) after its connection ends; `nil` (the default) for as long as it runs. Not read from
   /// the environment: the program that makes the client decides it.
   public var sessionExpiry: UInt32?
+  /// The longest pause, in seconds, between two attempts to reconnect after the connection is
+  /// lost: the first comes after 1 s, each later one a second later than the one before, up to
+  /// this (``MQTTClient/defaultReconnectDelayLimit`` when `nil`). Not read from the environment:
+  /// the program that makes the client decides it (a peer link keeps it well under its outage
+  /// limit).
+  public var reconnectDelayLimit: UInt32?
 
   public init(
     username: String? = nil, password: String? = nil, certificateAuthorityFile: String? = nil,

@@ -93,6 +93,37 @@ struct PeerOutageTests {
     #expect(watch.peer.engine.connectedPeers == [phone.identity])
   }
 
+  /// A limit of 12 s and an outage of 6.5 s, within it: the links try again every 3 s at most
+  /// (a quarter of the limit), so they are back by about 9 s and the session goes on.
+  /// libmosquitto's quadratic backoff tried at 1, 5 and then 14 s after the loss, past the
+  /// limit, and both sides hung up.
+  @Test func anOutageWithinTheLimitIsReconnectedInTime() throws {
+    let broker = try TestBroker()
+    defer { broker.stop() }
+    let homes = (BrokerHome(), BrokerHome())
+    defer { [homes.0, homes.1].forEach { $0.remove() } }
+    let (watch, phone) = try Self.connectedPair(broker, homes: homes, outageLimit: .seconds(12))
+    defer { [watch, phone].forEach { $0.stop() } }
+    #expect(MQTTPeerLink.reconnectDelayLimit(outageLimit: .seconds(12)) == 3)
+    broker.kill()
+    let killed = ContinuousClock.now
+    Self.waitDisconnected([watch, phone])
+    // An outage of a given length, which only time makes: no event to wait for.
+    while ContinuousClock.now - killed < .milliseconds(6_500) { usleep(50_000) }
+    try broker.restart()
+    let deadline = Date() + 20
+    var after = phone.request(["send", "watch", "reliable", "back"])
+    while after.text(0) != "ok" && Date() < deadline {
+      usleep(50_000)
+      after = phone.request(["send", "watch", "reliable", "back"])
+    }
+    #expect(after.text(0) == "ok", "\(after.text(2))")
+    #expect(!watch.events.wait { $0.contains { $0.dataPayload != nil } }.isEmpty)
+    #expect(!watch.events.values.contains(where: Self.endsSession), "\(watch.events.values)")
+    #expect(!phone.events.values.contains(where: Self.endsSession), "\(phone.events.values)")
+    #expect(phone.peer.engine.connectedPeers == [watch.identity])
+  }
+
   /// The broker stays down beyond the limit (8 s, longer than three heartbeats, so the limit is
   /// what decides): both peers end the session at the limit, not before, and neither hangs; the
   /// broker back, they find each other again and can be connected anew.
