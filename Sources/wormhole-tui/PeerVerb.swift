@@ -1,4 +1,5 @@
 import DevicePairing
+import DeviceSession
 import Dispatch
 import Glibc
 import KeyedArchive
@@ -115,6 +116,13 @@ enum PeerVerb {
     let json = arguments.flag(.json)
     let routes = try RouteArguments.routesFile(arguments, peer: true)
     let broker = try DeviceVerb.brokerAddress(arguments)
+    if broker != nil {
+      // A setting that cannot be used is a usage error (exit 2), as a bad keep-alive is, before
+      // anything starts.
+      do throws(LinkError) { _ = try MQTTPeerLink.defaultOutageLimit() } catch {
+        throw .usage(error.description)
+      }
+    }
     let peer: LocalPeer
     do throws(PeerError) {
       let home = PeerArguments.home(arguments)

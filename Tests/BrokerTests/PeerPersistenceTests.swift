@@ -108,7 +108,7 @@ struct PeerPersistenceTests {
     let refused = try WormholeChild.run(
       ["peer", "run", "--service", "chat", "--name", "bad", "--broker", broker.url, "--home", home.path],
       environment: [MQTTPeerLink.outageVariable: "soon"])
-    #expect(refused.status != 0 && refused.errors.contains(MQTTPeerLink.outageVariable), "\(refused.errors)")
+    #expect(refused.status == 2 && refused.errors.contains(MQTTPeerLink.outageVariable), "\(refused.errors)")
     #expect(throws: (any Error).self) {
       try MQTTPeerLink.defaultOutageLimit { $0 == MQTTPeerLink.outageVariable ? "86401" : nil }
     }
