@@ -120,7 +120,7 @@ enum PeerVerb {
       // A setting that cannot be used is a usage error (exit 2), as a bad keep-alive is, before
       // anything starts.
       do throws(LinkError) { _ = try MQTTPeerLink.defaultOutageLimit() } catch {
-        throw .usage(error.description)
+        throw .usage(error.reason)
       }
     }
     let peer: LocalPeer
