@@ -119,7 +119,8 @@ enum SessionPass {
     switch error {
     case .notReachable:
       return .failure(
-        "not reachable (WCErrorCodeNotReachable 7007): the counterpart device is not running; start it with device run"
+        "not reachable (WCErrorCodeNotReachable 7007): the counterpart device is not running (start it with "
+          + "device run), or, over a broker, one of the two is not connected to it"
       )
     case .replyTimedOut(let seconds):
       return .failure("reply timed out (7012): no reply came within \(seconds) s")

@@ -177,6 +177,9 @@ import Testing
     let sent = try pairs.pass("session-message", ["greet", "1"])
     #expect(sent.status == 3)
     #expect(sent.errors.contains("not reachable (WCErrorCodeNotReachable 7007)"), "\(sent.errors)")
+    // Both causes are named: the counterpart not running, or a broker between them not reached.
+    #expect(sent.errors.contains("not running (start it with device run)"), "\(sent.errors)")
+    #expect(sent.errors.contains("over a broker"), "\(sent.errors)")
     // The verb was the phone only while it sent.
     #expect(try pairs.pid(of: "phone") == nil)
   }
