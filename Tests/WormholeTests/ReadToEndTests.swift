@@ -20,7 +20,8 @@ import Testing
   @Test(arguments: [false, true])
   func aFileOfTheStatedSizeIsReadWhole(isRegularFile: Bool) {
     let text = String(repeating: "mailbox ", count: 100)
-    guard case .bytes(let bytes) = read(text, statedSize: text.utf8.count, isRegularFile: isRegularFile) else {
+    let result = read(text, statedSize: text.utf8.count, isRegularFile: isRegularFile)
+    guard case .bytes(let bytes) = result else {
       Issue.record("not read")
       return
     }
