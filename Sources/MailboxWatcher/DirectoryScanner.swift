@@ -117,8 +117,8 @@ enum DirectoryScanner {
     guard size <= limit else {
       return (.file(bytes: nil, size: size, modifiedNanoseconds: modified, transfer: transfer), stamp)
     }
-    // Read to the end: an in-place writer may have grown it since the fstat.
-    switch FileSystem.readToEnd(descriptor, expectedSize: size, limit: limit) {
+    // Read to the end: an in-place writer may have grown it since the fstat (one read when not).
+    switch FileSystem.readToEnd(descriptor, expectedSize: size, limit: limit, isRegularFile: true) {
     case .bytes(let bytes):
       return (
         .file(bytes: bytes, size: bytes.count, modifiedNanoseconds: modified, transfer: transfer), stamp

@@ -31,8 +31,14 @@ extension FileSystem {
   /// out to be (an in-place writer may be growing it), and at most `limit` bytes.
   ///
   /// The buffer starts at `expectedSize` (from `fstat`) plus one spare byte, so that a file of
-  /// the size stated is read whole by the first `read` and the second sees its end.
-  package static func readToEnd(_ descriptor: Int32, expectedSize: Int, limit: Int) -> ReadToEnd {
+  /// the size stated is read whole by the first `read` and the second sees its end. With
+  /// `isRegularFile` (the caller's `fstat` said so) a first `read` that returns the size stated
+  /// and leaves the spare byte empty is the end: the file held no more then, and the second
+  /// `read` is not made (the bridge's watcher reads a mailbox per change). Not for a pipe or a
+  /// `/proc` file, whose reads may stop short anywhere.
+  package static func readToEnd(
+    _ descriptor: Int32, expectedSize: Int, limit: Int, isRegularFile: Bool = false
+  ) -> ReadToEnd {
     guard expectedSize <= limit else { return .tooLarge(atLeast: expectedSize) }
     var bytes = [UInt8](repeating: 0, count: max(expectedSize, 0) + 1)
     var count = 0
@@ -51,6 +57,9 @@ extension FileSystem {
       }
       if got == 0 { break }
       count += got
+      // A regular file that read short of the spare byte had no more then (a file that grew
+      // since fstat fills it, and is read on to its end).
+      if isRegularFile && count == expectedSize && count < bytes.count { break }
     }
     guard count <= limit else { return .tooLarge(atLeast: count) }
     // A copy of exactly the bytes read: the buffer's spare capacity would be held as long as the
