@@ -20,10 +20,11 @@ struct BrokerACLTests {
   /// The README's lines for a pair's devices and a service's peers.
   static let acl = """
     # Each device of the pair demo (one user per device) writes its own topics and reads its
-    # counterpart's five and its own push; nothing of any other pair.
+    # counterpart's five and its own push and claim; nothing of any other pair.
     user demo-phone
     topic write wormhole/v1/pairs/demo/phone/+
     topic read wormhole/v1/pairs/demo/phone/push
+    topic read wormhole/v1/pairs/demo/phone/claim
     topic read wormhole/v1/pairs/demo/watch/presence
     topic read wormhole/v1/pairs/demo/watch/context
     topic read wormhole/v1/pairs/demo/watch/message
@@ -32,6 +33,7 @@ struct BrokerACLTests {
     user demo-watch
     topic write wormhole/v1/pairs/demo/watch/+
     topic read wormhole/v1/pairs/demo/watch/push
+    topic read wormhole/v1/pairs/demo/watch/claim
     topic read wormhole/v1/pairs/demo/phone/presence
     topic read wormhole/v1/pairs/demo/phone/context
     topic read wormhole/v1/pairs/demo/phone/message
