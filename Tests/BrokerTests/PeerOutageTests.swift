@@ -37,6 +37,18 @@ struct PeerOutageTests {
   }
 
   /// Waits until neither link is connected to the broker (no event says so: the links' state does).
+  /// Sends `text` to the watch reliably, again every 50 ms while the phone refuses it (it has not
+  /// heard the watch since reconnecting), for up to 20 s (a failure bound only); the last answer.
+  static func sendOnceTaken(_ phone: BrokerPeer, _ text: String) -> PeerControlMessage {
+    let deadline = Date() + 20
+    var answer = phone.request(["send", "watch", "reliable", text])
+    while answer.text(0) != "ok" && Date() < deadline {
+      usleep(50_000)
+      answer = phone.request(["send", "watch", "reliable", text])
+    }
+    return answer
+  }
+
   static func waitDisconnected(_ peers: [BrokerPeer]) {
     let deadline = Date() + 5
     while peers.contains(where: { $0.link?.isConnected == true }) && Date() < deadline { usleep(10_000) }
@@ -71,14 +83,8 @@ struct PeerOutageTests {
     let silence = Self.heartbeat * MQTTPeerLink.missedHeartbeats
     while ContinuousClock.now - killed < silence + .seconds(2) { usleep(50_000) }
     try broker.restart()
-    // Sends are taken again once the phone has heard the watch since reconnecting
-    // (libmosquitto's backoff, 1 s doubling: up to 8 s here).
-    let deadline = Date() + 20
-    var after = phone.request(["send", "watch", "reliable", "3"])
-    while after.text(0) != "ok" && Date() < deadline {
-      usleep(50_000)
-      after = phone.request(["send", "watch", "reliable", "3"])
-    }
+    // Sends are taken again once the phone has heard the watch since reconnecting.
+    let after = Self.sendOnceTaken(phone, "3")
     #expect(after.text(0) == "ok", "\(after.text(2))")
     #expect(phone.request(["send", "watch", "reliable", "4"]).text(0) == "ok")
     let texts = {
@@ -111,12 +117,7 @@ struct PeerOutageTests {
     // An outage of a given length, which only time makes: no event to wait for.
     while ContinuousClock.now - killed < .milliseconds(6_500) { usleep(50_000) }
     try broker.restart()
-    let deadline = Date() + 20
-    var after = phone.request(["send", "watch", "reliable", "back"])
-    while after.text(0) != "ok" && Date() < deadline {
-      usleep(50_000)
-      after = phone.request(["send", "watch", "reliable", "back"])
-    }
+    let after = Self.sendOnceTaken(phone, "back")
     #expect(after.text(0) == "ok", "\(after.text(2))")
     #expect(!watch.events.wait { $0.contains { $0.dataPayload != nil } }.isEmpty)
     #expect(!watch.events.values.contains(where: Self.endsSession), "\(watch.events.values)")
