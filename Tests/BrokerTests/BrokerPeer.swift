@@ -58,6 +58,26 @@ final class BrokerPeer: Sendable {
   func request(_ fields: [String]) -> PeerControlMessage { peer.perform(PeerControlMessage(text: fields)) }
 
   func stop() { peer.stop() }
+
+  /// `watch` advertising and `phone` browsing, each under a home of its own, connected by the
+  /// phone's invitation; throws when the phone does not find or connect the watch.
+  static func connectedPair(
+    _ broker: TestBroker, homes: (BrokerHome, BrokerHome), heartbeat: Duration? = nil,
+    outageLimit: Duration? = nil
+  ) throws -> (watch: BrokerPeer, phone: BrokerPeer) {
+    let watch = try BrokerPeer(
+      "watch", home: homes.0.path, broker: broker, advertise: true, heartbeat: heartbeat,
+      outageLimit: outageLimit)
+    let phone = try BrokerPeer(
+      "phone", home: homes.1.path, broker: broker, browse: true, heartbeat: heartbeat,
+      outageLimit: outageLimit)
+    guard phone.find(watch.identity), phone.request(["invite", "watch", "", "10"]).text(0) == "ok" else {
+      watch.stop()
+      phone.stop()
+      throw BrokerTestError("the phone did not find and connect the watch")
+    }
+    return (watch, phone)
+  }
 }
 
 extension PeerEvent {

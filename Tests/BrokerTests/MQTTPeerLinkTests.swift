@@ -319,11 +319,8 @@ struct MQTTPeerLinkTests {
     defer { broker.stop() }
     let (first, second) = (BrokerHome(), BrokerHome())
     defer { [first, second].forEach { $0.remove() } }
-    let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
-    let phone = try BrokerPeer("phone", home: second.path, broker: broker, browse: true)
+    let (watch, phone) = try BrokerPeer.connectedPair(broker, homes: (first, second))
     defer { [watch, phone].forEach { $0.stop() } }
-    #expect(phone.find(watch.identity))
-    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
     #expect(phone.request(["send", "watch", "reliable", "1"]).text(0) == "ok")
     // Delivered before the broker goes: a frame in flight when it is killed is lost with it.
     #expect(!watch.events.wait { $0.contains { $0.dataPayload != nil } }.isEmpty)
@@ -360,11 +357,8 @@ struct MQTTPeerLinkTests {
     defer { broker.stop() }
     let (first, second) = (BrokerHome(), BrokerHome())
     defer { [first, second].forEach { $0.remove() } }
-    let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
-    let phone = try BrokerPeer("phone", home: second.path, broker: broker, browse: true)
+    let (watch, phone) = try BrokerPeer.connectedPair(broker, homes: (first, second))
     defer { [watch, phone].forEach { $0.stop() } }
-    #expect(phone.find(watch.identity))
-    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
     #expect(phone.request(["send", "watch", "reliable", "1"]).text(0) == "ok")
     #expect(!watch.events.wait { $0.contains { $0.dataPayload != nil } }.isEmpty)
     // The copy a redelivery would hand over: the same frame on the same inbox.
@@ -578,11 +572,8 @@ struct MQTTPeerLinkTests {
     defer { broker.stop() }
     let (first, second) = (BrokerHome(), BrokerHome())
     defer { [first, second].forEach { $0.remove() } }
-    let watch = try BrokerPeer("watch", home: first.path, broker: broker, advertise: true)
-    let phone = try BrokerPeer("phone", home: second.path, broker: broker, browse: true)
+    let (watch, phone) = try BrokerPeer.connectedPair(broker, homes: (first, second))
     defer { [watch, phone].forEach { $0.stop() } }
-    #expect(phone.find(watch.identity))
-    #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
     #expect(phone.request(["send", "watch", "reliable", "1"]).text(0) == "ok")
     #expect(!watch.events.wait { $0.contains { $0.dataPayload != nil } }.isEmpty)
     let codec = PeerFrameCodec()

@@ -17,26 +17,13 @@ struct PeerOutageTests {
   /// outage here, and long enough that a test machine under load does not stall a peer for it.
   static let heartbeat = Duration.seconds(2)
 
-  /// `watch` advertising and `phone` browsing, each under a home of its own, connected by the
-  /// phone's invitation.
+  /// ``BrokerPeer/connectedPair(_:homes:heartbeat:outageLimit:)`` with this suite's heartbeat.
   static func connectedPair(_ broker: TestBroker, homes: (BrokerHome, BrokerHome), outageLimit: Duration)
     throws -> (watch: BrokerPeer, phone: BrokerPeer)
   {
-    let watch = try BrokerPeer(
-      "watch", home: homes.0.path, broker: broker, advertise: true, heartbeat: heartbeat,
-      outageLimit: outageLimit)
-    let phone = try BrokerPeer(
-      "phone", home: homes.1.path, broker: broker, browse: true, heartbeat: heartbeat,
-      outageLimit: outageLimit)
-    guard phone.find(watch.identity), phone.request(["invite", "watch", "", "10"]).text(0) == "ok" else {
-      watch.stop()
-      phone.stop()
-      throw BrokerTestError("the phone did not find and connect the watch")
-    }
-    return (watch, phone)
+    try BrokerPeer.connectedPair(broker, homes: homes, heartbeat: heartbeat, outageLimit: outageLimit)
   }
 
-  /// Waits until neither link is connected to the broker (no event says so: the links' state does).
   /// Sends `text` to the watch reliably, again every 50 ms while the phone refuses it (it has not
   /// heard the watch since reconnecting), for up to 20 s (a failure bound only); the last answer.
   static func sendOnceTaken(_ phone: BrokerPeer, _ text: String) -> PeerControlMessage {
@@ -49,6 +36,7 @@ struct PeerOutageTests {
     return answer
   }
 
+  /// Waits until neither link is connected to the broker (no event says so: the links' state does).
   static func waitDisconnected(_ peers: [BrokerPeer]) {
     let deadline = Date() + 5
     while peers.contains(where: { $0.link?.isConnected == true }) && Date() < deadline { usleep(10_000) }
