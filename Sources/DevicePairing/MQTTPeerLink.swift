@@ -162,11 +162,13 @@ public final class MQTTPeerLink: PeerEventWorkLink {
       return true
     }
 
-    /// Forgets the keys of frames made by `sources`.
+    /// Forgets the keys of frames made by `sources`; the others keep their order, oldest first
+    /// (once the ring has wrapped, the oldest is at `next`).
     mutating func forget(sources: Set<UInt64>) {
-      let kept = order.filter { !sources.contains($0.source) }
+      let oldestFirst = order[next...] + order[..<next]
+      let kept = oldestFirst.filter { !sources.contains($0.source) }
       guard kept.count != order.count else { return }
-      order = kept
+      order = Array(kept)
       keys = Set(kept)
       next = 0
     }
