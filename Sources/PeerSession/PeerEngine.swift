@@ -487,9 +487,10 @@ public final class PeerEngine: Sendable {
       }
       guard !failed.isEmpty else { return }
       // Nothing went: the numbers are given back (no sender numbered since: one at a time), or
-      // the receiver would take the next frame for a gap.
+      // the receiver would take the next frame for a gap; newest first, so that a peer named
+      // twice gets both back.
       state.withLock { state in
-        for frame in failed where state.nextSequence[frame.destination] == frame.sequence {
+        for frame in failed.reversed() where state.nextSequence[frame.destination] == frame.sequence {
           state.nextSequence[frame.destination] = frame.sequence - 1
         }
       }

@@ -36,6 +36,24 @@ import Testing
     }
   }
 
+  /// A reliable send that failed gives its numbers back, also when it named one peer twice:
+  /// the next frame the peer gets is not taken for a gap.
+  @Test func aFailedSendToAPeerNamedTwiceGivesBothNumbersBack() throws {
+    let network = ScriptedNetwork()
+    let sender = try TestPeer("phone", network: network)
+    let receiver = try TestPeer("desk", network: network)
+    try connect(sender, receiver, network: network)
+    network.refuseSends(true)
+    #expect(throws: PeerError.notConnected([receiver.identity, receiver.identity])) {
+      try sender.engine.send([1], to: [receiver.identity, receiver.identity], mode: .reliable)
+    }
+    network.refuseSends(false)
+    try sender.engine.send([2], to: [receiver.identity], mode: .reliable)
+    network.run()
+    #expect(receiver.events.data == [[2]])
+    #expect(network.sent.last?.sequence == 1)
+  }
+
   @Test func unreliableDropsUnderAFloodAreCountedAndReported() throws {
     let network = ScriptedNetwork()
     let sender = try TestPeer("phone", network: network)

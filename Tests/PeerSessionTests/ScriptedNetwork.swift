@@ -13,6 +13,8 @@ final class ScriptedNetwork: Sendable {
     var browsing: [UInt64: ServiceType] = [:]
     var pending: [(UInt64, PeerLinkEvent)] = []
     var sent: [PeerFrame] = []
+    /// Whether every send fails (a link whose broker refuses publications).
+    var refusesSends = false
   }
 
   private let state = Mutex(State())
@@ -20,6 +22,9 @@ final class ScriptedNetwork: Sendable {
 
   /// The link of `identity` on this network.
   func link(for identity: PeerIdentity) -> Link { Link(network: self, identity: identity) }
+
+  /// Makes every send fail (`true`) or work again.
+  func refuseSends(_ refuses: Bool) { state.withLock { $0.refusesSends = refuses } }
 
   /// Every frame sent so far, in order.
   var sent: [PeerFrame] { state.withLock { $0.sent } }
@@ -90,7 +95,9 @@ final class ScriptedNetwork: Sendable {
       return false
     }
     return state.withLock { state in
-      guard state.handlers[peer.id] != nil, state.handlers[sender.id] != nil else { return false }
+      guard !state.refusesSends, state.handlers[peer.id] != nil, state.handlers[sender.id] != nil else {
+        return false
+      }
       state.sent.append(frame)
       state.pending.append((peer.id, .received(decoded, from: sender)))
       return true
