@@ -216,26 +216,26 @@ public final class FleetSource: DashboardMessageSource {
     state.withLock { $0.window.applied(count) }
   }
 
-  /// Takes what waits and posts it checked; while the loop has not applied the last batch
-  /// (``FleetPostingWindow``), it waits in ``FleetPendingInputs`` instead (bounded there, the
+  /// Takes what waits and posts it checked; while the loop has not applied what was posted
+  /// (all but ``FleetPostingWindow/slack``), it waits in ``FleetPendingInputs`` instead (bounded there, the
   /// excess dropped and counted), so checked messages never pile up in the loop's backlog.
   private func flush() {
-    let (pending, post) = state.withLock {
-      state -> ([FleetPendingInputs.Entry], (@Sendable (DashboardMessage) -> Void)?)? in
+    let taken = state.withLock {
+      state -> (pending: [FleetPendingInputs.Entry], post: (@Sendable (DashboardMessage) -> Void)?)? in
       guard state.window.isOpen else { return nil }
       defer { state.flushScheduled = false }
       let pending = state.pending.take()
       state.window.posted(pending.count)
       return (pending, state.post)
-    } ?? ([], nil)
-    guard !pending.isEmpty || post != nil else {
+    }
+    guard let taken else {
       // Held back: try again a batch later.
-      queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in self?.flush()
+      queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in
+        self?.flush()
       }
       return
     }
-    guard !pending.isEmpty else { return }
-    let batch = pending.map(\.message)
-    post?(.fleet(batch, at: clock.now()))
+    guard !taken.pending.isEmpty else { return }
+    taken.post?(.fleet(taken.pending.map(\.message), at: clock.now()))
   }
 }
