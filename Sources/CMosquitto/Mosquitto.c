@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -253,6 +254,51 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds) {
 }
 
 bool cmosquitto_has_connection(struct mosquitto *mosq) { return api.socket(mosq) != -1; }
+
+static long milliseconds_since(const struct timespec *start);
+
+int cmosquitto_hold_connection(struct mosquitto *mosq) {
+  int socket = api.socket(mosq);
+  if (socket == -1) return -1;
+  int held = fcntl(socket, F_DUPFD_CLOEXEC, 0);
+  if (held == -1) return -1;
+  // The network thread may have lost the connection and reconnected meanwhile: only the
+  // descriptor of the connection it has now is held (a stale number is another file's).
+  int type = 0;
+  socklen_t length = sizeof type;
+  if (api.socket(mosq) != socket || getsockopt(held, SOL_SOCKET, SO_TYPE, &type, &length) != 0 ||
+      type != SOCK_STREAM) {
+    close(held);
+    return -1;
+  }
+  return held;
+}
+
+int cmosquitto_await_close(int held, int milliseconds) {
+  if (held < 0) return 0;
+  // The FIN follows the DISCONNECT; the broker reads them in order.
+  (void)shutdown(held, SHUT_WR);
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  int outcome = 1;
+  char buffer[4096];
+  for (;;) {
+    long left = milliseconds - milliseconds_since(&start);
+    if (left <= 0) break;
+    struct pollfd readable = {held, POLLIN, 0};
+    int ready = poll(&readable, 1, (int)left);
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    // The descriptor is libmosquitto's, non-blocking.
+    ssize_t count = read(held, buffer, sizeof buffer);
+    if (count > 0) continue;  // what the broker sent after the DISCONNECT left: not handled
+    if (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
+    outcome = 0;  // closed (0), or reset (an error): the broker is done with the connection
+    break;
+  }
+  close(held);
+  return outcome;
+}
 
 struct cmosquitto_waker {
   int fd;

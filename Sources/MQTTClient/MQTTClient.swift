@@ -513,9 +513,11 @@ public final class MQTTClient: Sendable {
   /// Sends what libmosquitto has queued (acknowledgements of the messages received included)
   /// and waits for the broker's answers to the QoS 1 publications in flight, for at most
   /// ``flushTimeout`` (a dead broker does not hold it), then disconnects (no
-  /// Last Will: the broker publishes it only for a connection that ends otherwise) and waits for
-  /// the network thread to end: no event comes after this returns. Not to be called from the
-  /// handler. Safe to call more than once.
+  /// Last Will: the broker publishes it only for a connection that ends otherwise), waits for
+  /// the network thread to end, and then for the broker to close the connection (at most
+  /// ``flushTimeout`` more): no event comes after this returns, and the broker has handled
+  /// every packet the client sent, so a persistent session that connects again at once is not
+  /// handed again what it received. Not to be called from the handler. Safe to call more than once.
   public func disconnect() {
     let loop = state.withLock { state -> NetworkLoop? in
       defer {
@@ -540,7 +542,15 @@ public final class MQTTClient: Sendable {
       if answered && cmosquitto_flush(handle.pointer, 0) == 0 { break }
       usleep(200)
     }
+    // And a DISCONNECT written is not one the broker read: mosquitto reads one packet of a
+    // connection per pass, so a client that connects again at once under the same identifier
+    // (a persistent session) could be taken first, and the broker then closed the old
+    // connection with the acknowledgements still unread, and delivered those messages again
+    // (issue 15). Held, the connection outlives libmosquitto's close after the DISCONNECT until
+    // the broker closes it, which it does once it has handled every packet before it.
+    let held = cmosquitto_hold_connection(handle.pointer)
     loop.stop()
+    _ = cmosquitto_await_close(held, Int32(Self.flushTimeout.components.seconds * 1000))
   }
 
   /// The longest pause between two reconnection attempts when the options give none (seconds):

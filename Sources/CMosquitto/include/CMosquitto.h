@@ -122,6 +122,19 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds);
 /// Whether the client has a socket (mosquitto_socket is not -1): connected or connecting.
 bool cmosquitto_has_connection(struct mosquitto *mosq);
 
+/// A second descriptor of the client's connection (F_DUPFD_CLOEXEC of mosquitto_socket), or -1
+/// when it has none: while it is held, libmosquitto's close after its DISCONNECT does not end
+/// the connection. To take before mosquitto_disconnect, and give to cmosquitto_await_close
+/// once libmosquitto's loop has returned.
+int cmosquitto_hold_connection(struct mosquitto *mosq);
+/// Ends a connection held by cmosquitto_hold_connection (`held` -1: nothing to do): shuts its
+/// sending side (after the DISCONNECT libmosquitto wrote), reads and drops what the broker
+/// still sends until it closes the connection (an MQTT broker closes it once it has handled the
+/// DISCONNECT, so every packet before that one, the acknowledgements of what was received
+/// included, was handled too), or `milliseconds` passed, then closes the descriptor:
+/// 0 when the broker closed it, 1 on the timeout.
+int cmosquitto_await_close(int held, int milliseconds);
+
 /// What wakes cmosquitto_loop_woken: an eventfd, and whether the loop is asked to stop.
 struct cmosquitto_waker;
 /// A waker, or NULL (errno set) when no eventfd can be made.
