@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -303,7 +304,17 @@ int cmosquitto_await_close(int held, int milliseconds) {
 struct cmosquitto_waker {
   int fd;
   atomic_bool stopping;
+  atomic_bool accepted;
 };
+
+unsigned int cmosquitto_reconnect_delay(unsigned int failures, unsigned int limit) {
+  // libmosquitto's linear backoff (mosquitto_reconnect_delay_set(1, limit, false)).
+  if (limit < 1) limit = 1;
+  if (failures < 1) failures = 1;
+  return failures < limit ? failures : limit;
+}
+
+int cmosquitto_reconnect(struct mosquitto *mosq) { return api.reconnect(mosq); }
 
 struct cmosquitto_waker *cmosquitto_waker_new(void) {
   struct cmosquitto_waker *waker = calloc(1, sizeof *waker);
@@ -316,6 +327,7 @@ struct cmosquitto_waker *cmosquitto_waker_new(void) {
     return NULL;
   }
   atomic_init(&waker->stopping, false);
+  atomic_init(&waker->accepted, false);
   return waker;
 }
 
@@ -325,6 +337,8 @@ void cmosquitto_waker_wake(struct cmosquitto_waker *waker) {
   if (write(waker->fd, &one, sizeof one) < 0) {
   }
 }
+
+void cmosquitto_waker_accepted(struct cmosquitto_waker *waker) { atomic_store(&waker->accepted, true); }
 
 void cmosquitto_waker_stop(struct cmosquitto_waker *waker) {
   atomic_store(&waker->stopping, true);
@@ -376,27 +390,21 @@ static void cork(int socket, int on) {
   (void)setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on);
 }
 
-int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker) {
-  int delay = 1;
-  struct timespec connected, stop_asked = {0, 0};
-  clock_gettime(CLOCK_MONOTONIC, &connected);
-  bool had_socket = api.socket(mosq) != -1;
+int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker, unsigned int delay_limit) {
+  unsigned int failures = 0;
+  struct timespec stop_asked = {0, 0};
   for (;;) {
+    // The broker accepted a connection since the last look: the next loss starts afresh.
+    if (atomic_exchange(&waker->accepted, false)) failures = 0;
     int socket = api.socket(mosq);
     bool stopping = atomic_load(&waker->stopping);
     if (socket == -1) {
       if (stopping) return CMOSQ_ERR_SUCCESS;
-      if (had_socket && milliseconds_since(&connected) > 30000) delay = 1;
-      had_socket = false;
-      if (!sleep_woken(waker, delay * 1000)) return CMOSQ_ERR_SUCCESS;
+      failures += failures < UINT_MAX;
+      unsigned int delay = cmosquitto_reconnect_delay(failures, delay_limit);
+      if (!sleep_woken(waker, (int)delay * 1000)) return CMOSQ_ERR_SUCCESS;
       int code = api.reconnect(mosq);
-      if (code == CMOSQ_ERR_SUCCESS) {
-        had_socket = true;
-        clock_gettime(CLOCK_MONOTONIC, &connected);
-      } else {
-        delay = delay * 2 > 30 ? 30 : delay * 2;
-        if (is_fatal(code)) return code;
-      }
+      if (code != CMOSQ_ERR_SUCCESS && is_fatal(code)) return code;
       continue;
     }
     if (stopping) {
