@@ -24,7 +24,8 @@ struct BridgeHistoryTests {
       setup.broker, container: setup.container, machine: "m1",
       extra: ["--allow-remote-writes", "--history", "2"])
     defer { bridge.stop() }
-    let info = watcher.lines.wait { !BridgeTests.payloads($0, topic: "wormhole/v1/machines/m1/bridge").isEmpty }
+    let topic = "wormhole/v1/machines/m1/bridge"
+    let info = watcher.lines.wait { !BridgeTests.payloads($0, topic: topic).isEmpty }
     try #require(!info.isEmpty, "\(bridge.diagnostics)")
     // Each version seen by the bridge before the next is written.
     for value in ["first", "second", "third", "fourth"] {
@@ -60,7 +61,8 @@ struct BridgeHistoryTests {
         "bridge", "--broker", "mqtt://127.0.0.1:1", "--container", home.path, "--history", bad,
       ])
       #expect(result.status == 2, "\(bad): \(result.errors)")
-      #expect(result.errors.contains("--history takes a whole number of at least 1"), "\(bad): \(result.errors)")
+      #expect(
+        result.errors.contains("--history takes a whole number of at least 1"), "\(bad): \(result.errors)")
     }
   }
 }
