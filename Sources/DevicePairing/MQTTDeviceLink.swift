@@ -121,6 +121,8 @@ public final class MQTTDeviceLink: DeviceLink {
     /// or the topic was cleared): the retained one, then this run's own. A clean stop clears
     /// the topic only while it is this run's.
     var lastClaimHeard: Claim?
+    /// Why the broker refused this link's last connection attempt, `nil` once one is accepted.
+    var connectionRefusal: String?
   }
 
   /// A counterpart not heard from for this many heartbeats is unreachable.
@@ -293,6 +295,7 @@ public final class MQTTDeviceLink: DeviceLink {
         $0.isConnected = true
         $0.connections += 1
         $0.lastClaimHeard = nil
+        $0.connectionRefusal = nil
       }
       let counterpart = topics.counterpart
       do {
@@ -319,7 +322,17 @@ public final class MQTTDeviceLink: DeviceLink {
       // connection. Said at once, as the link's own failure (not the counterpart's frame); the
       // connection stays as it is.
       emit(.denied(LinkDenial(.refused, reason: reason)))
-    case .disconnected, .refused:
+    case .refused(let reason):
+      // Not connected: the broker refused the connection (bad credentials, a user it does not
+      // authorize). Said once per reason (libmosquitto tries again at each reconnect delay),
+      // instead of a device that waits in silence, unreachable.
+      let isNew = state.withLock { state -> Bool in
+        defer { state.connectionRefusal = reason }
+        return state.connectionRefusal != reason
+      }
+      handle(.disconnected(reason: reason))
+      if isNew { emit(.denied(LinkDenial(.refused, reason: "the broker refused the connection: \(reason)"))) }
+    case .disconnected:
       state.withLock {
         $0.isConnected = false
         $0.counterpartOnline = false

@@ -1,6 +1,7 @@
 import DevicePairing
 import DeviceSession
 import Glibc
+import MQTTClient
 import TestSupport
 import Testing
 
@@ -120,6 +121,54 @@ struct LinkDenialBrokerTests {
     let listed = try WormholeChild.run(["pair", "list", "--home", home.path])
     #expect(
       listed.output.contains(", refused: the broker did not accept the publication"), "\(listed.output)")
+  }
+
+  /// A connection the broker refuses (a wrong password) is said once, with the broker's words,
+  /// while libmosquitto tries again; before, the device waited in silence, unreachable.
+  @Test func aDeviceWhoseConnectionTheBrokerRefusesSaysWhyOnce() throws {
+    let broker = try BrokerACLTests.aclBroker()
+    defer { broker.stop() }
+    let secrets = TemporaryDirectory(prefix: "acl-secrets")
+    defer { secrets.remove() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    _ = try home.makePair("demo")
+    var environment = BrokerACLTests.credentials("demo-phone", in: secrets)
+    secrets.write("demo-phone.password", "wrong\n")
+    chmod(secrets.path("demo-phone.password"), 0o600)
+    environment[MQTTConnectionOptions.passwordFileVariable] = secrets.path("demo-phone.password")
+    let phone = try Self.device("demo", "phone", home, broker: broker, environment: environment)
+    defer { phone.stop() }
+    let said = "this device's link was refused: the broker refused the connection: "
+    #expect(phone.waitForError(containing: said, seconds: 20), "\(phone.errorText)")
+    #expect(phone.waitForError(containing: "set WORMHOLE_MQTT_USERNAME"), "\(phone.errorText)")
+    let listed = try WormholeChild.run(["pair", "list", "--home", home.path])
+    #expect(listed.output.contains(", refused: the broker refused the connection: "), "\(listed.output)")
+    // Three attempts, one line.
+    let attempts = { (lines: [String]) in lines.filter { $0.contains("New connection from") }.count }
+    #expect(attempts(broker.waitForLog(seconds: 20) { attempts($0) >= 3 }) >= 3)
+    #expect(phone.errorText.components(separatedBy: said).count == 2, "\(phone.errorText)")
+  }
+
+  /// `mqtts://` with another CA: the TLS handshake fails at the start, so `device run` ends
+  /// at once with OpenSSL's words and the advice (exit 3), not a device left waiting.
+  @Test func aDeviceWhoseBrokerCertificateFailsEndsAtOnceSayingWhy() throws {
+    let certificates = TemporaryDirectory(prefix: "certificates")
+    defer { certificates.remove() }
+    let made = try TestCertificates(in: certificates)
+    let broker = try TestBroker(usesTLS: true) { _ in made.listenerSettings() }
+    defer { broker.stop() }
+    let home = BrokerHome()
+    defer { home.remove() }
+    _ = try home.makePair()
+    let started = ContinuousClock.now
+    let refused = try WormholeChild.run(
+      ["device", "run", "--pair", "pair", "--role", "watch", "--broker", broker.url, "--home", home.path],
+      environment: [MQTTConnectionOptions.certificateAuthorityFileVariable: made.otherAuthority])
+    #expect(ContinuousClock.now - started < .seconds(15))
+    #expect(refused.status == 3, "\(refused.errors)")
+    #expect(refused.errors.contains("certificate verify failed"), "\(refused.errors)")
+    #expect(refused.errors.contains("set WORMHOLE_MQTT_CAFILE to the broker's CA file"), "\(refused.errors)")
   }
 
   /// Under the README's ACL for pairs (the claim topic is the device's own), a newer run of the
