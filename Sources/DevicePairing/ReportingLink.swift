@@ -7,7 +7,8 @@ import Synchronization
 /// everything through unchanged, and writes the report before the session hears of a change,
 /// so that whoever hears the change from the device (its standard error, its dashboard) finds
 /// the report already saying it. A denial of the link (``LinkEvent/denied(_:)``) is reported
-/// the same way, and kept in the reports after it: the lasting one (taken over), else the latest.
+/// the same way, and kept in the reports after it: the lasting one (taken over) for good, else
+/// the latest refusal until the counterpart is next reachable.
 final class ReportingLink: DeviceLink {
   private let base: any DeviceLink
   private let directory: DeviceDirectory
@@ -30,7 +31,12 @@ final class ReportingLink: DeviceLink {
     report { $0 = Reported() }
     try base.start { [weak self] event in
       switch event {
-      case .reachabilityChanged(let reachable): self?.report { $0.isReachable = reachable }
+      case .reachabilityChanged(let reachable):
+        self?.report { reported in
+          reported.isReachable = reachable
+          // Reachable again: a refusal before it is over (one of a taken-over link is not).
+          if reachable && !(reported.denial?.isLasting ?? false) { reported.denial = nil }
+        }
       case .denied(let denial):
         self?.report { reported in
           if !(reported.denial?.isLasting ?? false) { reported.denial = denial }

@@ -60,8 +60,9 @@ import Testing
     }
     // The report says it, for pair list and the dashboard; a later refusal does not replace it.
     fixture.link.deliver(.denied(Self.refusal))
+    fixture.link.deliver(.reachabilityChanged(true))
     let report = try #require(fixture.report)
-    #expect(report.denial == Self.takeover && !report.isReachable)
+    #expect(report.denial == Self.takeover)
   }
 
   @Test func aRefusalIsSaidAsTheLinksOwnAndTheLinkRunsOn() throws {
@@ -75,6 +76,11 @@ import Testing
     #expect(fixture.link.sent.contains { $0.kind == .message })
     let report = try #require(fixture.report)
     #expect(report.denial == Self.refusal && report.isReachable)
+    // Reachable again after it: the refusal is over, in the report too.
+    fixture.link.deliver(.reachabilityChanged(false))
+    #expect(fixture.report?.denial == Self.refusal)
+    fixture.link.deliver(.reachabilityChanged(true))
+    #expect(fixture.report?.denial == nil)
   }
 
   @Test(arguments: [takeover, refusal])
