@@ -222,10 +222,11 @@ public final class MQTTDeviceLink: DeviceLink {
   /// Whether another device of this role (the same pair, on another machine or home) connects
   /// to the broker with this device's client identifier, and its claim
   /// (``DeviceTopics/claim``, published at each connection) is the later. Such a link stops
-  /// connecting, and says why once (a session failure), instead of taking the session back a
-  /// second later, and the other in turn: two devices of one role would otherwise close each
-  /// other's connection forever (the broker gives an identifier to its newest connection), the
-  /// counterpart's reachability flapping with them and its transfers split between them.
+  /// connecting, and says why once (``LinkEvent/denied(_:)``, taken over), instead of taking
+  /// the session back a second later, and the other in turn: two devices of one role would
+  /// otherwise close each other's connection forever (the broker gives an identifier to its
+  /// newest connection), the counterpart's reachability flapping with them and its transfers
+  /// split between them.
   /// (The broker does not say why it closed a connection so: mosquitto 2.0 sends no reason.)
   public var isTakenOver: Bool { state.withLock { $0.isTakenOver } }
 
