@@ -24,11 +24,15 @@ import WormholeVocabulary
     var harness = DashboardHarness(width: 160)
     harness.send(
       .modelEvents(
-        [.directoryAppeared(group), .directoryScanned(group, mailboxes: ["bad": Self.damaged], initial: true)],
+        [
+          .directoryAppeared(group),
+          .directoryScanned(group, mailboxes: ["bad": Self.damaged], initial: true),
+        ],
         at: harness.now))
     #expect(harness.state.selection == .mailbox(directory: group, identifier: "bad"))
     #expect(
-      harness.shows("shown as a property list: not a valid keyed archive: $top refers to object 7"), "\(harness)")
+      harness.shows("shown as a property list: not a valid keyed archive: $top refers to object 7"),
+      "\(harness)")
   }
 
   @Test func aPlainPropertyListIsShownAsItsValueWithoutALineOfBlame() {
