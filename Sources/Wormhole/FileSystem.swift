@@ -89,7 +89,9 @@ package enum FileSystem {
     do throws(FileWriteFailure) {
       try replaceAtomically(bytes, directory: directory, name: name, durable: durable, transfer: transfer)
     } catch {
-      if error.operation == "create", let readOnly = readOnlyError(directory, code: error.code) { throw readOnly }
+      if error.operation == "create", let readOnly = readOnlyError(directory, code: error.code) {
+        throw readOnly
+      }
       throw .fileSystem(operation: error.operation, path: error.path, code: error.code)
     }
   }
