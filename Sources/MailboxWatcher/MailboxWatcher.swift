@@ -119,6 +119,9 @@ public final class MailboxWatcher: @unchecked Sendable {
   private let handler: @Sendable ([ModelEvent]) -> Void
   private let inotify: Inotify
   private let journalBudget: Int
+  /// Waits for the instance to become readable (see ``InotifyReader``: no `DispatchSourceRead`).
+  private var reader: InotifyReader?
+  /// The readiness source used instead when no reader thread could be started.
   private var source: DispatchSourceRead?
   private var timer: DispatchSourceTimer?
   // Confined to `queue`.
@@ -172,6 +175,7 @@ public final class MailboxWatcher: @unchecked Sendable {
   }
 
   deinit {
+    reader?.stop()
     source?.cancel()
     timer?.cancel()
   }
@@ -181,12 +185,21 @@ public final class MailboxWatcher: @unchecked Sendable {
   /// journals), then follows changes. Call it on the watcher's queue.
   public func start() {
     dispatchPrecondition(condition: .onQueue(queue))
-    // The sources first: Dispatch takes descriptors of its own for them, and must find some
-    // free (it cannot report failing to). Their handlers run on this queue, after this returns.
-    let source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
-    source.setEventHandler { [weak self] in self?.readQueuedEvents() }
-    source.activate()
-    self.source = source
+    // The reader and the timer first: they take descriptors of their own (a wake pipe; Dispatch's
+    // for the timer), and must find some free. Their reads run on this queue, after this returns.
+    let reader = InotifyReader(inotify: inotify, queue: queue) { [weak self] in
+      guard let self else { return false }
+      return self.readQueuedEvents()
+    }
+    if let reader, reader.start() {
+      self.reader = reader
+    } else {
+      // No thread or no pipe to be had: Dispatch's readiness source, woken at each event.
+      let source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
+      source.setEventHandler { [weak self] in self?.readQueuedEvents() }
+      source.activate()
+      self.source = source
+    }
     let timer = DispatchSource.makeTimerSource(queue: queue)
     let interval = max(configuration.pollInterval, 0.01)
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
@@ -204,14 +217,16 @@ public final class MailboxWatcher: @unchecked Sendable {
   public func cancel() {
     queue.sync {
       isCancelled = true
+      reader?.stop()
       source?.cancel()
       timer?.cancel()
     }
   }
 
-  /// Stops the readiness source and the poll timer without waiting for the queue, from any
-  /// thread (the sources are set once, in ``start()``). A handler call already running finishes.
+  /// Stops the reader (or readiness source) and the poll timer without waiting for the queue,
+  /// from any thread (they are set once, in ``start()``). A handler call already running finishes.
   func stopSources() {
+    reader?.stop()
     source?.cancel()
     timer?.cancel()
   }
@@ -375,15 +390,19 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   // MARK: Events
 
-  private func readQueuedEvents() {
-    guard !isCancelled else { return }
+  /// Reads and handles what the instance queued; whether to go on reading (not once cancelled,
+  /// or when the instance cannot be read).
+  @discardableResult
+  private func readQueuedEvents() -> Bool {
+    guard !isCancelled else { return false }
     let events: [InotifyEvent]
     do {
       events = try inotify.readEvents()
     } catch {
-      return
+      return false
     }
     if !events.isEmpty { handle(events) }
+    return true
   }
 
   /// Turns one burst of inotify events into model events: each touched mailbox is read once.

@@ -1,4 +1,5 @@
 import ArchivedValues
+import Glibc
 
 /// A name as the file system holds it: bytes, not text.
 ///
@@ -124,7 +125,31 @@ public struct FileName: Sendable, Hashable, Comparable {
 
   public static func == (left: FileName, right: FileName) -> Bool {
     // Encoded names start with NUL and text never does, so equal storage is equal bytes.
-    left.storage.utf8.elementsEqual(right.storage.utf8)
+    let leftBytes = left.storage.utf8
+    let rightBytes = right.storage.utf8
+    guard leftBytes.count == rightBytes.count else { return false }
+    // One `memcmp` of the contiguous UTF-8 (every native string's): the model and the watcher
+    // compare names at every dictionary look-up, and the view's iterator costs per byte.
+    let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in
+      rightBytes.withContiguousStorageIfAvailable { rightBuffer in
+        FileName.compare(leftBuffer, rightBuffer) == 0
+      }
+    }
+    if let compared, let equal = compared { return equal }
+    return leftBytes.elementsEqual(rightBytes)
+  }
+
+  /// `memcmp` order of two byte buffers, the shorter first when one starts the other: negative,
+  /// zero or positive.
+  private static func compare(
+    _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    let common = min(left.count, right.count)
+    if common > 0, let leftStart = left.baseAddress, let rightStart = right.baseAddress {
+      let order = memcmp(leftStart, rightStart, common)
+      if order != 0 { return Int(order) }
+    }
+    return left.count - right.count
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -135,7 +160,15 @@ public struct FileName: Sendable, Hashable, Comparable {
   /// Byte order, as `memcmp` and `ls` in the C locale sort.
   public static func < (left: FileName, right: FileName) -> Bool {
     if !left.isEncoded && !right.isEncoded {
-      return left.storage.utf8.lexicographicallyPrecedes(right.storage.utf8)
+      let leftBytes = left.storage.utf8
+      let rightBytes = right.storage.utf8
+      let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in
+        rightBytes.withContiguousStorageIfAvailable { rightBuffer in
+          FileName.compare(leftBuffer, rightBuffer) < 0
+        }
+      }
+      if let compared, let precedes = compared { return precedes }
+      return leftBytes.lexicographicallyPrecedes(rightBytes)
     }
     return left.bytes.lexicographicallyPrecedes(right.bytes)
   }
