@@ -59,9 +59,10 @@ public enum WatcherError: Error, Sendable, Equatable, CustomStringConvertible {
 /// the only code of the model that touches inotify.
 ///
 /// Each directory below a root gets one watch. A burst is read whole and each touched mailbox
-/// read once (coalescing); journals are read through ``TrafficJournalReader``, which follows
-/// rotation. A queue overflow makes it rescan every directory, so the model ends consistent with
-/// the disk; directories it cannot watch (the watch limit) are polled. Each followed journal
+/// read once (coalescing), handed over in parts of ``burstPart`` mailboxes; journals are read
+/// through ``TrafficJournalReader``, which follows rotation. A queue overflow makes it rescan
+/// every directory, so the model ends consistent with the disk; directories it cannot watch (the
+/// watch limit) are polled. Each followed journal
 /// holds a file descriptor: past ``Configuration/maximumOpenJournals`` the others are opened,
 /// read and closed whenever they change, so a home with thousands of groups never runs the
 /// process out of descriptors. Paths and names are handled as bytes, valid UTF-8 or not.
@@ -105,6 +106,9 @@ public final class MailboxWatcher: @unchecked Sendable {
     /// Why its journal could not be read at the last attempt, as last reported.
     var journalProblem: String?
   }
+
+  /// How many mailboxes of a burst are read before what was read so far is handed over.
+  static let burstPart = 64
 
   private static let mask: InotifyMask = [
     .closeWrite, .movedTo, .movedFrom, .delete, .create, .modify, .deleteSelf, .moveSelf, .onlyDirectory,
@@ -405,7 +409,8 @@ public final class MailboxWatcher: @unchecked Sendable {
     return true
   }
 
-  /// Turns one burst of inotify events into model events: each touched mailbox is read once.
+  /// Turns one burst of inotify events into model events: each touched mailbox is read once, and
+  /// handed over with the others of its part of ``burstPart``.
   /// Internal so that tests can feed events, such as an overflow, directly.
   func handle(_ inotifyEvents: [InotifyEvent]) {
     dispatchPrecondition(condition: .onQueue(queue))
@@ -461,8 +466,18 @@ public final class MailboxWatcher: @unchecked Sendable {
     if overflowed {
       rescanEverything(into: &events)
     } else {
+      var refreshed = 0
       for (path, identifiers) in touched.sorted(by: { $0.key < $1.key }) where !relist.contains(path) {
-        for identifier in identifiers.sorted() { refresh(path, identifier, into: &events) }
+        for identifier in identifiers.sorted() {
+          refresh(path, identifier, into: &events)
+          refreshed += 1
+          // A long burst is handed over in parts, so that whoever consumes it (the bridge
+          // publishing to a broker) starts on the first while the rest is read.
+          if refreshed % Self.burstPart == 0 {
+            deliver(events)
+            events.removeAll(keepingCapacity: true)
+          }
+        }
       }
       for path in relist.sorted() { rescan(path, into: &events) }
       for path in journals.sorted() where !relist.contains(path) { readJournal(path, into: &events) }
