@@ -109,6 +109,9 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   /// How many mailboxes of a burst are read before what was read so far is handed over.
   static let burstPart = 64
+  /// From how many mailboxes of one directory in a burst the directory is opened once, and they
+  /// relative to it.
+  static let directoryOpeningCount = 4
 
   private static let mask: InotifyMask = [
     .closeWrite, .movedTo, .movedFrom, .delete, .create, .modify, .deleteSelf, .moveSelf, .onlyDirectory,
@@ -333,9 +336,12 @@ public final class MailboxWatcher: @unchecked Sendable {
   }
 
   /// Reads one mailbox, and summarizes its message here, off the dashboard's loop.
-  private func observe(_ directory: FileName, _ identifier: FileName) -> (MailboxObservation, FileStamp?)? {
+  private func observe(
+    _ directory: FileName, _ identifier: FileName, directoryDescriptor: Int32? = nil
+  ) -> (MailboxObservation, FileStamp?)? {
     DirectoryScanner.observe(
-      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes
+      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes,
+      directoryDescriptor: directoryDescriptor
     ).map { ($0.0.summarized, $0.1) }
   }
 
@@ -468,8 +474,15 @@ public final class MailboxWatcher: @unchecked Sendable {
     } else {
       var refreshed = 0
       for (path, identifiers) in touched.sorted(by: { $0.key < $1.key }) where !relist.contains(path) {
+        // Many mailboxes of one directory are opened relative to it: its path is walked once.
+        let directoryDescriptor =
+          identifiers.count >= Self.directoryOpeningCount
+          ? DirectoryScanner.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } : -1
+        defer { if directoryDescriptor >= 0 { _ = close(directoryDescriptor) } }
         for identifier in identifiers.sorted() {
-          refresh(path, identifier, into: &events)
+          refresh(
+            path, identifier, directoryDescriptor: directoryDescriptor >= 0 ? directoryDescriptor : nil,
+            into: &events)
           refreshed += 1
           // A long burst is handed over in parts, so that whoever consumes it (the bridge
           // publishing to a broker) starts on the first while the rest is read.
@@ -485,13 +498,17 @@ public final class MailboxWatcher: @unchecked Sendable {
     deliver(events)
   }
 
-  /// Reads one mailbox again and reports it changed or removed.
-  private func refresh(_ path: FileName, _ identifier: FileName, into events: inout [ModelEvent]) {
+  /// Reads one mailbox again (relative to `directoryDescriptor`, `path` opened, when given) and
+  /// reports it changed or removed.
+  private func refresh(
+    _ path: FileName, _ identifier: FileName, directoryDescriptor: Int32? = nil,
+    into events: inout [ModelEvent]
+  ) {
     guard directories[path] != nil else { return }
     if directories[path]?.isWormhole == false {
       becomeWormhole(path, listing: nil, initial: false, into: &events)
     }
-    if let (observation, stamp) = observe(path, identifier) {
+    if let (observation, stamp) = observe(path, identifier, directoryDescriptor: directoryDescriptor) {
       directories[path]?.stamps[identifier] = stamp
       events.append(.mailboxChanged(directory: path, identifier: identifier, observation))
     } else {

@@ -51,4 +51,54 @@ struct BurstPartTests {
     #expect(seen.allSatisfy { $0.count <= MailboxWatcher.burstPart }, "\(seen.map(\.count))")
     #expect(seen.count >= 4)
   }
+
+  /// Many mailboxes of one directory are opened relative to it; a link or a FIFO among them is
+  /// still reported as such, not followed.
+  @Test func aBurstReadRelativeToItsDirectoryReportsLinksAndFIFOsAsSuch() throws {
+    let directory = TemporaryDirectory()
+    defer { directory.remove() }
+    let stage = TemporaryDirectory()
+    defer { stage.remove() }
+    let target = stage.path + "/target"
+    let bytes = try KeyedArchiveEncoder().encodeBytes(.string("m"))
+    writeAtomically(target, bytes)
+    let queue = DispatchQueue(label: "burst")
+    let seen = Mutex<[FileName: MailboxObservation]>([:])
+    let arrived = DispatchSemaphore(value: 0)
+    let watcher = try MailboxWatcher(roots: [.container(directory.path)], queue: queue) { events in
+      seen.withLock { seen in
+        for case .mailboxChanged(_, let identifier, let observation) in events {
+          seen[identifier] = observation
+        }
+      }
+      arrived.signal()
+    }
+    queue.sync { watcher.start() }
+    defer { watcher.cancel() }
+    queue.suspend()
+    for index in 0..<MailboxWatcher.directoryOpeningCount {
+      writeAtomically(directory.path + "/m\(index).archive", bytes)
+    }
+    // Moved in, as a writer's rename would: their only event.
+    #expect(symlink(target, stage.path + "/link.archive") == 0)
+    #expect(mkfifo(stage.path + "/fifo.archive", 0o600) == 0)
+    for name in ["link", "fifo"] {
+      #expect(rename(stage.path + "/\(name).archive", directory.path + "/\(name).archive") == 0)
+    }
+    queue.resume()
+    let expected = MailboxWatcher.directoryOpeningCount + 2
+    while seen.withLock({ $0.count }) < expected {
+      guard arrived.wait(timeout: .now() + 20) == .success else { break }
+    }
+    let observations = seen.withLock { $0 }
+    #expect(observations["link"] == .unreadable("it is a symbolic link, which is not followed"))
+    #expect(observations["fifo"] == .unreadable("it is not a regular file"))
+    for index in 0..<MailboxWatcher.directoryOpeningCount {
+      guard case .file(let read, _, _, _, _)? = observations[FileName("m\(index)")] else {
+        Issue.record("m\(index): \(String(describing: observations[FileName("m\(index)")]))")
+        continue
+      }
+      #expect(read == bytes)
+    }
+  }
 }
