@@ -1,5 +1,4 @@
 import ArchivedValues
-import Glibc
 
 /// A name as the file system holds it: bytes, not text.
 ///
@@ -128,7 +127,7 @@ public struct FileName: Sendable, Hashable, Comparable {
     let leftBytes = left.storage.utf8
     let rightBytes = right.storage.utf8
     guard leftBytes.count == rightBytes.count else { return false }
-    // One `memcmp` of the contiguous UTF-8 (every native string's): the model and the watcher
+    // One comparison of the contiguous UTF-8 (every native string's): the model and the watcher
     // compare names at every dictionary look-up, and the view's iterator costs per byte.
     let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in
       rightBytes.withContiguousStorageIfAvailable { rightBuffer in
@@ -139,15 +138,25 @@ public struct FileName: Sendable, Hashable, Comparable {
     return leftBytes.elementsEqual(rightBytes)
   }
 
-  /// `memcmp` order of two byte buffers, the shorter first when one starts the other: negative,
-  /// zero or positive.
+  /// Byte order of two buffers (`memcmp`'s, without the C library: a pure module), the shorter
+  /// first when one starts the other: negative, zero or positive. Eight bytes at a time.
   private static func compare(
     _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
   ) -> Int {
     let common = min(left.count, right.count)
-    if common > 0, let leftStart = left.baseAddress, let rightStart = right.baseAddress {
-      let order = memcmp(leftStart, rightStart, common)
-      if order != 0 { return Int(order) }
+    let leftRaw = UnsafeRawBufferPointer(left)
+    let rightRaw = UnsafeRawBufferPointer(right)
+    var index = 0
+    while index + 8 <= common {
+      // Read as big-endian, the first byte is the most significant: integer order is byte order.
+      let leftWord = UInt64(bigEndian: leftRaw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let rightWord = UInt64(bigEndian: rightRaw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      if leftWord != rightWord { return leftWord < rightWord ? -1 : 1 }
+      index += 8
+    }
+    while index < common {
+      if left[index] != right[index] { return left[index] < right[index] ? -1 : 1 }
+      index += 1
     }
     return left.count - right.count
   }

@@ -52,14 +52,16 @@ import WormholeVocabulary
     #expect(names.sorted().map(\.bytes) == [[0x42], [0x61], [0x62], [0xC3, 0xA9], [0xFF]])
   }
 
-  /// Equality and order are one `memcmp` of the UTF-8 for names that are text: the same as
-  /// comparing the bytes one by one, for short (inline) and long names, prefixes, bytes above
-  /// 0x7F, and names that are not text.
+  /// Equality and order are one comparison of the UTF-8 for names that are text, eight bytes at a
+  /// time: the same as comparing the bytes one by one, for short (inline) and long names,
+  /// prefixes, a difference inside a word or in the tail, bytes above 0x7F, and names that are
+  /// not text.
   @Test(
     arguments: [
       ("", "a"), ("a", "a"), ("a", "b"), ("ab", "a"), ("m1.archive", "m10.archive"),
       ("/tmp/a/long/directory/path/beyond/15/bytes", "/tmp/a/long/directory/path/beyond/15/byteS"),
       ("/tmp/a/long/directory/path/beyond/15/bytes", "/tmp/a/long/directory/path/beyond/15/bytes"),
+      ("abcdefghij", "abcdefgHij"), ("abcdefghijklmnopq", "abcdefghijklmnoPq"), ("abcdefgh", "abcdefghi"),
       ("\u{E9}", "e\u{301}"), ("\u{E9}", "\u{E9}x"), ("z", "\u{E9}"), ("\u{10FFFF}", "\u{FFFF}"),
     ] as [(String, String)])
   func equalityAndOrderAreTheBytes(_ names: (String, String)) {
