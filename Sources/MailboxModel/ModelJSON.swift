@@ -73,7 +73,7 @@ extension ModelState {
 
   /// ``mailboxJSON(_:width:)`` appended to `out` as UTF-8, built as bytes: the bridge writes one
   /// at every mailbox change, and building it as a string (interpolations, each timestamp and
-  /// number a string of its own) took a sixth of its time per change.
+  /// number a string of its own) took 6% of its time per change.
   package func appendMailboxJSON(_ mailbox: Mailbox, width: Int, to out: inout [UInt8]) {
     out.reserveCapacity(out.count + 320)
     JSONBytes.appendLiteral(#"{"identifier":"#, to: &out)

@@ -12,7 +12,7 @@ import WakeSignal
 /// A `DispatchSourceRead` on the descriptor did the same at a cost per event, not per batch:
 /// libdispatch keeps the descriptor armed in its epoll set while the handler runs, so each event
 /// queued meanwhile (each rename of a burst) woke its manager thread, which found nothing left to
-/// read (the handler had read it) and slept again; about a sixth of the bridge's CPU per mailbox
+/// read (the handler had read it) and slept again: an eighth of the bridge's CPU per mailbox
 /// change (`wormhole-bench broker`). Here nothing waits on the descriptor while a batch is read
 /// and applied: what comes meanwhile is read with the next batch.
 ///
