@@ -3,6 +3,7 @@ import Glibc
 import Inotify
 import KeyedArchive
 import MailboxModel
+import Synchronization
 import Wormhole
 import WormholeVocabulary
 
@@ -289,8 +290,9 @@ public final class MailboxWatcher: @unchecked Sendable {
     var observations: [FileName: MailboxObservation] = [:]
     observations.reserveCapacity(listing?.mailboxes.count ?? 0)
     directory.stamps.reserveCapacity(listing?.mailboxes.count ?? 0)
-    for identifier in listing?.mailboxes ?? [] {
-      guard let (observation, stamp) = observe(path, identifier) else { continue }
+    let limit = configuration.maximumStoredBytes
+    for (identifier, observation, stamp) in Self.observeAll(listing?.mailboxes ?? [], in: path, limit: limit)
+    {
       observations[identifier] = observation
       directory.stamps[identifier] = stamp
     }
@@ -333,6 +335,37 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   private var descriptorMessage: String {
     "too many wormhole directories to keep every traffic journal open (\(journalBudget) kept open for the open-file limit, ulimit -n): the others are reopened and read whenever they change"
+  }
+
+  /// The fewest mailboxes of a directory read on every core at once (``observeAll(_:in:limit:)``).
+  static let parallelReadThreshold = 512
+
+  /// Reads (and summarizes) the mailboxes `identifiers` of `directory`, in their order, those
+  /// that are regular files or say why not. A directory of at least ``parallelReadThreshold``
+  /// (the start-up scan of a large app group) is read in parts on every core at once: decoding
+  /// each archive for its summary is most of the work, and the parts share nothing.
+  static func observeAll(
+    _ identifiers: [FileName], in directory: FileName, limit: Int
+  ) -> [(FileName, MailboxObservation, FileStamp?)] {
+    @Sendable func read(_ slice: ArraySlice<FileName>) -> [(FileName, MailboxObservation, FileStamp?)] {
+      slice.compactMap { identifier in
+        DirectoryScanner.observe(directory: directory, identifier: identifier, limit: limit).map {
+          (identifier, $0.0.summarized, $0.1)
+        }
+      }
+    }
+    let cores = min(max(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))), 1), 8)
+    guard identifiers.count >= parallelReadThreshold, cores > 1 else { return read(identifiers[...]) }
+    let partSize = (identifiers.count + cores - 1) / cores
+    let parts = Mutex([[(FileName, MailboxObservation, FileStamp?)]](repeating: [], count: cores))
+    DispatchQueue.concurrentPerform(iterations: cores) { part in
+      let start = part * partSize
+      let end = min(start + partSize, identifiers.count)
+      guard start < end else { return }
+      let observed = read(identifiers[start..<end])
+      parts.withLock { $0[part] = observed }
+    }
+    return parts.withLock { $0.flatMap { $0 } }
   }
 
   /// Reads one mailbox, and summarizes its message here, off the dashboard's loop.
