@@ -108,7 +108,7 @@ public final class LocalPeerLink: PeerLink {
       throw LinkError("no epoll set for the peer link: \(String(cString: strerror(errno)))")
     }
     let lock = try directory.takeRunLock(for: local)
-    sweepStale()
+    directory.sweepStale(except: local.id)
     let socketPath = directory.socketPath(local.id)
     let listener = try LocalSocket.listen(at: socketPath, backlog: 64, ownerOnly: true)
     let identity: [UInt8]
@@ -436,21 +436,6 @@ public final class LocalPeerLink: PeerLink {
     event.events = EPOLLIN.rawValue | (wanted ? EPOLLOUT.rawValue : 0)
     event.data.u64 = UInt64(descriptor)
     if epoll_ctl(epollSet, EPOLL_CTL_MOD, descriptor, &event) == 0 { connection.wantsWrite = wanted }
-  }
-
-  /// Removes the files a peer killed before it could stop left behind (its lock not held):
-  /// its advertisement, identity, sockets and lock. Ids are never reused, so no peer that starts
-  /// later owns them. Its folder (the traffic journal, received resources) stays.
-  private func sweepStale() {
-    let suffixes = [".advert", ".broker", ".peer", ".sock", ".control.sock", ".lock"]
-    for name in (try? DeviceFiles.entries(of: directory.path)) ?? [] {
-      for suffix in suffixes {
-        guard let id = PeerDirectory.id(inFileName: name, suffix: suffix), id != local.id,
-          RunLock.holder(at: directory.lockPath(id)) == nil
-        else { continue }
-        _ = unlink(directory.path + "/" + name)
-      }
-    }
   }
 
   /// Announces the advertisers whose lock is held and withdraws those gone since the last scan.

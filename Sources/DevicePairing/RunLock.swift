@@ -25,23 +25,68 @@ public final class RunLock: Sendable {
   }
 
   /// Takes the lock at `path` (creating the file) and writes this process's pid into it.
-  public init(path: String) throws(Failure) {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard descriptor >= 0 else {
-      throw .unavailable(SystemCallFailure(operation: "open", path: path, code: errno).message)
+  /// - Parameter waits: whether to try again for up to ``sweepWait`` while another process holds
+  ///   it, rather than fail at once: for a lock only a sweep of stale files may hold a moment (a
+  ///   new peer's: ids are never reused). Bounded, so that a real holder is still refused.
+  public convenience init(path: String, waits: Bool = false) throws(Failure) {
+    try self.init(path: path, waits: waits, afterOpening: {})
+  }
+
+  /// How many times a lock file removed between its opening and its locking is made again.
+  static let attempts = 8
+
+  /// How long a lock that `waits` is tried again while held (a sweep holds one for the few
+  /// unlinks of a killed process's files), in steps of a millisecond.
+  public static let sweepWait: Duration = .milliseconds(200)
+
+  /// Takes the lock at `path`; `afterOpening` runs between each opening and its locking (tests
+  /// remove the file there, as another process's sweep of stale files may).
+  ///
+  /// A sweep that finds the file unlocked may remove it just after it was opened here: the lock
+  /// would then be held on a file no longer at `path`, which every later look finds free. So
+  /// once locked, the file at `path` must be the one locked; otherwise it is made again.
+  init(path: String, waits: Bool = false, afterOpening: () -> Void) throws(Failure) {
+    for _ in 0..<Self.attempts {
+      let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+      guard descriptor >= 0 else {
+        throw .unavailable(SystemCallFailure(operation: "open", path: path, code: errno).message)
+      }
+      afterOpening()
+      var request = Self.request(Int16(F_WRLCK))
+      var result = fcntl(descriptor, Self.setLock, &request)
+      var tries = waits ? Int(Self.sweepWait / .milliseconds(1)) : 0
+      while result != 0 && (errno == EAGAIN || errno == EACCES) && tries > 0 {
+        tries -= 1
+        var pause = timespec(tv_sec: 0, tv_nsec: 1_000_000)
+        _ = nanosleep(&pause, nil)
+        result = fcntl(descriptor, Self.setLock, &request)
+      }
+      if result != 0 {
+        let code = errno
+        _ = close(descriptor)
+        if code == EAGAIN || code == EACCES { throw .held(pid: Self.recordedPID(path)) }
+        throw .unavailable(SystemCallFailure(operation: "lock", path: path, code: code).message)
+      }
+      guard Self.isStillAt(path, descriptor) else {
+        _ = close(descriptor)
+        continue
+      }
+      let text = Array("\(getpid())\n".utf8)
+      _ = ftruncate(descriptor, 0)
+      _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
+      self.path = path
+      self.descriptor = Mutex(descriptor)
+      return
     }
-    var request = Self.request(Int16(F_WRLCK))
-    if fcntl(descriptor, Self.setLock, &request) != 0 {
-      let code = errno
-      _ = close(descriptor)
-      if code == EAGAIN || code == EACCES { throw .held(pid: Self.recordedPID(path)) }
-      throw .unavailable(SystemCallFailure(operation: "lock", path: path, code: code).message)
-    }
-    let text = Array("\(getpid())\n".utf8)
-    _ = ftruncate(descriptor, 0)
-    _ = text.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) }
-    self.path = path
-    self.descriptor = Mutex(descriptor)
+    throw .unavailable("the lock file \(path) was removed each time it was taken (\(Self.attempts) times)")
+  }
+
+  /// Whether the file open as `descriptor` is still the one at `path`.
+  private static func isStillAt(_ path: String, _ descriptor: Int32) -> Bool {
+    var opened = stat()
+    var named = stat()
+    guard fstat(descriptor, &opened) == 0, lstat(path, &named) == 0 else { return false }
+    return opened.st_dev == named.st_dev && opened.st_ino == named.st_ino
   }
 
   deinit { release() }
@@ -63,6 +108,24 @@ public final class RunLock: Sendable {
     var request = Self.request(Int16(F_WRLCK))
     guard fcntl(descriptor, getLock, &request) == 0, request.l_type != Int16(F_UNLCK) else { return nil }
     return recordedPID(path) ?? 0
+  }
+
+  /// Runs `sweep` unless a process holds the lock at `path`, holding it meanwhile, so that no
+  /// process takes it while its owner's files go: what a sweep of a killed process's files does.
+  /// `sweep` is told whether the lock file is there (it may then remove it, locked); without a
+  /// lock file (a sweep elsewhere removed it) it must leave that path alone: a process may be
+  /// making it again right now. Nothing runs when the lock is held, or when the file at `path`
+  /// is no longer the one locked (another process made it again meanwhile).
+  public static func whileFree(at path: String, _ sweep: (_ hasLockFile: Bool) -> Void) {
+    let descriptor = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else {
+      if errno == ENOENT { sweep(false) }
+      return
+    }
+    defer { _ = close(descriptor) }
+    var request = Self.request(Int16(F_WRLCK))
+    guard fcntl(descriptor, setLock, &request) == 0, isStillAt(path, descriptor) else { return }
+    sweep(true)
   }
 
   /// Whether the process `pid` is stopped (SIGSTOP, SIGTSTP, a debugger): its state in

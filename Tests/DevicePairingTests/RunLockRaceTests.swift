@@ -1,0 +1,74 @@
+import Foundation
+import Glibc
+import Testing
+
+@testable import DevicePairing
+
+/// A run lock taken while another process sweeps stale files.
+@Suite struct RunLockRaceTests {
+  /// A sweep removed the lock file between its opening and its locking: the lock is taken on a
+  /// file made again at its path, so others still see it held.
+  @Test func aLockFileRemovedBeforeItWasLockedIsMadeAgain() throws {
+    let folder = NSTemporaryDirectory() + "runlock-race-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/peer.lock"
+    var removals = 0
+    let lock = try RunLock(path: path) {
+      if removals == 0 { _ = unlink(path) }
+      removals += 1
+    }
+    #expect(removals == 2)
+    #expect(RunLock.holder(at: path) == getpid())
+    lock.release()
+    #expect(RunLock.holder(at: path) == nil)
+  }
+
+  /// A file removed at every attempt ends in an error that says so, not a lock on nothing.
+  @Test func aLockFileRemovedAtEveryAttemptIsRefused() throws {
+    let folder = NSTemporaryDirectory() + "runlock-race-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/peer.lock"
+    #expect(throws: RunLock.Failure.self) {
+      _ = try RunLock(path: path) { _ = unlink(path) }
+    }
+  }
+}
+
+/// What a sweep of stale files may do under a run lock.
+@Suite struct RunLockSweepTests {
+  @Test func aSweepRunsOnlyWhileNoProcessHoldsTheLock() throws {
+    let folder = NSTemporaryDirectory() + "runlock-sweep-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/peer.lock"
+    var seen: [Bool] = []
+    RunLock.whileFree(at: path) { seen.append($0) }
+    #expect(seen == [false], "no lock file: the sweep runs, told so")
+    let lock = try RunLock(path: path)
+    RunLock.whileFree(at: path) { seen.append($0) }
+    #expect(seen == [false], "the lock is held: nothing runs")
+    lock.release()
+    RunLock.whileFree(at: path) { hasLockFile in
+      seen.append(hasLockFile)
+      // Held by the sweep meanwhile: a process taking it now is refused.
+      #expect(throws: RunLock.Failure.self) { _ = try RunLock(path: path) }
+    }
+    #expect(seen == [false, true])
+  }
+}
+
+/// A lock that waits for a sweep is still refused when a process really holds it.
+@Suite struct RunLockWaitTests {
+  @Test func aWaitingLockIsRefusedOnceTheWaitIsOver() throws {
+    let folder = NSTemporaryDirectory() + "runlock-wait-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let path = folder + "/peer.lock"
+    let holder = try RunLock(path: path)
+    #expect(throws: RunLock.Failure.held(pid: getpid())) { _ = try RunLock(path: path, waits: true) }
+    holder.release()
+    _ = try RunLock(path: path, waits: true)
+  }
+}
