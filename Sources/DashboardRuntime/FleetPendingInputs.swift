@@ -2,7 +2,8 @@ import FleetModel
 
 /// What the fleet's source holds between the client's thread and the next batch: the messages
 /// received (checked when the batch is made) and the markers, in order, at most ``byteLimit``
-/// bytes of payloads. A publisher that floods large payloads faster than the batches are checked
+/// bytes of topics and payloads (each message counted ``entryOverhead`` bytes more, so that a
+/// flood of empty payloads is bounded too). A publisher that floods large payloads faster than the batches are checked
 /// would otherwise grow it without bound (2,000 payloads of 650 KB made a dashboard 1.7 GB): a
 /// message beyond the bound is dropped, and counted by the fleet with the reason, until a batch
 /// is taken. Markers and the client's refusals always go in (they carry no payload).
@@ -33,9 +34,12 @@ struct FleetPendingInputs: Sendable {
     }
   }
 
-  /// The most payload bytes held.
+  /// What a held message costs beyond its topic and payload (the entry, the arrays' headers).
+  static let entryOverhead = 64
+
+  /// The most bytes held.
   let byteLimit: Int
-  /// Payload bytes held now.
+  /// Bytes held now (topics, payloads, and ``entryOverhead`` for each message).
   private(set) var byteCount = 0
   private var entries: [Entry] = []
 
@@ -44,15 +48,15 @@ struct FleetPendingInputs: Sendable {
   /// Whether nothing waits.
   var isEmpty: Bool { entries.isEmpty }
 
-  /// Adds `input`, received at `time`; a payload that would take the held bytes beyond
+  /// Adds `input`, received at `time`; a message that would take the held bytes beyond
   /// ``byteLimit`` is replaced by a refusal that says so.
   mutating func append(_ input: FleetInput, at time: Int64) {
-    let size = input.payload.count
+    let size = input.payload.count + input.topic.utf8.count + Self.entryOverhead
     guard size <= byteLimit - byteCount else {
       entries.append(
         .received(
           .refused(
-            "the dashboard fell behind: a payload of \(size) bytes dropped while \(byteCount) bytes wait to be checked (at most \(byteLimit))"
+            "the dashboard fell behind: a message of \(size) bytes dropped while \(byteCount) bytes wait to be checked (at most \(byteLimit))"
           ), at: time))
       return
     }
