@@ -62,6 +62,13 @@ public struct FleetState: Sendable {
   /// keys of versions already gone (trimmed by depth, forgotten) are skipped.
   private var historyOrder: [HistoryKey] = []
   private var historyOrderStart = 0
+  /// How many keys ``historyOrder`` held from ``historyOrderStart`` after its last compaction:
+  /// it is compacted again (keys of versions no longer kept removed) once it holds twice as
+  /// many and 1,024 more, so that depth trims and forgotten mailboxes do not grow it for ever.
+  private var historyOrderCompacted = 0
+
+  /// The keys ``historyOrder`` holds, spent or not (for tests of its bound).
+  var historyOrderCount: Int { historyOrder.count - historyOrderStart }
 
   /// Where a history version is, for evicting it.
   private struct HistoryKey: Sendable {
@@ -258,12 +265,34 @@ public struct FleetState: Sendable {
   ) {
     history.append(version)
     historyBytes += version.bytes?.count ?? 0
-    historyOrder.append(HistoryKey(machine: machine, mailbox: mailbox, serial: version.serial))
+    // Only versions with bytes count against the budget, so only they need a place in the order.
+    if version.bytes?.isEmpty == false {
+      historyOrder.append(HistoryKey(machine: machine, mailbox: mailbox, serial: version.serial))
+    }
     if history.count > historyDepth {
       let excess = history.count - historyDepth
       historyBytes -= history.prefix(excess).reduce(0) { $0 + ($1.bytes?.count ?? 0) }
       history.removeFirst(excess)
     }
+  }
+
+  /// Removes from ``historyOrder`` the keys of versions no longer kept (trimmed by depth,
+  /// evicted, their mailbox or machine forgotten), once it holds twice as many keys as after
+  /// its last compaction and 1,024 more: amortized O(1) a version, and a bound of about three
+  /// times the versions kept.
+  private mutating func compactHistoryOrderIfDue() {
+    guard historyOrderCount > 2 * historyOrderCompacted + 1024 else { return }
+    // The mailbox being updated is not written back yet: its history is read from `machines`,
+    // so the caller compacts after writing it.
+    historyOrder = historyOrder[historyOrderStart...].filter { key in
+      let path = key.mailbox
+      guard let mailbox = machines[key.machine]?.directories[path.directory]?[path.identifier] else {
+        return false
+      }
+      return mailbox.history.contains { $0.serial == key.serial }
+    }
+    historyOrderStart = 0
+    historyOrderCompacted = historyOrder.count
   }
 
   /// Evicts the oldest history versions, across every machine, while more than
@@ -291,6 +320,7 @@ public struct FleetState: Sendable {
       historyOrder.removeFirst(historyOrderStart)
       historyOrderStart = 0
     }
+    compactHistoryOrderIfDue()
   }
 
   /// Bytes of the history versions of `mailbox`, for forgetting it.
