@@ -80,6 +80,9 @@ public final class DashboardLoop {
     for messageSource in messageSources { messageSource.start { message in inbox.post(message) } }
     apply(.resize(width: terminal.width, height: terminal.height))
     for message in inbox.take() { apply(message) }
+    // Every count so far (the state's starts at 0), and the sources learn that a loop applies.
+    var fleetApplied = state.fleet.appliedMessageCount
+    for messageSource in messageSources { messageSource.loopApplied(fleetMessages: fleetApplied) }
     draw()
     while !state.isQuitting {
       let now = clock.now()
@@ -100,6 +103,13 @@ public final class DashboardLoop {
       }
       for message in inbox.take() { apply(message) }
       if state.isLoadingFleet { apply(.fleet([], at: clock.now())) }
+      if state.fleet.appliedMessageCount != fleetApplied {
+        // A fleet shown anew counts from 0 again.
+        let count = state.fleet.appliedMessageCount
+        let more = count > fleetApplied ? count - fleetApplied : count
+        fleetApplied = count
+        for messageSource in messageSources { messageSource.loopApplied(fleetMessages: more) }
+      }
       let after = clock.now()
       if let wake = wakeTimes.first, wake <= after {
         wakeTimes.removeAll { $0 <= after }

@@ -58,6 +58,8 @@ public final class FleetSource: DashboardMessageSource {
     /// (monotonic nanoseconds).
     var reload: (generation: Int, started: UInt64, lastArrival: UInt64)?
     var reloads = 0
+    /// Messages posted and not yet applied by the loop: no batch is taken while one waits.
+    var window = FleetPostingWindow()
   }
 
   /// The fleet of `broker`; nothing connects until ``start(posting:)``. `clientIdentifier`
@@ -210,14 +212,30 @@ public final class FleetSource: DashboardMessageSource {
     }
   }
 
+  public func loopApplied(fleetMessages count: Int) {
+    state.withLock { $0.window.applied(count) }
+  }
+
+  /// Takes what waits and posts it checked; while the loop has not applied what was posted
+  /// (all but ``FleetPostingWindow/slack``), it waits in ``FleetPendingInputs`` instead (bounded there, the
+  /// excess dropped and counted), so checked messages never pile up in the loop's backlog.
   private func flush() {
-    let (pending, post) = state.withLock {
-      state -> ([FleetPendingInputs.Entry], (@Sendable (DashboardMessage) -> Void)?) in
+    let taken = state.withLock {
+      state -> (pending: [FleetPendingInputs.Entry], post: (@Sendable (DashboardMessage) -> Void)?)? in
+      guard state.window.isOpen else { return nil }
       defer { state.flushScheduled = false }
-      return (state.pending.take(), state.post)
+      let pending = state.pending.take()
+      state.window.posted(pending.count)
+      return (pending, state.post)
     }
-    guard !pending.isEmpty else { return }
-    let batch = pending.map(\.message)
-    post?(.fleet(batch, at: clock.now()))
+    guard let taken else {
+      // Held back: try again a batch later.
+      queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in
+        self?.flush()
+      }
+      return
+    }
+    guard !taken.pending.isEmpty else { return }
+    taken.post?(.fleet(taken.pending.map(\.message), at: clock.now()))
   }
 }

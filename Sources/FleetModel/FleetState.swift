@@ -151,6 +151,10 @@ public struct FleetState: Sendable {
     return change
   }
 
+  /// Messages taken from the backlog and applied since the start: what the source that enqueues
+  /// them holds its next batches back by (``DashboardRuntime`` posts no more while too many wait).
+  public private(set) var appliedMessageCount = 0
+
   /// Messages waiting in the backlog (``enqueue(_:)``).
   public var backlogCount: Int { backlog.count - backlogStart }
 
@@ -171,6 +175,7 @@ public struct FleetState: Sendable {
     while backlogStart < end {
       let message = backlog[backlogStart]
       backlogStart += 1
+      appliedMessageCount += 1
       apply(message, at: now, into: &change)
     }
     if backlogStart == backlog.count {
