@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -254,10 +256,65 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds) {
 
 bool cmosquitto_has_connection(struct mosquitto *mosq) { return api.socket(mosq) != -1; }
 
+static long milliseconds_since(const struct timespec *start);
+
+int cmosquitto_hold_connection(struct mosquitto *mosq) {
+  int socket = api.socket(mosq);
+  if (socket == -1) return -1;
+  int held = fcntl(socket, F_DUPFD_CLOEXEC, 0);
+  if (held == -1) return -1;
+  // The network thread may have lost the connection and reconnected meanwhile: only the
+  // descriptor of the connection it has now is held (a stale number is another file's).
+  int type = 0;
+  socklen_t length = sizeof type;
+  if (api.socket(mosq) != socket || getsockopt(held, SOL_SOCKET, SO_TYPE, &type, &length) != 0 ||
+      type != SOCK_STREAM) {
+    close(held);
+    return -1;
+  }
+  return held;
+}
+
+int cmosquitto_await_close(int held, int milliseconds) {
+  if (held < 0) return 0;
+  // The FIN follows the DISCONNECT; the broker reads them in order.
+  (void)shutdown(held, SHUT_WR);
+  struct timespec start;
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  int outcome = 1;
+  char buffer[4096];
+  for (;;) {
+    long left = milliseconds - milliseconds_since(&start);
+    if (left <= 0) break;
+    struct pollfd readable = {held, POLLIN, 0};
+    int ready = poll(&readable, 1, (int)left);
+    if (ready < 0 && errno != EINTR) break;
+    if (ready <= 0) continue;
+    // The descriptor is libmosquitto's, non-blocking.
+    ssize_t count = read(held, buffer, sizeof buffer);
+    if (count > 0) continue;  // what the broker sent after the DISCONNECT left: not handled
+    if (count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) continue;
+    outcome = 0;  // closed (0), or reset (an error): the broker is done with the connection
+    break;
+  }
+  close(held);
+  return outcome;
+}
+
 struct cmosquitto_waker {
   int fd;
   atomic_bool stopping;
+  atomic_bool accepted;
 };
+
+unsigned int cmosquitto_reconnect_delay(unsigned int failures, unsigned int limit) {
+  // libmosquitto's linear backoff (mosquitto_reconnect_delay_set(1, limit, false)).
+  if (limit < 1) limit = 1;
+  if (failures < 1) failures = 1;
+  return failures < limit ? failures : limit;
+}
+
+int cmosquitto_reconnect(struct mosquitto *mosq) { return api.reconnect(mosq); }
 
 struct cmosquitto_waker *cmosquitto_waker_new(void) {
   struct cmosquitto_waker *waker = calloc(1, sizeof *waker);
@@ -270,6 +327,7 @@ struct cmosquitto_waker *cmosquitto_waker_new(void) {
     return NULL;
   }
   atomic_init(&waker->stopping, false);
+  atomic_init(&waker->accepted, false);
   return waker;
 }
 
@@ -279,6 +337,8 @@ void cmosquitto_waker_wake(struct cmosquitto_waker *waker) {
   if (write(waker->fd, &one, sizeof one) < 0) {
   }
 }
+
+void cmosquitto_waker_accepted(struct cmosquitto_waker *waker) { atomic_store(&waker->accepted, true); }
 
 void cmosquitto_waker_stop(struct cmosquitto_waker *waker) {
   atomic_store(&waker->stopping, true);
@@ -330,27 +390,21 @@ static void cork(int socket, int on) {
   (void)setsockopt(socket, IPPROTO_TCP, TCP_CORK, &on, sizeof on);
 }
 
-int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker) {
-  int delay = 1;
-  struct timespec connected, stop_asked = {0, 0};
-  clock_gettime(CLOCK_MONOTONIC, &connected);
-  bool had_socket = api.socket(mosq) != -1;
+int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker, unsigned int delay_limit) {
+  unsigned int failures = 0;
+  struct timespec stop_asked = {0, 0};
   for (;;) {
+    // The broker accepted a connection since the last look: the next loss starts afresh.
+    if (atomic_exchange(&waker->accepted, false)) failures = 0;
     int socket = api.socket(mosq);
     bool stopping = atomic_load(&waker->stopping);
     if (socket == -1) {
       if (stopping) return CMOSQ_ERR_SUCCESS;
-      if (had_socket && milliseconds_since(&connected) > 30000) delay = 1;
-      had_socket = false;
-      if (!sleep_woken(waker, delay * 1000)) return CMOSQ_ERR_SUCCESS;
+      failures += failures < UINT_MAX;
+      unsigned int delay = cmosquitto_reconnect_delay(failures, delay_limit);
+      if (!sleep_woken(waker, (int)delay * 1000)) return CMOSQ_ERR_SUCCESS;
       int code = api.reconnect(mosq);
-      if (code == CMOSQ_ERR_SUCCESS) {
-        had_socket = true;
-        clock_gettime(CLOCK_MONOTONIC, &connected);
-      } else {
-        delay = delay * 2 > 30 ? 30 : delay * 2;
-        if (is_fatal(code)) return code;
-      }
+      if (code != CMOSQ_ERR_SUCCESS && is_fatal(code)) return code;
       continue;
     }
     if (stopping) {

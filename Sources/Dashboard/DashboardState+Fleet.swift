@@ -122,7 +122,10 @@ extension DashboardState {
     }
     report(
       "broker: the fleet was reloaded from what the broker holds: \(reload.machines) machine\(reload.machines == 1 ? "" : "s")"
-        + (forgot.isEmpty ? ", nothing forgotten" : " (" + forgot.joined(separator: ", ") + ")"),
+        + (forgot.isEmpty ? ", nothing forgotten" : " (" + forgot.joined(separator: ", ") + ")")
+        + (reload.endedByCounts
+          ? "; every bridge's mailboxes came again"
+          : reload.waitingFor.map { "; ended as the broker went quiet, still waiting for \($0)" } ?? ""),
       isError: !forgot.isEmpty)
   }
 

@@ -40,6 +40,12 @@ public struct FleetReload: Sendable, Equatable {
   /// Machines kept whose presence or bridge info came no more: now `presence ?`, and no remote
   /// writes until their bridge publishes again.
   public var machinesUnconfirmed = 0
+  /// Whether it ended as soon as every bridge's stated mailboxes came again (its bridge info's
+  /// ``FleetMachine/claimedMailboxCount``), rather than when the broker went quiet.
+  public var endedByCounts = false
+  /// When it ended as the broker went quiet: the first machine whose stated mailboxes it still
+  /// waited for, and why (`machine "ci-3", whose bridge states no mailbox count ...`).
+  public var waitingFor: String?
 
   /// A reload that has forgotten nothing yet; the reducer counts into it.
   public init() {}

@@ -25,7 +25,11 @@ import WormholeVocabulary
 /// ``FleetMessage/reloadFinished`` the reducer notes what comes again; at the end, a machine of
 /// which nothing came is forgotten, and of the others a mailbox that did not come is forgotten,
 /// and a presence or bridge info that did not come is unknown (no remote writes), so a machine
-/// nobody republishes does not stay online, or accept writes, forever.
+/// nobody republishes does not stay online, or accept writes, forever. A reload ends before
+/// the marker, as soon as every machine known or heard has been heard again with its bridge
+/// info's mailbox count (``FleetMachine/claimedMailboxCount``) and that many mailboxes came
+/// again; the marker (the broker went quiet) ends the others: a bridge of an older version
+/// states no count, a broker may have dropped some (``FleetReload/waitingFor`` says which).
 ///
 /// **History.** Each mailbox keeps ``historyDepth`` earlier versions, and all of them together
 /// at most ``historyByteBudget`` bytes of archives (the local model's 64 MiB by default, a budget
@@ -102,6 +106,35 @@ public struct FleetState: Sendable {
     var presences: Set<String> = []
     var infos: Set<String> = []
     var mailboxes: [String: Set<FleetMailboxKey>] = [:]
+    /// The mailbox counts the bridge infos heard again state.
+    var counts: [String: Int] = [:]
+    /// The machines whose stated count has not come again (not heard yet, no count stated,
+    /// fewer mailboxes): the reload ends early once none is left.
+    var waiting: Set<String> = []
+
+    /// Whether every machine's stated mailboxes came again (and something came at all).
+    var isComplete: Bool { waiting.isEmpty && !machines.isEmpty }
+
+    /// Takes `machine` off ``waiting`` once its stated count came, puts it back otherwise.
+    mutating func reconsider(_ machine: String) {
+      if let count = counts[machine], (mailboxes[machine]?.count ?? 0) >= count {
+        waiting.remove(machine)
+      } else {
+        waiting.insert(machine)
+      }
+    }
+
+    /// What the reload still waits for, the first machine by name: `nil` when nothing.
+    var waitingReason: String? {
+      guard let name = waiting.min() else { return nil }
+      let machine = "machine \(DisplayText.field(name))"
+      guard machines.contains(name) else { return "\(machine), not heard again" }
+      guard let count = counts[name] else {
+        return "\(machine), whose bridge states no mailbox count (an older bridge, or its info did not come)"
+      }
+      let came = mailboxes[name]?.count ?? 0
+      return "\(machine): \(came) of \(count) mailboxes came again"
+    }
   }
 
   /// The most mailboxes kept, across the machines: a new one beyond is dropped and counted.
@@ -199,10 +232,12 @@ public struct FleetState: Sendable {
       return
     }
     if reloading != nil { noteHeard(message) }
+    // Once the message is applied: every bridge's stated mailboxes came again.
+    defer { if reloading?.isComplete == true { finishReload(&change) } }
     switch message {
     case .ignored: return
     case .dropped(let reason): drop(reason, &change)
-    case .reloadStarted: reloading = HeardAgain()
+    case .reloadStarted: reloading = HeardAgain(waiting: Set(machineNames))
     case .reloadFinished: finishReload(&change)
     case .presence(let machine, .unknown):
       // The retained presence removed: a machine of which nothing else is left is forgotten,
@@ -427,17 +462,19 @@ public struct FleetState: Sendable {
     case .presence(let machine, _):
       reloading?.machines.insert(machine)
       reloading?.presences.insert(machine)
-    case .bridgeInfo(let machine, _, _):
+    case .bridgeInfo(let machine, _, let claimed):
       reloading?.machines.insert(machine)
       reloading?.infos.insert(machine)
+      reloading?.counts[machine] = claimed
     case .traffic(let machine, _), .trafficBacklog(let machine, _):
       reloading?.machines.insert(machine)
     case .mailbox(let machine, let directory, let identifier, _):
       reloading?.machines.insert(machine)
       reloading?.mailboxes[machine, default: []].insert(
         FleetMailboxKey(directory: directory, identifier: identifier))
-    case .ignored, .dropped, .reloadStarted, .reloadFinished: break
+    case .ignored, .dropped, .reloadStarted, .reloadFinished: return
     }
+    if let machine = Self.machine(of: message) { reloading?.reconsider(machine) }
   }
 
   /// Ends a reload: forgets what did not come again (see the type's documentation).
@@ -445,6 +482,8 @@ public struct FleetState: Sendable {
     guard let heard = reloading else { return }
     reloading = nil
     var outcome = FleetReload()
+    outcome.endedByCounts = heard.isComplete
+    outcome.waitingFor = heard.isComplete ? nil : heard.waitingReason
     for name in machineNames {
       guard let machine = machines[name] else { continue }
       guard heard.machines.contains(name) else {

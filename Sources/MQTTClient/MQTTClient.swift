@@ -69,6 +69,11 @@ public final class MQTTClient: Sendable {
     let completions = Mutex(Completions())
     /// What the callbacks need to put the broker's answers in words.
     let session = Mutex(Session())
+    /// The own loop's waker, told when the broker accepts a connection.
+    let waker: NetworkWaker?
+    /// How many connections the broker accepted (its CONNACK): the reconnection pauses start
+    /// afresh after each.
+    let acceptances = Mutex(0)
 
     struct Completions {
       /// One semaphore per waiting thread, signalled at each completion.
@@ -97,9 +102,16 @@ public final class MQTTClient: Sendable {
       var tls: (host: String, certificateAuthorityFile: String?, certificateFile: String?)?
     }
 
-    init(handler: @escaping Handler, maximumPayloadBytes: Int) {
+    init(handler: @escaping Handler, maximumPayloadBytes: Int, waker: NetworkWaker?) {
       self.handler = handler
       self.maximumPayloadBytes = maximumPayloadBytes
+      self.waker = waker
+    }
+
+    /// The broker accepted a connection.
+    func accepted() {
+      acceptances.withLock { $0 &+= 1 }
+      waker?.accepted()
     }
 
     /// libmosquitto's loop returned by itself (``NetworkLoop`` runs it again): over TLS, a lost
@@ -181,7 +193,7 @@ public final class MQTTClient: Sendable {
     self.cleanSession = cleanSession
     self.disablesNagle = disablesNagle
     waker = coalescesWrites ? try NetworkWaker() : nil
-    callbacks = Callbacks(handler: handler, maximumPayloadBytes: maximumPayloadBytes)
+    callbacks = Callbacks(handler: handler, maximumPayloadBytes: maximumPayloadBytes, waker: waker)
     let context = Unmanaged.passUnretained(callbacks).toOpaque()
     guard let pointer = cmosquitto_new(clientIdentifier, cleanSession, context) else {
       throw .invalidArgument("mosquitto_new refused the client identifier or ran out of memory")
@@ -216,6 +228,7 @@ public final class MQTTClient: Sendable {
         $0.handshakeWaiter?.signal()
       }
       if code == 0 {
+        callbacks.accepted()
         callbacks.handler(.connected)
       } else {
         let version = callbacks.session.withLock { $0.protocolVersion }
@@ -342,9 +355,10 @@ public final class MQTTClient: Sendable {
           &properties, CMQTT_PROP_SESSION_EXPIRY_INTERVAL, options.sessionExpiry ?? UInt32.max)
       }
       // libmosquitto's "exponential" backoff is quadratic (attempts 1, 5, 14, 30 s after a loss):
-      // a broker back after 6 s was reconnected to after 14. Linear from 1 s, capped low.
-      _ = cmosquitto_reconnect_delay_set(
-        handle.pointer, 1, max(1, options.reconnectDelayLimit ?? Self.defaultReconnectDelayLimit), false)
+      // a broker back after 6 s was reconnected to after 14. Linear from 1 s, capped low: the
+      // schedule of `reconnectDelay(failures:limit:)`, which the other loops follow.
+      let delayLimit = max(1, options.reconnectDelayLimit ?? Self.defaultReconnectDelayLimit)
+      _ = cmosquitto_reconnect_delay_set(handle.pointer, 1, delayLimit, false)
       let code = cmosquitto_connect_bind_v5(
         handle.pointer, broker.host, Int32(broker.port), Int32(max(5, keepAlive)), properties)
       guard code == CMOSQ_ERR_SUCCESS else {
@@ -360,7 +374,10 @@ public final class MQTTClient: Sendable {
       }
       let callbacks = callbacks
       // libmosquitto's loop for TLS, whose handshake its loop drives.
-      let loop = NetworkLoop(handle.pointer, waker: broker.usesTLS ? nil : waker) { code in
+      let loop = NetworkLoop(
+        handle.pointer, waker: broker.usesTLS ? nil : waker, reconnectDelayLimit: delayLimit,
+        acceptances: { callbacks.acceptances.withLock { $0 } }
+      ) { code in
         callbacks.loopEnded(code)
       }
       let started = loop.start()
@@ -513,9 +530,11 @@ public final class MQTTClient: Sendable {
   /// Sends what libmosquitto has queued (acknowledgements of the messages received included)
   /// and waits for the broker's answers to the QoS 1 publications in flight, for at most
   /// ``flushTimeout`` (a dead broker does not hold it), then disconnects (no
-  /// Last Will: the broker publishes it only for a connection that ends otherwise) and waits for
-  /// the network thread to end: no event comes after this returns. Not to be called from the
-  /// handler. Safe to call more than once.
+  /// Last Will: the broker publishes it only for a connection that ends otherwise), waits for
+  /// the network thread to end, and then for the broker to close the connection (at most
+  /// ``flushTimeout`` more): no event comes after this returns, and the broker has handled
+  /// every packet the client sent, so a persistent session that connects again at once is not
+  /// handed again what it received. Not to be called from the handler. Safe to call more than once.
   public func disconnect() {
     let loop = state.withLock { state -> NetworkLoop? in
       defer {
@@ -540,12 +559,32 @@ public final class MQTTClient: Sendable {
       if answered && cmosquitto_flush(handle.pointer, 0) == 0 { break }
       usleep(200)
     }
+    // And a DISCONNECT written is not one the broker read: mosquitto reads one packet of a
+    // connection per pass, so a client that connects again at once under the same identifier
+    // (a persistent session) could be taken first, and the broker then closed the old
+    // connection with the acknowledgements still unread, and delivered those messages again
+    // (issue 15). Held, the connection outlives libmosquitto's close after the DISCONNECT until
+    // the broker closes it, which it does once it has handled every packet before it.
+    let held = cmosquitto_hold_connection(handle.pointer)
     loop.stop()
+    _ = cmosquitto_await_close(held, Int32(Self.flushTimeout.components.seconds * 1000))
   }
 
   /// The longest pause between two reconnection attempts when the options give none (seconds):
   /// after a loss the attempts come 1, 3, 6, 10, 15 s after it, then every 5 s.
   public static let defaultReconnectDelayLimit: UInt32 = 5
+
+  /// The pause, in seconds, before the `failures`-th attempt in a row to reconnect (counted
+  /// from 1 since the broker last accepted a connection): `failures` seconds, at most `limit`
+  /// (``MQTTConnectionOptions/reconnectDelayLimit``, at least 1). So the attempts come 1, 3, 6,
+  /// 10, 15 s after a loss, then every `limit` seconds (from 15 s with the default 5).
+  ///
+  /// Every loop keeps this one schedule: libmosquitto's (given it as its linear backoff), the
+  /// client's own (`coalescesWrites`), and the reconnections after libmosquitto's loop returned
+  /// (over TLS, a lost connection or a failed handshake).
+  public static func reconnectDelay(failures: UInt32, limit: UInt32) -> UInt32 {
+    cmosquitto_reconnect_delay(failures, limit)
+  }
 
   /// How long ``disconnect()`` waits for the queued packets to leave and the broker to answer.
   public static let flushTimeout = Duration.seconds(1)

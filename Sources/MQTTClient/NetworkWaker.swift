@@ -27,8 +27,14 @@ final class NetworkWaker: Sendable {
   /// Wakes the loop to write what was queued.
   func wake() { cmosquitto_waker_wake(pointer.value) }
 
-  /// Runs the loop on the calling thread until ``stop()`` (0) or a fatal error (its code).
-  func run(_ client: OpaquePointer) -> Int32 { cmosquitto_loop_woken(client, pointer.value) }
+  /// Runs the loop on the calling thread until ``stop()`` (0) or a fatal error (its code),
+  /// reconnecting on ``MQTTClient/reconnectDelay(failures:limit:)``'s schedule.
+  func run(_ client: OpaquePointer, reconnectDelayLimit: UInt32) -> Int32 {
+    cmosquitto_loop_woken(client, pointer.value, reconnectDelayLimit)
+  }
+
+  /// Tells the loop the broker accepted the connection: the next loss's pauses start afresh.
+  func accepted() { cmosquitto_waker_accepted(pointer.value) }
 
   /// Asks the loop to return once the connection is closed, and wakes it.
   func stop() { cmosquitto_waker_stop(pointer.value) }

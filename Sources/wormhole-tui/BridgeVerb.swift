@@ -26,18 +26,24 @@ enum BridgeVerb {
       --allow-remote-writes it also applies the pass, clear and replay requests published on
       wormhole/v1/machines/MACHINE/requests (journaled here, sender "bridge MACHINE (remote)"),
       in the directories it publishes only, and answers each on its reply_to; every refusal
-      is answered with the reason and said on standard error. SIGINT and SIGTERM publish
+      is answered with the reason and said on standard error. A replay of a journal record
+      takes the version from the bridge's history: --history N earlier versions a mailbox (64
+      by default), as the dashboard's; an older one is refused, naming the nearest kept
+      version. SIGINT and SIGTERM publish
       "offline", empty the bridge info and stop it (exit 0).
       """,
     options: [
       OptionSpec(.broker, help: "the MQTT broker (\(Option.brokerAddressHelp))"),
       OptionSpec(.name, help: "this machine's name on the broker (default: the host name)"),
       OptionSpec(.allowRemoteWrites, help: "apply pass, clear and replay requests from the broker"),
+      OptionSpec(
+        .history, help: "earlier versions kept per mailbox, for replay-record requests (default 64)"),
     ] + PairArguments.deviceOptions,
     run: run)
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     guard let text = arguments.value(.broker) else { throw .usage("bridge needs --broker mqtt://HOST:PORT") }
+    let history = try arguments.integer(.history, minimum: 1)
     let broker = try BrokerAddress(argument: text)
     let machine = arguments.value(.name) ?? hostName()
     guard !machine.isEmpty, machine.utf8.count <= 255 else {
@@ -80,7 +86,9 @@ enum BridgeVerb {
     }
     let model: LiveModel
     do {
-      model = try LiveModel(roots: roots) { publisher.modelUpdated($0) }
+      // As the dashboard's: `--history N` versions a mailbox, which replay-record requests take.
+      let configuration = DashboardVerb.modelConfiguration(historyDepth: history)
+      model = try LiveModel(roots: roots, configuration: configuration) { publisher.modelUpdated($0) }
     } catch {
       throw .failure("\(error.description) (name an existing ROOT, or use --home, --group or --container)")
     }

@@ -122,6 +122,29 @@ int cmosquitto_flush(struct mosquitto *mosq, int milliseconds);
 /// Whether the client has a socket (mosquitto_socket is not -1): connected or connecting.
 bool cmosquitto_has_connection(struct mosquitto *mosq);
 
+/// A second descriptor of the client's connection (F_DUPFD_CLOEXEC of mosquitto_socket), or -1
+/// when it has none: while it is held, libmosquitto's close after its DISCONNECT does not end
+/// the connection. To take before mosquitto_disconnect, and give to cmosquitto_await_close
+/// once libmosquitto's loop has returned.
+int cmosquitto_hold_connection(struct mosquitto *mosq);
+/// Ends a connection held by cmosquitto_hold_connection (`held` -1: nothing to do): shuts its
+/// sending side (after the DISCONNECT libmosquitto wrote), reads and drops what the broker
+/// still sends until it closes the connection (an MQTT broker closes it once it has handled the
+/// DISCONNECT, so every packet before that one, the acknowledgements of what was received
+/// included, was handled too), or `milliseconds` passed, then closes the descriptor:
+/// 0 when the broker closed it, 1 on the timeout.
+int cmosquitto_await_close(int held, int milliseconds);
+
+/// The pause, in seconds, before the `failures`-th attempt in a row to reconnect (counted
+/// from 1 since the broker last accepted a connection): `failures`, at most `limit` (1 when 0).
+/// The attempts come 1, 3, 6, 10, 15 s after a loss, then every `limit` s (5: 20, 25...).
+/// libmosquitto's own loop keeps the same schedule when given mosquitto_reconnect_delay_set(1,
+/// limit, false); cmosquitto_loop_woken and MQTTClient's restarts of a loop that returned call this.
+unsigned int cmosquitto_reconnect_delay(unsigned int failures, unsigned int limit);
+/// mosquitto_reconnect: connects again with the last connection's settings (a TLS handshake
+/// goes on in the loop).
+int cmosquitto_reconnect(struct mosquitto *mosq);
+
 /// What wakes cmosquitto_loop_woken: an eventfd, and whether the loop is asked to stop.
 struct cmosquitto_waker;
 /// A waker, or NULL (errno set) when no eventfd can be made.
@@ -131,6 +154,9 @@ void cmosquitto_waker_wake(struct cmosquitto_waker *waker);
 /// Asks the loop to stop once the connection is closed (after mosquitto_disconnect's DISCONNECT
 /// left), or at once when there is none, and wakes it.
 void cmosquitto_waker_stop(struct cmosquitto_waker *waker);
+/// Tells the loop that the broker accepted the connection (its CONNACK): the pauses before
+/// reconnecting after the next loss start again from the first.
+void cmosquitto_waker_accepted(struct cmosquitto_waker *waker);
 /// Closes the eventfd and frees the waker; the loop must have returned.
 void cmosquitto_waker_free(struct cmosquitto_waker *waker);
 
@@ -140,9 +166,10 @@ void cmosquitto_waker_free(struct cmosquitto_waker *waker);
 /// pass: whoever queues packets (a batch of publications) calls cmosquitto_waker_wake once
 /// after them, and the loop writes them all in one pass, with TCP_CORK set meanwhile, so that
 /// they leave in full segments, each pass's at once. It reconnects after a lost connection
-/// (after 1 s, doubling to 30 s; afresh after a connection that lasted 30 s) and returns 0
+/// (on cmosquitto_reconnect_delay's schedule up to `delay_limit`, afresh once the broker accepted
+/// a connection: cmosquitto_waker_accepted) and returns 0
 /// once asked to stop, or libmosquitto's error code after a fatal error (as
 /// mosquitto_loop_forever does: call it again after a pause to go on). Not for TLS.
-int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker);
+int cmosquitto_loop_woken(struct mosquitto *mosq, struct cmosquitto_waker *waker, unsigned int delay_limit);
 
 #endif
