@@ -76,6 +76,9 @@ enum PairContentsLines {
       let device = pair.device(role)
       builder.keyed("device", DisplayText.field(pair.name) + " " + role.rawValue)
       builder.keyed("state", state(of: device))
+      if let denial = device.denial {
+        builder.keyed("link", denial.label + ": " + DisplayText.escaped(denial.reason), role: "list.error")
+      }
       builder.keyed("reachable", reachability(of: pair))
       deviceBody(device, indent: 0, into: &builder)
       trafficLines(
@@ -104,7 +107,11 @@ enum PairContentsLines {
     case .unreachable:
       let apart = PairSnapshot.Role.allCases.filter { !pair.device($0).isActivated }
         .map { "the \($0.rawValue) is \(pair.device($0).activationText)" }
-      guard !apart.isEmpty else { return "no: its link does not reach the counterpart" }
+      let denied = PairSnapshot.Role.allCases.compactMap { role in
+        pair.device(role).denial.flatMap { $0.isTakenOver ? "the \(role.rawValue) was taken over" : nil }
+      }
+      guard apart.isEmpty, denied.isEmpty else { return "no: " + (apart + denied).joined(separator: ", ") }
+      return "no: its link does not reach the counterpart"
       return "no: " + apart.joined(separator: ", ")
     }
   }
@@ -151,6 +158,12 @@ enum PairContentsLines {
       if let error = device.error {
         builder.lines.append(
           .text(device.role.rawValue + " error: " + DisplayText.escaped(error), "list.error"))
+      }
+      if let denial = device.denial {
+        builder.lines.append(
+          .text(
+            device.role.rawValue + " " + denial.label + ": " + DisplayText.escaped(denial.reason),
+            "list.error"))
       }
     }
   }

@@ -34,6 +34,23 @@ public struct PairSnapshot: Sendable, Equatable {
     }
   }
 
+  /// Why what carries a running device's link refused the device itself: another run of its
+  /// role took its place on the broker, or the broker refused a publication of it (its ACL).
+  public struct Denial: Sendable, Equatable {
+    /// Taken over (the link no longer connects), rather than refused (it runs on).
+    public var isTakenOver: Bool
+    /// In the words of what carries the link (raw text: shown through `DisplayText`).
+    public var reason: String
+
+    public init(isTakenOver: Bool, reason: String) {
+      self.isTakenOver = isTakenOver
+      self.reason = reason
+    }
+
+    /// `taken over` or `refused`.
+    public var label: String { isTakenOver ? "taken over" : "refused" }
+  }
+
   /// One device of the pair.
   public struct Device: Sendable, Equatable {
     public var role: Role
@@ -50,12 +67,15 @@ public struct PairSnapshot: Sendable, Equatable {
     public var queuedTransfers: [QueuedTransfer]
     /// Why part of its files could not be read, if so.
     public var error: String?
+    /// Its link's denial, as the running device last reported it (``Denial``), if any.
+    public var denial: Denial?
 
     /// A device; `isActivated` defaults to whether it runs (a device that runs has activated,
     /// unless told otherwise).
     public init(
       role: Role, runningPID: Int32? = nil, isActivated: Bool? = nil, applicationContext: [ContextEntry] = [],
-      receivedContext: [ContextEntry] = [], queuedTransfers: [QueuedTransfer] = [], error: String? = nil
+      receivedContext: [ContextEntry] = [], queuedTransfers: [QueuedTransfer] = [], error: String? = nil,
+      denial: Denial? = nil
     ) {
       self.role = role
       self.runningPID = runningPID
@@ -64,6 +84,7 @@ public struct PairSnapshot: Sendable, Equatable {
       self.receivedContext = receivedContext
       self.queuedTransfers = queuedTransfers
       self.error = error
+      self.denial = denial
     }
 
     public var isRunning: Bool { runningPID != nil }

@@ -193,7 +193,10 @@ public final class PairsSource: DashboardMessageSource {
       role: status.address.role == .phone ? .phone : .watch, runningPID: status.runningPID,
       isActivated: status.isActivated,
       applicationContext: applicationContext, receivedContext: receivedContext, queuedTransfers: transfers,
-      error: errors.isEmpty ? nil : errors.joined(separator: "; "))
+      error: errors.isEmpty ? nil : errors.joined(separator: "; "),
+      denial: status.report?.denial.map {
+        PairSnapshot.Denial(isTakenOver: $0.kind == .takenOver, reason: $0.reason)
+      })
   }
 
   /// Why a context file could not be read.

@@ -7,7 +7,10 @@ import DeviceSession
 /// set when there is one); the others carry their values in the payload, big-endian: a context
 /// `u8 update (0 unchanged, 1 sent, 2 queued) u64 version u8 stored`; a transfer `u64 id
 /// u8 reachable u8 stored`; a failure the ``SessionError`` (`u8 case`, then its numbers as `u64`
-/// and texts as `u32 length, UTF-8`).
+/// and texts as `u32 length, UTF-8`): 1 not activated, 2 not reachable, 3 too large (bytes,
+/// limit), 4 reply timed out (seconds' bits), 5 transfer not found (id), 6 already sent (id),
+/// 7 invalid identifier (identifier, reason), 8 storage (reason), 9 link unavailable (reason),
+/// 10 refused frame (reason), 11 link denied (0 refused or 1 taken over, reason).
 enum ControlAnswer: Sendable, Equatable {
   case message(reply: [UInt8]?)
   case context(SessionEngine.ContextUpdate, stored: Bool)
@@ -107,6 +110,7 @@ enum ControlAnswer: Sendable, Equatable {
       case .storage(let reason): (8, [], [reason])
       case .linkUnavailable(let reason): (9, [], [reason])
       case .refusedFrame(let reason): (10, [], [reason])
+      case .linkDenied(let denial): (11, [denial.kind == .takenOver ? 1 : 0], [denial.reason])
       }
     writer.append(kind)
     for number in numbers { writer.append(number) }
@@ -129,6 +133,14 @@ enum ControlAnswer: Sendable, Equatable {
     case 8: return .storage(try readText(&reader))
     case 9: return .linkUnavailable(try readText(&reader))
     case 10: return .refusedFrame(try readText(&reader))
+    case 11:
+      let kind: LinkDenial.Kind =
+        switch try reader.readUInt64() {
+        case 0: .refused
+        case 1: .takenOver
+        case let other: throw .malformed("a link denial of kind \(other)")
+        }
+      return .linkDenied(LinkDenial(kind, reason: try readText(&reader)))
     case let other: throw .malformed("an error of kind \(other)")
     }
   }

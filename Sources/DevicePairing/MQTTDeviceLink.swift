@@ -117,6 +117,12 @@ public final class MQTTDeviceLink: DeviceLink {
     /// The connections this run made (the first ignores the claim it finds: a new run takes
     /// the identifier, as the broker gives it to the newest connection).
     var connections = 0
+    /// The claim last heard on the claim topic since this connection began (`nil`: none yet,
+    /// or the topic was cleared): the retained one, then this run's own. A clean stop clears
+    /// the topic only while it is this run's.
+    var lastClaimHeard: Claim?
+    /// Why the broker refused this link's last connection attempt, `nil` once one is accepted.
+    var connectionRefusal: String?
   }
 
   /// A counterpart not heard from for this many heartbeats is unreachable.
@@ -216,10 +222,11 @@ public final class MQTTDeviceLink: DeviceLink {
   /// Whether another device of this role (the same pair, on another machine or home) connects
   /// to the broker with this device's client identifier, and its claim
   /// (``DeviceTopics/claim``, published at each connection) is the later. Such a link stops
-  /// connecting, and says why once (a session failure), instead of taking the session back a
-  /// second later, and the other in turn: two devices of one role would otherwise close each
-  /// other's connection forever (the broker gives an identifier to its newest connection), the
-  /// counterpart's reachability flapping with them and its transfers split between them.
+  /// connecting, and says why once (``LinkEvent/denied(_:)``, taken over), instead of taking
+  /// the session back a second later, and the other in turn: two devices of one role would
+  /// otherwise close each other's connection forever (the broker gives an identifier to its
+  /// newest connection), the counterpart's reachability flapping with them and its transfers
+  /// split between them.
   /// (The broker does not say why it closed a connection so: mosquitto 2.0 sends no reason.)
   public var isTakenOver: Bool { state.withLock { $0.isTakenOver } }
 
@@ -244,9 +251,9 @@ public final class MQTTDeviceLink: DeviceLink {
   }
 
   public func stop() {
-    let (client, isConnected) = state.withLock { state -> (MQTTClient?, Bool) in
+    let (client, isConnected, holdsClaim) = state.withLock { state -> (MQTTClient?, Bool, Bool) in
       state.isStopping = true
-      return (state.client, state.isConnected)
+      return (state.client, state.isConnected, !state.isTakenOver && state.lastClaimHeard == claim)
     }
     // On the timer's queue: once this returns, no heartbeat is being published or will be.
     timerQueue.sync {
@@ -261,6 +268,13 @@ public final class MQTTDeviceLink: DeviceLink {
     if isConnected {
       _ = try? client.publish(
         Self.offline, to: topics.topic(.presence), quality: .atLeastOnce, retained: true, timeout: 2)
+      // The retained claim goes with the run that made it (an empty retained message removes
+      // it), unless another run's replaced it: a device that reconnects later finds no claim of
+      // a run long stopped. A run killed leaves its claim, which the next run's first
+      // connection ignores.
+      if holdsClaim {
+        _ = try? client.publish([], to: topics.claim, quality: .atLeastOnce, retained: true, timeout: 2)
+      }
     }
     client.disconnect()
     state.withLock {
@@ -281,6 +295,8 @@ public final class MQTTDeviceLink: DeviceLink {
       state.withLock {
         $0.isConnected = true
         $0.connections += 1
+        $0.lastClaimHeard = nil
+        $0.connectionRefusal = nil
       }
       let counterpart = topics.counterpart
       do {
@@ -299,14 +315,25 @@ public final class MQTTDeviceLink: DeviceLink {
         try client.publish(claim.payload, to: topics.claim, quality: .atLeastOnce, retained: true)
         try client.publish(Self.online, to: topics.topic(.presence), quality: .atLeastOnce, retained: true)
       } catch {
-        emit(.refused(.malformed("the broker connection failed at once: \(error)")))
+        emit(.denied(LinkDenial(.refused, reason: "the broker connection failed at once: \(error)")))
         return
       }
     case .refused(let reason) where state.withLock({ $0.isConnected }):
       // Connected: the broker refused a publication of this device (MQTT 5: its ACL), not the
-      // connection. Said at once, as a session failure; the connection stays as it is.
-      emit(.refused(.malformed(reason)))
-    case .disconnected, .refused:
+      // connection. Said at once, as the link's own failure (not the counterpart's frame); the
+      // connection stays as it is.
+      emit(.denied(LinkDenial(.refused, reason: reason)))
+    case .refused(let reason):
+      // Not connected: the broker refused the connection (bad credentials, a user it does not
+      // authorize). Said once per reason (libmosquitto tries again at each reconnect delay),
+      // instead of a device that waits in silence, unreachable.
+      let isNew = state.withLock { state -> Bool in
+        defer { state.connectionRefusal = reason }
+        return state.connectionRefusal != reason
+      }
+      handle(.disconnected(reason: reason))
+      if isNew { emit(.denied(LinkDenial(.refused, reason: "the broker refused the connection: \(reason)"))) }
+    case .disconnected:
       state.withLock {
         $0.isConnected = false
         $0.counterpartOnline = false
@@ -380,11 +407,19 @@ public final class MQTTDeviceLink: DeviceLink {
   /// one): ignored, and replaced by this run's. On a reconnection, another claim than this
   /// run's means another device connected with the identifier meanwhile: the later claim
   /// keeps it (both devices compare the same two claims, so exactly one yields).
+  ///
+  /// An empty one is a claim cleared by the clean stop of the run that made it: nothing claims
+  /// the identifier.
   private func receiveClaim(_ payload: [UInt8]) {
+    guard !payload.isEmpty else {
+      state.withLock { $0.lastClaimHeard = nil }
+      return
+    }
     guard let other = Claim(payload) else {
       emit(.refused(.malformed("a claim on the \(topics.address.role)'s claim topic that is not TIME TOKEN")))
       return
     }
+    state.withLock { $0.lastClaimHeard = other }
     guard other > claim else { return }
     let client = state.withLock { state -> MQTTClient? in
       guard !state.isStopping, !state.isTakenOver, state.connections > 1 else { return nil }
@@ -399,10 +434,11 @@ public final class MQTTDeviceLink: DeviceLink {
     updateReachability()
     let address = topics.address
     emit(
-      .refused(
-        .malformed(
-          "another \(address.role) of \(address.pair.text) took its place on the broker (it connects as "
-            + "\(topics.clientIdentifier) too, and each connection closes the other's): this "
+      .denied(
+        LinkDenial(
+          .takenOver,
+          reason: "another \(address.role) of \(address.pair.text) took its place on the broker (it connects "
+            + "as \(topics.clientIdentifier) too, and each connection closes the other's): this "
             + "\(address.role) no longer connects; run one \(address.role) of a pair at a time, then start "
             + "this one again")))
     // Not on the client's own thread, which disconnect() waits for.

@@ -8,9 +8,11 @@ import Glibc
 /// machine's run locks.
 ///
 /// The file is one line, `PID reachable|unreachable TIME` (`TIME` in nanoseconds since 1970),
-/// replaced atomically by ``ReportingLink`` when the link starts (unreachable) and at each
-/// change of reachability, and removed when the link stops. A report counts only while the
-/// process `PID` holds the device's run lock: one left by a device that died is stale.
+/// and a second, `denied takenOver|refused REASON`, once what carries the link denied the device
+/// itself (``LinkDenial``: the latest, or the lasting one); replaced atomically by
+/// ``ReportingLink`` when the link starts (unreachable), at each change of reachability and at
+/// a denial, and removed when the link stops. A report counts only while the process `PID`
+/// holds the device's run lock: one left by a device that died is stale.
 public struct ReachabilityReport: Sendable, Equatable {
   /// The device process that wrote it.
   public var pid: Int32
@@ -18,9 +20,21 @@ public struct ReachabilityReport: Sendable, Equatable {
   public var isReachable: Bool
   /// When it was written, in nanoseconds since 1970.
   public var time: Int64
+  /// Why what carries the link refused the device itself (taken over by another run of its
+  /// role, a publication its broker's ACL refused), if it did: the lasting denial, else the latest.
+  public var denial: LinkDenial?
 
-  /// The largest report read (a pid, a word and a time).
-  static let byteLimit = 128
+  public init(pid: Int32, isReachable: Bool, time: Int64, denial: LinkDenial? = nil) {
+    self.pid = pid
+    self.isReachable = isReachable
+    self.time = time
+    self.denial = denial
+  }
+
+  /// The longest reason written, in bytes (a longer one is cut at a character).
+  static let reasonLimit = 1024
+  /// The largest report read (a pid, a word, a time and a denial).
+  static let byteLimit = reasonLimit + 128
 
   /// The report's file for the device of `directory`.
   public static func path(of directory: DeviceDirectory) -> String { directory.path + "/reachability" }
@@ -30,21 +44,45 @@ public struct ReachabilityReport: Sendable, Equatable {
     guard let bytes = try? DeviceFiles.read(path(of: directory), limit: byteLimit),
       let text = String(validating: bytes, as: UTF8.self)
     else { return nil }
-    let fields = text.split(separator: "\n").first?.split(separator: " ") ?? []
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    let fields = lines.first?.split(separator: " ") ?? []
     guard fields.count == 3, let pid = Int32(fields[0]), pid > 0, let time = Int64(fields[2]) else {
       return nil
     }
+    let isReachable: Bool
     switch fields[1] {
-    case "reachable": return ReachabilityReport(pid: pid, isReachable: true, time: time)
-    case "unreachable": return ReachabilityReport(pid: pid, isReachable: false, time: time)
+    case "reachable": isReachable = true
+    case "unreachable": isReachable = false
     default: return nil
     }
+    return ReachabilityReport(
+      pid: pid, isReachable: isReachable, time: time, denial: lines.count > 1 ? denial(lines[1]) : nil)
+  }
+
+  /// The denial a report's second line says (`denied KIND REASON`), `nil` for none or another line.
+  private static func denial(_ line: Substring) -> LinkDenial? {
+    let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+    guard fields.count == 3, fields[0] == "denied", let kind = LinkDenial.Kind(rawValue: String(fields[1]))
+    else {
+      return nil
+    }
+    return LinkDenial(kind, reason: String(fields[2]))
   }
 
   /// Writes the report into `directory`, replacing the one before (atomically).
   func write(to directory: DeviceDirectory) throws(SystemCallFailure) {
-    let line = "\(pid) \(isReachable ? "reachable" : "unreachable") \(time)\n"
-    try DeviceFiles.writeAtomically(Array(line.utf8), to: Self.path(of: directory))
+    var text = "\(pid) \(isReachable ? "reachable" : "unreachable") \(time)\n"
+    if let denial {
+      // One line, of at most the limit: cut at a character, line breaks made spaces.
+      var reason = ""
+      for character in denial.reason {
+        let piece = character.isNewline ? " " : String(character)
+        guard reason.utf8.count + piece.utf8.count <= Self.reasonLimit else { break }
+        reason += piece
+      }
+      text += "denied \(denial.kind.rawValue) \(reason)\n"
+    }
+    try DeviceFiles.writeAtomically(Array(text.utf8), to: Self.path(of: directory))
   }
 
   /// Removes the report of `directory`.

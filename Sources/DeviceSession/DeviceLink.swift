@@ -9,6 +9,10 @@ public enum LinkEvent: Sendable, Equatable {
   case receivedFrames([DeviceFrame])
   /// The counterpart sent bytes that are not a frame; the link dropped that connection.
   case refused(FrameError)
+  /// What carries the link refused this device itself, not anything the counterpart sent: a
+  /// publication its broker's ACL does not accept, or another run of its role that took its
+  /// place (then the link no longer connects).
+  case denied(LinkDenial)
 }
 
 /// The channel between a device and its counterpart: frames out, frames and reachability in.

@@ -41,6 +41,7 @@ public enum SessionDelivery: Sendable, Equatable {
   case transfer(FileTransfer)
   /// The counterpart stored one of this device's transfers (`didFinishFileTransfer`).
   case transferFinished(UInt64)
-  /// Something from the counterpart could not be taken (it is retried where it can be).
+  /// Something from the counterpart could not be taken (it is retried where it can be), or what
+  /// carries the link refused this device itself (``SessionError/linkDenied(_:)``).
   case failure(SessionError)
 }

@@ -63,6 +63,8 @@ public final class SessionEngine: Sendable {
     var pendingReplies: [UInt64: PendingReply] = [:]
     /// The deadline the reply timer sleeps until, `nil` when none sleeps.
     var timerDeadline: ContinuousClock.Instant?
+    /// The link was taken over (``LinkDenial/isLasting``): what messages fail with instead of 7007.
+    var lastingDenial: LinkDenial?
   }
 
   /// What ``updateApplicationContext(_:identifier:deliveringIdentical:)`` did.
@@ -107,6 +109,10 @@ public final class SessionEngine: Sendable {
   public var activationState: ActivationState { state.withLock { $0.activation } }
   /// Whether the counterpart is reachable now (`WCSession.isReachable`).
   public var isReachable: Bool { state.withLock { $0.isReachable } }
+  /// Why the link no longer reaches the counterpart, when what carries it denied this device for
+  /// good (another run of its role took its place): messages then fail with
+  /// ``SessionError/linkDenied(_:)`` instead of `notReachable`. `nil` otherwise.
+  public var linkDenial: LinkDenial? { state.withLock { $0.lastingDenial } }
   /// This device's application context (`WCSession.applicationContext`).
   public var applicationContext: SessionContext { state.withLock { $0.applicationContext } }
   /// Whether the counterpart has yet to store the current application context.
@@ -288,7 +294,7 @@ public final class SessionEngine: Sendable {
     let (sequence, wakeAt) = try state.withLock {
       state throws(SessionError) -> (UInt64, ContinuousClock.Instant?) in
       guard state.activation == .activated else { throw .notActivated }
-      guard state.isReachable else { throw .notReachable }
+      guard state.isReachable else { throw state.lastingDenial.map(SessionError.linkDenied) ?? .notReachable }
       let sequence = state.nextMessageSequence
       state.nextMessageSequence += 1
       let time = clock()
@@ -497,6 +503,10 @@ public final class SessionEngine: Sendable {
       emit([.reachabilityChanged(false)])
     case .refused(let error):
       emit([.failure(.refusedFrame(error.description))])
+    case .denied(let denial):
+      // The link's own failure, said as such: not the counterpart's frame.
+      if denial.isLasting { state.withLock { $0.lastingDenial = denial } }
+      emit([.failure(.linkDenied(denial))])
     case .received(let frame):
       guard frame.sender == role.counterpart else { return refuseOwnRole(frame) }
       receive(frame)

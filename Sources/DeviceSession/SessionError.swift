@@ -21,6 +21,9 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
   case linkUnavailable(String)
   /// The counterpart sent something that is not a frame, or a frame out of place.
   case refusedFrame(String)
+  /// What carries the link refused this device itself: a broker's ACL, or another run of this
+  /// device's role that took its place (``LinkDenial``).
+  case linkDenied(LinkDenial)
 
   /// WatchConnectivity's error code, or `nil` for errors it does not have.
   public var code: Int? {
@@ -30,7 +33,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case .payloadTooLarge: return 7010
     case .replyTimedOut: return 7012
     case .transferNotFound, .transferAlreadySent, .invalidIdentifier, .storage, .linkUnavailable,
-      .refusedFrame:
+      .refusedFrame, .linkDenied:
       return nil
     }
   }
@@ -55,6 +58,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case .storage(let reason): return "the device's storage failed: \(reason)"
     case .linkUnavailable(let reason): return "the link to the counterpart could not start: \(reason)"
     case .refusedFrame(let reason): return "a frame from the counterpart was refused: \(reason)"
+    case .linkDenied(let denial): return denial.description
     }
   }
 }

@@ -19,7 +19,10 @@ enum PairVerb {
       reason when no device of the pair runs here or the one that does is stopped (SIGSTOP);
       --json prints one JSON object per pair (reachable true, false or null when unknown, with
       the reason in reachabilityUnknown; each device's activationState: activated or
-      notActivated, and stopped).
+      notActivated, stopped, and denied). A running device whose link was denied says so:
+      "taken over: REASON" (another run of its role took its place on the broker; it no longer
+      connects) or "refused: REASON" (the broker refused a publication of it, its ACL), in JSON
+      denied {"kind": "takenOver" or "refused", "reason"}, else null.
       delete refuses while a device of the pair runs (exit 3, with its pid), unless --force:
       then the running devices are stopped first (SIGTERM, SIGKILL after 5 s; each said on
       standard error), so none goes on running on the deleted files.
@@ -78,7 +81,9 @@ enum PairVerb {
         }
       let activation = device.isRunning ? (device.isActivated ? ", activated" : ", not activated") : ""
       let stopped = device.isStopped ? ", stopped" : ""
-      return "\(device.address.role) \(state)\(activation)\(stopped), \(device.queuedTransfers) queued"
+      let denied = device.report?.denial.map { ", \($0.kindText): \(DisplayText.escaped($0.reason))" } ?? ""
+      return
+        "\(device.address.role) \(state)\(activation)\(stopped)\(denied), \(device.queuedTransfers) queued"
     }
     let reachability =
       switch status.reachability {
@@ -90,11 +95,17 @@ enum PairVerb {
       + reachability
   }
 
+  /// `{"kind": "takenOver"|"refused", "reason"}`: what carries a device's link denied it.
+  static func deniedJSON(_ denial: LinkDenial) -> String {
+    "{\"kind\":\"\(denial.kind.rawValue)\",\"reason\":\(DisplayText.jsonString(denial.reason))}"
+  }
+
   static func jsonLine(_ status: PairStatus) -> String {
     func device(_ device: DeviceStatus) -> String {
       "{\"running\":\(device.isRunning),\"pid\":\(device.runningPID.map(String.init) ?? "null")"
         + ",\"queuedTransfers\":\(device.queuedTransfers)"
-        + ",\"activationState\":\"\(device.activationState.rawValue)\",\"stopped\":\(device.isStopped)}"
+        + ",\"activationState\":\"\(device.activationState.rawValue)\",\"stopped\":\(device.isStopped)"
+        + ",\"denied\":\(device.report?.denial.map(deniedJSON) ?? "null")}"
     }
     let reachability =
       switch status.reachability {

@@ -36,10 +36,13 @@ enum PairTreeRowView {
       let device = pair.device(role)
       // The pid last: a narrow pane keeps the activation and the contexts.
       let pid = device.runningPID.flatMap { $0 == 0 ? nil : "  pid \($0)" } ?? ""
+      // A link taken over or refused says so first: the activation alone would hide it.
+      let denied = device.denial.map { $0.label + ", " } ?? ""
       let text =
-        "    " + Formatting.padded(role.rawValue, 6) + device.activationText + "  ctx "
+        "    " + Formatting.padded(role.rawValue, 6) + denied + device.activationText + "  ctx "
         + identifiers(device.applicationContext) + "  recv " + identifiers(device.receivedContext) + pid
-      let role: StyleRole = device.error != nil ? "list.error" : device.isActivated ? "list" : "list.dim"
+      let role: StyleRole =
+        device.error != nil || device.denial != nil ? "list.error" : device.isActivated ? "list" : "list.dim"
       screen.write(text, row: row, column: area.x, limit: area.width, role: role)
     case .directory, .mailbox, .peers, .peerService, .peer, .machine, .remoteDirectory, .remoteMailbox:
       return
