@@ -101,8 +101,9 @@ public struct RemoteReply: Sendable, Equatable {
       let modified = try version.optionalInteger("modified_ms")
       guard let modified else { throw .missingField("modified_ms") }
       // A version's modification time, as a bridge keeps it (nanoseconds since 1970 in an Int64).
-      guard (0...Int64.max / 1_000_000).contains(modified) else {
-        throw .invalidField(field: "modified_ms", reason: "it is not a time from 1970 to 2262")
+      // Before 1970 too: a file's time may be (`touch -d @-5`); in nanoseconds it must fit.
+      guard (-(Int64.max / 1_000_000)...Int64.max / 1_000_000).contains(modified) else {
+        throw .invalidField(field: "modified_ms", reason: "it is not a time from 1678 to 2262")
       }
       replayed = ReplayedVersion(
         record: UInt64(try version.count("record")), byteCount: Int(try version.count("bytes")),

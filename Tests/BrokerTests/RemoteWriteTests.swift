@@ -19,12 +19,14 @@ struct RemoteWriteTests {
   /// Starts a bridge on `setup`'s container and waits until `mosquitto_sub` sees its retained
   /// bridge info, which it returns (the bridge subscribes to requests before publishing it).
   static func bridge(_ setup: Setup, machine: String, writes: Bool) throws -> (BridgeProcess, String) {
-    let watcher = try Subscriber(setup.broker, filter: "wormhole/v1/machines/\(machine)/bridge")
+    // Live messages only (`-R`): an earlier bridge of the machine left its info retained, which
+    // would end the wait before this one is connected (and its requests subscribed).
+    let topic = "wormhole/v1/machines/\(machine)/bridge"
+    let watcher = try Subscriber(setup.broker, filter: topic, extra: ["-R"])
     defer { watcher.stop() }
     let bridge = try BridgeProcess(
       setup.broker, container: setup.container, machine: machine,
       extra: writes ? ["--allow-remote-writes"] : [])
-    let topic = "wormhole/v1/machines/\(machine)/bridge"
     let lines = watcher.lines.wait { !BridgeTests.payloads($0, topic: topic).isEmpty }
     let info = try #require(BridgeTests.payloads(lines, topic: topic).last, "\(bridge.diagnostics)")
     return (bridge, info)

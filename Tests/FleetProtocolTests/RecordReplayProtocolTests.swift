@@ -65,4 +65,15 @@ import WormholeVocabulary
       #expect(throws: FleetProtocolError.self, "\(payload)") { try RemoteReply(payload: Array(payload.utf8)) }
     }
   }
+
+  /// A version whose file time is before 1970 (`touch -d @-5`) is replayed like any other: its
+  /// reply was refused by the reader, so the dashboard said "no reply" and a retry replayed twice.
+  @Test func aReplayOfAVersionFromBefore1970IsAnsweredAndRead() throws {
+    let replayed = RemoteReply.ReplayedVersion(record: 3, byteCount: 10, modifiedMilliseconds: -5_000)
+    let reply = RemoteReply.applied(id: "rr-2", sequence: 4, replayed: replayed)
+    #expect(try RemoteReply(payload: reply.payload).replayed?.modifiedMilliseconds == -5_000)
+    let beyond =
+      "{\"version\":1,\"id\":\"a\",\"ok\":true,\"error\":null,\"seq\":1,\"replayed\":{\"record\":1,\"bytes\":1,\"modified_ms\":-9223372036854775807}}"
+    #expect(throws: FleetProtocolError.self) { try RemoteReply(payload: Array(beyond.utf8)) }
+  }
 }
