@@ -237,6 +237,12 @@ struct ContentsLines {
   private func treeLines(_ version: MailboxVersion, label: String) -> [ContentLine] {
     valueLines(version) { inspection in
       var lines: [ContentLine] = []
+      // A damaged archive is shown as its property list: say why, as `read` and `inspect` do (a
+      // plain property list is a value like any other).
+      if let reason = inspection.notArchiveReason, !inspection.isPlainPropertyList {
+        lines.append(
+          .text("shown as a property list: " + DisplayText.escaped(reason.description), "status.notice"))
+      }
       for warning in inspection.warnings {
         lines.append(.text("warning: " + DisplayText.escaped(String(describing: warning)), "status.notice"))
       }

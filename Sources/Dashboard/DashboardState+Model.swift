@@ -58,7 +58,12 @@ extension DashboardState {
       }
     }
     updateTraffic(.droppedFromFront)
-    if !hasMoved, selection == nil || selection == treePane.directoryPaths.first.map(TreeNodeID.directory),
+    // Until the operator moves, the first mailbox is selected as the model fills, whichever
+    // branch held the selection first (the pairs', read before any mailbox appeared).
+    if !hasMoved, selection?.identifier == nil, let row = treePane.firstMailboxRow {
+      updateTree(.select(row: row))
+    } else if !hasMoved,
+      selection == nil || selection == treePane.directoryPaths.first.map(TreeNodeID.directory),
       treeRowCount > 1
     {
       updateTree(.select(row: 1))

@@ -238,6 +238,18 @@ public struct TreePaneState: Sendable {
     shownPairNodes.firstIndex(of: node)
   }
 
+  /// The row of the first mailbox shown (local directories only), in O(directories); `nil` when
+  /// no directory shows one.
+  public var firstMailboxRow: Int? {
+    var start = 0
+    for path in directoryPaths {
+      let shown = collapsedDirectories.contains(path) ? 0 : visibleCount(of: path)
+      if shown > 0 { return start + 1 }
+      start += 1
+    }
+    return nil
+  }
+
   /// The node shown on `row`, in O(branches).
   public func node(atRow row: Int) -> TreeNodeID? { nodes(fromRow: row, count: 1).first }
 

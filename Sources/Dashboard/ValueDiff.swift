@@ -79,6 +79,8 @@ enum ValueDiff {
       case .orderedSet: return "ordered set"
       case .object(let object): return DisplayText.escaped(object.className)
       case .shared(let shared): return kind(of: shared.value)
+      case .attributedString: return "attributed string"
+      case .countedSet: return "counted set"
       default: return ""
       }
     }

@@ -69,8 +69,11 @@ enum ValueTree {
       case .dictionary(let entries): return entries.reduce(1) { $0 + rowCount($1.value, depth: depth + 1) }
       case .array(let items), .set(let items), .orderedSet(let items):
         return items.reduce(1) { $0 + rowCount($1, depth: depth + 1) }
+      case .countedSet(let elements): return elements.reduce(1) { $0 + rowCount($1.value, depth: depth + 1) }
       case .object(let object): return object.fields.reduce(1) { $0 + rowCount($1.value, depth: depth + 1) }
       case .shared(let shared): return rowCount(shared.value, depth: depth)
+      case .attributedString(let string):
+        return string.runs.reduce(2) { $0 + rowCount($1.attributes, depth: depth + 1) }
       default: return 1
       }
     }
@@ -107,6 +110,20 @@ enum ValueTree {
       return object.fields.map { Child(key: $0.key, pathSuffix: "." + $0.key, value: $0.value) }
     case .shared(let shared):
       return children(of: shared.value)
+    case .countedSet(let elements):
+      // The count is in the path too, so that the diff reports a count that changed.
+      return elements.enumerated().map { index, element in
+        Child(key: "\(element.count)×", pathSuffix: "[\(index)]×\(element.count)", value: element.value)
+      }
+    case .attributedString(let string):
+      // The text, then each run's attributes under its range, as `read` shows them. The range
+      // is in the path, so that the diff reports a run that moved, not only one whose attributes
+      // changed.
+      return [Child(key: "string", pathSuffix: ".string", value: .string(string.text))]
+        + string.runs.map { run in
+          let range = "\(run.location)..<\(run.location &+ run.length)"
+          return Child(key: range, pathSuffix: "[" + range + "]", value: run.attributes)
+        }
     default:
       return nil
     }
@@ -118,8 +135,11 @@ enum ValueTree {
     case .array: return "[\(count)]"
     case .set: return "set [\(count)]"
     case .orderedSet: return "ordered set [\(count)]"
+    case .countedSet: return "counted set [\(count)]"
     case .object(let object): return DisplayText.escaped(object.className)
     case .shared(let shared): return heading(of: shared.value, count: count) + " @\(shared.id)"
+    case .attributedString(let string):
+      return "attributed string, \(string.runs.count) " + (string.runs.count == 1 ? "run" : "runs")
     default: return ""
     }
   }

@@ -82,14 +82,41 @@ package enum FileSystem {
   /// Writes `bytes` to a new temporary file in `directory` and renames it over `name`, so that
   /// readers see the old message or the new one, never a mix. The old file stays if anything
   /// fails. With `durable`, the file is flushed to disk before the rename and the directory after.
-  /// Writes `bytes` to a temporary file and renames it over `name`. A `transfer` identifier is
-  /// set on the file as ``Wormhole/transferAttributeName`` before the rename, so the mailbox never
-  /// appears without it; a file system without user extended attributes just does not keep it.
+  /// A `transfer` identifier is set on the file as ``Wormhole/transferAttributeName`` before the
+  /// rename, so the mailbox never appears without it; a file system without user extended
+  /// attributes just does not keep it.
+  ///
+  /// The contents are written to a file without a name (`O_TMPFILE`), which is named only once
+  /// complete, just before the rename: a process killed while it writes (SIGTERM, SIGKILL, a
+  /// power cut) leaves nothing behind in the directory, however large the message. Where the file
+  /// system has no unnamed files (or `/proc` is not mounted), the file is named from the start.
   static func writeAtomically(
     _ bytes: UnsafeRawBufferPointer, directory: String, name: String, durable: Bool, transfer: String? = nil
   ) throws(WormholeError) {
     let temporary = directory + "/" + temporaryName()
     let target = directory + "/" + name
+    let unnamed = open(directory, unnamedFileFlags, 0o600)
+    if unnamed >= 0 {
+      let linked: Bool
+      do throws(WormholeError) {
+        try fill(unnamed, bytes, path: target, durable: durable, transfer: transfer)
+        linked = link(unnamed, as: temporary)
+      } catch {
+        _ = close(unnamed)
+        throw error
+      }
+      if linked {
+        if close(unnamed) != 0 {
+          let code = errno
+          _ = unlink(temporary)
+          throw .fileSystem(operation: "write", path: target, code: code)
+        }
+        try replace(target, with: temporary, directory: directory, durable: durable)
+        return
+      }
+      // No way to name it (no /proc): write it again under a name.
+      _ = close(unnamed)
+    }
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else {
       let code = errno
@@ -97,23 +124,50 @@ package enum FileSystem {
         ?? .fileSystem(operation: "create", path: temporary, code: code)
     }
     do throws(WormholeError) {
-      try writeAll(descriptor, bytes, path: temporary)
-      if let transfer {
-        // Best effort by design: ENOTSUP (no user attributes here) or EPERM leave the file as
-        // MMWormhole would write it, and pairing falls back to identifier, size and time.
-        _ = transfer.utf8CString.withUnsafeBufferPointer { value in
-          fsetxattr(descriptor, Wormhole.transferAttributeName, value.baseAddress, value.count - 1, 0)
-        }
-      }
-      if durable && fsync(descriptor) != 0 {
-        throw .fileSystem(operation: "flush", path: temporary, code: errno)
-      }
+      try fill(descriptor, bytes, path: temporary, durable: durable, transfer: transfer)
       if close(descriptor) != 0 { throw .fileSystem(operation: "write", path: temporary, code: errno) }
     } catch {
       _ = close(descriptor)
       _ = unlink(temporary)
       throw error
     }
+    try replace(target, with: temporary, directory: directory, durable: durable)
+  }
+
+  /// `O_TMPFILE`: a regular file without a name in the directory opened. Spelled out because
+  /// the C macro (`__O_TMPFILE | O_DIRECTORY`) does not import; 020000000 is its value on every
+  /// architecture Swift runs on.
+  private static let unnamedFileFlags: Int32 = 0o20_000_000 | O_DIRECTORY | O_WRONLY | O_CLOEXEC
+
+  /// Writes `bytes` to `descriptor`, sets the transfer attribute and, when `durable`, flushes it.
+  /// `path` names the file in errors.
+  private static func fill(
+    _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String, durable: Bool, transfer: String?
+  ) throws(WormholeError) {
+    try writeAll(descriptor, bytes, path: path)
+    if let transfer {
+      // Best effort by design: ENOTSUP (no user attributes here) or EPERM leave the file as
+      // MMWormhole would write it, and pairing falls back to identifier, size and time.
+      _ = transfer.utf8CString.withUnsafeBufferPointer { value in
+        fsetxattr(descriptor, Wormhole.transferAttributeName, value.baseAddress, value.count - 1, 0)
+      }
+    }
+    if durable && fsync(descriptor) != 0 {
+      throw .fileSystem(operation: "flush", path: path, code: errno)
+    }
+  }
+
+  /// Gives the unnamed file open as `descriptor` the name `path` (through `/proc/self/fd`, which
+  /// needs no privilege, unlike `AT_EMPTY_PATH`). False when it cannot.
+  private static func link(_ descriptor: Int32, as path: String) -> Bool {
+    linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0
+  }
+
+  /// Renames `temporary` over `target` (removing `temporary` if that fails), then, when
+  /// `durable`, flushes the directory.
+  private static func replace(_ target: String, with temporary: String, directory: String, durable: Bool)
+    throws(WormholeError)
+  {
     guard rename(temporary, target) == 0 else {
       let code = errno
       _ = unlink(temporary)

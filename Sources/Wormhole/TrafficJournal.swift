@@ -340,6 +340,12 @@ final class TrafficJournalWriter: Sendable {
       if case .journalUnusable = error, let readOnly = FileSystem.readOnlyError(directory, code: EACCES) {
         throw readOnly
       }
+      // A read-only file system (a mounted container) refuses the open itself.
+      if case .fileSystem(_, _, let code) = error,
+        let readOnly = FileSystem.readOnlyError(directory, code: code)
+      {
+        throw readOnly
+      }
       throw error
     }
   }

@@ -90,15 +90,23 @@ struct ParsedArguments: Sendable {
       if spec.value == nil {
         guard inline == nil else { throw .usage("--\(spec.name) takes no value") }
         values[spec.option, default: []].append("")
-      } else if let inline {
-        values[spec.option, default: []].append(inline)
+        continue
+      }
+      let value: String
+      if let inline {
+        value = inline
       } else {
         guard index < arguments.count else {
           throw .usage("--\(spec.name) needs a value (\(spec.value ?? ""))")
         }
-        values[spec.option, default: []].append(arguments[index])
+        value = arguments[index]
         index += 1
       }
+      // `--home "$UNSET"` would otherwise name the root directory (`/AppGroup/...`).
+      if spec.option.namesDirectory && value.isEmpty {
+        throw .usage("--\(spec.name) needs a directory, not an empty value")
+      }
+      values[spec.option, default: []].append(value)
     }
   }
 

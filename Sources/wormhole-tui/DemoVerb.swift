@@ -129,10 +129,13 @@ enum DemoVerb {
     diagnose("demo traffic in \(DisplayText.field(home)); one line per entry")
     // SIGINT, SIGTERM and SIGHUP end `demo --no-ui` cleanly (the home is removed) instead of
     // killing it.
+    // The sources must outlive the wait: `_ = sources` after it is no use of them, so a release
+    // build released them at once, and SIGTERM, caught but no longer handled, was ignored.
     let interrupted = Termination.handle([SIGINT, SIGTERM, SIGHUP]) { done.signal() }
-    _ = done.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
+    withExtendedLifetime(interrupted) {
+      _ = done.wait(timeout: seconds.map { .now() + $0 } ?? .distantFuture)
+    }
     model.cancel()
-    _ = interrupted
     return .success
   }
 

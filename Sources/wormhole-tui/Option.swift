@@ -13,6 +13,10 @@ struct Option: Hashable, Sendable {
     self.placeholder = placeholder
   }
 
+  /// Whether the value names a directory, which an empty value cannot (`--home ""` would
+  /// otherwise be the root directory).
+  var namesDirectory: Bool { placeholder == "DIR" }
+
   // Choosing the wormhole directory (every verb that uses a location).
   static let home = Option("home", "DIR")
   static let group = Option("group", "G")

@@ -87,15 +87,9 @@ struct BrokerACLTests {
   static let refusal = "Not authorized (MQTT reason code 135"
 
   @Test func aPairWorksUnderItsDevicesACLAndADeviceOutsideItsTopicsIsRefusedAtOnce() throws {
-    let broker = try Self.aclBroker()
-    defer { broker.stop() }
-    let secrets = TemporaryDirectory(prefix: "acl-secrets")
-    defer { secrets.remove() }
-    let (here, there) = (BrokerHome(), BrokerHome())
-    defer { [here, there].forEach { $0.remove() } }
-    _ = try here.makePair("demo")
-    _ = try there.makePair("demo")
-    _ = try here.makePair("other")
+    let fixture = try ACLFixture(pairs: [["demo", "other"], ["demo"]])
+    defer { fixture.remove() }
+    let (broker, secrets, here, there) = (fixture.broker, fixture.secrets, fixture.homes[0], fixture.homes[1])
     func device(_ pair: String, _ role: String, _ home: BrokerHome, as user: String, _ extra: [String] = [])
       throws -> WormholeChild
     {
@@ -184,12 +178,11 @@ struct BrokerACLTests {
   }
 
   @Test func peersOfATrustedServiceMeetUnderTheACLAndReadOnlyTheirOwnInbox() throws {
-    let broker = try Self.aclBroker()
-    defer { broker.stop() }
-    let secrets = TemporaryDirectory(prefix: "acl-secrets")
-    defer { secrets.remove() }
-    let (first, second) = (BrokerHome(), BrokerHome())
-    defer { [first, second].forEach { $0.remove() } }
+    let fixture = try ACLFixture(pairs: [[], []])
+    defer { fixture.remove() }
+    let (broker, secrets, first, second) = (
+      fixture.broker, fixture.secrets, fixture.homes[0], fixture.homes[1]
+    )
     let watch = try Self.peer(
       "watch", second, broker: broker, as: "laptop", secrets: secrets, ["--advertise", "--accept", "always"])
     defer { watch.stop() }
@@ -263,12 +256,9 @@ struct BrokerACLTests {
   /// A peer whose user may not use its service's topics says so at once (it ran on in silence):
   /// the broker's refusal of its presence is a `refused` line.
   @Test func aPeerRunWhoseUserTheACLRefusesSaysSo() throws {
-    let broker = try Self.aclBroker()
-    defer { broker.stop() }
-    let secrets = TemporaryDirectory(prefix: "acl-secrets")
-    defer { secrets.remove() }
-    let home = BrokerHome()
-    defer { home.remove() }
+    let fixture = try ACLFixture(pairs: [[]])
+    defer { fixture.remove() }
+    let (broker, secrets, home) = (fixture.broker, fixture.secrets, fixture.homes[0])
     let outsider = try Self.peer(
       "outsider", home, broker: broker, as: "outsider", secrets: secrets, ["--advertise"])
     defer { outsider.stop() }

@@ -101,13 +101,9 @@ struct LinkDenialBrokerTests {
   }
 
   @Test func aDeviceTheACLRefusesSaysItsLinkWasRefusedNotThatAFrameWas() throws {
-    let broker = try BrokerACLTests.aclBroker()
-    defer { broker.stop() }
-    let secrets = TemporaryDirectory(prefix: "acl-secrets")
-    defer { secrets.remove() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    _ = try home.makePair("other")
+    let fixture = try ACLFixture(pairs: [["other"]])
+    defer { fixture.remove() }
+    let (broker, secrets, home) = (fixture.broker, fixture.secrets, fixture.homes[0])
     let outside = try Self.device(
       "other", "phone", home, broker: broker,
       environment: BrokerACLTests.credentials("demo-phone", in: secrets))
@@ -126,13 +122,9 @@ struct LinkDenialBrokerTests {
   /// A connection the broker refuses (a wrong password) is said once, with the broker's words,
   /// while libmosquitto tries again; before, the device waited in silence, unreachable.
   @Test func aDeviceWhoseConnectionTheBrokerRefusesSaysWhyOnce() throws {
-    let broker = try BrokerACLTests.aclBroker()
-    defer { broker.stop() }
-    let secrets = TemporaryDirectory(prefix: "acl-secrets")
-    defer { secrets.remove() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    _ = try home.makePair("demo")
+    let fixture = try ACLFixture(pairs: [["demo"]])
+    defer { fixture.remove() }
+    let (broker, secrets, home) = (fixture.broker, fixture.secrets, fixture.homes[0])
     var environment = BrokerACLTests.credentials("demo-phone", in: secrets)
     secrets.write("demo-phone.password", "wrong\n")
     chmod(secrets.path("demo-phone.password"), 0o600)
@@ -175,14 +167,9 @@ struct LinkDenialBrokerTests {
   /// watch takes over: the claim goes through, the earlier one says it was taken over, and the
   /// pair works with the newer one.
   @Test func aTakeoverUnderThePairsACLIsSaidAndThePairGoesOnWithTheNewerRun() throws {
-    let broker = try BrokerACLTests.aclBroker()
-    defer { broker.stop() }
-    let secrets = TemporaryDirectory(prefix: "acl-secrets")
-    defer { secrets.remove() }
-    let (here, there) = (BrokerHome(), BrokerHome())
-    defer { [here, there].forEach { $0.remove() } }
-    _ = try here.makePair("demo")
-    _ = try there.makePair("demo")
+    let fixture = try ACLFixture(pairs: [["demo"], ["demo"]])
+    defer { fixture.remove() }
+    let (broker, secrets, here, there) = (fixture.broker, fixture.secrets, fixture.homes[0], fixture.homes[1])
     let watchUser = BrokerACLTests.credentials("demo-watch", in: secrets)
     let phone = try Self.device(
       "demo", "phone", here, broker: broker,

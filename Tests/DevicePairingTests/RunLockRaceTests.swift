@@ -1,5 +1,5 @@
-import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import DevicePairing
@@ -9,10 +9,9 @@ import Testing
   /// A sweep removed the lock file between its opening and its locking: the lock is taken on a
   /// file made again at its path, so others still see it held.
   @Test func aLockFileRemovedBeforeItWasLockedIsMadeAgain() throws {
-    let folder = NSTemporaryDirectory() + "runlock-race-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/peer.lock"
+    let folder = TemporaryDirectory(prefix: "runlock")
+    defer { folder.remove() }
+    let path = folder.path("peer.lock")
     var removals = 0
     let lock = try RunLock(path: path) {
       if removals == 0 { _ = unlink(path) }
@@ -26,10 +25,9 @@ import Testing
 
   /// A file removed at every attempt ends in an error that says so, not a lock on nothing.
   @Test func aLockFileRemovedAtEveryAttemptIsRefused() throws {
-    let folder = NSTemporaryDirectory() + "runlock-race-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/peer.lock"
+    let folder = TemporaryDirectory(prefix: "runlock")
+    defer { folder.remove() }
+    let path = folder.path("peer.lock")
     #expect(throws: RunLock.Failure.self) {
       _ = try RunLock(path: path) { _ = unlink(path) }
     }
@@ -39,10 +37,9 @@ import Testing
 /// What a sweep of stale files may do under a run lock.
 @Suite struct RunLockSweepTests {
   @Test func aSweepRunsOnlyWhileNoProcessHoldsTheLock() throws {
-    let folder = NSTemporaryDirectory() + "runlock-sweep-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/peer.lock"
+    let folder = TemporaryDirectory(prefix: "runlock")
+    defer { folder.remove() }
+    let path = folder.path("peer.lock")
     var seen: [Bool] = []
     RunLock.whileFree(at: path) { seen.append($0) }
     #expect(seen == [false], "no lock file: the sweep runs, told so")
@@ -62,10 +59,9 @@ import Testing
 /// A lock that waits for a sweep is still refused when a process really holds it.
 @Suite struct RunLockWaitTests {
   @Test func aWaitingLockIsRefusedOnceTheWaitIsOver() throws {
-    let folder = NSTemporaryDirectory() + "runlock-wait-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: folder) }
-    let path = folder + "/peer.lock"
+    let folder = TemporaryDirectory(prefix: "runlock")
+    defer { folder.remove() }
+    let path = folder.path("peer.lock")
     let holder = try RunLock(path: path)
     #expect(throws: RunLock.Failure.held(pid: getpid())) { _ = try RunLock(path: path, waits: true) }
     holder.release()
