@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 import Wormhole
 
 /// A failed system call on a path, for ``PairStoreError`` and ``SessionError/storage(_:)``.
@@ -36,27 +35,25 @@ enum DeviceFiles {
     try makeDirectory(path)
   }
 
-  private static let counter = Atomic<UInt64>(0)
-
   /// Writes `bytes` to a temporary file beside `path` and renames it over `path`: readers, and
-  /// a process killed at any point, see the old contents or the new, never a mix.
+  /// a process killed at any point, see the old contents or the new, never a mix; a process
+  /// killed while it writes leaves no temporary file behind (it has no name until complete), as
+  /// for the mailboxes (`FileSystem.replaceAtomically`).
   static func writeAtomically(_ bytes: [UInt8], to path: String) throws(SystemCallFailure) {
-    let count = counter.add(1, ordering: .relaxed).newValue
-    let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    let temporary = directory + "/.device-\(getpid())-\(count).tmp"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { throw SystemCallFailure(operation: "create", path: temporary, code: errno) }
-    let code = FileSystem.writeAll(descriptor, bytes)
-    if code != 0 || close(descriptor) != 0 {
-      let failure = code != 0 ? code : errno
-      if code != 0 { _ = close(descriptor) }
-      _ = unlink(temporary)
-      throw SystemCallFailure(operation: "write", path: temporary, code: failure)
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) } ?? "."
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    let failure = bytes.withUnsafeBytes { buffer -> FileSystem.FileWriteFailure? in
+      do throws(FileSystem.FileWriteFailure) {
+        try FileSystem.replaceAtomically(
+          buffer, directory: directory, name: name, temporaryPrefix: "device", durable: false)
+        return nil
+      } catch {
+        return error
+      }
     }
-    guard rename(temporary, path) == 0 else {
-      let failure = errno
-      _ = unlink(temporary)
-      throw SystemCallFailure(operation: "replace", path: path, code: failure)
+    if let failure {
+      throw SystemCallFailure(operation: failure.operation, path: failure.path, code: failure.code)
     }
   }
 

@@ -74,31 +74,58 @@ package enum FileSystem {
 
   /// A hidden name for a temporary file in the same directory, unique in this process and
   /// among processes (pid), and not derived from the identifier so that it always fits.
-  static func temporaryName() -> String {
+  static func temporaryName(prefix: String = "wormhole") -> String {
     let count = temporaryCounter.add(1, ordering: .relaxed).newValue
-    return ".wormhole-\(getpid())-\(count).tmp"
+    return ".\(prefix)-\(getpid())-\(count).tmp"
   }
 
   /// Writes `bytes` to a new temporary file in `directory` and renames it over `name`, so that
-  /// readers see the old message or the new one, never a mix. The old file stays if anything
-  /// fails. With `durable`, the file is flushed to disk before the rename and the directory after.
-  /// A `transfer` identifier is set on the file as ``Wormhole/transferAttributeName`` before the
-  /// rename, so the mailbox never appears without it; a file system without user extended
-  /// attributes just does not keep it.
-  ///
-  /// The contents are written to a file without a name (`O_TMPFILE`), which is named only once
-  /// complete, just before the rename: a process killed while it writes (SIGTERM, SIGKILL, a
-  /// power cut) leaves nothing behind in the directory, however large the message. Where the file
-  /// system has no unnamed files (or `/proc` is not mounted), the file is named from the start.
+  /// readers see the old message or the new one, never a mix (see
+  /// ``replaceAtomically(_:directory:name:temporaryPrefix:durable:transfer:)``); a directory this
+  /// process may not write in is said as such (``readOnlyError(_:code:)``).
   static func writeAtomically(
     _ bytes: UnsafeRawBufferPointer, directory: String, name: String, durable: Bool, transfer: String? = nil
   ) throws(WormholeError) {
-    let temporary = directory + "/" + temporaryName()
+    do throws(FileWriteFailure) {
+      try replaceAtomically(bytes, directory: directory, name: name, durable: durable, transfer: transfer)
+    } catch {
+      if error.operation == "create", let readOnly = readOnlyError(directory, code: error.code) {
+        throw readOnly
+      }
+      throw .fileSystem(operation: error.operation, path: error.path, code: error.code)
+    }
+  }
+
+  /// A system call of ``replaceAtomically(_:directory:name:temporaryPrefix:durable:transfer:)``
+  /// that failed: what it did, on which path, and its `errno`.
+  package struct FileWriteFailure: Error, Sendable, Equatable {
+    package var operation: String
+    package var path: String
+    package var code: Int32
+  }
+
+  /// Writes `bytes` to a new temporary file in `directory` and renames it over `name`, so that
+  /// readers see the old contents or the new, never a mix. The old file stays if anything
+  /// fails. With `durable`, the file is flushed to disk before the rename and the directory
+  /// after. A `transfer` identifier is set on the file as ``Wormhole/transferAttributeName``
+  /// before the rename, so the mailbox never appears without it; a file system without user
+  /// extended attributes just does not keep it.
+  ///
+  /// The contents are written to a file without a name (`O_TMPFILE`), which is named
+  /// (`.PREFIX-PID-N.tmp`) only once complete, just before the rename: a process killed while it
+  /// writes (SIGTERM, SIGKILL, a power cut) leaves nothing behind in the directory, however
+  /// large the file. Where the file system has no unnamed files (or `/proc` is not mounted),
+  /// the file is named from the start. The mailboxes and the devices' files both go through it.
+  package static func replaceAtomically(
+    _ bytes: UnsafeRawBufferPointer, directory: String, name: String, temporaryPrefix: String = "wormhole",
+    durable: Bool, transfer: String? = nil
+  ) throws(FileWriteFailure) {
+    let temporary = directory + "/" + temporaryName(prefix: temporaryPrefix)
     let target = directory + "/" + name
     let unnamed = open(directory, unnamedFileFlags, 0o600)
     if unnamed >= 0 {
       let linked: Bool
-      do throws(WormholeError) {
+      do throws(FileWriteFailure) {
         try fill(unnamed, bytes, path: target, durable: durable, transfer: transfer)
         linked = link(unnamed, as: temporary)
       } catch {
@@ -109,7 +136,7 @@ package enum FileSystem {
         if close(unnamed) != 0 {
           let code = errno
           _ = unlink(temporary)
-          throw .fileSystem(operation: "write", path: target, code: code)
+          throw FileWriteFailure(operation: "write", path: target, code: code)
         }
         try replace(target, with: temporary, directory: directory, durable: durable)
         return
@@ -118,14 +145,10 @@ package enum FileSystem {
       _ = close(unnamed)
     }
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else {
-      let code = errno
-      throw readOnlyError(directory, code: code)
-        ?? .fileSystem(operation: "create", path: temporary, code: code)
-    }
-    do throws(WormholeError) {
+    guard descriptor >= 0 else { throw FileWriteFailure(operation: "create", path: temporary, code: errno) }
+    do throws(FileWriteFailure) {
       try fill(descriptor, bytes, path: temporary, durable: durable, transfer: transfer)
-      if close(descriptor) != 0 { throw .fileSystem(operation: "write", path: temporary, code: errno) }
+      if close(descriptor) != 0 { throw FileWriteFailure(operation: "write", path: temporary, code: errno) }
     } catch {
       _ = close(descriptor)
       _ = unlink(temporary)
@@ -143,8 +166,9 @@ package enum FileSystem {
   /// `path` names the file in errors.
   private static func fill(
     _ descriptor: Int32, _ bytes: UnsafeRawBufferPointer, path: String, durable: Bool, transfer: String?
-  ) throws(WormholeError) {
-    try writeAll(descriptor, bytes, path: path)
+  ) throws(FileWriteFailure) {
+    let code = writeAll(descriptor, bytes)
+    if code != 0 { throw FileWriteFailure(operation: "write", path: path, code: code) }
     if let transfer {
       // Best effort by design: ENOTSUP (no user attributes here) or EPERM leave the file as
       // MMWormhole would write it, and pairing falls back to identifier, size and time.
@@ -153,7 +177,7 @@ package enum FileSystem {
       }
     }
     if durable && fsync(descriptor) != 0 {
-      throw .fileSystem(operation: "flush", path: path, code: errno)
+      throw FileWriteFailure(operation: "flush", path: path, code: errno)
     }
   }
 
@@ -166,12 +190,12 @@ package enum FileSystem {
   /// Renames `temporary` over `target` (removing `temporary` if that fails), then, when
   /// `durable`, flushes the directory.
   private static func replace(_ target: String, with temporary: String, directory: String, durable: Bool)
-    throws(WormholeError)
+    throws(FileWriteFailure)
   {
     guard rename(temporary, target) == 0 else {
       let code = errno
       _ = unlink(temporary)
-      throw .fileSystem(operation: "replace", path: target, code: code)
+      throw FileWriteFailure(operation: "replace", path: target, code: code)
     }
     if durable { syncDirectory(directory) }
   }
