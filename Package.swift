@@ -81,7 +81,10 @@ let package = Package(
     // Watches wormhole directories with inotify and feeds the model; the operations on mailboxes.
     .target(
       name: "MailboxWatcher",
-      dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify"]),
+      dependencies: [
+        "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "Inotify", "SystemThreads",
+        "WakeSignal",
+      ]),
     // The fleet: bridged machines, their presence, mailboxes and traffic, from the broker's
     // messages (hostile input), through a pure reducer shared by the dashboard and dump --broker.
     .target(
@@ -192,7 +195,9 @@ let package = Package(
       name: "WormholeTests", dependencies: ["Wormhole", "WormholeVocabulary", "KeyedArchive", "TestSupport"]),
     .testTarget(
       name: "MailboxModelTests",
-      dependencies: ["MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive"]),
+      dependencies: [
+        "MailboxModel", "WormholeVocabulary", "Wormhole", "KeyedArchive", "TerminalScreen",
+      ]),
     .testTarget(
       name: "MailboxWatcherTests",
       dependencies: [

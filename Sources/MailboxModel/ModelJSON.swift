@@ -66,19 +66,47 @@ extension ModelState {
 
   /// One mailbox as `json(trafficLimit:summaryWidth:)` shows it (also under a device set's groups).
   package func mailboxJSON(_ mailbox: Mailbox, width: Int) -> String {
-    var out = "{\"identifier\":\(JSONText.name(mailbox.identifier))"
-    out += ",\"identifier_bytes\":\(JSONText.nameBytes(mailbox.identifier)),\"present\":\(mailbox.isOnDisk)"
+    var out: [UInt8] = []
+    appendMailboxJSON(mailbox, width: width, to: &out)
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// ``mailboxJSON(_:width:)`` appended to `out` as UTF-8, built as bytes: the bridge writes one
+  /// at every mailbox change, and building it as a string (interpolations, each timestamp and
+  /// number a string of its own) took 6% of its time per change.
+  package func appendMailboxJSON(_ mailbox: Mailbox, width: Int, to out: inout [UInt8]) {
+    out.reserveCapacity(out.count + 320)
+    JSONBytes.appendLiteral(#"{"identifier":"#, to: &out)
+    JSONBytes.appendName(mailbox.identifier, to: &out)
+    JSONBytes.appendLiteral(#","identifier_bytes":"#, to: &out)
+    JSONBytes.appendNameBytes(mailbox.identifier, to: &out)
+    JSONBytes.appendLiteral(#","present":"#, to: &out)
+    JSONBytes.appendLiteral(mailbox.isOnDisk ? "true" : "false", to: &out)
     let current = mailbox.current
-    out += ",\"bytes\":\(jsonNumber(current?.size))"
-    out +=
-      ",\"modified\":\(JSONText.string(orNull: current.map { TrafficRecord.timestamp($0.modifiedNanoseconds / 1_000_000) }))"
-    out += ",\"versions\":\(mailbox.versionCount),\"history\":\(mailbox.history.count)"
-    out += ",\"last_change\":\(JSONText.string(TrafficRecord.timestamp(mailbox.lastChange)))"
-    out +=
-      ",\"last_writer\":\(JSONText.string(orNull: current?.sender)),\"seq\":\(jsonNumber(current?.sequence))"
-    out +=
-      ",\"summary\":\(JSONText.string(orNull: current.map { TerminalWidth.truncated($0.summary, toColumns: width) }))"
-    return out + ",\"error\":\(JSONText.string(orNull: mailbox.error))}"
+    JSONBytes.appendLiteral(#","bytes":"#, to: &out)
+    JSONBytes.appendNumber(current?.size, to: &out)
+    JSONBytes.appendLiteral(#","modified":"#, to: &out)
+    if let current {
+      JSONBytes.appendTimestamp(current.modifiedNanoseconds / 1_000_000, to: &out)
+    } else {
+      JSONBytes.appendLiteral("null", to: &out)
+    }
+    JSONBytes.appendLiteral(#","versions":"#, to: &out)
+    JSONBytes.appendDecimal(mailbox.versionCount, to: &out)
+    JSONBytes.appendLiteral(#","history":"#, to: &out)
+    JSONBytes.appendDecimal(mailbox.history.count, to: &out)
+    JSONBytes.appendLiteral(#","last_change":"#, to: &out)
+    JSONBytes.appendTimestamp(mailbox.lastChange, to: &out)
+    JSONBytes.appendLiteral(#","last_writer":"#, to: &out)
+    JSONBytes.appendString(orNull: current?.sender, to: &out)
+    JSONBytes.appendLiteral(#","seq":"#, to: &out)
+    JSONBytes.appendNumber(current?.sequence, to: &out)
+    JSONBytes.appendLiteral(#","summary":"#, to: &out)
+    let summary = current.map { TerminalWidth.truncated($0.summary, toColumns: width) }
+    JSONBytes.appendString(orNull: summary, to: &out)
+    JSONBytes.appendLiteral(#","error":"#, to: &out)
+    JSONBytes.appendString(orNull: mailbox.error, to: &out)
+    out.append(UInt8(ascii: "}"))
   }
 }
 

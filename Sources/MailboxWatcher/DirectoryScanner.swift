@@ -89,11 +89,20 @@ enum DirectoryScanner {
   ///
   /// Symbolic links, FIFOs and devices are reported, never followed or opened for reading; files
   /// over `limit` bytes are stated but not read.
-  static func observe(directory: FileName, identifier: FileName, limit: Int) -> (
-    MailboxObservation, FileStamp?
-  )? {
+  ///
+  /// With `directoryDescriptor` (the directory, opened by whoever reads many of its mailboxes
+  /// at once) the file is opened relative to it, without walking the directory's path again;
+  /// when that fails for any reason, it is read by its path, as without.
+  static func observe(
+    directory: FileName, identifier: FileName, limit: Int, directoryDescriptor: Int32? = nil
+  ) -> (MailboxObservation, FileStamp?)? {
+    let flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC
+    if let directoryDescriptor {
+      let descriptor = withCString(fileName(of: identifier)) { openat(directoryDescriptor, $0, flags) }
+      if descriptor >= 0 { return observe(opened: descriptor, limit: limit) }
+    }
     let path = mailboxPath(directory: directory, identifier: identifier)
-    let descriptor = withCString(path) { open($0, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC) }
+    let descriptor = withCString(path) { open($0, flags) }
     guard descriptor >= 0 else {
       let code = errno
       if code == ENOENT || code == ENOTDIR { return nil }
@@ -102,6 +111,17 @@ enum DirectoryScanner {
       if code == ELOOP { return (.unreadable("it is a symbolic link, which is not followed"), stamp) }
       return (.unreadable("cannot read it: \(String(cString: strerror(code)))"), stamp)
     }
+    return observe(opened: descriptor, limit: limit)
+  }
+
+  /// The file name of `identifier`'s mailbox: `<identifier>.archive`.
+  static func fileName(of identifier: FileName) -> FileName {
+    if let text = identifier.string { return FileName(text + MessageIdentifier.fileExtension) }
+    return FileName(bytes: identifier.bytes + Array(MessageIdentifier.fileExtension.utf8))
+  }
+
+  /// Reads the mailbox open at `descriptor`, and closes it.
+  private static func observe(opened descriptor: Int32, limit: Int) -> (MailboxObservation, FileStamp?) {
     defer { _ = close(descriptor) }
     var status = stat()
     guard fstat(descriptor, &status) == 0 else {

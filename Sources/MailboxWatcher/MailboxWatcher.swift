@@ -59,9 +59,10 @@ public enum WatcherError: Error, Sendable, Equatable, CustomStringConvertible {
 /// the only code of the model that touches inotify.
 ///
 /// Each directory below a root gets one watch. A burst is read whole and each touched mailbox
-/// read once (coalescing); journals are read through ``TrafficJournalReader``, which follows
-/// rotation. A queue overflow makes it rescan every directory, so the model ends consistent with
-/// the disk; directories it cannot watch (the watch limit) are polled. Each followed journal
+/// read once (coalescing), handed over in parts of ``burstPart`` mailboxes; journals are read
+/// through ``TrafficJournalReader``, which follows rotation. A queue overflow makes it rescan
+/// every directory, so the model ends consistent with the disk; directories it cannot watch (the
+/// watch limit) are polled. Each followed journal
 /// holds a file descriptor: past ``Configuration/maximumOpenJournals`` the others are opened,
 /// read and closed whenever they change, so a home with thousands of groups never runs the
 /// process out of descriptors. Paths and names are handled as bytes, valid UTF-8 or not.
@@ -106,6 +107,12 @@ public final class MailboxWatcher: @unchecked Sendable {
     var journalProblem: String?
   }
 
+  /// How many mailboxes of a burst are read before what was read so far is handed over.
+  static let burstPart = 64
+  /// From how many mailboxes of one directory in a burst the directory is opened once, and they
+  /// relative to it.
+  static let directoryOpeningCount = 4
+
   private static let mask: InotifyMask = [
     .closeWrite, .movedTo, .movedFrom, .delete, .create, .modify, .deleteSelf, .moveSelf, .onlyDirectory,
     .dontFollow, .excludeUnlinked,
@@ -119,6 +126,9 @@ public final class MailboxWatcher: @unchecked Sendable {
   private let handler: @Sendable ([ModelEvent]) -> Void
   private let inotify: Inotify
   private let journalBudget: Int
+  /// Waits for the instance to become readable (see ``InotifyReader``: no `DispatchSourceRead`).
+  private var reader: InotifyReader?
+  /// The readiness source used instead when no reader thread could be started.
   private var source: DispatchSourceRead?
   private var timer: DispatchSourceTimer?
   // Confined to `queue`.
@@ -172,6 +182,7 @@ public final class MailboxWatcher: @unchecked Sendable {
   }
 
   deinit {
+    reader?.stop()
     source?.cancel()
     timer?.cancel()
   }
@@ -181,12 +192,21 @@ public final class MailboxWatcher: @unchecked Sendable {
   /// journals), then follows changes. Call it on the watcher's queue.
   public func start() {
     dispatchPrecondition(condition: .onQueue(queue))
-    // The sources first: Dispatch takes descriptors of its own for them, and must find some
-    // free (it cannot report failing to). Their handlers run on this queue, after this returns.
-    let source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
-    source.setEventHandler { [weak self] in self?.readQueuedEvents() }
-    source.activate()
-    self.source = source
+    // The reader and the timer first: they take descriptors of their own (a wake pipe; Dispatch's
+    // for the timer), and must find some free. Their reads run on this queue, after this returns.
+    let reader = InotifyReader(inotify: inotify, queue: queue) { [weak self] in
+      guard let self else { return false }
+      return self.readQueuedEvents()
+    }
+    if let reader, reader.start() {
+      self.reader = reader
+    } else {
+      // No thread or no pipe to be had: Dispatch's readiness source, woken at each event.
+      let source = DispatchSource.makeReadSource(fileDescriptor: inotify.fileDescriptor, queue: queue)
+      source.setEventHandler { [weak self] in self?.readQueuedEvents() }
+      source.activate()
+      self.source = source
+    }
     let timer = DispatchSource.makeTimerSource(queue: queue)
     let interval = max(configuration.pollInterval, 0.01)
     timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(50))
@@ -204,14 +224,16 @@ public final class MailboxWatcher: @unchecked Sendable {
   public func cancel() {
     queue.sync {
       isCancelled = true
+      reader?.stop()
       source?.cancel()
       timer?.cancel()
     }
   }
 
-  /// Stops the readiness source and the poll timer without waiting for the queue, from any
-  /// thread (the sources are set once, in ``start()``). A handler call already running finishes.
+  /// Stops the reader (or readiness source) and the poll timer without waiting for the queue,
+  /// from any thread (they are set once, in ``start()``). A handler call already running finishes.
   func stopSources() {
+    reader?.stop()
     source?.cancel()
     timer?.cancel()
   }
@@ -314,9 +336,12 @@ public final class MailboxWatcher: @unchecked Sendable {
   }
 
   /// Reads one mailbox, and summarizes its message here, off the dashboard's loop.
-  private func observe(_ directory: FileName, _ identifier: FileName) -> (MailboxObservation, FileStamp?)? {
+  private func observe(
+    _ directory: FileName, _ identifier: FileName, directoryDescriptor: Int32? = nil
+  ) -> (MailboxObservation, FileStamp?)? {
     DirectoryScanner.observe(
-      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes
+      directory: directory, identifier: identifier, limit: configuration.maximumStoredBytes,
+      directoryDescriptor: directoryDescriptor
     ).map { ($0.0.summarized, $0.1) }
   }
 
@@ -375,18 +400,23 @@ public final class MailboxWatcher: @unchecked Sendable {
 
   // MARK: Events
 
-  private func readQueuedEvents() {
-    guard !isCancelled else { return }
+  /// Reads and handles what the instance queued; whether to go on reading (not once cancelled,
+  /// or when the instance cannot be read).
+  @discardableResult
+  private func readQueuedEvents() -> Bool {
+    guard !isCancelled else { return false }
     let events: [InotifyEvent]
     do {
       events = try inotify.readEvents()
     } catch {
-      return
+      return false
     }
     if !events.isEmpty { handle(events) }
+    return true
   }
 
-  /// Turns one burst of inotify events into model events: each touched mailbox is read once.
+  /// Turns one burst of inotify events into model events: each touched mailbox is read once, and
+  /// handed over with the others of its part of ``burstPart``.
   /// Internal so that tests can feed events, such as an overflow, directly.
   func handle(_ inotifyEvents: [InotifyEvent]) {
     dispatchPrecondition(condition: .onQueue(queue))
@@ -442,8 +472,25 @@ public final class MailboxWatcher: @unchecked Sendable {
     if overflowed {
       rescanEverything(into: &events)
     } else {
+      var refreshed = 0
       for (path, identifiers) in touched.sorted(by: { $0.key < $1.key }) where !relist.contains(path) {
-        for identifier in identifiers.sorted() { refresh(path, identifier, into: &events) }
+        // Many mailboxes of one directory are opened relative to it: its path is walked once.
+        let directoryDescriptor =
+          identifiers.count >= Self.directoryOpeningCount
+          ? DirectoryScanner.withCString(path) { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } : -1
+        defer { if directoryDescriptor >= 0 { _ = close(directoryDescriptor) } }
+        for identifier in identifiers.sorted() {
+          refresh(
+            path, identifier, directoryDescriptor: directoryDescriptor >= 0 ? directoryDescriptor : nil,
+            into: &events)
+          refreshed += 1
+          // A long burst is handed over in parts, so that whoever consumes it (the bridge
+          // publishing to a broker) starts on the first while the rest is read.
+          if refreshed % Self.burstPart == 0 {
+            deliver(events)
+            events.removeAll(keepingCapacity: true)
+          }
+        }
       }
       for path in relist.sorted() { rescan(path, into: &events) }
       for path in journals.sorted() where !relist.contains(path) { readJournal(path, into: &events) }
@@ -451,13 +498,17 @@ public final class MailboxWatcher: @unchecked Sendable {
     deliver(events)
   }
 
-  /// Reads one mailbox again and reports it changed or removed.
-  private func refresh(_ path: FileName, _ identifier: FileName, into events: inout [ModelEvent]) {
+  /// Reads one mailbox again (relative to `directoryDescriptor`, `path` opened, when given) and
+  /// reports it changed or removed.
+  private func refresh(
+    _ path: FileName, _ identifier: FileName, directoryDescriptor: Int32? = nil,
+    into events: inout [ModelEvent]
+  ) {
     guard directories[path] != nil else { return }
     if directories[path]?.isWormhole == false {
       becomeWormhole(path, listing: nil, initial: false, into: &events)
     }
-    if let (observation, stamp) = observe(path, identifier) {
+    if let (observation, stamp) = observe(path, identifier, directoryDescriptor: directoryDescriptor) {
       directories[path]?.stamps[identifier] = stamp
       events.append(.mailboxChanged(directory: path, identifier: identifier, observation))
     } else {

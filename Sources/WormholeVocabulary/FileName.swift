@@ -124,7 +124,41 @@ public struct FileName: Sendable, Hashable, Comparable {
 
   public static func == (left: FileName, right: FileName) -> Bool {
     // Encoded names start with NUL and text never does, so equal storage is equal bytes.
-    left.storage.utf8.elementsEqual(right.storage.utf8)
+    let leftBytes = left.storage.utf8
+    let rightBytes = right.storage.utf8
+    guard leftBytes.count == rightBytes.count else { return false }
+    // One comparison of the contiguous UTF-8 (every native string's): the model and the watcher
+    // compare names at every dictionary look-up, and the view's iterator costs per byte.
+    let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in
+      rightBytes.withContiguousStorageIfAvailable { rightBuffer in
+        FileName.compare(leftBuffer, rightBuffer) == 0
+      }
+    }
+    if let compared, let equal = compared { return equal }
+    return leftBytes.elementsEqual(rightBytes)
+  }
+
+  /// Byte order of two buffers (`memcmp`'s, without the C library: a pure module), the shorter
+  /// first when one starts the other: negative, zero or positive. Eight bytes at a time.
+  private static func compare(
+    _ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>
+  ) -> Int {
+    let common = min(left.count, right.count)
+    let leftRaw = UnsafeRawBufferPointer(left)
+    let rightRaw = UnsafeRawBufferPointer(right)
+    var index = 0
+    while index + 8 <= common {
+      // Read as big-endian, the first byte is the most significant: integer order is byte order.
+      let leftWord = UInt64(bigEndian: leftRaw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      let rightWord = UInt64(bigEndian: rightRaw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+      if leftWord != rightWord { return leftWord < rightWord ? -1 : 1 }
+      index += 8
+    }
+    while index < common {
+      if left[index] != right[index] { return left[index] < right[index] ? -1 : 1 }
+      index += 1
+    }
+    return left.count - right.count
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -135,7 +169,15 @@ public struct FileName: Sendable, Hashable, Comparable {
   /// Byte order, as `memcmp` and `ls` in the C locale sort.
   public static func < (left: FileName, right: FileName) -> Bool {
     if !left.isEncoded && !right.isEncoded {
-      return left.storage.utf8.lexicographicallyPrecedes(right.storage.utf8)
+      let leftBytes = left.storage.utf8
+      let rightBytes = right.storage.utf8
+      let compared = leftBytes.withContiguousStorageIfAvailable { leftBuffer in
+        rightBytes.withContiguousStorageIfAvailable { rightBuffer in
+          FileName.compare(leftBuffer, rightBuffer) < 0
+        }
+      }
+      if let compared, let precedes = compared { return precedes }
+      return leftBytes.lexicographicallyPrecedes(rightBytes)
     }
     return left.bytes.lexicographicallyPrecedes(right.bytes)
   }

@@ -49,6 +49,9 @@ final class BridgePublisher: Sendable {
     /// requests' subscription), and the mailbox count it last said.
     var isInfoAnnounced = false
     var announcedCount: Int?
+    /// Each directory's part of its mailboxes' topics
+    /// (``mailboxTopic(machine:directory:identifier:prefixes:)``).
+    var topicPrefixes: [FileName: String] = [:]
   }
 
   /// The bridge info, published with the number of mailboxes this bridge holds retained
@@ -184,6 +187,8 @@ final class BridgePublisher: Sendable {
       guard state.isConnected, let snapshot = state.model?.snapshot else { return }
       var batch: [MQTTMessage] = []
       if update.directoriesChanged {
+        // Vanished directories' prefixes go; the others are encoded again as needed.
+        state.topicPrefixes = [:]
         appendAllMailboxes(of: snapshot, to: &batch, in: &state)
       } else {
         for (directory, identifier) in update.changedMailboxes {
@@ -257,7 +262,8 @@ final class BridgePublisher: Sendable {
     directory: FileName, identifier: FileName, of snapshot: ModelState, to batch: inout [MQTTMessage],
     in state: inout State
   ) -> String? {
-    let topic = BridgeTopics.mailbox(machine: machine, directory: directory, identifier: identifier)
+    let topic = Self.mailboxTopic(
+      machine: machine, directory: directory, identifier: identifier, prefixes: &state.topicPrefixes)
     guard let mailbox = snapshot.mailbox(identifier, in: directory), mailbox.isOnDisk else {
       // Emptied even when this run never published it: an earlier run may have.
       batch.append(message([], to: topic))
@@ -270,6 +276,24 @@ final class BridgePublisher: Sendable {
       state.published[topic] = stamp
     }
     return topic
+  }
+
+  /// ``BridgeTopics/mailbox(machine:directory:identifier:)``, with the directory's part (the
+  /// machine's `mailboxes/` level and the directory's encoded path, the longer part) made once
+  /// per directory and kept in `prefixes`: the bridge names a mailbox's topic at every change.
+  static func mailboxTopic(
+    machine: String, directory: FileName, identifier: FileName, prefixes: inout [FileName: String]
+  ) -> String {
+    let prefix: String
+    if let known = prefixes[directory] {
+      prefix = known
+    } else {
+      // `…/MACHINE/mailboxes/#` without its `#`.
+      let level = BridgeTopics.mailboxes(machine: machine).dropLast()
+      prefix = level + BridgeTopics.encoded(directory.bytes) + "/"
+      prefixes[directory] = prefix
+    }
+    return prefix + BridgeTopics.encoded(identifier.bytes)
   }
 
   /// A mailbox's payload: `{"directory","directory_bytes","mailbox","archive_base64","archive_note"}`,
@@ -293,11 +317,13 @@ final class BridgePublisher: Sendable {
     }
     var out: [UInt8] = []
     out.reserveCapacity(512 + (archive.map { ($0.count + 2) / 3 * 4 } ?? 0))
-    out.append(contentsOf: "{\"directory\":\(JSONText.name(directory)),\"directory_bytes\":".utf8)
-    out.append(contentsOf: JSONText.nameBytes(directory).utf8)
-    out.append(contentsOf: ",\"mailbox\":".utf8)
-    out.append(contentsOf: state.mailboxJSON(mailbox, width: 200).utf8)
-    out.append(contentsOf: ",\"archive_base64\":".utf8)
+    JSONBytes.appendLiteral(#"{"directory":"#, to: &out)
+    JSONBytes.appendName(directory, to: &out)
+    JSONBytes.appendLiteral(#","directory_bytes":"#, to: &out)
+    JSONBytes.appendNameBytes(directory, to: &out)
+    JSONBytes.appendLiteral(#","mailbox":"#, to: &out)
+    state.appendMailboxJSON(mailbox, width: 200, to: &out)
+    JSONBytes.appendLiteral(#","archive_base64":"#, to: &out)
     if let archive {
       out.append(UInt8(ascii: "\""))
       appendBase64(archive, to: &out)
@@ -305,7 +331,9 @@ final class BridgePublisher: Sendable {
     } else {
       out.append(contentsOf: "null".utf8)
     }
-    out.append(contentsOf: ",\"archive_note\":\(JSONText.string(orNull: note))}".utf8)
+    JSONBytes.appendLiteral(#","archive_note":"#, to: &out)
+    JSONBytes.appendString(orNull: note, to: &out)
+    out.append(UInt8(ascii: "}"))
     return out
   }
 
@@ -315,24 +343,31 @@ final class BridgePublisher: Sendable {
   /// `bytes` in base64 (RFC 4648, padded), appended to `out`.
   static func appendBase64(_ bytes: [UInt8], to out: inout [UInt8]) {
     let alphabet = base64Alphabet
+    let start = out.count
+    // Grown once, then written in place (no capacity check per byte).
+    out.append(contentsOf: repeatElement(0, count: (bytes.count + 2) / 3 * 4))
     bytes.withUnsafeBufferPointer { input in
       alphabet.withUnsafeBufferPointer { table in
-        var index = 0
-        while index + 3 <= input.count {
-          let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
-          out.append(table[Int(group >> 18 & 0x3F)])
-          out.append(table[Int(group >> 12 & 0x3F)])
-          out.append(table[Int(group >> 6 & 0x3F)])
-          out.append(table[Int(group & 0x3F)])
-          index += 3
+        out.withUnsafeMutableBufferPointer { output in
+          var index = 0
+          var at = start
+          while index + 3 <= input.count {
+            let group = UInt32(input[index]) << 16 | UInt32(input[index + 1]) << 8 | UInt32(input[index + 2])
+            output[at] = table[Int(group >> 18 & 0x3F)]
+            output[at + 1] = table[Int(group >> 12 & 0x3F)]
+            output[at + 2] = table[Int(group >> 6 & 0x3F)]
+            output[at + 3] = table[Int(group & 0x3F)]
+            index += 3
+            at += 4
+          }
+          let left = input.count - index
+          guard left > 0 else { return }
+          let group = UInt32(input[index]) << 16 | (left == 2 ? UInt32(input[index + 1]) << 8 : 0)
+          output[at] = table[Int(group >> 18 & 0x3F)]
+          output[at + 1] = table[Int(group >> 12 & 0x3F)]
+          output[at + 2] = left == 2 ? table[Int(group >> 6 & 0x3F)] : UInt8(ascii: "=")
+          output[at + 3] = UInt8(ascii: "=")
         }
-        let left = input.count - index
-        guard left > 0 else { return }
-        let group = UInt32(input[index]) << 16 | (left == 2 ? UInt32(input[index + 1]) << 8 : 0)
-        out.append(table[Int(group >> 18 & 0x3F)])
-        out.append(table[Int(group >> 12 & 0x3F)])
-        out.append(left == 2 ? table[Int(group >> 6 & 0x3F)] : UInt8(ascii: "="))
-        out.append(UInt8(ascii: "="))
       }
     }
   }

@@ -52,6 +52,32 @@ import WormholeVocabulary
     #expect(names.sorted().map(\.bytes) == [[0x42], [0x61], [0x62], [0xC3, 0xA9], [0xFF]])
   }
 
+  /// Equality and order are one comparison of the UTF-8 for names that are text, eight bytes at a
+  /// time: the same as comparing the bytes one by one, for short (inline) and long names,
+  /// prefixes, a difference inside a word or in the tail, bytes above 0x7F, and names that are
+  /// not text.
+  @Test(
+    arguments: [
+      ("", "a"), ("a", "a"), ("a", "b"), ("ab", "a"), ("m1.archive", "m10.archive"),
+      ("/tmp/a/long/directory/path/beyond/15/bytes", "/tmp/a/long/directory/path/beyond/15/byteS"),
+      ("/tmp/a/long/directory/path/beyond/15/bytes", "/tmp/a/long/directory/path/beyond/15/bytes"),
+      ("abcdefghij", "abcdefgHij"), ("abcdefghijklmnopq", "abcdefghijklmnoPq"), ("abcdefgh", "abcdefghi"),
+      ("\u{E9}", "e\u{301}"), ("\u{E9}", "\u{E9}x"), ("z", "\u{E9}"), ("\u{10FFFF}", "\u{FFFF}"),
+    ] as [(String, String)])
+  func equalityAndOrderAreTheBytes(_ names: (String, String)) {
+    let pairs: [(FileName, FileName)] = [
+      (FileName(names.0), FileName(names.1)),
+      (FileName(bytes: Array(names.0.utf8)), FileName(names.1 + "")),
+      (FileName(bytes: Array(names.0.utf8) + [0xFF]), FileName(names.1)),
+    ]
+    for (left, right) in pairs {
+      #expect((left == right) == (left.bytes == right.bytes), "\(left) == \(right)")
+      #expect((left < right) == left.bytes.lexicographicallyPrecedes(right.bytes), "\(left) < \(right)")
+      #expect((right < left) == right.bytes.lexicographicallyPrecedes(left.bytes), "\(right) < \(left)")
+      if left == right { #expect(left.hashValue == right.hashValue) }
+    }
+  }
+
   @Test func displayEscapesWhatATerminalWouldActOn() {
     #expect(FileName("plain").displayField == "plain")
     #expect(FileName("a\u{1B}[2Jb").displayField == "\"a\\u{1b}[2Jb\"")
