@@ -4,7 +4,20 @@ extension Inspection {
   /// One line for a list row, such as `{buttonNumber: 1, title: "hi"}`, cut to `width` terminal
   /// columns (ending in `…` when cut). Wide characters count two columns; the line never holds a
   /// newline or control character. Only as much of the value as fits is ever formatted.
-  public func summary(width: Int) -> String { root.summary(width: width) }
+  ///
+  /// A damaged archive, shown as its property list, starts with ``damagedPrefix``, so that a row
+  /// (the dashboard's tree, `dump`, a bridge's payload) does not pass its `$objects` off as the
+  /// message; a plain property list (not meant as an archive) is a value like any other.
+  public func summary(width: Int) -> String {
+    guard notArchiveReason != nil, !isPlainPropertyList else { return root.summary(width: width) }
+    let prefix = Self.damagedPrefix
+    let prefixWidth = TerminalWidth.columns(of: prefix)
+    guard width > prefixWidth else { return TerminalWidth.truncated(prefix, toColumns: width) }
+    return prefix + root.summary(width: width - prefixWidth)
+  }
+
+  /// What a damaged archive's summary starts with.
+  public static let damagedPrefix = "(damaged archive) "
 }
 
 extension ArchivedValue {

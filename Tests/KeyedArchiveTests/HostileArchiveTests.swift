@@ -1,4 +1,5 @@
 import Foundation
+import TerminalScreen
 import Testing
 
 @testable import ArchivedValues
@@ -39,6 +40,22 @@ private func chain(_ count: Int) -> PropertyListValue {
   @Test func topReferenceOutOfRange() throws {
     let inspection = try inspect(archive([.string("$null")], top: ["root": .uid(5)]))
     #expect(inspection.notArchiveReason == .referenceOutOfRange(reference: 5, object: nil, objectCount: 1))
+  }
+
+  /// A damaged archive's one-line summary says so before its property list: `dump`, the tree's
+  /// rows and a bridge's payload gave `{$archiver: …, $objects: …}` as if it were the message.
+  @Test func aDamagedArchivesSummarySaysSo() throws {
+    let damaged = try inspect(archive([.string("$null"), .string("hello")], top: ["root": .uid(99)]))
+    let summary = damaged.summary(width: 60)
+    #expect(summary.hasPrefix(Inspection.damagedPrefix), "\(summary)")
+    #expect(summary.contains("$archiver"))
+    #expect(TerminalWidth.columns(of: summary) <= 60)
+    #expect(damaged.summary(width: 5) == "(dam…")
+    // An intact archive and a plain property list (not meant as one) are not marked.
+    let intact = try inspect(archive([.string("$null"), .string("hello")], top: ["root": .uid(1)]))
+    #expect(intact.summary(width: 60) == "\"hello\"")
+    let plain = try inspect(.dictionary(["volume": .integer(3)]))
+    #expect(plain.summary(width: 60) == "{volume: 3}")
   }
 
   @Test func containerContainingItselfIsACycle() throws {
