@@ -18,8 +18,11 @@ import Synchronization
 /// - bridge throughput: mailbox changes per second that `wormhole-tui bridge` (a child) mirrors
 ///   to the broker, from the first change (a rename of an archive written beforehand) to the
 ///   subscriber's last mailbox, against raw publishes of the same payloads (the ones the bridge
-///   published) to the same subscriber by one client, the faster of two runs with Nagle's
-///   algorithm off and on (`MQTTClient(disablesNagle:)`). Target: 0.5x. The detail has each
+///   published) to the same subscriber by one client, with Nagle's algorithm off and on
+///   (`MQTTClient(disablesNagle:)`), each once per run. The baseline is the faster of the two
+///   by its median over the runs (five: the raw side swings between about 16k and 37k publishes
+///   a second run by run); the faster of the two in each run, the earlier baseline, is biased
+///   upward by that noise and stays in the detail (`baseline_faster_of_each_run`). Target: 0.5x. The detail has each
 ///   side's CPU per change (``threadsCPUSeconds(_:)``: the bridge child's; for the raw
 ///   publishes the bench process's, its subscriber included, and without the subscriber's
 ///   network thread: the raw publisher's own; and the bench's during the bridge's changes: the
@@ -37,7 +40,8 @@ import Synchronization
 ///   its round trips at once: their p50 against one pair's alone (no target; the memory of the
 ///   hosting processes is stated).
 ///
-/// Each figure is the median of three runs; each run's ratio is in the detail.
+/// Each figure is the median of three runs (the bridge's, of ``bridgeRuns``); each run's ratio
+/// is in the detail.
 ///
 /// `WORMHOLE_BENCH_BROKER=session|pairs|bridge` (comma-separated for several) takes only those
 /// figures. The keystroke figures with a dashboard watching the broker are the `fleet` group.
@@ -64,6 +68,8 @@ enum BrokerFigure: String, BenchFigure {
 }
 
 private let runs = 3
+/// The bridge figure's runs: more than the others', its raw side being the noisiest.
+private let bridgeRuns = 5
 private let roundTrips = 300
 private let warmUps = 30
 private let messageBytes = 1024
@@ -250,8 +256,9 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
   let program = try siblingProgram("wormhole-tui")
   var ours: [Double] = []
   var raw: [Double] = []
+  var rawByConfiguration: [String: [Double]] = [:]
   var detail: [String: Double] = [:]
-  for run in 0..<runs {
+  for run in 0..<bridgeRuns {
     let scratch = try scratchDirectory()
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let root = scratch + "/root"
@@ -326,6 +333,7 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
         payloads, broker: broker, seen: seen, prefix: "bench/rawbridge\(run)/\(name)/",
         disablesNagle: disablesNagle)
       detail["run\(run)_raw_\(name)_per_s"] = rate
+      rawByConfiguration[name, default: []].append(rate)
       // The whole bench process: the raw publisher, its network thread and the subscriber's;
       // and without the subscriber's network thread: the raw publisher's own.
       detail["run\(run)_raw_\(name)_cpu_us_per_publish"] = cpu * 1e6 / Double(payloads.count)
@@ -341,10 +349,14 @@ private func bridgeThroughputBenchmark(_ broker: BenchBroker) throws -> Benchmar
     detail["payload_bytes_p50"] = median(payloads.map { Double($0.count) })
   }
   detail["mailboxes"] = Double(bridgedMailboxes)
+  detail["baseline_faster_of_each_run"] = median(raw)
+  // The faster configuration by its median: the maximum of two noisy rates in each run would
+  // take the luckier sample as the baseline.
+  let baseline = rawByConfiguration.values.map(median).max() ?? median(raw)
   return BenchmarkRecord(
     name: "broker_bridge_throughput", unit: "changes/s", value: median(ours),
-    baselineName: "raw publishes of the same payloads", baseline: median(raw), higherIsBetter: true,
-    target: 0.5, detail: detail)
+    baselineName: "raw publishes of the same payloads (the faster configuration)", baseline: baseline,
+    higherIsBetter: true, target: 0.5, detail: detail)
 }
 
 /// Publishes `payloads` (retained, QoS 1) under `prefix` from a client of its own, one
