@@ -308,8 +308,10 @@ struct cmosquitto_waker {
 };
 
 unsigned int cmosquitto_reconnect_delay(unsigned int failures, unsigned int limit) {
-  // libmosquitto's linear backoff (mosquitto_reconnect_delay_set(1, limit, false)).
+  // libmosquitto's linear backoff (mosquitto_reconnect_delay_set(1, limit, false)); at most an
+  // hour, so that the pause in milliseconds fits an int.
   if (limit < 1) limit = 1;
+  if (limit > 3600) limit = 3600;
   if (failures < 1) failures = 1;
   return failures < limit ? failures : limit;
 }

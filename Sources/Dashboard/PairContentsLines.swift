@@ -112,7 +112,6 @@ enum PairContentsLines {
       }
       guard apart.isEmpty, denied.isEmpty else { return "no: " + (apart + denied).joined(separator: ", ") }
       return "no: its link does not reach the counterpart"
-      return "no: " + apart.joined(separator: ", ")
     }
   }
 

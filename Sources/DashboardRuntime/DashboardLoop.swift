@@ -104,9 +104,10 @@ public final class DashboardLoop {
       for message in inbox.take() { apply(message) }
       if state.isLoadingFleet { apply(.fleet([], at: clock.now())) }
       if state.fleet.appliedMessageCount != fleetApplied {
-        // A fleet shown anew counts from 0 again.
+        // A fleet shown anew counts from 0 again, its backlog gone: everything posted before
+        // counts as applied (`Int.max` empties the sources' windows).
         let count = state.fleet.appliedMessageCount
-        let more = count > fleetApplied ? count - fleetApplied : count
+        let more = count > fleetApplied ? count - fleetApplied : Int.max
         fleetApplied = count
         for messageSource in messageSources { messageSource.loopApplied(fleetMessages: more) }
       }

@@ -229,7 +229,8 @@ public final class FleetSource: DashboardMessageSource {
       return (pending, state.post)
     }
     guard let taken else {
-      // Held back: try again a batch later.
+      // Held back: try again a batch later (not once cancelled: nothing would reopen it).
+      guard state.withLock({ $0.post != nil }) else { return }
       queue.asyncAfter(deadline: .now() + .milliseconds(Self.batchMilliseconds)) { [weak self] in
         self?.flush()
       }

@@ -357,7 +357,7 @@ public final class MQTTClient: Sendable {
       // libmosquitto's "exponential" backoff is quadratic (attempts 1, 5, 14, 30 s after a loss):
       // a broker back after 6 s was reconnected to after 14. Linear from 1 s, capped low: the
       // schedule of `reconnectDelay(failures:limit:)`, which the other loops follow.
-      let delayLimit = max(1, options.reconnectDelayLimit ?? Self.defaultReconnectDelayLimit)
+      let delayLimit = min(max(1, options.reconnectDelayLimit ?? Self.defaultReconnectDelayLimit), 3600)
       _ = cmosquitto_reconnect_delay_set(handle.pointer, 1, delayLimit, false)
       let code = cmosquitto_connect_bind_v5(
         handle.pointer, broker.host, Int32(broker.port), Int32(max(5, keepAlive)), properties)
@@ -576,7 +576,8 @@ public final class MQTTClient: Sendable {
 
   /// The pause, in seconds, before the `failures`-th attempt in a row to reconnect (counted
   /// from 1 since the broker last accepted a connection): `failures` seconds, at most `limit`
-  /// (``MQTTConnectionOptions/reconnectDelayLimit``, at least 1). So the attempts come 1, 3, 6,
+  /// (``MQTTConnectionOptions/reconnectDelayLimit``, at least 1 and at most 3600: an hour). So
+  /// the attempts come 1, 3, 6,
   /// 10, 15 s after a loss, then every `limit` seconds (from 15 s with the default 5).
   ///
   /// Every loop keeps this one schedule: libmosquitto's (given it as its linear backoff), the

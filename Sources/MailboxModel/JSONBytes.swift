@@ -74,22 +74,16 @@ package enum JSONBytes {
       JSONText.appendString(TrafficRecord.timestamp(milliseconds), to: &out)
       return
     }
-    out.append(UInt8(ascii: "\""))
-    appendDigits(UInt64(year), minimumWidth: 4, to: &out)
-    out.append(UInt8(ascii: "-"))
-    appendDigits(UInt64(parts.month), minimumWidth: 2, to: &out)
-    out.append(UInt8(ascii: "-"))
-    appendDigits(UInt64(parts.day), minimumWidth: 2, to: &out)
-    out.append(UInt8(ascii: "T"))
-    appendDigits(UInt64(parts.hour), minimumWidth: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    appendDigits(UInt64(parts.minute), minimumWidth: 2, to: &out)
-    out.append(UInt8(ascii: ":"))
-    appendDigits(UInt64(parts.second), minimumWidth: 2, to: &out)
-    out.append(UInt8(ascii: "."))
-    appendDigits(UInt64(parts.millisecond), minimumWidth: 3, to: &out)
-    out.append(UInt8(ascii: "Z"))
-    out.append(UInt8(ascii: "\""))
+    // Each field with the separator before it: `"YYYY` `-MM` `-DD` `THH` `:MM` `:SS` `.mmm`.
+    let fields: [(separator: Character, value: Int64, width: Int)] = [
+      ("\"", year, 4), ("-", parts.month, 2), ("-", parts.day, 2), ("T", parts.hour, 2),
+      (":", parts.minute, 2), (":", parts.second, 2), (".", parts.millisecond, 3),
+    ]
+    for field in fields {
+      out.append(contentsOf: field.separator.utf8)
+      appendDigits(UInt64(field.value), minimumWidth: field.width, to: &out)
+    }
+    out.append(contentsOf: "Z\"".utf8)
   }
 
   /// `value` in decimal, zero-padded to at least `minimumWidth` digits.

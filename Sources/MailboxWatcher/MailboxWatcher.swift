@@ -409,6 +409,13 @@ public final class MailboxWatcher: @unchecked Sendable {
     do {
       events = try inotify.readEvents()
     } catch {
+      // Never expected (the instance is open and the buffer fits any event), but not silent:
+      // the reader ends, and the operator is told that changes are no longer followed.
+      deliver([
+        .notice(
+          "the watcher cannot read its inotify events (\(DisplayText.escaped(error.description))): "
+            + "changes are no longer followed; restart to follow them again")
+      ])
       return false
     }
     if !events.isEmpty { handle(events) }

@@ -24,6 +24,9 @@ import Testing
     #expect(Self.schedule(limit: 0, attempts: 3).pauses == [1, 1, 1])
     #expect(MQTTClient.reconnectDelay(failures: 0, limit: 5) == 1)
     #expect(MQTTClient.reconnectDelay(failures: .max, limit: 5) == 5)
+    // At most an hour: a larger limit overflowed the own loop's pause in milliseconds (an int),
+    // which then did not pause at all.
+    #expect(MQTTClient.reconnectDelay(failures: .max, limit: .max) == 3600)
   }
 }
 
