@@ -340,8 +340,8 @@ public final class MailboxWatcher: @unchecked Sendable {
   /// The fewest mailboxes of a directory read on every core at once (``observeAll(_:in:limit:)``).
   static let parallelReadThreshold = 512
 
-  /// Reads (and summarizes) the mailboxes `identifiers` of `directory`, in their order, those
-  /// that are regular files or say why not. A directory of at least ``parallelReadThreshold``
+  /// Reads (and summarizes) the mailboxes `identifiers` of `directory`, in their order: each
+  /// still there, a regular file or said as what it is instead. A directory of at least ``parallelReadThreshold``
   /// (the start-up scan of a large app group) is read in parts on every core at once: decoding
   /// each archive for its summary is most of the work, and the parts share nothing.
   static func observeAll(
