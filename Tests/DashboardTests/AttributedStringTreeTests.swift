@@ -37,26 +37,14 @@ import WormholeVocabulary
 
   @Test func theRunsAndTheirAttributesAreRows() {
     var harness = DashboardHarness(width: 140)
-    harness.send(
-      .modelEvents(
-        [
-          .directoryAppeared(group),
-          .directoryScanned(
-            group, mailboxes: ["label": Self.archive(text: "hello", font: "Times")], initial: true),
-        ], at: harness.now))
+    harness.scan(["label": Self.archive(text: "hello", font: "Times")])
     #expect(harness.shows("Font: \"Times\""), "\(harness)")
     #expect(harness.shows("0..<5: {1}"), "\(harness)")
   }
 
   @Test func theDiffSeesAChangedAttribute() {
     var harness = DashboardHarness(width: 140)
-    harness.send(
-      .modelEvents(
-        [
-          .directoryAppeared(group),
-          .directoryScanned(
-            group, mailboxes: ["label": Self.archive(text: "hello", font: "Times")], initial: true),
-        ], at: harness.now))
+    harness.scan(["label": Self.archive(text: "hello", font: "Times")])
     harness.now += 1000
     harness.send(
       .modelEvents(

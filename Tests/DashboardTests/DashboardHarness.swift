@@ -27,14 +27,14 @@ struct DashboardHarness {
     state = DashboardState(
       model: ModelState(), rootPaths: [home], width: width, height: height,
       now: now, isReadOnly: readOnly)
-    if !mailboxes.isEmpty {
-      send(
-        .modelEvents(
-          [
-            .directoryAppeared(group),
-            .directoryScanned(group, mailboxes: mailboxes.mapValues(archive), initial: true),
-          ], at: now))
-    }
+    if !mailboxes.isEmpty { scan(mailboxes.mapValues(archive)) }
+  }
+
+  /// The group appears with `mailboxes` as the watcher read them.
+  mutating func scan(_ mailboxes: [FileName: MailboxObservation]) {
+    send(
+      .modelEvents(
+        [.directoryAppeared(group), .directoryScanned(group, mailboxes: mailboxes, initial: true)], at: now))
   }
 
   /// Decodes are answered at once, as the loop's executor would before the next message
