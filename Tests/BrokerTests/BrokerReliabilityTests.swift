@@ -25,8 +25,7 @@ struct BrokerReliabilityTests {
     #expect(phone.waitReachable(false))
 
     // What the broker receives on the phone's transfer topic, as a subscriber sees it.
-    let seen = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/phone/#", extra: ["-F", "%t %r"])
-    defer { seen.stop() }
+    let seen = try fixture.subscriber("wormhole/v1/pairs/pair/phone/#", extra: ["-F", "%t %r"])
     seen.lines.wait { $0.contains("wormhole/v1/pairs/pair/phone/presence 1") }
     let queued = try (10..<20).map {
       try phone.session.transferFile(bytes("queued \($0)"), identifier: "doc")
@@ -120,9 +119,7 @@ struct BrokerReliabilityTests {
     watch.stop()  // no broker: nothing announces it
     try broker.restart()
 
-    let presence = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/pair/+/presence", extra: ["-F", "%t %r %p"])
-    defer { presence.stop() }
+    let presence = try fixture.subscriber("wormhole/v1/pairs/pair/+/presence", extra: ["-F", "%t %r %p"])
     // The broker kept the watch's online; the phone is back and beating (live onlines).
     let phoneBeats = { (lines: [String]) in
       lines.filter { $0 == "wormhole/v1/pairs/pair/phone/presence 0 online" }
@@ -150,9 +147,7 @@ struct BrokerReliabilityTests {
     defer { fixture.remove() }
     let (broker, pair) = (fixture.broker, fixture.pair)
     let heartbeat = Duration.milliseconds(200)
-    let announced = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
-    defer { announced.stop() }
+    let announced = try fixture.subscriber("wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
     let phone = try fixture.device(pair.phone, heartbeat: heartbeat)
     // Subscribed: it announces itself after subscribing, on the same connection.
     try #require(announced.lines.wait { $0.contains("online") }.contains("online"))
@@ -182,9 +177,7 @@ struct BrokerReliabilityTests {
     let fixture = try PairFixture()
     defer { fixture.remove() }
     let (broker, pair) = (fixture.broker, fixture.pair)
-    let presence = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
-    defer { presence.stop() }
+    let presence = try fixture.subscriber("wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
     let link = try MQTTDeviceLink(address: pair.phone, broker: broker.address)
     let events = Collector<LinkEvent>()
     try link.start { events.append($0) }

@@ -45,8 +45,7 @@ struct BrokerRoutingTests {
     let push = try PushNotification(json: #"{"aps":{"notification_id":"x"}}"#)
     #expect(try BrokerRouting.push(push, to: pair.watch, through: broker.address, timeout: 1) == nil)
     _ = try fixture.device(pair.watch)
-    let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
-    defer { online.stop() }
+    let online = try fixture.subscriber("wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     online.lines.wait { $0.contains("online") }
     #expect(throws: PairedDeviceError.self) {
       try BrokerRouting.push(push, to: pair.watch, through: broker.address, timeout: 10)
@@ -63,15 +62,13 @@ struct BrokerRoutingTests {
     let printed = Collector<DeviceRoutes.Printed>()
     let file = try RoutesFile.parse("push .* print\n", file: "app.routes")
     watch.link.route(with: DeviceRoutes(routes: file, device: watch.device) { printed.append($0) })
-    let answers = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/routed", extra: ["-F", "%l"])
-    defer { answers.stop() }
+    let answers = try fixture.subscriber("wormhole/v1/pairs/pair/watch/routed", extra: ["-F", "%l"])
     let intruder = try MQTTClient(clientIdentifier: "intruder", cleanSession: true) { _ in }
     try intruder.connect(to: broker.address)
     defer { intruder.disconnect() }
     // Subscribed once the watch is online (the retained presence has been handed out to a
     // subscriber made after it).
-    let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
-    defer { online.stop() }
+    let online = try fixture.subscriber("wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     online.lines.wait { $0.contains("online") }
     let topic = try DeviceTopics(address: pair.watch).topic(.push)
     let codec = FrameCodec()
@@ -110,8 +107,7 @@ struct BrokerRoutingTests {
     defer { elsewhere.remove() }
     home.directory.write("app.routes", "push greeting print\ndeep-link demo://.* print\n")
     home.directory.write("push.json", #"{"aps":{"notification_id":"greeting"}}"#)
-    let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
-    defer { online.stop() }
+    let online = try fixture.subscriber("wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     let watch = try ChildProcess(
       wormholePath,
       arguments: [

@@ -70,8 +70,7 @@ struct LinkDenialBrokerTests {
     defer { fixture.remove() }
     let (broker, here, there) = (fixture.broker, fixture.homes[0], fixture.homes[1])
     let claim = "wormhole/v1/pairs/pair/watch/claim"
-    let watcher = try Subscriber(broker, filter: claim)
-    defer { watcher.stop() }
+    let watcher = try fixture.subscriber(claim)
     let first = try Self.device("pair", "watch", here, broker: broker)
     defer { first.stop() }
     try #require(Self.waitForClaims(1, on: claim, watcher), "the first watch published no claim")
@@ -192,8 +191,7 @@ struct LinkDenialBrokerTests {
     defer { fixture.remove() }
     let (broker, home) = (fixture.broker, fixture.home)
     let claim = "wormhole/v1/pairs/pair/watch/claim"
-    let watcher = try Subscriber(broker, filter: claim)
-    defer { watcher.stop() }
+    let watcher = try fixture.subscriber(claim)
     let stopped = try Self.device("pair", "watch", home, broker: broker)
     defer { stopped.stop() }
     try #require(Self.waitForClaims(1, on: claim, watcher), "the watch published no claim")
@@ -217,8 +215,7 @@ struct LinkDenialBrokerTests {
     defer { fixture.remove() }
     let (broker, pair) = (fixture.broker, fixture.pair)
     let claim = "wormhole/v1/pairs/pair/phone/claim"
-    let watcher = try Subscriber(broker, filter: claim)
-    defer { watcher.stop() }
+    let watcher = try fixture.subscriber(claim)
     let own = try fixture.device(pair.phone)
     try #require(Self.waitForClaims(1, on: claim, watcher))
     #expect(try Self.retained(claim, on: broker) != nil)

@@ -175,12 +175,9 @@ struct MQTTDeviceLinkTests {
   @Test func mosquittoSubSeesTheDocumentedTopics() throws {
     let fixture = try PairFixture()
     defer { fixture.remove() }
-    let (broker, pair) = (fixture.broker, fixture.pair)
-    let presence = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/+/+/presence", extra: ["-F", "%t %r %p"])
-    defer { presence.stop() }
-    let frames = try Subscriber(broker, filter: "wormhole/v1/#", extra: ["-q", "1", "-F", "%t %q %r %l"])
-    defer { frames.stop() }
+    let pair = fixture.pair
+    let presence = try fixture.subscriber("wormhole/v1/pairs/+/+/presence", extra: ["-F", "%t %r %p"])
+    let frames = try fixture.subscriber("wormhole/v1/#", extra: ["-q", "1", "-F", "%t %q %r %l"])
     let phone = try fixture.device(pair.phone)
     // Both subscribers are live once they see the phone come online.
     // (Live or retained: the phone may come online before or after they subscribe.)

@@ -4,14 +4,16 @@ import Testing
 
 /// What a test of one pair over a broker starts from: a broker of its own, one home or more
 /// (two: the pair's two machines, as far as either device can tell), the pair `pair` made in
-/// each, and the devices ``device(_:in:activate:heartbeat:)`` starts. ``remove()`` ends all of
-/// it: the devices (the last started first), the homes, the broker.
+/// each, and the devices ``device(_:in:activate:heartbeat:)`` starts and the subscribers
+/// ``subscriber(_:extra:)`` makes. ``remove()`` ends all of it: the subscribers, the devices
+/// (the last started first), the homes, the broker.
 struct PairFixture {
   let broker: TestBroker
   let homes: [BrokerHome]
   /// The pair, as the first home made it (the same name and roles in every home).
   let pair: Pair
   private let started = Collector<BrokerDevice>()
+  private let subscribers = Collector<Subscriber>()
 
   /// The first home: the only one, unless the fixture was made with more.
   var home: BrokerHome { homes[0] }
@@ -54,9 +56,18 @@ struct PairFixture {
     return (watch, phone)
   }
 
-  /// Stops every device started here (a second stop of one the test stopped does nothing),
-  /// removes the homes and stops the broker.
+  /// A ``Subscriber`` (`mosquitto_sub`) on `filter` of the broker, subscribed once this
+  /// returns; ``remove()`` stops it.
+  func subscriber(_ filter: String, extra: [String] = []) throws -> Subscriber {
+    let subscriber = try Subscriber(broker, filter: filter, extra: extra)
+    subscribers.append(subscriber)
+    return subscriber
+  }
+
+  /// Stops the subscribers and every device started here (a second stop of one the test
+  /// stopped does nothing), removes the homes and stops the broker.
   func remove() {
+    subscribers.values.forEach { $0.stop() }
     started.values.reversed().forEach { $0.stop() }
     homes.forEach { $0.remove() }
     broker.stop()
