@@ -59,8 +59,8 @@ extension BenchmarkRecord {
   ) {
     var detail = detail
     for (index, run) in runs.enumerated() {
-      let (better, worse) = higherIsBetter ? (run.ours, run.baseline) : (run.baseline, run.ours)
-      detail["run\(index)_ratio"] = worse > 0 ? better / worse : 0
+      let (dividend, divisor) = higherIsBetter ? (run.ours, run.baseline) : (run.baseline, run.ours)
+      detail["run\(index)_ratio"] = divisor > 0 ? dividend / divisor : 0
       for (key, value) in run.detail { detail["run\(index)_\(key)"] = value }
     }
     self.init(
