@@ -140,6 +140,14 @@ struct JSONWriter: QueuedRenderer {
     }
   }
 
+  /// `{"$type":"type","member":`, what `write` writes (the member's value), then `}`: a tagged
+  /// object of one member.
+  private mutating func tagged(_ type: String, _ member: String, _ write: (inout Self) -> Void) {
+    emit("{\"$type\":\"\(type)\",\"\(member)\":")
+    write(&self)
+    emit("}")
+  }
+
   /// `opening`, each of `items` as `write` writes it with commas between, then `closing`: a JSON
   /// array, or with braces an object whose members `write` writes.
   private mutating func list<Items: Sequence>(
@@ -245,22 +253,16 @@ struct JSONWriter: QueuedRenderer {
       emit(",\"fields\":")
       fields(object.fields)
       emit("}")
-    case .set(let values):
-      emit("{\"$type\":\"set\",\"elements\":")
-      elements(values)
-      emit("}")
-    case .orderedSet(let values):
-      emit("{\"$type\":\"orderedSet\",\"elements\":")
-      elements(values)
-      emit("}")
+    case .set(let values): tagged("set", "elements") { $0.elements(values) }
+    case .orderedSet(let values): tagged("orderedSet", "elements") { $0.elements(values) }
     case .countedSet(let counted):
-      emit("{\"$type\":\"countedSet\",\"elements\":")
-      list(counted) { writer, element in
-        writer.emit("{\"value\":")
-        writer.queue(.value(element.value))
-        writer.emit(",\"count\":\(element.count)}")
+      tagged("countedSet", "elements") {
+        $0.list(counted) { writer, element in
+          writer.emit("{\"value\":")
+          writer.queue(.value(element.value))
+          writer.emit(",\"count\":\(element.count)}")
+        }
       }
-      emit("}")
     case .url(let url):
       emit("{\"$type\":\"url\",\"relative\":")
       string(url.relative)
@@ -332,9 +334,9 @@ struct JSONWriter: QueuedRenderer {
       }
       emit("}")
     case .indexSet(let ranges):
-      emit("{\"$type\":\"indexSet\",\"ranges\":")
-      list(ranges) { $0.emit("{\"location\":\($1.location),\"length\":\($1.length)}") }
-      emit("}")
+      tagged("indexSet", "ranges") {
+        $0.list(ranges) { $0.emit("{\"location\":\($1.location),\"length\":\($1.length)}") }
+      }
     case .indexPath(let indexes):
       emit("{\"$type\":\"indexPath\",\"indexes\":[")
       emit(indexes.map(String.init).joined(separator: ","))

@@ -18,46 +18,81 @@
 #include <string.h>
 #include <time.h>
 
+// Every libmosquitto function called, in the order they are loaded (a library that lacks several
+// is said to lack the first), each as one of
+// - FORWARDED(result, name, parameters, arguments): cmosquitto_<name>, declared in CMosquitto.h,
+//   calls mosquitto_<name> with its parameters as they are;
+// - FORWARDED_VOID(name, parameters, arguments): the same, for a function that returns nothing;
+// - CALLED(result, name, parameters): called by this file only, with arguments of its own.
+// Each is loaded into api.<name>. A forwarder whose parameters are not its prototype's in the
+// header does not compile (conflicting types): the header stays the declaration Swift reads.
+#define LIBMOSQUITTO(FORWARDED, FORWARDED_VOID, CALLED) \
+  CALLED(int, lib_init, (void)) \
+  CALLED(int, lib_version, (int *major, int *minor, int *revision)) \
+  FORWARDED(struct mosquitto *, new, (const char *id, bool clean_session, void *obj), (id, clean_session, obj)) \
+  FORWARDED_VOID(destroy, (struct mosquitto *mosq), (mosq)) \
+  FORWARDED(int, will_set, \
+      (struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain), \
+      (mosq, topic, payloadlen, payload, qos, retain)) \
+  FORWARDED(int, reconnect_delay_set, \
+      (struct mosquitto *mosq, unsigned int delay, unsigned int delay_max, bool exponential_backoff), \
+      (mosq, delay, delay_max, exponential_backoff)) \
+  FORWARDED(int, connect, (struct mosquitto *mosq, const char *host, int port, int keepalive), \
+      (mosq, host, port, keepalive)) \
+  FORWARDED(int, disconnect, (struct mosquitto *mosq), (mosq)) \
+  FORWARDED(int, publish, \
+      (struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos, \
+          bool retain), \
+      (mosq, mid, topic, payloadlen, payload, qos, retain)) \
+  FORWARDED(int, subscribe, (struct mosquitto *mosq, int *mid, const char *sub, int qos), (mosq, mid, sub, qos)) \
+  CALLED(int, subscribe_v5, \
+      (struct mosquitto *mosq, int *mid, const char *sub, int qos, int options, \
+          const cmosquitto_property *properties)) \
+  FORWARDED(int, loop_start, (struct mosquitto *mosq), (mosq)) \
+  FORWARDED(int, loop_stop, (struct mosquitto *mosq, bool force), (mosq, force)) \
+  FORWARDED_VOID(connect_callback_set, (struct mosquitto *mosq, cmosquitto_connect_callback callback), \
+      (mosq, callback)) \
+  FORWARDED_VOID(disconnect_callback_set, (struct mosquitto *mosq, cmosquitto_disconnect_callback callback), \
+      (mosq, callback)) \
+  FORWARDED_VOID(publish_callback_set, (struct mosquitto *mosq, cmosquitto_publish_callback callback), \
+      (mosq, callback)) \
+  FORWARDED_VOID(message_callback_set, (struct mosquitto *mosq, cmosquitto_message_callback callback), \
+      (mosq, callback)) \
+  FORWARDED(const char *, strerror, (int code), (code)) \
+  FORWARDED(const char *, connack_string, (int code), (code)) \
+  FORWARDED(int, int_option, (struct mosquitto *mosq, int option, int value), (mosq, option, value)) \
+  FORWARDED(int, username_pw_set, (struct mosquitto *mosq, const char *username, const char *password), \
+      (mosq, username, password)) \
+  CALLED(int, tls_set, \
+      (struct mosquitto *mosq, const char *cafile, const char *capath, const char *certfile, const char *keyfile, \
+          int (*pw_callback)(char *buf, int size, int rwflag, void *userdata))) \
+  CALLED(int, connect_bind_v5, \
+      (struct mosquitto *mosq, const char *host, int port, int keepalive, const char *bind_address, \
+          const cmosquitto_property *properties)) \
+  FORWARDED(int, property_add_int32, (cmosquitto_property **properties, int identifier, unsigned int value), \
+      (properties, identifier, value)) \
+  FORWARDED_VOID(property_free_all, (cmosquitto_property **properties), (properties)) \
+  FORWARDED_VOID(publish_v5_callback_set, (struct mosquitto *mosq, cmosquitto_publish_v5_callback callback), \
+      (mosq, callback)) \
+  FORWARDED_VOID(subscribe_callback_set, (struct mosquitto *mosq, cmosquitto_subscribe_callback callback), \
+      (mosq, callback)) \
+  FORWARDED_VOID(log_callback_set, (struct mosquitto *mosq, cmosquitto_log_callback callback), (mosq, callback)) \
+  FORWARDED(const char *, reason_string, (int code), (code)) \
+  FORWARDED(int, loop_forever, (struct mosquitto *mosq, int timeout, int max_packets), (mosq, timeout, max_packets)) \
+  FORWARDED(int, threaded_set, (struct mosquitto *mosq, bool threaded), (mosq, threaded)) \
+  CALLED(bool, want_write, (struct mosquitto *mosq)) \
+  CALLED(int, socket, (struct mosquitto *mosq)) \
+  CALLED(int, loop_read, (struct mosquitto *mosq, int max_packets)) \
+  CALLED(int, loop_write, (struct mosquitto *mosq, int max_packets)) \
+  CALLED(int, loop_misc, (struct mosquitto *mosq)) \
+  FORWARDED(int, reconnect, (struct mosquitto *mosq), (mosq))
+
+// api.<name>: mosquitto_<name> once load() found it.
+#define POINTER(result, name, parameters) result(*name) parameters;
+#define FORWARDED_POINTER(result, name, parameters, arguments) POINTER(result, name, parameters)
+#define FORWARDED_VOID_POINTER(name, parameters, arguments) POINTER(void, name, parameters)
 static struct {
-  int (*lib_init)(void);
-  int (*lib_version)(int *, int *, int *);
-  struct mosquitto *(*new_)(const char *, bool, void *);
-  void (*destroy)(struct mosquitto *);
-  int (*will_set)(struct mosquitto *, const char *, int, const void *, int, bool);
-  int (*reconnect_delay_set)(struct mosquitto *, unsigned int, unsigned int, bool);
-  int (*connect)(struct mosquitto *, const char *, int, int);
-  int (*disconnect)(struct mosquitto *);
-  int (*publish)(struct mosquitto *, int *, const char *, int, const void *, int, bool);
-  int (*subscribe)(struct mosquitto *, int *, const char *, int);
-  int (*subscribe_v5)(struct mosquitto *, int *, const char *, int, int, const cmosquitto_property *);
-  int (*loop_start)(struct mosquitto *);
-  int (*loop_stop)(struct mosquitto *, bool);
-  void (*connect_callback_set)(struct mosquitto *, cmosquitto_connect_callback);
-  void (*disconnect_callback_set)(struct mosquitto *, cmosquitto_disconnect_callback);
-  void (*publish_callback_set)(struct mosquitto *, cmosquitto_publish_callback);
-  void (*message_callback_set)(struct mosquitto *, cmosquitto_message_callback);
-  const char *(*strerror)(int);
-  const char *(*connack_string)(int);
-  int (*int_option)(struct mosquitto *, int, int);
-  int (*username_pw_set)(struct mosquitto *, const char *, const char *);
-  int (*tls_set)(
-      struct mosquitto *, const char *, const char *, const char *, const char *,
-      int (*)(char *, int, int, void *));
-  int (*connect_bind_v5)(struct mosquitto *, const char *, int, int, const char *, const cmosquitto_property *);
-  int (*property_add_int32)(cmosquitto_property **, int, unsigned int);
-  void (*property_free_all)(cmosquitto_property **);
-  void (*publish_v5_callback_set)(struct mosquitto *, cmosquitto_publish_v5_callback);
-  void (*subscribe_callback_set)(struct mosquitto *, cmosquitto_subscribe_callback);
-  void (*log_callback_set)(struct mosquitto *, cmosquitto_log_callback);
-  const char *(*reason_string)(int);
-  int (*loop_forever)(struct mosquitto *, int, int);
-  int (*threaded_set)(struct mosquitto *, bool);
-  bool (*want_write)(struct mosquitto *);
-  int (*socket)(struct mosquitto *);
-  int (*loop_read)(struct mosquitto *, int);
-  int (*loop_write)(struct mosquitto *, int);
-  int (*loop_misc)(struct mosquitto *);
-  int (*reconnect)(struct mosquitto *);
+  LIBMOSQUITTO(FORWARDED_POINTER, FORWARDED_VOID_POINTER, POINTER)
 } api;
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -72,6 +107,11 @@ static void *symbol(void *library, const char *name) {
   return found;
 }
 
+// api.<name> = mosquitto_<name> of `library`, in load().
+#define LOAD(result, name, parameters) api.name = (result(*) parameters)symbol(library, "mosquitto_" #name);
+#define FORWARDED_LOAD(result, name, parameters, arguments) LOAD(result, name, parameters)
+#define FORWARDED_VOID_LOAD(name, parameters, arguments) LOAD(void, name, parameters)
+
 static void load(void) {
   // Tests name a library that is not there to see what a machine without libmosquitto1 does.
   const char *name = getenv("WORMHOLE_LIBMOSQUITTO");
@@ -82,59 +122,7 @@ static void load(void) {
     snprintf(failure, sizeof failure, "%s", reason != NULL ? reason : "the library cannot be loaded");
     return;
   }
-  api.lib_init = (int (*)(void))symbol(library, "mosquitto_lib_init");
-  api.lib_version = (int (*)(int *, int *, int *))symbol(library, "mosquitto_lib_version");
-  api.new_ = (struct mosquitto * (*)(const char *, bool, void *)) symbol(library, "mosquitto_new");
-  api.destroy = (void (*)(struct mosquitto *))symbol(library, "mosquitto_destroy");
-  api.will_set = (int (*)(struct mosquitto *, const char *, int, const void *, int, bool))symbol(
-      library, "mosquitto_will_set");
-  api.reconnect_delay_set = (int (*)(struct mosquitto *, unsigned int, unsigned int, bool))symbol(
-      library, "mosquitto_reconnect_delay_set");
-  api.connect = (int (*)(struct mosquitto *, const char *, int, int))symbol(library, "mosquitto_connect");
-  api.disconnect = (int (*)(struct mosquitto *))symbol(library, "mosquitto_disconnect");
-  api.publish = (int (*)(struct mosquitto *, int *, const char *, int, const void *, int, bool))symbol(
-      library, "mosquitto_publish");
-  api.subscribe = (int (*)(struct mosquitto *, int *, const char *, int))symbol(library, "mosquitto_subscribe");
-  api.subscribe_v5 = (int (*)(struct mosquitto *, int *, const char *, int, int, const cmosquitto_property *))symbol(
-      library, "mosquitto_subscribe_v5");
-  api.loop_start = (int (*)(struct mosquitto *))symbol(library, "mosquitto_loop_start");
-  api.loop_stop = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_loop_stop");
-  api.connect_callback_set = (void (*)(struct mosquitto *, cmosquitto_connect_callback))symbol(
-      library, "mosquitto_connect_callback_set");
-  api.disconnect_callback_set = (void (*)(struct mosquitto *, cmosquitto_disconnect_callback))symbol(
-      library, "mosquitto_disconnect_callback_set");
-  api.publish_callback_set = (void (*)(struct mosquitto *, cmosquitto_publish_callback))symbol(
-      library, "mosquitto_publish_callback_set");
-  api.message_callback_set = (void (*)(struct mosquitto *, cmosquitto_message_callback))symbol(
-      library, "mosquitto_message_callback_set");
-  api.strerror = (const char *(*)(int))symbol(library, "mosquitto_strerror");
-  api.connack_string = (const char *(*)(int))symbol(library, "mosquitto_connack_string");
-  api.int_option = (int (*)(struct mosquitto *, int, int))symbol(library, "mosquitto_int_option");
-  api.username_pw_set =
-      (int (*)(struct mosquitto *, const char *, const char *))symbol(library, "mosquitto_username_pw_set");
-  api.tls_set = (int (*)(
-      struct mosquitto *, const char *, const char *, const char *, const char *,
-      int (*)(char *, int, int, void *)))symbol(library, "mosquitto_tls_set");
-  api.connect_bind_v5 = (int (*)(struct mosquitto *, const char *, int, int, const char *,
-      const cmosquitto_property *))symbol(library, "mosquitto_connect_bind_v5");
-  api.property_add_int32 =
-      (int (*)(cmosquitto_property **, int, unsigned int))symbol(library, "mosquitto_property_add_int32");
-  api.property_free_all = (void (*)(cmosquitto_property **))symbol(library, "mosquitto_property_free_all");
-  api.publish_v5_callback_set = (void (*)(struct mosquitto *, cmosquitto_publish_v5_callback))symbol(
-      library, "mosquitto_publish_v5_callback_set");
-  api.subscribe_callback_set = (void (*)(struct mosquitto *, cmosquitto_subscribe_callback))symbol(
-      library, "mosquitto_subscribe_callback_set");
-  api.log_callback_set =
-      (void (*)(struct mosquitto *, cmosquitto_log_callback))symbol(library, "mosquitto_log_callback_set");
-  api.reason_string = (const char *(*)(int))symbol(library, "mosquitto_reason_string");
-  api.loop_forever = (int (*)(struct mosquitto *, int, int))symbol(library, "mosquitto_loop_forever");
-  api.threaded_set = (int (*)(struct mosquitto *, bool))symbol(library, "mosquitto_threaded_set");
-  api.want_write = (bool (*)(struct mosquitto *))symbol(library, "mosquitto_want_write");
-  api.socket = (int (*)(struct mosquitto *))symbol(library, "mosquitto_socket");
-  api.loop_read = (int (*)(struct mosquitto *, int))symbol(library, "mosquitto_loop_read");
-  api.loop_write = (int (*)(struct mosquitto *, int))symbol(library, "mosquitto_loop_write");
-  api.loop_misc = (int (*)(struct mosquitto *))symbol(library, "mosquitto_loop_misc");
-  api.reconnect = (int (*)(struct mosquitto *))symbol(library, "mosquitto_reconnect");
+  LIBMOSQUITTO(FORWARDED_LOAD, FORWARDED_VOID_LOAD, LOAD)
   if (failure[0] != 0) return;
   int initialized = api.lib_init();
   if (initialized != CMOSQ_ERR_SUCCESS) {
@@ -156,54 +144,16 @@ int cmosquitto_version(void) {
   return major * 1000000 + minor * 1000 + revision;
 }
 
-struct mosquitto *cmosquitto_new(const char *id, bool clean_session, void *obj) {
-  return api.new_(id, clean_session, obj);
-}
-void cmosquitto_destroy(struct mosquitto *mosq) { api.destroy(mosq); }
-int cmosquitto_will_set(
-    struct mosquitto *mosq, const char *topic, int payloadlen, const void *payload, int qos, bool retain) {
-  return api.will_set(mosq, topic, payloadlen, payload, qos, retain);
-}
-int cmosquitto_reconnect_delay_set(
-    struct mosquitto *mosq, unsigned int delay, unsigned int delay_max, bool exponential_backoff) {
-  return api.reconnect_delay_set(mosq, delay, delay_max, exponential_backoff);
-}
-int cmosquitto_connect(struct mosquitto *mosq, const char *host, int port, int keepalive) {
-  return api.connect(mosq, host, port, keepalive);
-}
-int cmosquitto_disconnect(struct mosquitto *mosq) { return api.disconnect(mosq); }
-int cmosquitto_publish(
-    struct mosquitto *mosq, int *mid, const char *topic, int payloadlen, const void *payload, int qos,
-    bool retain) {
-  return api.publish(mosq, mid, topic, payloadlen, payload, qos, retain);
-}
-int cmosquitto_subscribe(struct mosquitto *mosq, int *mid, const char *sub, int qos) {
-  return api.subscribe(mosq, mid, sub, qos);
-}
+// The forwarders, each cmosquitto_<name>(parameters) calling api.<name>(arguments).
+#define FORWARD(result, name, parameters, arguments) \
+  result cmosquitto_##name parameters { return api.name arguments; }
+#define FORWARD_VOID(name, parameters, arguments) \
+  void cmosquitto_##name parameters { api.name arguments; }
+#define NOT_FORWARDED(result, name, parameters)
+LIBMOSQUITTO(FORWARD, FORWARD_VOID, NOT_FORWARDED)
+
 int cmosquitto_subscribe_v5(struct mosquitto *mosq, int *mid, const char *sub, int qos, int options) {
   return api.subscribe_v5(mosq, mid, sub, qos, options, NULL);
-}
-int cmosquitto_loop_start(struct mosquitto *mosq) { return api.loop_start(mosq); }
-int cmosquitto_loop_stop(struct mosquitto *mosq, bool force) { return api.loop_stop(mosq, force); }
-void cmosquitto_connect_callback_set(struct mosquitto *mosq, cmosquitto_connect_callback callback) {
-  api.connect_callback_set(mosq, callback);
-}
-void cmosquitto_disconnect_callback_set(struct mosquitto *mosq, cmosquitto_disconnect_callback callback) {
-  api.disconnect_callback_set(mosq, callback);
-}
-void cmosquitto_publish_callback_set(struct mosquitto *mosq, cmosquitto_publish_callback callback) {
-  api.publish_callback_set(mosq, callback);
-}
-void cmosquitto_message_callback_set(struct mosquitto *mosq, cmosquitto_message_callback callback) {
-  api.message_callback_set(mosq, callback);
-}
-const char *cmosquitto_strerror(int code) { return api.strerror(code); }
-const char *cmosquitto_connack_string(int code) { return api.connack_string(code); }
-int cmosquitto_int_option(struct mosquitto *mosq, int option, int value) {
-  return api.int_option(mosq, option, value);
-}
-int cmosquitto_username_pw_set(struct mosquitto *mosq, const char *username, const char *password) {
-  return api.username_pw_set(mosq, username, password);
 }
 // A key that needs a passphrase fails to load instead of OpenSSL asking for one on the terminal.
 static int no_passphrase(char *buffer, int size, int rwflag, void *userdata) {
@@ -221,24 +171,6 @@ int cmosquitto_connect_bind_v5(
     struct mosquitto *mosq, const char *host, int port, int keepalive, const cmosquitto_property *properties) {
   return api.connect_bind_v5(mosq, host, port, keepalive, NULL, properties);
 }
-int cmosquitto_property_add_int32(cmosquitto_property **properties, int identifier, unsigned int value) {
-  return api.property_add_int32(properties, identifier, value);
-}
-void cmosquitto_property_free_all(cmosquitto_property **properties) { api.property_free_all(properties); }
-void cmosquitto_publish_v5_callback_set(struct mosquitto *mosq, cmosquitto_publish_v5_callback callback) {
-  api.publish_v5_callback_set(mosq, callback);
-}
-void cmosquitto_subscribe_callback_set(struct mosquitto *mosq, cmosquitto_subscribe_callback callback) {
-  api.subscribe_callback_set(mosq, callback);
-}
-void cmosquitto_log_callback_set(struct mosquitto *mosq, cmosquitto_log_callback callback) {
-  api.log_callback_set(mosq, callback);
-}
-const char *cmosquitto_reason_string(int code) { return api.reason_string(code); }
-int cmosquitto_loop_forever(struct mosquitto *mosq, int timeout, int max_packets) {
-  return api.loop_forever(mosq, timeout, max_packets);
-}
-int cmosquitto_threaded_set(struct mosquitto *mosq, bool threaded) { return api.threaded_set(mosq, threaded); }
 
 int cmosquitto_flush(struct mosquitto *mosq, int milliseconds) {
   struct timespec start, now;
@@ -315,8 +247,6 @@ unsigned int cmosquitto_reconnect_delay(unsigned int failures, unsigned int limi
   if (failures < 1) failures = 1;
   return failures < limit ? failures : limit;
 }
-
-int cmosquitto_reconnect(struct mosquitto *mosq) { return api.reconnect(mosq); }
 
 struct cmosquitto_waker *cmosquitto_waker_new(void) {
   struct cmosquitto_waker *waker = calloc(1, sizeof *waker);

@@ -32,16 +32,27 @@ public struct DeviceTopics: Sendable, Equatable {
   /// (wildcards) and a topic must not start with `$`, so a pair name or a prefix with them
   /// cannot travel through a broker.
   public init(address: DeviceAddress, prefix: String = DeviceTopics.defaultPrefix) throws(LinkError) {
-    for (what, text) in [("the pair name", address.pair.text), ("the topic prefix", prefix)] {
-      if text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 }) {
-        throw LinkError("\(what) contains '+', '#' or NUL, which MQTT topics cannot hold")
-      }
-    }
+    try Self.checkTopicLevels(address.pair.text, naming: "the pair name")
+    try Self.checkPrefix(prefix)
+    self.address = address
+    self.prefix = prefix
+  }
+
+  /// Throws unless `prefix` can stand before topics on a broker: free of what
+  /// ``checkTopicLevels(_:naming:)`` refuses, not empty, not starting with `$` (MQTT's system
+  /// topics) or `/`, not ending with `/`. ``PeerTopics`` checks its prefix with it too.
+  static func checkPrefix(_ prefix: String) throws(LinkError) {
+    try checkTopicLevels(prefix, naming: "the topic prefix")
     guard !prefix.isEmpty, !prefix.hasPrefix("$"), !prefix.hasPrefix("/"), !prefix.hasSuffix("/") else {
       throw LinkError("the topic prefix must not be empty, start with '$' or '/', or end with '/'")
     }
-    self.address = address
-    self.prefix = prefix
+  }
+
+  /// Throws when `text` (`what` in the message) holds `+` or `#` (MQTT's wildcards) or NUL.
+  private static func checkTopicLevels(_ text: String, naming what: String) throws(LinkError) {
+    if text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 }) {
+      throw LinkError("\(what) contains '+', '#' or NUL, which MQTT topics cannot hold")
+    }
   }
 
   /// `PREFIX/pairs/PAIR/ROLE`.

@@ -30,12 +30,7 @@ public struct PeerTopics: Sendable, Equatable {
   /// The topics of `service` under `prefix` (`wormhole/v1` by default; checked as
   /// ``DeviceTopics`` checks it).
   public init(service: ServiceType, prefix: String = DeviceTopics.defaultPrefix) throws(LinkError) {
-    if prefix.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 }) {
-      throw LinkError("the topic prefix contains '+', '#' or NUL, which MQTT topics cannot hold")
-    }
-    guard !prefix.isEmpty, !prefix.hasPrefix("$"), !prefix.hasPrefix("/"), !prefix.hasSuffix("/") else {
-      throw LinkError("the topic prefix must not be empty, start with '$' or '/', or end with '/'")
-    }
+    try DeviceTopics.checkPrefix(prefix)
     self.service = service
     self.prefix = prefix
   }

@@ -37,42 +37,27 @@ public final class Router: Sendable {
     self.budget = budget
   }
 
-  /// Registers a deep-link catcher after those already registered: it takes a URL its pattern
-  /// matches whole (unless an earlier catcher does), and may decline it.
+  /// Registers a deep-link catcher after those already registered: it takes a URL its pattern,
+  /// `source` compiled as a ``RoutePattern``, matches whole (unless an earlier catcher does), and
+  /// may decline it.
   /// - Parameter label: where the catcher comes from, reported in outcomes (`routes:3`).
-  public func catchDeepLinks(
-    matching pattern: RoutePattern, label: String? = nil,
-    _ handler: @escaping @Sendable (DeepLink) -> DeepLinkDecision
-  ) -> RouteToken {
-    register(Catcher(kind: .deepLink, pattern: pattern, label: label, handler: .deepLink(handler)))
-  }
-
-  /// Compiles `source` as a ``RoutePattern`` and registers a deep-link catcher with it.
   /// - Throws: ``PatternError`` when `source` does not compile.
   public func catchDeepLinks(
     matching source: String, label: String? = nil,
     _ handler: @escaping @Sendable (DeepLink) -> DeepLinkDecision
   ) throws(PatternError) -> RouteToken {
-    catchDeepLinks(matching: try RoutePattern(source), label: label, handler)
+    register(.deepLink(handler), matching: try RoutePattern(source), label: label)
   }
 
   /// Registers a push catcher after those already registered: it takes a push whose notification
-  /// identifier its pattern matches whole (unless an earlier catcher does). Push catchers do not
-  /// decline.
-  public func catchPushes(
-    matching pattern: RoutePattern, label: String? = nil,
-    _ handler: @escaping @Sendable (PushNotification) -> Void
-  ) -> RouteToken {
-    register(Catcher(kind: .push, pattern: pattern, label: label, handler: .push(handler)))
-  }
-
-  /// Compiles `source` as a ``RoutePattern`` and registers a push catcher with it.
+  /// identifier its pattern, `source` compiled as a ``RoutePattern``, matches whole (unless an
+  /// earlier catcher does). Push catchers do not decline.
   /// - Throws: ``PatternError`` when `source` does not compile.
   public func catchPushes(
     matching source: String, label: String? = nil,
     _ handler: @escaping @Sendable (PushNotification) -> Void
   ) throws(PatternError) -> RouteToken {
-    catchPushes(matching: try RoutePattern(source), label: label, handler)
+    register(.push(handler), matching: try RoutePattern(source), label: label)
   }
 
   /// Makes `handler` the deep-link delegate, in place of any other, while the token lives: it
@@ -186,12 +171,13 @@ public final class Router: Sendable {
     return search
   }
 
-  private func register(_ catcher: Catcher) -> RouteToken {
+  /// Registers `handler`, of the kind it handles, after the catchers already registered: the
+  /// catcher the public `catch` functions make, and a routes file's with its compiled pattern.
+  func register(_ handler: CatcherHandler, matching pattern: RoutePattern, label: String?) -> RouteToken {
     let identity = state.withLock { state in
       state.nextIdentity += 1
-      var catcher = catcher
-      catcher.identity = state.nextIdentity
-      state.catchers.append(catcher)
+      state.catchers.append(
+        Catcher(identity: state.nextIdentity, pattern: pattern, label: label, handler: handler))
       return state.nextIdentity
     }
     return RouteToken { [weak self] in
@@ -200,24 +186,25 @@ public final class Router: Sendable {
   }
 }
 
+/// What a catcher calls with what it takes: a deep link (which it may decline) or a push.
+enum CatcherHandler: Sendable {
+  case deepLink(@Sendable (DeepLink) -> DeepLinkDecision)
+  case push(@Sendable (PushNotification) -> Void)
+}
+
 /// A registered catcher.
 private struct Catcher: Sendable {
-  enum Handler: Sendable {
-    case deepLink(@Sendable (DeepLink) -> DeepLinkDecision)
-    case push(@Sendable (PushNotification) -> Void)
-  }
-
-  var identity: UInt64 = 0
-  let kind: RouteKind
+  let identity: UInt64
   let pattern: RoutePattern
   let label: String?
-  let handler: Handler
+  let handler: CatcherHandler
 
-  init(kind: RouteKind, pattern: RoutePattern, label: String?, handler: Handler) {
-    self.kind = kind
-    self.pattern = pattern
-    self.label = label
-    self.handler = handler
+  /// What it catches: what its handler handles.
+  var kind: RouteKind {
+    switch handler {
+    case .deepLink: .deepLink
+    case .push: .push
+    }
   }
 
   func reference(index: Int) -> CatcherReference {

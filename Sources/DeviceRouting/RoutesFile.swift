@@ -77,20 +77,17 @@ public struct RoutesFile: Sendable {
     var tokens: [RouteToken] = []
     for route in routes {
       let action = route.action
-      switch route.kind {
-      case .deepLink:
-        tokens.append(
-          router.catchDeepLinks(matching: route.pattern, label: route.label) { link in
+      let handler: CatcherHandler =
+        switch route.kind {
+        case .deepLink:
+          .deepLink { link in
             guard action != .decline else { return .declined }
             perform(action, .deepLink(link))
             return .handled
-          })
-      case .push:
-        tokens.append(
-          router.catchPushes(matching: route.pattern, label: route.label) { push in
-            perform(action, .push(push))
-          })
-      }
+          }
+        case .push: .push { push in perform(action, .push(push)) }
+        }
+      tokens.append(router.register(handler, matching: route.pattern, label: route.label))
     }
     if let delegate {
       tokens.append(router.setDeepLinkDelegate { perform(delegate, .deepLink($0)) })

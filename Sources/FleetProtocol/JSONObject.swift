@@ -63,10 +63,7 @@ struct JSONObject {
     }
   }
 
-  func string(_ field: String) throws(FleetProtocolError) -> String {
-    guard let text = try optionalString(field) else { throw .missingField(field) }
-    return text
-  }
+  func string(_ field: String) throws(FleetProtocolError) -> String { try required(field, optionalString) }
 
   /// The string in `field`, `nil` when it is absent or `null`.
   func optionalString(_ field: String) throws(FleetProtocolError) -> String? {
@@ -86,8 +83,14 @@ struct JSONObject {
   }
 
   /// The non-negative integer in `field`.
-  func count(_ field: String) throws(FleetProtocolError) -> Int64 {
-    guard let value = try optionalCount(field) else { throw .missingField(field) }
+  func count(_ field: String) throws(FleetProtocolError) -> Int64 { try required(field, optionalCount) }
+
+  /// What `read` finds in `field`; ``FleetProtocolError/missingField(_:)`` when it finds nothing
+  /// (the field is absent or `null`).
+  private func required<Value>(
+    _ field: String, _ read: (String) throws(FleetProtocolError) -> Value?
+  ) throws(FleetProtocolError) -> Value {
+    guard let value = try read(field) else { throw .missingField(field) }
     return value
   }
 

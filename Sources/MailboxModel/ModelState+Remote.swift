@@ -11,7 +11,7 @@ extension Mailbox {
     identifier: FileName, current: MailboxVersion?, history: [MailboxVersion], versionCount: Int,
     lastChange: Int64, error: String?
   ) {
-    self.identifier = identifier
+    self.init(identifier: identifier)
     self.current = current
     self.history = history
     self.versionCount = versionCount

@@ -136,21 +136,76 @@ public struct DirectoryState: Sendable {
 }
 
 /// One mailbox (`<identifier>.archive`) and what the model remembers of it.
+///
+/// A value, copied on write: its fields live in one box, so a directory's table holds a reference
+/// per mailbox (8 bytes, where the fields take 120) and a table of 100,000 mailboxes, whose
+/// buckets outnumber its mailboxes up to two and a half times, does not pay the fields for the
+/// empty buckets; copying the table (the reducer changing one mailbox while a view holds the
+/// last snapshot) retains one box per mailbox instead of each of its fields.
 public struct Mailbox: Sendable {
-  /// The identifier: the file name without `.archive`, exactly as the directory holds it.
-  public var identifier: FileName
-  /// The message now in the mailbox; `nil` once it was cleared.
-  public internal(set) var current: MailboxVersion?
-  /// Earlier versions, oldest first, at most ``ModelConfiguration/historyDepth``.
-  public internal(set) var history: [MailboxVersion] = []
-  /// Versions seen since the model started, including ones evicted from history.
-  public internal(set) var versionCount = 0
-  /// When the mailbox last changed (milliseconds since 1970): written, cleared or found unreadable.
-  public internal(set) var lastChange: Int64 = 0
-  /// Why the mailbox could not be read the last time it was tried; the previous version is kept.
-  public internal(set) var error: String?
+  private var storage: Storage
 
-  public init(identifier: FileName) { self.identifier = identifier }
+  /// The fields. Changed only through ``unique()``, which copies them first when another
+  /// `Mailbox` shares them: a value copied to another thread is never written again.
+  private final class Storage: @unchecked Sendable {
+    var identifier: FileName
+    var current: MailboxVersion?
+    var history: [MailboxVersion] = []
+    var versionCount = 0
+    var lastChange: Int64 = 0
+    var error: String?
+
+    init(identifier: FileName) { self.identifier = identifier }
+
+    func copy() -> Storage {
+      let copy = Storage(identifier: identifier)
+      copy.current = current
+      copy.history = history
+      copy.versionCount = versionCount
+      copy.lastChange = lastChange
+      copy.error = error
+      return copy
+    }
+  }
+
+  /// The fields, this value's own: copied first if another value shares them.
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    return storage
+  }
+
+  /// The identifier: the file name without `.archive`, exactly as the directory holds it.
+  public var identifier: FileName {
+    get { storage.identifier }
+    set { unique().identifier = newValue }
+  }
+  /// The message now in the mailbox; `nil` once it was cleared.
+  public internal(set) var current: MailboxVersion? {
+    get { storage.current }
+    _modify { yield &unique().current }
+  }
+  /// Earlier versions, oldest first, at most ``ModelConfiguration/historyDepth``.
+  public internal(set) var history: [MailboxVersion] {
+    get { storage.history }
+    _modify { yield &unique().history }
+  }
+  /// Versions seen since the model started, including ones evicted from history.
+  public internal(set) var versionCount: Int {
+    get { storage.versionCount }
+    set { unique().versionCount = newValue }
+  }
+  /// When the mailbox last changed (milliseconds since 1970): written, cleared or found unreadable.
+  public internal(set) var lastChange: Int64 {
+    get { storage.lastChange }
+    set { unique().lastChange = newValue }
+  }
+  /// Why the mailbox could not be read the last time it was tried; the previous version is kept.
+  public internal(set) var error: String? {
+    get { storage.error }
+    set { unique().error = newValue }
+  }
+
+  public init(identifier: FileName) { storage = Storage(identifier: identifier) }
 
   /// Whether the mailbox holds a message (it was not cleared).
   public var isPresent: Bool { current != nil }

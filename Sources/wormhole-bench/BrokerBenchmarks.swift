@@ -82,25 +82,16 @@ private func sessionMessageBenchmark(_ broker: BenchBroker) throws -> BenchmarkR
   defer { try? FileManager.default.removeItem(atPath: home) }
   let store = PairStore(home: home)
   let payload = [UInt8](repeating: 7, count: messageBytes)
-  var ours: [Double] = []
-  var raw: [Double] = []
-  var detail: [String: Double] = [:]
-  for run in 0..<runs {
+  let taken = try (0..<runs).map { run in
     let pair = try store.create(try PairStore.name("bench\(run)"))
-    let oursP50 = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
-    let rawP50 = try rawRoundTrips(broker: broker, payload: payload, run: run)
-    ours.append(oursP50)
-    raw.append(rawP50)
-    detail["run\(run)_ratio"] = oursP50 > 0 ? rawP50 / oursP50 : 0
-    detail["run\(run)_p50_s"] = oursP50
-    detail["run\(run)_raw_p50_s"] = rawP50
+    let ours = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
+    let raw = try rawRoundTrips(broker: broker, payload: payload, run: run)
+    return FigureRun(ours: ours, baseline: raw, detail: ["p50_s": ours, "raw_p50_s": raw])
   }
-  detail["round_trips"] = Double(roundTrips)
-  detail["payload_bytes"] = Double(messageBytes)
   return BenchmarkRecord(
-    name: "broker_session_message_p50", unit: "seconds", value: median(ours),
-    baselineName: "raw libmosquitto publish-to-subscriber round trip", baseline: median(raw),
-    higherIsBetter: false, target: 1 / 1.5, detail: detail)
+    "broker_session_message_p50", unit: "seconds",
+    baselineName: "raw libmosquitto publish-to-subscriber round trip", higherIsBetter: false, target: 1 / 1.5,
+    runs: taken, detail: ["round_trips": Double(roundTrips), "payload_bytes": Double(messageBytes)])
 }
 
 /// The p50 of `roundTrips` session messages with replies, phone to watch, after a warm-up.
@@ -193,10 +184,7 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
   let home = try scratchDirectory()
   defer { try? FileManager.default.removeItem(atPath: home) }
   let payload = [UInt8](repeating: 7, count: messageBytes)
-  var ours: [Double] = []
-  var alone: [Double] = []
-  var detail: [String: Double] = [:]
-  for run in 0..<runs {
+  let taken = try (0..<runs).map { run in
     let store = PairStore(home: home)
     let pair = try store.create(try PairStore.name("alone\(run)"))
     let single = try deviceRoundTrips(store: store, pair: pair, broker: broker, payload: payload)
@@ -231,20 +219,17 @@ private func manyPairsBenchmark(_ broker: BenchBroker) throws -> BenchmarkRecord
     guard samples.count == manyPairs * manyPairsRoundTrips else {
       throw BenchmarkFailure("\(samples.count) round trips of \(manyPairs * manyPairsRoundTrips)")
     }
-    let p50 = median(samples)
-    ours.append(p50)
-    alone.append(single)
-    detail["run\(run)_ratio"] = p50 > 0 ? single / p50 : 0
-    detail["run\(run)_p99_s"] = percentile(samples, 0.99)
-    detail["run\(run)_rss_per_process_bytes"] = median(resident)
+    return FigureRun(
+      ours: median(samples), baseline: single,
+      detail: ["p99_s": percentile(samples, 0.99), "rss_per_process_bytes": median(resident)])
   }
-  detail["pairs"] = Double(manyPairs)
-  detail["processes"] = Double(pairProcesses)
-  detail["round_trips_per_pair"] = Double(manyPairsRoundTrips)
   return BenchmarkRecord(
-    name: "broker_100_pairs_message_p50", unit: "seconds", value: median(ours),
-    baselineName: "one pair alone", baseline: median(alone), higherIsBetter: false, target: nil,
-    detail: detail)
+    "broker_100_pairs_message_p50", unit: "seconds", baselineName: "one pair alone", higherIsBetter: false,
+    target: nil, runs: taken,
+    detail: [
+      "pairs": Double(manyPairs), "processes": Double(pairProcesses),
+      "round_trips_per_pair": Double(manyPairsRoundTrips),
+    ])
 }
 
 // MARK: Bridge throughput

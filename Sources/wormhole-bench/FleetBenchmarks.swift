@@ -70,21 +70,20 @@ private func keystrokeFigure(
   _ name: String, baselineName: String, load: [String: Double], run: () throws -> KeystrokeRun
 ) throws -> BenchmarkRecord {
   let results = try (0..<runs).map { _ in try run() }
-  var detail = load
-  for (run, result) in results.enumerated() {
+  let taken = results.map { result in
     let idle = median(result.idle)
     let busy = median(result.busy)
-    detail["run\(run)_p50_s"] = busy
-    detail["run\(run)_idle_p50_s"] = idle
-    detail["run\(run)_ratio"] = busy > 0 ? idle / busy : 0
-    detail["run\(run)_p99_s"] = percentile(result.busy, 0.99)
-    detail["run\(run)_idle_p99_s"] = percentile(result.idle, 0.99)
-    for (key, value) in result.detail { detail["run\(run)_\(key)"] = value }
+    let percentiles = [
+      "p50_s": busy, "idle_p50_s": idle, "p99_s": percentile(result.busy, 0.99),
+      "idle_p99_s": percentile(result.idle, 0.99),
+    ]
+    return FigureRun(ours: busy, baseline: idle, detail: percentiles.merging(result.detail) { $1 })
   }
+  var detail = load
   detail["keys_per_phase"] = Double(results.first?.busy.count ?? 0)
   return BenchmarkRecord(
-    name: name, unit: "seconds", value: median(results.map { median($0.busy) }), baselineName: baselineName,
-    baseline: median(results.map { median($0.idle) }), higherIsBetter: false, target: 0.5, detail: detail)
+    name, unit: "seconds", baselineName: baselineName, higherIsBetter: false, target: 0.5, runs: taken,
+    detail: detail)
 }
 
 // MARK: 100 pairs through a broker

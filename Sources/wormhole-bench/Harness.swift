@@ -39,6 +39,36 @@ struct BenchmarkRecord {
   }
 }
 
+/// One run of a figure taken several times: ours and the baseline, both measured in the run, and
+/// what else the run reports.
+struct FigureRun {
+  var ours: Double
+  var baseline: Double
+  /// Written to the record's detail under `run<N>_`.
+  var detail: [String: Double] = [:]
+}
+
+extension BenchmarkRecord {
+  /// The record of a figure taken in `runs`: `value` and `baseline` the medians of ours and of
+  /// the baseline over the runs; in the detail, beside `detail`, each run's ratio (in the
+  /// direction ``ratio`` takes, 0 where it would divide by 0) and the run's own detail, under
+  /// `run<N>_`.
+  init(
+    _ name: String, unit: String, baselineName: String, higherIsBetter: Bool, target: Double?,
+    runs: [FigureRun], detail: [String: Double] = [:]
+  ) {
+    var detail = detail
+    for (index, run) in runs.enumerated() {
+      let (dividend, divisor) = higherIsBetter ? (run.ours, run.baseline) : (run.baseline, run.ours)
+      detail["run\(index)_ratio"] = divisor > 0 ? dividend / divisor : 0
+      for (key, value) in run.detail { detail["run\(index)_\(key)"] = value }
+    }
+    self.init(
+      name: name, unit: unit, value: median(runs.map(\.ours)), baselineName: baselineName,
+      baseline: median(runs.map(\.baseline)), higherIsBetter: higherIsBetter, target: target, detail: detail)
+  }
+}
+
 private func quoted(_ text: String) -> String { JSONText.string(text) }
 
 private func number(_ value: Double) -> String {

@@ -14,15 +14,10 @@ struct BrokerReliabilityTests {
   /// away; the broker is killed and restarted (persistence on); five are made during the outage,
   /// when messages fail with 7007. The watch's next run gets the fifteen in order, once each.
   @Test func queuedTransfersSurviveARestartOfAPersistentBrokerAndArriveOnceEach() throws {
-    let broker = try TestBroker(persistent: true)
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let first = try BrokerDevice(home, pair.watch, broker: broker)
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
-    try #require(phone.waitReachable() && first.waitReachable())
+    let fixture = try PairFixture(persistent: true)
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
+    let (first, phone) = try fixture.reachableDevices()
     let live = try (0..<10).map { try phone.session.transferFile(bytes("live \($0)"), identifier: "doc") }
     first.deliveries.wait(seconds: 20) { _ in first.transfers.count >= 10 }
     #expect(first.transfers.map(\.id) == live.map(\.id))
@@ -30,8 +25,7 @@ struct BrokerReliabilityTests {
     #expect(phone.waitReachable(false))
 
     // What the broker receives on the phone's transfer topic, as a subscriber sees it.
-    let seen = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/phone/#", extra: ["-F", "%t %r"])
-    defer { seen.stop() }
+    let seen = try fixture.subscriber("wormhole/v1/pairs/pair/phone/#", extra: ["-F", "%t %r"])
     seen.lines.wait { $0.contains("wormhole/v1/pairs/pair/phone/presence 1") }
     let queued = try (10..<20).map {
       try phone.session.transferFile(bytes("queued \($0)"), identifier: "doc")
@@ -50,8 +44,7 @@ struct BrokerReliabilityTests {
     }
     try broker.restart()
 
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
+    let watch = try fixture.device(pair.watch)
     #expect(watch.waitReachable(seconds: 30) && phone.waitReachable(seconds: 30))
     watch.deliveries.wait(seconds: 30) { _ in watch.transfers.count >= 15 }
     phone.deliveries.wait(seconds: 30) { _ in phone.session.outstandingTransfers.isEmpty }
@@ -71,13 +64,11 @@ struct BrokerReliabilityTests {
   /// `WORMHOLE_MQTT_KEEPALIVE`: three missed heartbeats of a quarter of it), before the broker
   /// times the connection out and publishes its Will. Continued, it reconnects by itself.
   @Test func aDeviceStoppedWithSIGSTOPIsUnreachableWithinTheKeepAlive() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, home, pair) = (fixture.broker, fixture.home, fixture.pair)
     // The phone judges the watch's silence by its own heartbeat: the watch's (a quarter of 5 s).
-    let phone = try BrokerDevice(home, pair.phone, broker: broker, heartbeat: .milliseconds(1250))
+    let phone = try fixture.device(pair.phone, heartbeat: .milliseconds(1250))
     defer { phone.stop() }
     var environment = ProcessInfo.processInfo.environment
     environment["WORMHOLE_MQTT_KEEPALIVE"] = "5"
@@ -116,16 +107,11 @@ struct BrokerReliabilityTests {
   /// published; the persistent broker still holds its retained `online`. The phone, connected
   /// again, hears that `online` only as retained, never live: the watch is not reachable.
   @Test func aRetainedOnlineLeftWhileTheBrokerWasDownDoesNotMakeTheWatchReachable() throws {
-    let broker = try TestBroker(persistent: true)
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture(persistent: true)
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
     let heartbeat = Duration.milliseconds(200)
-    let watch = try BrokerDevice(home, pair.watch, broker: broker, heartbeat: heartbeat)
-    let phone = try BrokerDevice(home, pair.phone, broker: broker, heartbeat: heartbeat)
-    defer { phone.stop() }
-    try #require(phone.waitReachable() && watch.waitReachable())
+    let (watch, phone) = try fixture.reachableDevices(heartbeat: heartbeat)
     try awaitBrokerSaved(broker)
     broker.kill()
     #expect(phone.waitReachable(false))
@@ -133,9 +119,7 @@ struct BrokerReliabilityTests {
     watch.stop()  // no broker: nothing announces it
     try broker.restart()
 
-    let presence = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/pair/+/presence", extra: ["-F", "%t %r %p"])
-    defer { presence.stop() }
+    let presence = try fixture.subscriber("wormhole/v1/pairs/pair/+/presence", extra: ["-F", "%t %r %p"])
     // The broker kept the watch's online; the phone is back and beating (live onlines).
     let phoneBeats = { (lines: [String]) in
       lines.filter { $0 == "wormhole/v1/pairs/pair/phone/presence 0 online" }
@@ -152,25 +136,19 @@ struct BrokerReliabilityTests {
       try phone.session.sendMessage(bytes("x"), identifier: "tap")
     }
     // The watch's next run is heard live at once.
-    let again = try BrokerDevice(home, pair.watch, broker: broker, heartbeat: heartbeat)
-    defer { again.stop() }
+    let again = try fixture.device(pair.watch, heartbeat: heartbeat)
     #expect(phone.waitReachable() && again.waitReachable())
   }
 
   /// A counterpart that went silent without a Will (its broker connection alive, its heartbeats
   /// gone) is unreachable after three heartbeats, and reachable again when it is heard.
   @Test func aCounterpartSilentForThreeHeartbeatsIsUnreachableUntilItIsHeardAgain() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
     let heartbeat = Duration.milliseconds(200)
-    let announced = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
-    defer { announced.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker, heartbeat: heartbeat)
-    defer { phone.stop() }
+    let announced = try fixture.subscriber("wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
+    let phone = try fixture.device(pair.phone, heartbeat: heartbeat)
     // Subscribed: it announces itself after subscribing, on the same connection.
     try #require(announced.lines.wait { $0.contains("online") }.contains("online"))
     // A watch that says online once and then hangs: a bare client, no heartbeats.
@@ -196,14 +174,10 @@ struct BrokerReliabilityTests {
   /// later ones first (the fifty-transfer test lost the first 35 so). The link takes a transfer
   /// for an unreachable counterpart only once the broker holds a presence of it.
   @Test func noTransferIsPublishedForACounterpartThatNeverConnected() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let presence = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
-    defer { presence.stop() }
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
+    let presence = try fixture.subscriber("wormhole/v1/pairs/pair/phone/presence", extra: ["-F", "%p"])
     let link = try MQTTDeviceLink(address: pair.phone, broker: broker.address)
     let events = Collector<LinkEvent>()
     try link.start { events.append($0) }
@@ -213,7 +187,7 @@ struct BrokerReliabilityTests {
       kind: .transfer, identifier: "t", transferID: 1, sender: .phone, time: 0, payload: bytes("x"))
     #expect(!link.send(frame))
     // The watch's first run leaves its session and its retained presence in the broker.
-    let first = try BrokerDevice(home, pair.watch, broker: broker)
+    let first = try fixture.device(pair.watch)
     try #require(events.wait { $0.contains(.reachabilityChanged(true)) }.contains(.reachabilityChanged(true)))
     first.stop()
     try #require(events.wait { $0.last == .reachabilityChanged(false) }.last == .reachabilityChanged(false))

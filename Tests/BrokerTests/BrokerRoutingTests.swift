@@ -12,16 +12,10 @@ import Testing
 @Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
 struct BrokerRoutingTests {
   @Test func aPushAndADeepLinkReachADeviceThroughTheBrokerAndAnswerTheRouteTaken() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
-    try #require(watch.waitReachable() && phone.waitReachable())
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
+    let (watch, _) = try fixture.reachableDevices()
     let printed = Collector<DeviceRoutes.Printed>()
     let file = try RoutesFile.parse(
       "push greeting print\ndeep-link demo://open/.* print\n", file: "app.routes")
@@ -45,17 +39,13 @@ struct BrokerRoutingTests {
   }
 
   @Test func aDeviceWithoutRoutesRefusesAndOneNotRunningDoesNotAnswer() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
     let push = try PushNotification(json: #"{"aps":{"notification_id":"x"}}"#)
     #expect(try BrokerRouting.push(push, to: pair.watch, through: broker.address, timeout: 1) == nil)
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
-    defer { online.stop() }
+    _ = try fixture.device(pair.watch)
+    let online = try fixture.subscriber("wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     online.lines.wait { $0.contains("online") }
     #expect(throws: PairedDeviceError.self) {
       try BrokerRouting.push(push, to: pair.watch, through: broker.address, timeout: 10)
@@ -65,25 +55,20 @@ struct BrokerRoutingTests {
   /// Anyone can publish on a device's `push` topic: what is not a push or a deep link addressed
   /// to the device, with a request identifier, is refused (a session failure) and not answered.
   @Test func whatArrivesOnThePushTopicIsCheckedBeforeItIsRouted() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
+    let watch = try fixture.device(pair.watch)
     let printed = Collector<DeviceRoutes.Printed>()
     let file = try RoutesFile.parse("push .* print\n", file: "app.routes")
     watch.link.route(with: DeviceRoutes(routes: file, device: watch.device) { printed.append($0) })
-    let answers = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/routed", extra: ["-F", "%l"])
-    defer { answers.stop() }
+    let answers = try fixture.subscriber("wormhole/v1/pairs/pair/watch/routed", extra: ["-F", "%l"])
     let intruder = try MQTTClient(clientIdentifier: "intruder", cleanSession: true) { _ in }
     try intruder.connect(to: broker.address)
     defer { intruder.disconnect() }
     // Subscribed once the watch is online (the retained presence has been handed out to a
     // subscriber made after it).
-    let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
-    defer { online.stop() }
+    let online = try fixture.subscriber("wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     online.lines.wait { $0.contains("online") }
     let topic = try DeviceTopics(address: pair.watch).topic(.push)
     let codec = FrameCodec()
@@ -115,17 +100,14 @@ struct BrokerRoutingTests {
   /// `push --broker` and `open-url --broker` from a home where the device does not run (another
   /// machine's), to a `device run --broker --routes` in its own process.
   @Test func pushAndOpenURLWithBrokerReachADeviceRunElsewhere() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    _ = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, home) = (fixture.broker, fixture.home)
     let elsewhere = BrokerHome()
     defer { elsewhere.remove() }
     home.directory.write("app.routes", "push greeting print\ndeep-link demo://.* print\n")
     home.directory.write("push.json", #"{"aps":{"notification_id":"greeting"}}"#)
-    let online = try Subscriber(broker, filter: "wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
-    defer { online.stop() }
+    let online = try fixture.subscriber("wormhole/v1/pairs/pair/watch/presence", extra: ["-F", "%p"])
     let watch = try ChildProcess(
       wormholePath,
       arguments: [

@@ -9,21 +9,11 @@ import Testing
 @Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
 struct DeviceTakeoverTests {
   @Test func aDeviceWhoseRoleAnotherTookOverSaysSoAndDoesNotTakeItBack() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let here = BrokerHome()
-    defer { here.remove() }
-    let there = BrokerHome()
-    defer { there.remove() }
-    let pair = try here.makePair()
-    _ = try there.makePair()
-    let watch = try BrokerDevice(here, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let first = try BrokerDevice(here, pair.phone, broker: broker)
-    defer { first.stop() }
-    try #require(first.waitReachable() && watch.waitReachable())
-    let second = try BrokerDevice(there, pair.phone, broker: broker)
-    defer { second.stop() }
+    let fixture = try PairFixture(homes: 2)
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
+    let (_, first) = try fixture.reachableDevices()
+    let second = try fixture.device(pair.phone, in: fixture.homes[1])
     // The first phone is told why its connection ended: another device of its role took it.
     let failures = first.deliveries.wait(seconds: 10) { values in
       values.contains { if case .failure = $0 { return true } else { return false } }
@@ -57,11 +47,9 @@ struct DeviceTakeoverTests {
   /// or this one's set back), does not stop a device: its first connection takes the identifier
   /// whatever claim it finds, and its reconnections after a broker restart find its own.
   @Test func aStaleLaterClaimDoesNotStopADeviceNorDoesItsOwnAfterABrokerRestart() throws {
-    let broker = try TestBroker(persistent: true)
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture(persistent: true)
+    defer { fixture.remove() }
+    let broker = fixture.broker
     let publish = try ChildProcess(
       "/usr/bin/mosquitto_pub",
       arguments: [
@@ -70,11 +58,7 @@ struct DeviceTakeoverTests {
       ])
     publish.waitUntilExit()
     try #require(publish.terminationStatus == 0)
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
-    try #require(phone.waitReachable() && watch.waitReachable())
+    let (watch, phone) = try fixture.reachableDevices()
     try broker.restart()
     // Reachable again after the reconnection (the deliveries' last reachability says so).
     let flips = phone.deliveries.wait(seconds: 20) { values in

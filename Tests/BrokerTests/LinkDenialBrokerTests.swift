@@ -66,15 +66,11 @@ struct LinkDenialBrokerTests {
   }
 
   @Test func anEarlierWatchRunSaysItWasTakenOverNotThatAFrameWasRefused() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let (here, there) = (BrokerHome(), BrokerHome())
-    defer { [here, there].forEach { $0.remove() } }
-    _ = try here.makePair()
-    _ = try there.makePair()
+    let fixture = try PairFixture(homes: 2)
+    defer { fixture.remove() }
+    let (broker, here, there) = (fixture.broker, fixture.homes[0], fixture.homes[1])
     let claim = "wormhole/v1/pairs/pair/watch/claim"
-    let watcher = try Subscriber(broker, filter: claim)
-    defer { watcher.stop() }
+    let watcher = try fixture.subscriber(claim)
     let first = try Self.device("pair", "watch", here, broker: broker)
     defer { first.stop() }
     try #require(Self.waitForClaims(1, on: claim, watcher), "the first watch published no claim")
@@ -191,14 +187,11 @@ struct LinkDenialBrokerTests {
   }
 
   @Test func aCleanStopOfDeviceRunClearsItsClaimAndSIGKILLLeavesIt() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    _ = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, home) = (fixture.broker, fixture.home)
     let claim = "wormhole/v1/pairs/pair/watch/claim"
-    let watcher = try Subscriber(broker, filter: claim)
-    defer { watcher.stop() }
+    let watcher = try fixture.subscriber(claim)
     let stopped = try Self.device("pair", "watch", home, broker: broker)
     defer { stopped.stop() }
     try #require(Self.waitForClaims(1, on: claim, watcher), "the watch published no claim")
@@ -218,23 +211,18 @@ struct LinkDenialBrokerTests {
   /// The library's stop (`SimulatedDevice.stop()`) clears the run's claim too, but not a claim
   /// that replaced it (another run's).
   @Test func theLibrarysStopClearsItsOwnClaimButNotANewerOne() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
     let claim = "wormhole/v1/pairs/pair/phone/claim"
-    let watcher = try Subscriber(broker, filter: claim)
-    defer { watcher.stop() }
-    let own = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { own.stop() }
+    let watcher = try fixture.subscriber(claim)
+    let own = try fixture.device(pair.phone)
     try #require(Self.waitForClaims(1, on: claim, watcher))
     #expect(try Self.retained(claim, on: broker) != nil)
     own.stop()
     #expect(try Self.retained(claim, on: broker) == nil)
 
-    let other = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { other.stop() }
+    let other = try fixture.device(pair.phone)
     try #require(Self.waitForClaims(2, on: claim, watcher))
     // Another run's claim, as a device on another machine would publish it, then a push that is
     // none: the device reports the push, so it has heard the claim before it (one connection,

@@ -11,16 +11,9 @@ import Testing
 @Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
 struct MQTTDeviceLinkTests {
   @Test func aMessageTravelsThroughTheBrokerAndItsReplyComesBack() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
-    try #require(phone.waitReachable() && watch.waitReachable())
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (watch, phone) = try fixture.reachableDevices()
     let session = watch.session
     watch.session.setDeliveryHandler { delivery in
       watch.deliveries.append(delivery)
@@ -36,17 +29,14 @@ struct MQTTDeviceLinkTests {
   }
 
   @Test func aMessageToACounterpartThatIsNotOnlineFailsWith7007() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let pair = fixture.pair
+    let phone = try fixture.device(pair.phone)
     #expect(throws: SessionError.notReachable) {
       try phone.session.sendMessage(bytes("x"), identifier: "tap")
     }
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    let watch = try fixture.device(pair.watch)
     try #require(phone.waitReachable())
     // Stopped cleanly: the watch publishes its own "offline".
     watch.stop()
@@ -58,13 +48,10 @@ struct MQTTDeviceLinkTests {
   }
 
   @Test func aKilledDeviceIsAnnouncedOfflineByItsWillWithinTwoSeconds() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, home, pair) = (fixture.broker, fixture.home, fixture.pair)
+    let phone = try fixture.device(pair.phone)
     let watch = try ChildProcess(
       wormholePath,
       arguments: [
@@ -86,16 +73,10 @@ struct MQTTDeviceLinkTests {
   /// The broker goes away mid-stream: both devices hear the other unreachable (7007), the
   /// clients reconnect by themselves (backoff from 1 s) when it is back, and the pair works again.
   @Test func aBrokerRestartedMidStreamIsReconnectedToByBothDevices() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
-    try #require(phone.waitReachable() && watch.waitReachable())
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let broker = fixture.broker
+    let (watch, phone) = try fixture.reachableDevices()
     broker.kill()
     #expect(phone.waitReachable(false) && watch.waitReachable(false))
     #expect(throws: SessionError.notReachable) {
@@ -114,18 +95,14 @@ struct MQTTDeviceLinkTests {
   }
 
   @Test func aContextSetWhileTheWatchIsAwayArrivesNewestOnlyWhenItConnects() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let pair = fixture.pair
+    let phone = try fixture.device(pair.phone)
     for value in ["1", "2", "3"] {
       #expect(try phone.session.updateApplicationContext(bytes(value), identifier: "level") != .unchanged)
     }
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
+    let watch = try fixture.device(pair.watch)
     watch.deliveries.wait { _ in !watch.contexts.isEmpty }
     // Acknowledged: the phone no longer holds it as undelivered. The watch acknowledges a
     // transfer on the same topic after the context, so its finishing is the event to wait for.
@@ -138,18 +115,14 @@ struct MQTTDeviceLinkTests {
   }
 
   @Test func fiftyTransfersQueuedWhileTheWatchIsAwayArriveInOrderOnceEach() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
-    defer { phone.stop() }
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let pair = fixture.pair
+    let phone = try fixture.device(pair.phone)
     let sent = try (0..<50).map {
       try phone.session.transferFile(bytes("item \($0)"), identifier: "t\($0 % 3)")
     }
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
+    let watch = try fixture.device(pair.watch)
     watch.deliveries.wait(seconds: 20) { _ in watch.transfers.count >= 50 }
     phone.deliveries.wait(seconds: 20) { _ in phone.finishedTransfers.count >= 50 }
     #expect(watch.transfers.map(\.id) == sent.map(\.id))
@@ -161,11 +134,9 @@ struct MQTTDeviceLinkTests {
   /// Transfers published while the receiver is away wait in its persistent session in the
   /// broker; sent again (as QoS 1 may), they are acknowledged and not delivered twice.
   @Test func transfersWaitInTheBrokerForTheReceiversSessionAndDuplicatesAreDropped() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
     // A bare phone link, so that frames go out exactly as the test says.
     let events = Collector<LinkEvent>()
     let link = try MQTTDeviceLink(address: pair.phone, broker: broker.address)
@@ -177,15 +148,14 @@ struct MQTTDeviceLinkTests {
     }
     // The watch's first run makes its persistent session (its subscriptions) in the broker: it
     // subscribes before it announces itself online, on one connection.
-    let first = try BrokerDevice(home, pair.watch, broker: broker)
+    let first = try fixture.device(pair.watch)
     try #require(events.wait { $0.contains(.reachabilityChanged(true)) }.contains(.reachabilityChanged(true)))
     first.stop()
     try #require(events.wait { $0.last == .reachabilityChanged(false) }.last == .reachabilityChanged(false))
     // Not reachable (the watch is away), yet the transfers are taken: the broker queues them.
     for id in 1...20 as ClosedRange<UInt64> { #expect(link.send(frame(id))) }
     #expect(!link.send(DeviceFrame(kind: .message, identifier: "m", sender: .phone, time: 0)))
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
+    let watch = try fixture.device(pair.watch)
     watch.deliveries.wait(seconds: 20) { _ in watch.transfers.count >= 20 }
     #expect(watch.transfers.map(\.id) == Array(1...20))
     // A redelivery of ids already stored: acknowledged again, never delivered again.
@@ -203,24 +173,19 @@ struct MQTTDeviceLinkTests {
 
   /// The layout the README documents, as `mosquitto_sub` sees it.
   @Test func mosquittoSubSeesTheDocumentedTopics() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let presence = try Subscriber(
-      broker, filter: "wormhole/v1/pairs/+/+/presence", extra: ["-F", "%t %r %p"])
-    defer { presence.stop() }
-    let frames = try Subscriber(broker, filter: "wormhole/v1/#", extra: ["-q", "1", "-F", "%t %q %r %l"])
-    defer { frames.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let pair = fixture.pair
+    let presence = try fixture.subscriber("wormhole/v1/pairs/+/+/presence", extra: ["-F", "%t %r %p"])
+    let frames = try fixture.subscriber("wormhole/v1/#", extra: ["-q", "1", "-F", "%t %q %r %l"])
+    let phone = try fixture.device(pair.phone)
     // Both subscribers are live once they see the phone come online.
     // (Live or retained: the phone may come online before or after they subscribe.)
     let phoneOnline = try #require(
       presence.lines.wait { $0.contains { $0.hasPrefix("wormhole/v1/pairs/pair/phone/presence ") } }.first)
     #expect(phoneOnline.hasSuffix(" online"))
     frames.lines.wait { $0.contains { $0.hasPrefix("wormhole/v1/pairs/pair/phone/presence 1 ") } }
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
+    let watch = try fixture.device(pair.watch)
     try #require(phone.waitReachable())
     try phone.session.sendMessage(bytes("hello"), identifier: "tap")
     try phone.session.updateApplicationContext(bytes("1"), identifier: "level")
@@ -247,18 +212,12 @@ struct MQTTDeviceLinkTests {
   /// Anything can publish on a device's topics: what is not a frame of the topic's kinds from
   /// the counterpart is refused (reported, never delivered), and the session goes on.
   @Test func whatArrivesFromTheBrokerIsCheckedBeforeTheSessionSeesIt() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
+    let (broker, pair) = (fixture.broker, fixture.pair)
     // Each side reachable to the other: the phone sends below (under load it had not yet heard
     // the watch's presence when only the watch had heard the phone's: 7007).
-    try #require(watch.waitReachable())
-    try #require(phone.waitReachable())
+    let (watch, phone) = try fixture.reachableDevices()
     let intruder = try MQTTClient(clientIdentifier: "intruder", cleanSession: true) { _ in }
     try intruder.connect(to: broker.address)
     defer { intruder.disconnect() }

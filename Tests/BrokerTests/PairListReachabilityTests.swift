@@ -27,14 +27,9 @@ struct PairListReachabilityTests {
   }
 
   @Test func aPairOverABrokerIsListedAsItsRunningDeviceKnowsIt() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let here = BrokerHome()
-    defer { here.remove() }
-    let there = BrokerHome()
-    defer { there.remove() }
-    _ = try here.makePair()
-    _ = try there.makePair()
+    let fixture = try PairFixture(homes: 2)
+    defer { fixture.remove() }
+    let (broker, here, there) = (fixture.broker, fixture.homes[0], fixture.homes[1])
     // Nothing runs: nothing here can tell.
     let idle = try Self.listed(here)
     #expect(idle["reachable"] is NSNull, "\(idle)")

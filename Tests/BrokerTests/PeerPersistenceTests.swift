@@ -40,10 +40,11 @@ struct PeerPersistenceTests {
     let found = try #require(phone.find(named: "watch", seconds: 20))
     #expect(phone.request(["invite", "watch", "", "10"]).text(0) == "ok")
     // A copy of everything the broker takes for the watch's inbox: once it has all 60, the
-    // broker holds them (delivered to the stopped watch's socket, or queued for it).
-    let copies = Collector<String>()
+    // broker holds them (delivered to the stopped watch's socket, or queued for it). Each copy
+    // is a frame, which ends with its data.
+    let copies = Collector<[UInt8]>()
     let observer = try MQTTClient(clientIdentifier: "observer", cleanSession: true) { event in
-      if case .received(let message) = event { copies.append(message.topic) }
+      if case .received(let message) = event { copies.append(message.payload) }
     }
     try observer.connect(to: broker.address)
     defer { observer.disconnect() }
@@ -51,24 +52,29 @@ struct PeerPersistenceTests {
       "wormhole/v1/peers/chat/\(PeerDirectory.hex(found.id))/inbox/+", quality: .atLeastOnce)
     #expect(phone.request(["send", "watch", "reliable", "m0"]).text(0) == "ok")
     #expect(watch.output.wait(seconds: 10) { String(decoding: $0, as: UTF8.self).contains(": m0") }.count > 0)
-    let sentBefore = copies.values.count
     _ = kill(watch.process.processIdentifier, SIGSTOP)
     let texts = (1...60).map { "m\($0)" }
     for text in texts {
       let sent = phone.request(["send", "watch", "reliable", text])
       #expect(sent.text(0) == "ok", "\(text): \(sent.text(2))")
     }
-    #expect(copies.wait(seconds: 10) { $0.count >= sentBefore + 60 }.count >= sentBefore + 60)
-    // The broker is killed: what it had not saved yet is lost with it (it saves after each
-    // change, once its loop comes round). Two changes more, each saved after the last frame.
-    for sentinel in 1...2 {
-      let saves = { (lines: [String]) in lines.filter { $0.contains("Saving in-memory database") }.count }
-      let before = saves(broker.logLines)
-      #expect(
-        try observer.publish(
-          Array("\(sentinel)".utf8), to: "test/sentinel", quality: .atLeastOnce, retained: true, timeout: 5))
-      #expect(saves(broker.waitForLog(seconds: 5) { saves($0) > before }) > before)
+    // Each text's own copy (none ends with another's: "m1" is no suffix of "m21"), not a count
+    // from a moment: the observer's thread may not have taken every copy of what came before.
+    let holdsAll = { (copies: [[UInt8]]) in
+      texts.allSatisfy { text in copies.contains { $0.suffix(text.utf8.count).elementsEqual(text.utf8) } }
     }
+    #expect(
+      holdsAll(copies.wait(seconds: 10, until: holdsAll)), "the broker did not take all 60 for the watch")
+    // The broker is killed: what it had not saved yet is lost with it (it saves after each
+    // change, once its loop comes round). Any save it logs after a line it wrote once it held
+    // the 60 holds them: the saves are counted to that line (the log read to it, not as far as
+    // the test's thread had read it), and one change more is made, saved after it.
+    let saves = { (lines: [String]) in lines.filter { $0.contains("Saving in-memory database") }.count }
+    let before = saves(try broker.logCaughtUp())
+    #expect(
+      try observer.publish(
+        Array("1".utf8), to: "test/sentinel", quality: .atLeastOnce, retained: true, timeout: 5))
+    #expect(saves(broker.waitForLog(seconds: 5) { saves($0) > before }) > before)
     try broker.restart()
     _ = kill(watch.process.processIdentifier, SIGCONT)
     // Taken again once the phone has heard the watch since reconnecting.

@@ -8,14 +8,11 @@ import Testing
 @Suite(.enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"))
 struct SendingWhileAwayTests {
   @Test func aTransferMadeWhileTheWatchIsAwayArrivesAfterThePhoneHasStopped() throws {
-    let broker = try TestBroker()
-    defer { broker.stop() }
-    let home = BrokerHome()
-    defer { home.remove() }
-    let pair = try home.makePair()
+    let fixture = try PairFixture()
+    defer { fixture.remove() }
     // The watch's first run makes its persistent session in the broker.
-    let first = try BrokerDevice(home, pair.watch, broker: broker)
-    let phone = try BrokerDevice(home, pair.phone, broker: broker)
+    let first = try fixture.device(fixture.pair.watch)
+    let phone = try fixture.device(fixture.pair.phone)
     #expect(phone.waitReachable())
     first.stop()
     #expect(phone.waitReachable(false))
@@ -25,8 +22,7 @@ struct SendingWhileAwayTests {
     }
     phone.stop()
 
-    let watch = try BrokerDevice(home, pair.watch, broker: broker)
-    defer { watch.stop() }
+    let watch = try fixture.device(fixture.pair.watch)
     watch.deliveries.wait(seconds: 20) { _ in !watch.transfers.isEmpty }
     #expect(watch.transfers.map(\.id) == [transfer.id])
     #expect(watch.transfers.first?.payload == bytes("while away"))

@@ -126,6 +126,22 @@ final class TestBroker: Sendable {
   /// The broker's directory (its configuration and the files tests write for it).
   var files: TemporaryDirectory { directory }
 
+  /// The broker's log as far as the broker had written it when this was called. ``logLines``
+  /// is what the test process's thread has read of the pipe so far, which may lag the broker:
+  /// a count taken from it is no count of what the broker has done. Here a client of the
+  /// test's own connects (the broker logs it in order, after everything before), and the log is
+  /// waited on until that line has been read. For a broker that lets an anonymous client in.
+  func logCaughtUp() throws -> [String] {
+    let identifier = "wormhole-test-log-mark-\(UInt64.random(in: 1 ... .max))"
+    let marker = try MQTTClient(clientIdentifier: identifier, cleanSession: true) { _ in }
+    try marker.connect(to: address)
+    marker.disconnect()
+    let isMarked = { (lines: [String]) in lines.contains { $0.contains(" as \(identifier) ") } }
+    let lines = log.wait(seconds: 10, until: isMarked)
+    guard isMarked(lines) else { throw BrokerTestError("the broker did not log \(identifier) within 10 s") }
+    return lines
+  }
+
   /// The broker's log once `condition` holds of it, or after `seconds`.
   func waitForLog(seconds: Double, until condition: ([String]) -> Bool) -> [String] {
     log.wait(seconds: seconds, until: condition)

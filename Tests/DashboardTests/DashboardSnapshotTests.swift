@@ -85,7 +85,7 @@ private func populated(width: Int, height: Int) -> DashboardHarness {
   }
 
   @Test func hostileAndWideNames() {
-    var harness = DashboardHarness(
+    let harness = DashboardHarness(
       mailboxes: [
         "evil\u{1B}[2J\u{202E}name": .string("\u{1B}]0;title\u{7}"), "👨‍👩‍👧 family": .integer(1),
         "e\u{301}té": .integer(2),

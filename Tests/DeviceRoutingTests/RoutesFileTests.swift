@@ -150,6 +150,11 @@ import WormholeVocabulary
         #"pass promo coordinated-file <- push {"aps":{"notification_id":"promo-1"}}"#,
         #"pass fallback file <- push {"aps":{}}"#,
       ])
+    // Each route is a catcher of its own kind, with its pattern and its line.
+    #expect(router.catchers.map(\.kind) == [.deepLink, .deepLink, .deepLink, .deepLink, .push, .push])
+    #expect(router.catchers.map(\.pattern) == file.routes.map(\.pattern.source))
+    #expect(router.catchers.map(\.label) == file.routes.map { $0.label as String? })
+    #expect(router.catchers.map(\.index) == [0, 1, 2, 3, 0, 1])
     // Releasing the tokens removes the routes and the delegate.
     #expect(tokens.count == file.routes.count + 2)
     tokens.forEach { $0.cancel() }

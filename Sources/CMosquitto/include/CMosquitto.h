@@ -4,7 +4,8 @@
 // library (libmosquitto1), and every feature but the broker runs without them.
 //
 // Each cmosquitto_* function calls the symbol of the same name without the prefix; none may be
-// called before cmosquitto_load() returned 0. The struct layout and constants are libmosquitto's
+// called before cmosquitto_load() returned 0. Those that only pass their parameters on are
+// defined from one table in Mosquitto.c (LIBMOSQUITTO): a function added here is added there. The struct layout and constants are libmosquitto's
 // ABI, stable across its 1.6 and 2.x releases (soname libmosquitto.so.1; MQTT 5 since 1.6).
 #ifndef CMOSQUITTO_H
 #define CMOSQUITTO_H
