@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import KeyedArchive
 import Wormhole
+import WormholeVocabulary
 
 enum InspectVerb {
   static let verb = Verb(
@@ -20,7 +21,10 @@ enum InspectVerb {
       still wins.
       """,
     options: [
-      OptionSpec(.json, help: "print one JSON document per file"),
+      OptionSpec(
+        .json,
+        help: "print one JSON document per file; with several FILEs, one line each: "
+          + "{\"file\": FILE, \"inspection\": DOCUMENT} or {\"file\": FILE, \"error\": WHY}"),
       OptionSpec(.strict, help: "exit 1 when a FILE is not a well-formed keyed archive"),
     ],
     usesLocation: false,
@@ -30,14 +34,22 @@ enum InspectVerb {
     guard !arguments.positional.isEmpty else { throw .usage("inspect needs at least one FILE (see --help)") }
     var unreadable = false
     var notWellFormed = false
+    let json = arguments.flag(.json)
+    // With several FILEs, each JSON line names its file, and one that could not be shown has a
+    // line too: a script reads line N as FILE N, whatever failed before it.
+    let namesFiles = json && arguments.positional.count > 1
     for (index, file) in arguments.positional.enumerated() {
       let shown = DisplayText.field(file)
+      func fail(_ message: String) {
+        diagnose(message)
+        unreadable = true
+        if namesFiles { emit("{\"file\":\(JSONText.string(file)),\"error\":\(JSONText.string(message))}") }
+      }
       let data: Data
       switch readFile(file) {
       case .success(let bytes): data = bytes
       case .failure(let problem):
-        diagnose("cannot read \(shown): \(problem.message)")
-        unreadable = true
+        fail("cannot read \(shown): \(problem.message)")
         continue
       }
       do {
@@ -49,15 +61,16 @@ enum InspectVerb {
           diagnose("\(shown): not an archive: \(reason)")
         }
         if !inspection.isWellFormedArchive { notWellFormed = true }
-        if arguments.flag(.json) {
+        if namesFiles {
+          emit("{\"file\":\(JSONText.string(file)),\"inspection\":\(inspection.json())}")
+        } else if json {
           emit(inspection.json())
         } else {
           if arguments.positional.count > 1 { emit((index > 0 ? "\n" : "") + "==> \(shown) <==") }
           emitRaw(inspection.textTree())
         }
       } catch {
-        diagnose(error.message)
-        unreadable = true
+        fail(error.message)
       }
     }
     if unreadable { return .failure }

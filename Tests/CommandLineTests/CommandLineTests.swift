@@ -146,6 +146,30 @@ import Wormhole
     #expect(missing.status == 3 && missing.errors.contains("/nonexistent.archive"))
   }
 
+  /// With several FILEs, each JSON line names its file, and one that could not be read has its
+  /// line too: line N is FILE N, whatever failed before it.
+  @Test func inspectJSONOfSeveralFilesNamesEachFileOnItsLine() throws {
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("KeyedArchiveTests/Fixtures/NSMeasurement-Length.archive").path
+    let files = [fixture, "/nonexistent.archive", fixture]
+    let result = try run(["inspect", "--json"] + files)
+    #expect(result.status == 3, "\(result.errors)")
+    let lines = result.output.split(separator: "\n")
+    try #require(lines.count == 3, "\(result.output)")
+    for (line, file) in zip(lines, files) {
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+      #expect(object["file"] as? String == file)
+      if file == fixture {
+        let inspection = try #require(object["inspection"] as? [String: Any], "\(line)")
+        #expect(inspection["archiver"] as? String == "NSKeyedArchiver", "\(line)")
+      } else {
+        #expect((object["error"] as? String)?.contains("/nonexistent.archive") == true, "\(line)")
+      }
+    }
+    #expect(result.errors.contains("cannot read /nonexistent.archive"))
+  }
+
   @Test func everyVerbHasHelp() throws {
     for verb in [
       "pass", "read", "clear", "listen", "tail", "dump", "inspect", "snapshot", "dashboard", "demo",
