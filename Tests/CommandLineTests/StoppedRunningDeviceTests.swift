@@ -24,4 +24,21 @@ import Testing
     #expect(push.errors.contains("(pid \(pid)) is stopped"), "\(push.errors)")
     #expect(ContinuousClock.now - started < .seconds(10))
   }
+
+  /// A session message to a counterpart stopped with SIGSTOP is not reachable (7007), and the
+  /// verb says the counterpart is stopped, with its pid, rather than that it is not running.
+  @Test func aSessionMessageToAStoppedCounterpartSaysItIsStopped() throws {
+    let pairs = try PairVerbTests.PairHome()
+    let watch = try pairs.device("watch")
+    let pid = try #require(try pairs.pid(of: "watch"))
+    kill(pid, SIGSTOP)
+    defer {
+      kill(pid, SIGCONT)
+      watch.interrupt()
+      _ = watch.finish()
+    }
+    let sent = try pairs.pass("session-message", ["tap", "1"])
+    #expect(sent.status == 3, "\(sent.errors)")
+    #expect(sent.errors.contains("7007") && sent.errors.contains("(pid \(pid)) is stopped"), "\(sent.errors)")
+  }
 }
