@@ -54,7 +54,18 @@ public enum DisplayText {
     let plain =
       !text.isEmpty
       && text.unicodeScalars.allSatisfy { $0 != " " && $0 != "\"" && $0 != "\\" && !needsEscape($0) }
+      && !hasTooManyMarks(text)
     return plain ? text : quoted(text)
+  }
+
+  /// Whether a character of `text` carries more than ``maximumMarks`` combining marks.
+  static func hasTooManyMarks(_ text: String) -> Bool {
+    var marks = 0
+    for scalar in text.unicodeScalars {
+      marks = isCombiningMark(scalar) ? marks + 1 : 0
+      if marks > maximumMarks { return true }
+    }
+    return false
   }
 
   /// Appends `text` to `out` as terminal text: `\n`, `\t`, `\r` by name, the rest of what
@@ -66,29 +77,49 @@ public enum DisplayText {
     }
     // The last scalar written as it is; `nil` after an escape, which nothing can join.
     var previous: Unicode.Scalar?
+    // Combining marks written on the character before them, which a terminal cell holds only so
+    // many of (ncurses: 4): the rest are escaped, so that `a` with 40 marks neither loses them
+    // all on screen nor passes for `a` with 4.
+    var marks = 0
     for scalar in text.unicodeScalars {
+      let isMark = isCombiningMark(scalar)
       switch scalar {
       case "\"" where quotes: out += "\\\""
       case "\\" where quotes: out += "\\\\"
       case "\n": out += "\\n"
       case "\t": out += "\\t"
       case "\r": out += "\\r"
-      case _ where needsEscape(scalar, after: previous, strict: strict):
+      case _ where needsEscape(scalar, after: previous, strict: strict) || (isMark && marks >= maximumMarks):
         out += "\\u{" + String(scalar.value, radix: 16) + "}"
       default:
         out.unicodeScalars.append(scalar)
         previous = scalar
+        marks = isMark ? marks + 1 : 0
         continue
       }
       previous = nil
     }
   }
 
+  /// How many combining marks one character is drawn with; those after are escaped. A terminal
+  /// cell holds a character and at most 4 more (ncurses' `CCHARW_MAX` of 5).
+  public static let maximumMarks = 4
+
+  /// Whether `scalar` is a nonspacing or enclosing mark: drawn on the character before it, in no
+  /// column of its own.
+  static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
+    guard scalar.value >= 0x300 else { return false }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
+    }
+  }
+
   /// Appends `text` as a JSON string literal (RFC 8259) in UTF-8, quotes included: `"` and `\`
   /// escaped, and everything ``needsEscape(_:)`` picks (names' strength: every invisible
-  /// character, as JSON is read by programs and an escape reads back the same) as `\uXXXX` (a
-  /// surrogate pair past U+FFFF), so that JSON piped to a terminal cannot act on it or hide a
-  /// character; it reads back as exactly `text`.
+  /// character, as JSON is read by programs and an escape reads back the same, and combining marks
+  /// past ``maximumMarks`` on one character) as `\uXXXX` (a surrogate pair past U+FFFF), so that
+  /// JSON piped to a terminal cannot act on it or hide a character; it reads back as exactly `text`.
   public static func appendJSONString(_ text: String, to out: inout [UInt8]) {
     out.reserveCapacity(out.count + text.utf8.count + 2)
     out.append(UInt8(ascii: "\""))
@@ -97,15 +128,20 @@ public enum DisplayText {
       out.append(UInt8(ascii: "\""))
       return
     }
+    var marks = 0  // as in `append(_:to:quotes:strict:)`: marks past what a cell draws are escaped
     for scalar in text.unicodeScalars {
+      let isMark = isCombiningMark(scalar)
       switch scalar {
       case "\"": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
       case "\\": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
       case "\n": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
       case "\r": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
       case "\t": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-      case _ where needsEscape(scalar): appendJSONEscape(of: scalar, to: &out)
-      default: out.append(contentsOf: String(scalar).utf8)
+      case _ where needsEscape(scalar) || (isMark && marks >= maximumMarks):
+        appendJSONEscape(of: scalar, to: &out)
+      default:
+        out.append(contentsOf: String(scalar).utf8)
+        marks = isMark ? marks + 1 : 0
       }
     }
     out.append(UInt8(ascii: "\""))

@@ -16,7 +16,8 @@ static struct termios original_modes;
 static int atexit_registered = 0;
 
 static const int interrupt_signals[] = {SIGINT, SIGTERM, SIGHUP};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE};
+// Every signal whose default action dumps core (SIGQUIT: Ctrl-backslash at a terminal).
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ};
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static struct sigaction previous_interrupt[COUNT(interrupt_signals)];

@@ -36,7 +36,10 @@ extension DashboardState {
     case .filter(let text):
       let pane: Pane = focus == .traffic ? .traffic : .mailboxes
       if let text {
-        setFilter(text.isEmpty ? nil : PaneFilter(text), pane: pane)
+        let filter = text.isEmpty ? nil : PaneFilter(text)
+        setFilter(filter, pane: pane)
+        // Typed after `/`, the input line says why; given to `:filter`, only this does.
+        if let error = filter?.error { report("filter not applied: \(error)", isError: true) }
       } else {
         let current = pane == .traffic ? trafficPane.filter?.text : mailboxFilter?.text
         overlay = .filter(TextField(current ?? ""), pane: pane)

@@ -40,13 +40,17 @@ public struct PairStatus: Sendable, Equatable {
   /// Whether the two reach each other, as a device of the pair running here knows it (its
   /// link's reachability of its counterpart, wherever that runs: this machine, or another one
   /// through a broker): the newest report of a running device that is not stopped. A running
-  /// device not activated (or deactivated) reaches nothing, whatever the other last heard. With no device of the pair running here, or only a
+  /// device not activated (or deactivated) reaches nothing, whatever the other last heard, nor
+  /// does one whose counterpart runs here stopped (SIGSTOP). With no device of the pair running here, or only a
   /// stopped one, it is ``Reachability/unknown(_:)``: the counterpart may run elsewhere.
   public var reachability: Reachability {
     let devices = [phone, watch]
     let awake = devices.filter { $0.isRunning && !$0.isStopped }
     // Deactivated, or not yet activated: it has no link, whatever its counterpart last heard.
     if awake.contains(where: { !$0.isActivated }) { return .unreachable }
+    // One of the two runs here but is stopped (SIGSTOP): it answers nothing, so the other does not
+    // reach it, whatever its link still says (a local connection stays open while it is stopped).
+    if !awake.isEmpty, devices.contains(where: { $0.isRunning && $0.isStopped }) { return .unreachable }
     let reports = awake.compactMap(\.report)
     if let newest = reports.max(by: { $0.time < $1.time }) {
       return newest.isReachable ? .reachable : .unreachable

@@ -33,6 +33,7 @@ extension PairedDeviceClient {
     do { _ = try store.pair(named: address.pair) } catch { throw PairedDeviceError(error) }
     let directory = store.directory(for: address)
     guard let pid = RunLock.holder(at: directory.runLockPath) else { return nil }
+    try Self.refuseIfStopped(address, pid: pid)
     guard
       let frame = try DeviceControlChannel.exchange(request, with: directory, waiting: Self.routingSeconds)
     else {

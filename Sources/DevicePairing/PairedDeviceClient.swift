@@ -216,11 +216,22 @@ public struct PairedDeviceClient: Sendable {
     -> Result
   {
     let directory = store.directory(for: address)
+    try Self.refuseIfStopped(address, pid: pid)
     guard
       let answer = try DeviceControlChannel.send(
         request.frame(sender: address.role), to: directory, waiting: seconds)
     else { throw .notAnswering(address, pid: pid) }
     return try result(answer, route: .runningDevice(pid: pid))
+  }
+
+  /// Fails at once when the running device's process is stopped (SIGSTOP): its control socket
+  /// still accepts, but nothing would answer before the wait ran out.
+  static func refuseIfStopped(_ address: DeviceAddress, pid: Int32?) throws(PairedDeviceError) {
+    guard let pid, RunLock.isStopped(pid: pid) else { return }
+    throw .controlChannel(
+      address,
+      reason: "the running device (pid \(pid)) is stopped: it answers nothing until it is continued "
+        + "(kill -CONT \(pid))")
   }
 
   private func result(_ answer: ControlAnswer, route: Route) throws(PairedDeviceError) -> Result {

@@ -91,6 +91,13 @@ public final class RunLock: Sendable {
 
   deinit { release() }
 
+  /// Whether the locked file is still the one at ``path``: `false` once it was removed or
+  /// replaced (the device's directory deleted under it), or the lock released. Another process
+  /// may then take a lock at ``path`` although this one is held.
+  public var isStillHeld: Bool {
+    descriptor.withLock { $0 >= 0 && Self.isStillAt(path, $0) }
+  }
+
   /// Releases the lock (closing the file); later calls do nothing.
   public func release() {
     descriptor.withLock { descriptor in

@@ -59,6 +59,10 @@ public final class SimulatedDevice: Sendable {
   /// The device's address.
   public var address: DeviceAddress { directory.address }
 
+  /// Whether its run lock is still the file at `<role>/run.lock`: `false` once the device's
+  /// directory was removed or replaced under it, when it no longer holds its role.
+  public var holdsItsRole: Bool { runLock.isStillHeld }
+
   /// Deactivates the session (closing the link), writes what the journal still holds and
   /// releases the run lock.
   public func stop() {

@@ -59,6 +59,11 @@ public final class UnixSocketLink: DeviceLink {
     var holdsOffCallers = false
     /// What the `epoll` set asks of the connection (0: not known to be armed).
     var interest: UInt32 = 0
+    /// The process at the other end of the connection (`SO_PEERCRED`), 0 when not known.
+    var counterpartPID: Int32 = 0
+    /// Whether that process was stopped (SIGSTOP) when last looked at, and when that was.
+    var counterpartStopped = false
+    var stoppedCheckedAt: ContinuousClock.Instant?
   }
 
   /// A link for the device of `directory`; nothing happens before ``start(_:)``.
@@ -117,6 +122,11 @@ public final class UnixSocketLink: DeviceLink {
     guard let bytes = try? codec.encode(frame) else { return false }
     return state.withLock { state -> Bool in
       guard state.connection >= 0, !state.isStopping else { return false }
+      // A live message (or its reply) needs a counterpart that runs: one stopped with SIGSTOP
+      // keeps its connection open, and would get it only once continued, so it is not reachable
+      // for them (7007), as WatchConnectivity says of a device that is not running. Contexts and
+      // transfers queue in the connection as they would on disk, delivered when it continues.
+      if frame.kind == .message || frame.kind == .reply, Self.isStopped(&state) { return false }
       if state.outbound.isEmpty {
         // The common case writes at once, from the caller's thread: no wake-up in the way.
         let written = LocalSocket.write(state.connection, bytes[...])
@@ -355,6 +365,8 @@ public final class UnixSocketLink: DeviceLink {
   /// Makes `connection` the link's connection and adds it to the `epoll` set.
   private func adopt(_ connection: Int32, _ state: inout LinkState) {
     state.connection = connection
+    state.counterpartPID = Self.peerProcess(connection) ?? 0
+    state.stoppedCheckedAt = nil
     var event = epoll_event()
     event.events = EPOLLIN.rawValue
     event.data.u64 = Self.connectionTag
@@ -387,6 +399,23 @@ public final class UnixSocketLink: DeviceLink {
   func isCounterpart(_ connection: Int32) -> Bool {
     guard let holder = RunLock.holder(at: directory.counterpart.runLockPath), holder > 0 else { return true }
     return Self.peerProcess(connection) == holder
+  }
+
+  /// How long a look at whether the counterpart's process is stopped holds: `/proc/PID/stat` is
+  /// read at most this often, so a live message costs no system call in the common case.
+  static let stoppedCheckInterval = Duration.milliseconds(50)
+
+  /// Whether the counterpart's process is stopped (SIGSTOP), as last seen within
+  /// ``stoppedCheckInterval``.
+  private static func isStopped(_ state: inout LinkState) -> Bool {
+    guard state.counterpartPID > 0 else { return false }
+    let now = ContinuousClock.now
+    if let checked = state.stoppedCheckedAt, now - checked < stoppedCheckInterval {
+      return state.counterpartStopped
+    }
+    state.counterpartStopped = RunLock.isStopped(pid: state.counterpartPID)
+    state.stoppedCheckedAt = now
+    return state.counterpartStopped
   }
 
   /// The pid of the process at the other end of a Unix-domain socket, from the kernel.

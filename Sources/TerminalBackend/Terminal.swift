@@ -331,12 +331,20 @@ public final class Terminal {
   }
 
   /// The scalars of one cell's text for `setcchar`, zero-terminated: a control character
-  /// becomes U+FFFD, and a cluster longer than ncurses holds keeps its first scalar.
+  /// becomes U+FFFD, and a cluster longer than ncurses holds keeps its first scalar, with the
+  /// first marks after it when it is a character and combining marks (`DisplayText` escapes
+  /// those past what a cell holds, so that is what a cluster from it holds).
   static func wideCharacters(of text: String) -> [wchar_t] {
     var scalars = text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }
     if scalars.isEmpty { scalars = [0x20] }
     if text.unicodeScalars.contains(where: TerminalWidth.isControl(scalar:)) { scalars = [0xFFFD] }
-    if scalars.count > Int(CCHARW_MAX) { scalars = [scalars[0]] }
+    if scalars.count > Int(CCHARW_MAX) {
+      let marksOnly = text.unicodeScalars.dropFirst().allSatisfy { scalar in
+        let category = scalar.properties.generalCategory
+        return category == .nonspacingMark || category == .enclosingMark
+      }
+      scalars = marksOnly ? Array(scalars.prefix(Int(CCHARW_MAX))) : [scalars[0]]
+    }
     return scalars + [0]
   }
 

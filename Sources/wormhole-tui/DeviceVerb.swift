@@ -108,7 +108,29 @@ enum DeviceVerb {
       link?.route(with: routes)
       return try DeviceControlServer(session: device.session, directory: device.directory, routes: routes)
     }
-    withExtendedLifetime(sources) { dispatchMain() }
+    let removal = watchForRemoval(device)
+    withExtendedLifetime((sources, removal)) { dispatchMain() }
+  }
+
+  /// How often a running device looks whether its files are still there.
+  static let removalCheckInterval = DispatchTimeInterval.milliseconds(500)
+
+  /// A timer that stops the process (exit 3, saying why) once `device`'s files were removed or
+  /// replaced under it (`rm -rf` of its pair): its run lock no longer guards the role, so a pair
+  /// made again under that name could run a second device of it.
+  static func watchForRemoval(_ device: SimulatedDevice) -> any DispatchSourceTimer {
+    let timer = DispatchSource.makeTimerSource(queue: .global())
+    timer.schedule(deadline: .now() + removalCheckInterval, repeating: removalCheckInterval)
+    timer.setEventHandler {
+      guard !device.holdsItsRole else { return }
+      diagnose(
+        "the \(device.address.role) of \(PairDisplay.name(device.address.pair))'s files were removed or replaced "
+          + "(\(DisplayText.field(device.directory.runLockPath)) is not the run lock it holds): this run stops; "
+          + "create the pair again (pair create) and start the device again")
+      Termination.exit(.failure)
+    }
+    timer.resume()
+    return timer
   }
 
   /// Serves `device`'s control socket (the server `control` makes), then activates its session;

@@ -47,6 +47,14 @@ enum SessionPass {
       do throws(PairedDeviceError) {
         reply = try client.sendMessage(identifier: identifier, archive: archive, replyTimeout: replyTimeout)
       } catch {
+        if case .session(.notReachable) = error,
+          let stopped = stoppedCounterpart(of: address, in: PairArguments.store(arguments))
+        {
+          throw .failure(
+            "not reachable (WCErrorCodeNotReachable 7007): the \(address.role.counterpart) of "
+              + "\(PairDisplay.name(address.pair)) (pid \(stopped)) is stopped, and a live message waits for "
+              + "no one; continue it (kill -CONT \(stopped)) and send again")
+        }
         throw failure(error, otherwise: "pass from the \(address.role.counterpart)")
       }
       if let reply { emit(try SessionLines.reply(reply)) }
@@ -112,6 +120,14 @@ enum SessionPass {
       return "transfer \(outcome.id) is queued: \(peer) has not stored it; it is delivered when both run "
         + "(see transfers --pair)"
     }
+  }
+
+  /// The pid of `address`'s counterpart when it runs here but is stopped (SIGSTOP), else `nil`.
+  static func stoppedCounterpart(of address: DeviceAddress, in store: PairStore) -> Int32? {
+    guard let pid = RunLock.holder(at: store.directory(for: address.counterpart).runLockPath), pid > 0,
+      RunLock.isStopped(pid: pid)
+    else { return nil }
+    return pid
   }
 
   /// The short messages the issue names for the two failures a sender meets most.

@@ -69,3 +69,12 @@ import Testing
     #expect(Self.drawn("🇫", 1) == ["🇫"])
   }
 }
+
+/// A character with more combining marks than a cell holds keeps the first of them on screen.
+@Suite struct CombiningMarkCellTests {
+  @Test func aCharacterWithManyMarksKeepsAsManyAsACellHolds() {
+    let zalgo = "a" + String(repeating: "\u{301}", count: 12)
+    let drawn = Terminal.wideCharacters(of: zalgo)
+    #expect(drawn == [0x61] + Array(repeating: 0x301, count: 4) + [0])
+  }
+}

@@ -139,6 +139,19 @@ struct TerminalInTmuxTests {
     #expect(pane.format("#{alternate_on} #{cursor_flag}") == "0 1")
   }
 
+  /// The other signals whose default is to dump core (SIGQUIT is Ctrl-\\ at a shell's terminal,
+  /// and Swift's backtracer answers it interactively on a terminal left raw).
+  @Test(arguments: [SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ])
+  func everyCoreDumpingSignalRestoresTheTerminalThenEndsByIt(signal: Int32) throws {
+    let pane = try TmuxPane { Self.checkedRun($0) }
+    pane.waitFor("event: none")
+    let pid = try #require(pane.checkProcess())
+    kill(pid, signal)
+    pane.waitFor("exit=\(128 + signal)")
+    #expect(pane.screen().contains("modes=same"))
+    #expect(pane.format("#{alternate_on} #{cursor_flag}") == "0 1")
+  }
+
   @Test func ctrlZSuspendsWithTheTerminalRestoredAndResumeRedraws() throws {
     // An interactive shell with job control, as a person runs it: Ctrl-Z, then `fg`.
     let pane = try TmuxPane(width: 60) { _ in "env PS1='$ ' bash --norc --noprofile -i" }

@@ -120,4 +120,24 @@ import WormholeVocabulary
       #expect(DisplayText.isInvisible(scalar) == expected, "U+\(String(value, radix: 16))")
     }
   }
+
+  /// A terminal cell draws a character with at most 4 combining marks (ncurses drops the rest, or
+  /// all of them): past 4, the marks are escaped, so that a name with 40 marks on its `a` neither
+  /// shows as plain `azalgo` nor as the same name with 4.
+  @Test func marksPastWhatACellHoldsAreEscaped() {
+    let four = "a" + String(repeating: "\u{301}", count: 4) + "zalgo"
+    let forty = "a" + String(repeating: "\u{301}", count: 40) + "zalgo"
+    #expect(DisplayText.field(four) == four)
+    #expect(DisplayText.escaped(four) == four)
+    let field = DisplayText.field(forty)
+    #expect(field != DisplayText.field(four))
+    #expect(field.hasPrefix("\"a" + String(repeating: "\u{301}", count: 4) + "\\u{301}"), "\(field)")
+    #expect(field.unicodeScalars.count { $0 == "\u{301}" } == 4)
+    #expect(DisplayText.name(forty).unicodeScalars.count { $0 == "\u{301}" } == 4)
+    #expect(DisplayText.escaped(forty).unicodeScalars.count { $0 == "\u{301}" } == 4)
+    #expect(DisplayText.escaped(forty).hasSuffix("zalgo"))
+    // Marks on separate characters are counted per character.
+    let spread = String(repeating: "e\u{301}\u{301}", count: 10)
+    #expect(DisplayText.escaped(spread) == spread)
+  }
 }

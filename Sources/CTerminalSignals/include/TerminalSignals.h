@@ -17,7 +17,8 @@ enum {
 };
 
 /// Installs the handlers (SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGWINCH, SIGCONT, and the crash signals
-/// SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE) and, once per process, an atexit restore.
+/// SIGSEGV, SIGBUS, SIGILL, SIGABRT, SIGFPE, SIGQUIT, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ: every one
+/// whose default action dumps core) and, once per process, an atexit restore.
 /// `terminal` is the terminal's descriptor, `original` its modes to restore, `wake` the write
 /// end of a non-blocking pipe written once per signal. Returns 0, or -1 with errno set.
 int terminal_signals_arm(int terminal, const struct termios *original, int wake);
