@@ -38,6 +38,11 @@ typedef struct pcre2_real_general_context_8 pcre2_general_context_8;
 #define PCRE2_ERROR_NOMEMORY (-48)
 #define PCRE2_ERROR_DEPTHLIMIT (-53)
 #define PCRE2_ERROR_HEAPLIMIT (-63)
+// Compile errors about the pattern as a whole (pcre2api(3), "COMPILATION ERROR CODES").
+#define PCRE2_ERROR_PATTERN_TOO_LARGE 120
+#define PCRE2_ERROR_HEAP_FAILED 121
+#define PCRE2_ERROR_PATTERN_TOO_COMPLICATED 186
+#define PCRE2_ERROR_PATTERN_STRING_TOO_LONG 188
 
 pcre2_code_8 *pcre2_compile_8(
   PCRE2_SPTR8 pattern, size_t length, uint32_t options, int *errorcode, size_t *erroroffset,

@@ -30,8 +30,13 @@ public struct PaneFilter: Sendable {
       error = nil
     } catch {
       pattern = nil
-      let offset = error.offset + (inverted ? 1 : 0)
-      self.error = "not a regular expression: \(DisplayText.escaped(error.message)) at character \(offset)"
+      let said = DisplayText.escaped(error.message)
+      if error.concernsTheWholePattern {
+        self.error =
+          "not a regular expression the matcher takes: \(said) (\(source.unicodeScalars.count) characters)"
+      } else {
+        self.error = "not a regular expression: \(said) at character \(error.offset + (inverted ? 1 : 0))"
+      }
     }
   }
 

@@ -50,7 +50,7 @@ enum PassVerb {
     var message: ArchivedValue?
     var archive: Data?
     if arguments.positional.count == 2 {
-      message = try parseJSON(arguments.positional[1], what: "VALUE")
+      message = try parseJSON(arguments.positional[1], what: "VALUE", hint: stringHint)
     } else if let text = arguments.value(.string) {
       message = .string(text)
     } else if let file = arguments.value(.archive) {
@@ -124,13 +124,20 @@ enum PassVerb {
     }
   }
 
-  static func parseJSON(_ text: String, what: String) throws(CommandError) -> ArchivedValue {
+  /// `text` parsed as JSON, or a usage error naming `what`; `hint` (such as "pass text with
+  /// --string", where the verb has that option) follows the reason in parentheses.
+  static func parseJSON(_ text: String, what: String, hint: String? = nil) throws(CommandError)
+    -> ArchivedValue
+  {
     do {
       return try JSONParser().parse(text)
     } catch {
-      throw .usage("\(what) is \(error.description) (pass text with --string)")
+      throw .usage("\(what) is \(error.description)" + (hint.map { " (\($0))" } ?? ""))
     }
   }
+
+  /// What a VALUE that is not JSON is told, where `--string` is given instead.
+  static let stringHint = "pass text with --string"
 
   /// The bytes of `file`, checked to be a property list. Only a regular file is read (a FIFO
   /// would block, a device never end), and no more than a message may hold.

@@ -40,7 +40,8 @@ enum PeerRequests {
     if rest[0].hasPrefix("@") {
       data = try read(String(rest[0].dropFirst()), what: "data file")
     } else {
-      _ = try PassVerb.parseJSON(rest[0], what: "DATA")
+      _ = try PassVerb.parseJSON(
+        rest[0], what: "DATA", hint: "text is a JSON string: '\"hi\"'; or send a file with @FILE")
       data = Array(rest[0].utf8)
     }
     let from = try PeerArguments.from(arguments, action: "send")

@@ -63,7 +63,7 @@ enum RemoteWriteVerbs {
     do {
       if arguments.positional.count == 2 {
         archive = try KeyedArchiveEncoder().encodeBytes(
-          try PassVerb.parseJSON(arguments.positional[1], what: "VALUE"))
+          try PassVerb.parseJSON(arguments.positional[1], what: "VALUE", hint: PassVerb.stringHint))
       } else if let text = arguments.value(.string) {
         archive = try KeyedArchiveEncoder().encodeBytes(.string(text))
       } else if let file = arguments.value(.archive) {

@@ -91,6 +91,31 @@ import Wormhole
     #expect(result.errors.contains(message), "\(result.errors)")
   }
 
+  /// A value that is not JSON is told how to give it where the verb has a way: `pass` and a
+  /// remote pass take `--string`; `peer send` (no `--string`) takes a JSON string or `@FILE`;
+  /// `--lines` and `device run --reply` get no hint they could not follow.
+  @Test(arguments: [
+    (["pass", "x", "hi"], "(pass text with --string)"),
+    (["peer", "send", "--from", "a", "--to", "b", "--mode", "reliable", "hi"], "(text is a JSON string"),
+    (["device", "run", "--pair", "p", "--role", "phone", "--reply", "hi"], "--reply is not valid JSON"),
+  ])
+  func aValueThatIsNotJSONIsToldWhatTheVerbTakes(arguments: [String], said: String) throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let result = try run(arguments + ["--home", home.path])
+    #expect(result.status == 2, "\(result.errors)")
+    #expect(result.errors.contains(said), "\(result.errors)")
+    if arguments[0] != "pass" { #expect(!result.errors.contains("--string"), "\(result.errors)") }
+  }
+
+  /// The hidden verbs (the demo's own `demo-player`) are not offered to a mistyped verb.
+  @Test func anUnknownVerbListsTheVerbsAUserCanRun() throws {
+    let result = try run(["nonsense"])
+    #expect(result.status == 2)
+    #expect(result.errors.contains("verbs: dashboard, pass"), "\(result.errors)")
+    #expect(!result.errors.contains("demo-player"), "\(result.errors)")
+  }
+
   @Test func aMissingContainerSaysWhatToDo() throws {
     let result = try run(["read", "x", "--container", "/nonexistent/app-group"])
     #expect(result.status == 3)

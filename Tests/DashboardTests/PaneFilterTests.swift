@@ -8,6 +8,20 @@ import WormholeVocabulary
 @Suite struct PaneFilterTests {
   let slow = String(repeating: "a", count: 240) + "!"
 
+  /// A pasted expression too large for the matcher says so and its size, not a "character"
+  /// that is merely where PCRE2 noticed; an error at a place still names the place.
+  @Test func anExpressionTooLargeIsSaidAsSuchNotAtACharacter() {
+    let large = String(repeating: "[ab]", count: 75_000)
+    let filter = PaneFilter(large)
+    #expect(
+      filter.error?.hasPrefix("not a regular expression the matcher takes: ") == true, "\(filter.error ?? "")"
+    )
+    #expect(filter.error?.hasSuffix("(300000 characters)") == true, "\(filter.error ?? "")")
+    #expect(filter.error?.contains("at character") == false)
+    #expect(
+      PaneFilter("!ab(").error == "not a regular expression: missing closing parenthesis at character 4")
+  }
+
   /// Issue 12: `(a+)+$` against `a` x 240 + `!` backtracked for over a minute on the loop.
   @Test func aCatastrophicPatternIsCutOffAndTheTreeSaysOnHowManyNames() {
     var harness = DashboardHarness(mailboxes: [

@@ -23,6 +23,29 @@ import Testing
     #expect(RunLock.holder(at: path) == nil)
   }
 
+  /// A lock that cannot be made where the home is (no permission, a read-only file system) says
+  /// what to do, as the message verbs do of a read-only directory. sysfs refuses to create a
+  /// file to every user, root too, so the refusal is the same wherever the suite runs.
+  @Test func aLockThatCannotBeCreatedSaysAWritableHomeIsNeeded() throws {
+    var status = stat()
+    try #require(stat("/sys", &status) == 0, "/sys is not mounted")
+    do {
+      let lock = try RunLock(path: "/sys/run.lock")
+      lock.release()
+      Issue.record("a run lock was taken in /sys")
+    } catch {
+      guard case .unavailable(let message) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(message.contains("/sys/run.lock"), "\(message)")
+      #expect(
+        message.contains(
+          "running or changing a device needs a writable home (choose one with --home or WORMHOLE_HOME)"),
+        "\(message)")
+    }
+  }
+
   /// A file removed at every attempt ends in an error that says so, not a lock on nothing.
   @Test func aLockFileRemovedAtEveryAttemptIsRefused() throws {
     let folder = TemporaryDirectory(prefix: "runlock")

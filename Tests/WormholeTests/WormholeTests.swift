@@ -434,9 +434,13 @@ import Testing
     let wormhole = try Wormhole(directory: temporary.path, options: options)
     // Batches smaller than a generation (about 45 records), each awaited, so the follower is
     // never more than one rotation behind: what is tested is the rotation hand-over itself.
+    // Awaited for long (a machine at load 10 once took over 10 s): a batch not heard by then
+    // fails as such, not as records lost to a second rotation the follower could not see.
     for batch in 0..<10 {
       for index in 0..<30 { try wormhole.passMessage(nil, identifier: "r\(batch)-\(index)") }
-      _ = collected.wait(for: (batch + 1) * 30)
+      let heard = collected.wait(for: (batch + 1) * 30, seconds: 60)
+      try #require(
+        heard.count >= (batch + 1) * 30, "batch \(batch): the follower heard \(heard.count) records")
     }
     #expect(collected.values == Array(1...300))
     #expect(temporary.exists(".wormhole-journal.1"))
