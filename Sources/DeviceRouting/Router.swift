@@ -49,6 +49,15 @@ public final class Router: Sendable {
     register(.deepLink(handler), matching: try RoutePattern(source), label: label)
   }
 
+  /// Registers a deep-link catcher with `pattern`, compiled once by the caller (with the
+  /// ``MatchLimits`` it chose), as the form that takes its source does.
+  public func catchDeepLinks(
+    matching pattern: RoutePattern, label: String? = nil,
+    _ handler: @escaping @Sendable (DeepLink) -> DeepLinkDecision
+  ) -> RouteToken {
+    register(.deepLink(handler), matching: pattern, label: label)
+  }
+
   /// Registers a push catcher after those already registered: it takes a push whose notification
   /// identifier its pattern, `source` compiled as a ``RoutePattern``, matches whole (unless an
   /// earlier catcher does). Push catchers do not decline.
@@ -58,6 +67,15 @@ public final class Router: Sendable {
     _ handler: @escaping @Sendable (PushNotification) -> Void
   ) throws(PatternError) -> RouteToken {
     register(.push(handler), matching: try RoutePattern(source), label: label)
+  }
+
+  /// Registers a push catcher with `pattern`, compiled once by the caller (with the
+  /// ``MatchLimits`` it chose), as the form that takes its source does.
+  public func catchPushes(
+    matching pattern: RoutePattern, label: String? = nil,
+    _ handler: @escaping @Sendable (PushNotification) -> Void
+  ) -> RouteToken {
+    register(.push(handler), matching: pattern, label: label)
   }
 
   /// Makes `handler` the deep-link delegate, in place of any other, while the token lives: it

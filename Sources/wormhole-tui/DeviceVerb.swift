@@ -117,17 +117,20 @@ enum DeviceVerb {
 
   /// A timer that stops the process (exit 3, saying why) once `device`'s files were removed or
   /// replaced under it (`rm -rf` of its pair): its run lock no longer guards the role, so a pair
-  /// made again under that name could run a second device of it.
+  /// made again under that name could run a second device of it. It ends without the clean-ups,
+  /// which remove the device's sockets and reports by their paths: those may already be a newer
+  /// run's, of the pair made again.
   static func watchForRemoval(_ device: SimulatedDevice) -> any DispatchSourceTimer {
     let timer = DispatchSource.makeTimerSource(queue: .global())
     timer.schedule(deadline: .now() + removalCheckInterval, repeating: removalCheckInterval)
     timer.setEventHandler {
       guard !device.holdsItsRole else { return }
-      diagnose(
-        "the \(device.address.role) of \(PairDisplay.name(device.address.pair))'s files were removed or replaced "
-          + "(\(DisplayText.field(device.directory.runLockPath)) is not the run lock it holds): this run stops; "
-          + "create the pair again (pair create) and start the device again")
-      Termination.exit(.failure)
+      Termination.abandonFiles(
+        saying:
+          "the \(device.address.role) of \(PairDisplay.name(device.address.pair))'s files were removed or "
+          + "replaced (\(DisplayText.field(device.directory.runLockPath)) is not the run lock it holds): this run "
+          + "stops, leaving the files at those paths alone; start the device again (once the pair exists again: "
+          + "pair create)", .failure)
     }
     timer.resume()
     return timer

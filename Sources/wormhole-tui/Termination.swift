@@ -23,6 +23,23 @@ enum Termination {
     state.withLock { $0.cleanups.append(cleanup) }
   }
 
+  /// Ends the process with `code`, saying `message` first, without the clean-ups: for a run whose
+  /// files are no longer its own (a device whose pair was removed and made again), where each
+  /// clean-up would remove or write a file by its path that may now be another run's. The kernel
+  /// closes what the process holds. Returns, saying nothing, when the process is already ending:
+  /// its clean-ups (releasing a run lock) may be what made the files look gone.
+  static func abandonFiles(saying message: String, _ code: ExitCode) {
+    let claimed = state.withLock { state -> Bool in
+      guard !state.ending else { return false }
+      state.ending = true
+      return true
+    }
+    guard claimed else { return }
+    diagnose(message)
+    fflush(nil)
+    Glibc._exit(code.rawValue)
+  }
+
   /// Ends the process with `code`.
   static func exit(_ code: ExitCode) -> Never {
     runCleanups()

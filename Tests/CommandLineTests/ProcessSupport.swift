@@ -131,6 +131,8 @@ final class RunningCommand: Sendable {
   }
 
   func interrupt() { process.interrupt() }
+  /// Sends `number` (SIGSTOP, SIGCONT, ...).
+  func signal(_ number: Int32) { kill(process.processIdentifier, number) }
   /// Sends SIGTERM.
   func terminate() { process.terminate() }
 }

@@ -151,6 +151,27 @@ import Testing
     #expect(pattern.match(String(repeating: "a", count: 5_000)) == .match)
   }
 
+  /// A pattern compiled by the caller is registered as it is, with the limits it was given: the
+  /// same source under the interactive limits takes the link, under a caller's tiny ones it is
+  /// cut off.
+  @Test func aCatcherRegisteredWithACompiledPatternKeepsItsLimits() throws {
+    let url = "myapp://" + String(repeating: "a", count: 12) + "!"
+    let source = "myapp://(a+)+!"
+    var tiny = MatchLimits.interactive
+    tiny.steps = 1
+    tiny.minimumStepsPerStart = 1
+    let strict = Router()
+    let cut = strict.catchDeepLinks(matching: try RoutePattern(source, limits: tiny)) { _ in .handled }
+    #expect(strict.route(try Self.link(url)).cutOff.map(\.reason) == [.matchLimit])
+    let plain = Router()
+    let taken = try plain.catchDeepLinks(matching: source) { _ in .handled }
+    #expect(plain.route(try Self.link(url)).taker != .unhandled)
+    let pushes = Router()
+    let push = pushes.catchPushes(matching: try RoutePattern("order-[0-9]+")) { _ in }
+    #expect(pushes.catchers.map(\.pattern) == ["order-[0-9]+"])
+    _ = (cut, taken, push)
+  }
+
   @Test func aCatastrophicCatcherIsReportedCutOffAndRoutingGoesOn() throws {
     let router = Router()
     let log = Log()
