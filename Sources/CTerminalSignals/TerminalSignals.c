@@ -139,6 +139,9 @@ int terminal_signals_arm(int terminal, const struct termios *original, int wake)
     if (install(interrupt_signals[i], on_interrupt, SA_RESTART, &previous_interrupt[i]) != 0) return -1;
   }
   for (size_t i = 0; i < COUNT(crash_signals); i++) {
+    // One the parent left ignored (a script's `trap '' QUIT`, SIGXFSZ for EFBIG) stays ignored.
+    if (sigaction(crash_signals[i], NULL, &previous_crash[i]) != 0) return -1;
+    if (previous_crash[i].sa_handler == SIG_IGN) continue;
     if (install(crash_signals[i], on_crash, SA_NODEFER, &previous_crash[i]) != 0) return -1;
   }
   if (install(SIGTSTP, on_suspend, SA_RESTART, &previous_suspend) != 0) return -1;

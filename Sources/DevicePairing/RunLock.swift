@@ -55,8 +55,8 @@ public final class RunLock: Sendable {
         guard code == EROFS || code == EACCES || code == EPERM else { throw .unavailable(failure) }
         throw .unavailable(
           failure
-            + ": running or changing a device needs a writable home (choose one with --home or WORMHOLE_HOME); "
-            + "reading (pair list, dump) works")
+            + ": running or changing a device or a peer needs a writable home (choose one with --home or WORMHOLE_HOME); "
+            + "reading (pair list, peer list, dump) works")
       }
       afterOpening()
       var request = Self.request(Int16(F_WRLCK))

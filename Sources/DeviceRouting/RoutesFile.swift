@@ -148,7 +148,10 @@ private struct Parser {
       do {
         pattern = try RoutePattern(patternToken.text)
       } catch {
-        fail(line, patternToken.column(ofScalar: error.offset), "bad pattern: \(error.message)")
+        // An error about the whole pattern (too large) is at the pattern, not where PCRE2 noticed.
+        let column =
+          error.concernsTheWholePattern ? patternToken.column : patternToken.column(ofScalar: error.offset)
+        fail(line, column, "bad pattern: \(error.message)")
       }
     }
     let action = action(tokens, from: 2, after: patternToken, line: line, allowsDecline: kind == .deepLink)

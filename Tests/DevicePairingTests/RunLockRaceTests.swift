@@ -41,7 +41,8 @@ import Testing
       #expect(message.contains("/sys/run.lock"), "\(message)")
       #expect(
         message.contains(
-          "running or changing a device needs a writable home (choose one with --home or WORMHOLE_HOME)"),
+          "running or changing a device or a peer needs a writable home (choose one with --home or WORMHOLE_HOME)"
+        ),
         "\(message)")
     }
   }

@@ -35,7 +35,7 @@ import Testing
     #expect(home.store.status(of: pair).reachability == .reachable)
 
     _ = kill(watch.pid, SIGSTOP)
-    while !RunLock.isStopped(pid: watch.pid) { usleep(1_000) }
+    try #require(Self.waitUntil { RunLock.isStopped(pid: watch.pid) }, "the watch did not stop")
     #expect(refused(phone, "stopped"))
     // Once refused, every message is, while it stays stopped: none waits in the connection.
     #expect(throws: SessionError.notReachable) {
@@ -46,7 +46,7 @@ import Testing
     _ = try phone.session.transferFile(bytes("queued"), identifier: "doc")
 
     _ = kill(watch.pid, SIGCONT)
-    while RunLock.isStopped(pid: watch.pid) { usleep(1_000) }
+    try #require(Self.waitUntil { !RunLock.isStopped(pid: watch.pid) }, "the watch did not continue")
     let deadline = ContinuousClock.now + .seconds(2)
     var sent = false
     while !sent && ContinuousClock.now < deadline {
@@ -57,5 +57,15 @@ import Testing
     }
     #expect(sent, "a continued counterpart is reachable again")
     #expect(home.store.status(of: pair).reachability == .reachable)
+  }
+
+  /// Whether `condition` came true within 10 s (polled: a process's state has no event to await).
+  static func waitUntil(_ condition: () -> Bool) -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while !condition() {
+      guard ContinuousClock.now < deadline else { return false }
+      usleep(1_000)
+    }
+    return true
   }
 }

@@ -43,6 +43,19 @@ import WormholeVocabulary
     #expect(empty.delegate == nil)
   }
 
+  /// A pattern too large for the matcher is reported at the pattern's own column, not at where
+  /// PCRE2 happened to notice (which could be past the end of the line's pattern).
+  @Test func aPatternTooLargeIsReportedAtThePattern() {
+    let large = String(repeating: "[ab]", count: 75_000)
+    do {
+      _ = try RoutesFile.parse("push  \(large) print", file: "large.routes")
+      Issue.record("parsed")
+    } catch {
+      #expect(error.errors.map(\.column) == [7])
+      #expect(error.errors.first?.message == "bad pattern: regular expression is too large", "\(error)")
+    }
+  }
+
   /// Every bad line is reported, each with its file, line and column, not just the first.
   @Test func everyBadLineIsReportedWithItsLineAndColumn() {
     let text = """

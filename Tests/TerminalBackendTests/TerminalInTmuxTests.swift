@@ -152,6 +152,25 @@ struct TerminalInTmuxTests {
     #expect(pane.format("#{alternate_on} #{cursor_flag}") == "0 1")
   }
 
+  /// A core-dumping signal the parent left ignored (`trap '' QUIT` in a script, or SIGXFSZ so
+  /// that a write past the size limit fails with EFBIG instead) stays ignored: the terminal's
+  /// crash handler is not installed over it, so it does not end the program.
+  @Test(arguments: [SIGQUIT, SIGXFSZ])
+  func aCoreDumpingSignalLeftIgnoredStaysIgnored(signal: Int32) throws {
+    let name = signal == SIGQUIT ? "QUIT" : "XFSZ"
+    let pane = try TmuxPane { directory in
+      "sh -c 'trap \"\" \(name); \(checkExecutable) \(directory)/pid; echo exit=$?; read line'"
+    }
+    pane.waitFor("event: none")
+    let pid = try #require(pane.checkProcess())
+    kill(pid, signal)
+    // Still running: the next key is read and shown.
+    pane.send("j")
+    pane.waitFor("event: key j")
+    pane.send("q")
+    pane.waitFor("exit=0")
+  }
+
   @Test func ctrlZSuspendsWithTheTerminalRestoredAndResumeRedraws() throws {
     // An interactive shell with job control, as a person runs it: Ctrl-Z, then `fg`.
     let pane = try TmuxPane(width: 60) { _ in "env PS1='$ ' bash --norc --noprofile -i" }
