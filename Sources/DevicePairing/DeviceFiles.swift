@@ -11,6 +11,15 @@ struct SystemCallFailure: Error, Sendable, Equatable {
   var message: String {
     "could not \(operation) \(PairDisplay.path(path)): \(String(cString: strerror(code)))"
   }
+
+  /// ``message``, followed, when the home cannot be written (no permission, a read-only file
+  /// system), by what to do about it, as the message verbs say it of a read-only directory.
+  var messageAdvisingAWritableHome: String {
+    guard code == EROFS || code == EACCES || code == EPERM else { return message }
+    return message
+      + ": running or changing a device or a peer needs a writable home (choose one with --home or "
+      + "WORMHOLE_HOME); reading (pair list, peer list, dump) works"
+  }
 }
 
 /// The POSIX calls of the pair store and the device storage: directories, atomic files, trees.

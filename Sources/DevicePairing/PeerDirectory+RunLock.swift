@@ -7,7 +7,7 @@ extension PeerDirectory {
   /// Its id is new, so only a sweep may hold its lock a moment: that is waited for.
   func takeRunLock(for peer: PeerIdentity) throws(LinkError) -> RunLock {
     do throws(SystemCallFailure) { try DeviceFiles.makeDirectories(path) } catch {
-      throw LinkError(error.message)
+      throw LinkError(error.messageAdvisingAWritableHome)
     }
     do throws(RunLock.Failure) { return try RunLock(path: lockPath(peer.id), waits: true) } catch {
       switch error {

@@ -49,14 +49,8 @@ public final class RunLock: Sendable {
     for _ in 0..<Self.attempts {
       let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
       guard descriptor >= 0 else {
-        let code = errno
-        let failure = SystemCallFailure(operation: "open", path: path, code: code).message
-        // As the message verbs say it of a read-only wormhole directory: what to do about it.
-        guard code == EROFS || code == EACCES || code == EPERM else { throw .unavailable(failure) }
         throw .unavailable(
-          failure
-            + ": running or changing a device or a peer needs a writable home (choose one with --home or WORMHOLE_HOME); "
-            + "reading (pair list, peer list, dump) works")
+          SystemCallFailure(operation: "open", path: path, code: errno).messageAdvisingAWritableHome)
       }
       afterOpening()
       var request = Self.request(Int16(F_WRLCK))

@@ -293,8 +293,9 @@ enum ClearVerb {
     details: """
       --pair NAME --role ROLE clears a simulated device's mailboxes (with session-file, those its
       received transfers were stored in). session-context removes the identifiers (--all: every
-      one) from the device's application context, delivered when both devices run; the device
-      must not be running (exit 3). session-message has nothing to clear: it is never stored.
+      one) from the device's application context, delivered when both devices run (through the
+      running device when device run holds the role). session-message has nothing to clear: it is
+      never stored.
       """,
     options: [
       OptionSpec(.all, help: "remove every *.archive mailbox in the directory"),

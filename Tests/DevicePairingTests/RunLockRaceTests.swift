@@ -1,4 +1,6 @@
+import DeviceSession
 import Glibc
+import PeerSession
 import TestSupport
 import Testing
 
@@ -44,6 +46,22 @@ import Testing
           "running or changing a device or a peer needs a writable home (choose one with --home or WORMHOLE_HOME)"
         ),
         "\(message)")
+    }
+  }
+
+  /// A peer on a home where its service's folder cannot be made says the same, not a bare
+  /// mkdir error (sysfs refuses a new folder to every user).
+  @Test func aPeerWhoseFolderCannotBeMadeSaysAWritableHomeIsNeeded() throws {
+    let directory = PeerDirectory(home: "/sys/wormhole-test-home", service: try ServiceType("chat"))
+    let peer = try #require(PeerIdentity(name: try PeerName("desk"), id: 0x1111_6da4))
+    do {
+      let lock = try directory.takeRunLock(for: peer)
+      lock.release()
+      Issue.record("a peer's run lock was taken in /sys")
+    } catch {
+      #expect(error.reason.contains("/sys/wormhole-test-home"), "\(error)")
+      #expect(
+        error.reason.contains("needs a writable home (choose one with --home or WORMHOLE_HOME)"), "\(error)")
     }
   }
 
