@@ -62,7 +62,7 @@ public enum DisplayText {
   static func hasTooManyMarks(_ text: String) -> Bool {
     var marks = 0
     for scalar in text.unicodeScalars {
-      marks = isCombiningMark(scalar) ? marks + 1 : 0
+      marks = TerminalWidth.isCombiningMark(scalar: scalar) ? marks + 1 : 0
       if marks > maximumMarks { return true }
     }
     return false
@@ -82,7 +82,7 @@ public enum DisplayText {
     // all on screen nor passes for `a` with 4.
     var marks = 0
     for scalar in text.unicodeScalars {
-      let isMark = isCombiningMark(scalar)
+      let isMark = TerminalWidth.isCombiningMark(scalar: scalar)
       switch scalar {
       case "\"" where quotes: out += "\\\""
       case "\\" where quotes: out += "\\\\"
@@ -105,16 +105,6 @@ public enum DisplayText {
   /// cell holds a character and at most 4 more (ncurses' `CCHARW_MAX` of 5).
   public static let maximumMarks = 4
 
-  /// Whether `scalar` is a nonspacing or enclosing mark: drawn on the character before it, in no
-  /// column of its own.
-  static func isCombiningMark(_ scalar: Unicode.Scalar) -> Bool {
-    guard scalar.value >= 0x300 else { return false }
-    switch scalar.properties.generalCategory {
-    case .nonspacingMark, .enclosingMark: return true
-    default: return false
-    }
-  }
-
   /// Appends `text` as a JSON string literal (RFC 8259) in UTF-8, quotes included: `"` and `\`
   /// escaped, and everything ``needsEscape(_:)`` picks (names' strength: every invisible
   /// character, as JSON is read by programs and an escape reads back the same, and combining marks
@@ -130,7 +120,7 @@ public enum DisplayText {
     }
     var marks = 0  // as in `append(_:to:quotes:strict:)`: marks past what a cell draws are escaped
     for scalar in text.unicodeScalars {
-      let isMark = isCombiningMark(scalar)
+      let isMark = TerminalWidth.isCombiningMark(scalar: scalar)
       switch scalar {
       case "\"": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
       case "\\": out.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])

@@ -339,10 +339,7 @@ public final class Terminal {
     if scalars.isEmpty { scalars = [0x20] }
     if text.unicodeScalars.contains(where: TerminalWidth.isControl(scalar:)) { scalars = [0xFFFD] }
     if scalars.count > Int(CCHARW_MAX) {
-      let marksOnly = text.unicodeScalars.dropFirst().allSatisfy { scalar in
-        let category = scalar.properties.generalCategory
-        return category == .nonspacingMark || category == .enclosingMark
-      }
+      let marksOnly = text.unicodeScalars.dropFirst().allSatisfy(TerminalWidth.isCombiningMark(scalar:))
       scalars = marksOnly ? Array(scalars.prefix(Int(CCHARW_MAX))) : [scalars[0]]
     }
     return scalars + [0]

@@ -81,6 +81,17 @@ public enum TerminalWidth {
     }
   }
 
+  /// Whether `scalar` is a nonspacing or enclosing mark: drawn on the character before it, in no
+  /// column of its own. The one definition for `DisplayText` (which escapes marks past what a
+  /// cell holds) and the backend (which draws a character with the marks a cell holds).
+  public static func isCombiningMark(scalar: Unicode.Scalar) -> Bool {
+    guard scalar.value >= 0x300 else { return false }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark: return true
+    default: return false
+    }
+  }
+
   /// `text` cut to at most `limit` columns, ending in `…` when it was cut.
   public static func truncated(_ text: String, toColumns limit: Int) -> String {
     guard limit > 0 else { return "" }

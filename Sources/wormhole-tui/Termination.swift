@@ -29,12 +29,7 @@ enum Termination {
   /// closes what the process holds. Returns, saying nothing, when the process is already ending:
   /// its clean-ups (releasing a run lock) may be what made the files look gone.
   static func abandonFiles(saying message: String, _ code: ExitCode) {
-    let claimed = state.withLock { state -> Bool in
-      guard !state.ending else { return false }
-      state.ending = true
-      return true
-    }
-    guard claimed else { return }
+    guard claimEnd() != nil else { return }
     diagnose(message)
     fflush(nil)
     Glibc._exit(code.rawValue)
@@ -84,15 +79,20 @@ enum Termination {
     }
   }
 
-  /// Claims the end of the process and runs the clean-ups; a second caller waits for the first
-  /// to end the process.
-  private static func runCleanups() {
-    let cleanups = state.withLock { state -> [@Sendable () -> Void]? in
+  /// Claims the end of the process: the clean-ups registered, or `nil` when another caller has
+  /// claimed it already.
+  private static func claimEnd() -> [@Sendable () -> Void]? {
+    state.withLock { state in
       guard !state.ending else { return nil }
       state.ending = true
       return state.cleanups
     }
-    guard let cleanups else {
+  }
+
+  /// Claims the end of the process and runs the clean-ups; a second caller waits for the first
+  /// to end the process.
+  private static func runCleanups() {
+    guard let cleanups = claimEnd() else {
       while true { pause() }
     }
     for cleanup in cleanups.reversed() { cleanup() }

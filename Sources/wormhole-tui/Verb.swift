@@ -40,6 +40,9 @@ enum Verbs {
     BridgeVerb.verb,
   ]
 
+  /// The verbs offered to a user (help, a mistyped verb's message): all but the hidden ones.
+  static var listed: [Verb] { all.filter { !$0.isHidden } }
+
   /// The verb called `name`, matched by its exact bytes.
   static func named(_ name: String) -> Verb? { all.first { matches(name, $0.name) } }
 
@@ -58,7 +61,7 @@ enum Verbs {
       verbs:
 
       """
-    for verb in all where !verb.isHidden {
+    for verb in listed {
       text += "  " + verb.name.padding(toLength: 10, withPad: " ", startingAt: 0) + verb.summary + "\n"
     }
     text += """

@@ -50,7 +50,7 @@ if Verbs.matches(name, "--version") || Verbs.matches(name, "version") {
 }
 guard let verb = Verbs.named(name) else {
   diagnose(
-    "unknown verb \(DisplayText.field(name)); verbs: \(Verbs.all.filter { !$0.isHidden }.map(\.name).joined(separator: ", ")) (see --help)"
+    "unknown verb \(DisplayText.field(name)); verbs: \(Verbs.listed.map(\.name).joined(separator: ", ")) (see --help)"
   )
   Termination.exit(.usage)
 }
