@@ -490,7 +490,7 @@ public final class MQTTPeerLink: PeerEventWorkLink {
         try client.subscribe(topics.inboxFilter(of: local.id), quality: .atLeastOnce)
         try client.subscribe(topics.probeTopic, quality: .atMostOnce)
         // Under the lock, as ``advertise(_:)`` publishes: the broker keeps the newest presence.
-        try state.withLock { state throws(MQTTError) in
+        _ = try state.withLock { state throws(MQTTError) in
           try client.publish(
             state.presence, to: topics.presence(local.id), quality: .atLeastOnce, retained: true)
         }

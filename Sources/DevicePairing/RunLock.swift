@@ -69,7 +69,7 @@ public final class RunLock: Sendable {
         throw .unavailable(SystemCallFailure(operation: "lock", path: path, code: code).message)
       }
       guard Self.isStillAt(path, descriptor) else {
-        _ = close(descriptor)
+        Self.unlockAndClose(descriptor)
         continue
       }
       let text = Array("\(getpid())\n".utf8)
@@ -99,12 +99,24 @@ public final class RunLock: Sendable {
     descriptor.withLock { $0 >= 0 && Self.isStillAt(path, $0) }
   }
 
-  /// Releases the lock (closing the file); later calls do nothing.
+  /// Releases the lock (unlocking, then closing the file); later calls do nothing.
+  ///
+  /// Unlocked before it is closed: a child that this process forks holds a copy of the open file
+  /// description until it execs (close-on-exec acts only then), and a lock that is merely closed
+  /// stays held by that copy, so the device would still look running for a moment after it
+  /// stopped. An unlock acts on the description itself, whoever else has it open.
   public func release() {
     descriptor.withLock { descriptor in
-      if descriptor >= 0 { _ = close(descriptor) }
+      if descriptor >= 0 { Self.unlockAndClose(descriptor) }
       descriptor = -1
     }
+  }
+
+  /// Unlocks the file open as `descriptor`, then closes it (see ``release()``).
+  private static func unlockAndClose(_ descriptor: Int32) {
+    var request = Self.request(Int16(F_UNLCK))
+    _ = fcntl(descriptor, setLock, &request)
+    _ = close(descriptor)
   }
 
   /// The pid of the process that holds the lock at `path`, `0` when it holds it but has not
@@ -130,7 +142,7 @@ public final class RunLock: Sendable {
       if errno == ENOENT { sweep(false) }
       return
     }
-    defer { _ = close(descriptor) }
+    defer { unlockAndClose(descriptor) }
     var request = Self.request(Int16(F_WRLCK))
     guard fcntl(descriptor, setLock, &request) == 0, isStillAt(path, descriptor) else { return }
     sweep(true)

@@ -25,6 +25,50 @@ import Testing
     #expect(RunLock.holder(at: path) == nil)
   }
 
+  /// A released lock is free at once, though a child forked meanwhile still has the lock's file
+  /// open (as a child does between its fork and its exec, close-on-exec notwithstanding): a
+  /// device that stopped no longer looks running, and its role can run again.
+  @Test func aReleasedLockIsFreeThoughAForkedChildHasItsFileOpen() throws {
+    let folder = TemporaryDirectory(prefix: "runlock")
+    defer { folder.remove() }
+    let path = folder.path("run.lock")
+    let lock = try RunLock(path: path)
+    var children: [pid_t] = []
+    defer {
+      for child in children {
+        kill(child, SIGKILL)
+        var status: Int32 = 0
+        _ = waitpid(child, &status, 0)
+      }
+    }
+    children.append(try Self.forkAChildThatWaits())
+    lock.release()
+    #expect(RunLock.holder(at: path) == nil)
+    let again = try RunLock(path: path)
+    #expect(RunLock.holder(at: path) == getpid())
+    again.release()
+    // The same of the lock a sweep holds while it runs.
+    var swept = false
+    RunLock.whileFree(at: path) { _ in
+      swept = true
+      if let child = try? Self.forkAChildThatWaits() { children.append(child) }
+    }
+    #expect(swept && children.count == 2)
+    #expect(RunLock.holder(at: path) == nil, "the sweep's lock is released too")
+  }
+
+  /// A child of this process that does nothing until it is killed, holding copies of every
+  /// descriptor open now.
+  private static func forkAChildThatWaits() throws -> pid_t {
+    let child = fork()
+    if child == 0 {
+      // Only async-signal-safe calls in the child of a threaded process.
+      while true { pause() }
+    }
+    try #require(child > 0, "fork failed: \(errno)")
+    return child
+  }
+
   /// A lock that cannot be made where the home is (no permission, a read-only file system) says
   /// what to do, as the message verbs do of a read-only directory. sysfs refuses to create a
   /// file to every user, root too, so the refusal is the same wherever the suite runs.

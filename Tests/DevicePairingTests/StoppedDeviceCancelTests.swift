@@ -7,22 +7,6 @@ import WormholeVocabulary
 /// `transfers cancel ID` while the device is down works on its queue on disk, and journals the
 /// cancel as the running device's session does.
 @Suite struct StoppedDeviceCancelTests {
-  /// Cancels as `transfers cancel` does. A run lock this process just released can still be held
-  /// for a moment by a child another test forked meanwhile (see `DeviceUnderTest`): only that
-  /// case is tried again, for at most two seconds.
-  private func cancel(_ client: PairedDeviceClient, _ id: UInt64) throws(PairedDeviceError)
-    -> PairedDeviceClient.Route
-  {
-    var attempts = 0
-    while true {
-      do { return try client.cancelTransfer(id: id) } catch {
-        guard case .notAnswering(_, let pid) = error, pid == getpid(), attempts < 200 else { throw error }
-        attempts += 1
-        usleep(10_000)
-      }
-    }
-  }
-
   @Test func aCancelOnTheDiskOfAStoppedDeviceIsJournaledCancelledAsTheRunningDeviceWould() throws {
     let home = TemporaryHome()
     defer { home.remove() }
@@ -32,7 +16,7 @@ import WormholeVocabulary
     let kept = try phone.session.transferFile(bytes("later"), identifier: "doc")
     phone.stop()
     let client = PairedDeviceClient(store: home.store, address: pair.phone, applicationGroup: "group.test")
-    #expect(try cancel(client, transfer.id) == .stoppedDevice)
+    #expect(try client.cancelTransfer(id: transfer.id) == .stoppedDevice)
     #expect(try home.store.transfers(of: pair.phone).map(\.id) == [kept.id])
     let mailboxes = try MailboxDelivery(
       device: home.store.directory(for: pair.phone), applicationGroup: "group.test")
@@ -42,7 +26,7 @@ import WormholeVocabulary
     #expect(journal.allSatisfy { $0.device == "desk/phone" && $0.peer == "desk/watch" })
     // A transfer that is not queued is not found, and journals nothing.
     #expect(throws: PairedDeviceError.session(.transferNotFound(transfer.id))) {
-      try cancel(client, transfer.id)
+      try client.cancelTransfer(id: transfer.id)
     }
     #expect(mailboxes.journaledRecords().count { $0.delivery == .cancelled } == 1)
   }

@@ -28,30 +28,13 @@ final class DeviceUnderTest: Sendable, CollectsSessionDeliveries {
 
   /// Opens the device, sets the handler, and activates it unless told not to.
   init(_ store: PairStore, _ address: DeviceAddress, activate: Bool = true) throws {
-    device = try Self.open(store, address)
+    device = try SimulatedDevice(store: store, address: address, applicationGroup: "group.test")
     let deliveries = deliveries
     device.session.setDeliveryHandler { deliveries.append($0) }
     if activate { try device.session.activate() }
   }
 
   var session: SessionEngine { device.session }
-
-  /// Opens the device. A run lock that this very process holds, just released by an earlier
-  /// device of the test, can still be held for a moment by a child process that another test
-  /// forked meanwhile (an open file description lives on in the child until it execs, and the
-  /// kernel gives no event for that): only that case is tried again, for at most two seconds.
-  private static func open(_ store: PairStore, _ address: DeviceAddress) throws -> SimulatedDevice {
-    var attempts = 0
-    while true {
-      do {
-        return try SimulatedDevice(store: store, address: address, applicationGroup: "group.test")
-      } catch {
-        guard case .alreadyRunning(_, let pid) = error, pid == getpid(), attempts < 200 else { throw error }
-        attempts += 1
-        usleep(10_000)
-      }
-    }
-  }
 
   func stop() { device.stop() }
 }
