@@ -149,12 +149,12 @@ let package = Package(
         "Dashboard", "TerminalScreen", "TerminalTheme", "TerminalBackend", "PatternMatching",
         "DevicePairing", "DeviceSession", "PeerSession", "MQTTClient", "FleetProtocol",
       ]),
-    .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"]),
+    .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "TestSupport"]),
     .testTarget(
       name: "KeyedArchiveTests",
       dependencies: [
         "KeyedArchive", "ArchivedValues", "PropertyList", "TerminalScreen", "WormholeVocabulary",
-        "SnapshotSupport",
+        "SnapshotSupport", "TestSupport",
       ],
       exclude: ["Fixtures", "Golden"]),
     // Reads the sources of the pure modules: none may import Foundation, Glibc or Dispatch.

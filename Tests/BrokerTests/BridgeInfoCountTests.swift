@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The real `bridge` says in its retained bridge info how many mailboxes it publishes, and says
 /// it again when that number changes, so a reader can tell when fewer arrived.
 @Suite(
   .enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"), .serialized,
-  .timeLimit(.minutes(2)))
+  .hangLimit)
 struct BridgeInfoCountTests {
   @Test func theBridgeInfoCountsTheMailboxesThePublisherHoldsRetained() throws {
     let setup = try BridgeTests.Setup()

@@ -14,7 +14,7 @@ import WormholeVocabulary
 /// the `p` form passing on a bridged machine.
 @Suite(
   .enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"), .serialized,
-  .timeLimit(.minutes(3)))
+  .hangLimit)
 struct FleetDashBrokerTests {
   typealias Setup = BridgeTests.Setup
 

@@ -11,7 +11,7 @@ import Testing
 /// broker's messages being real), and the real binary in tmux.
 @Suite(
   .enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"), .serialized,
-  .timeLimit(.minutes(3)))
+  .hangLimit)
 struct FleetDashboardTests {
   /// Runs the dashboard's loop over the fleet of `broker` (no local directory), playing `script`.
   static func runDashboard(

@@ -15,7 +15,7 @@ import WormholeVocabulary
 /// configuration: the retained state must arrive whole, and a shortfall must be said.
 @Suite(
   .enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"), .serialized,
-  .timeLimit(.minutes(3)))
+  .hangLimit)
 struct FleetQueueTests {
   static let machines = 100
   static let mailboxes = 50

@@ -13,7 +13,7 @@ import Testing
 /// over or counted.
 @Suite(
   .enabled(if: TestBroker.isAvailable, "needs mosquitto, mosquitto-clients and libmosquitto1"), .serialized,
-  .timeLimit(.minutes(2)))
+  .hangLimit)
 struct FleetSourceBoundTests {
   @Test func messagesBeyondTheBoundAreDroppedAndCountedNotHeld() throws {
     let broker = try TestBroker()

@@ -9,7 +9,7 @@ import Wormhole
 /// of the program (its flags reach the loop and the executor), drawing through ncurses, resize
 /// by the window, and the terminal restored on every exit. The loop itself is tested in
 /// memory (DashboardRuntimeTests).
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DashboardEndToEndTests {
+@Suite(.serialized, .hangLimit) struct DashboardEndToEndTests {
   /// The dashboard on `home` in a `width` x 32 pane, with `options`.
   static func dashboard(on home: String, _ options: String = "", width: Int = 110) throws -> TmuxPane {
     try TmuxPane(width: width, height: 32) { _ in

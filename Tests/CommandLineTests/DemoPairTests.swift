@@ -7,7 +7,7 @@ import Testing
 /// back (the schedule: away from 2.5 s to 5 s), and every way the demo ends leaves no process and
 /// no file behind. Its processes are found by their command lines, which name the demo's home
 /// below the test's temporary directory.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DemoPairTests {
+@Suite(.serialized, .hangLimit) struct DemoPairTests {
   /// `demo --no-ui --seconds 8` with its standard error in the same stream as its traffic (so the
   /// order of "the watch stops", the entries and "the watch is back" is the order they happened),
   /// in a temporary directory of its own.

@@ -214,7 +214,7 @@ import WormholeVocabulary
 }
 
 /// The real dashboard on a device set, in tmux: the wiring from `--device-set` to the tree.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct DeviceSetDashboardEndToEndTests {
+@Suite(.serialized, .hangLimit) struct DeviceSetDashboardEndToEndTests {
   @Test func aPassIntoAGroupAppearsLiveUnderItsDeviceAndWritesAreRefused() throws {
     let set = RealisticDeviceSet()
     let root = set.builder.root.lossyText

@@ -1,12 +1,13 @@
 import Foundation
 import Glibc
 import KeyedArchive
+import TestSupport
 import Testing
 
 /// Every field of a journal record and every string of an archive, filled with what a terminal
 /// acts on or does not draw, through every output: no raw control, escape, bell, DEL, bidi
 /// override or invisible character reaches standard output or standard error (issue 12).
-@Suite(.timeLimit(.minutes(2))) struct HostileTextTests {
+@Suite(.hangLimit) struct HostileTextTests {
   /// Sets the window title, starts a CSI by C1, deletes, reverses, isolates, hides, separates.
   static let hostile =
     "t\u{1B}]2;TITLE\u{07}\u{9B}31m\u{7F}\u{202E}r\u{2066}\u{200B}\u{2060}\u{FEFF}\u{AD}\u{FFF9}\u{E0041}"

@@ -1,9 +1,10 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// `inspect` on what a directory may hold besides archives, and its exit-code policy.
-@Suite(.timeLimit(.minutes(1))) struct InspectCommandTests {
+@Suite(.hangLimit) struct InspectCommandTests {
   private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("KeyedArchiveTests/Fixtures").path
 

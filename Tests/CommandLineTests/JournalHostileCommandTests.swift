@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Wormhole
 
 /// The verbs against a journal a hostile neighbour wrote (issue 7), from separate processes.
-@Suite(.timeLimit(.minutes(1))) struct JournalHostileCommandTests {
+@Suite(.hangLimit) struct JournalHostileCommandTests {
   private func append(_ line: String, to directory: String) throws {
     let handle = try #require(FileHandle(forWritingAtPath: directory + "/.wormhole-journal"))
     handle.seekToEndOfFile()

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Options are looked up by typed constants; a lookup of an option the verb did not declare
 /// traps in the debug build these tests run (issue 12). Each verb's ordinary paths, with every
 /// option it declares, run without tripping it.
-@Suite(.timeLimit(.minutes(2))) struct OptionLookupTests {
+@Suite(.hangLimit) struct OptionLookupTests {
   @Test func everyVerbRunsItsOptionsWithoutAnUndeclaredLookup() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Output that cannot be written: every verb says so and stops, none goes on having written
@@ -55,7 +56,7 @@ import Testing
 
   /// Followers print nothing until a post arrives; the first line that cannot be written stops them.
   @Test(
-    .timeLimit(.minutes(1)),
+    .hangLimit,
     arguments: [
       (["tail", "--follow"], "following traffic"), (["dump", "--follow"], "watching"),
       (["listen", "x"], "listening for"),
@@ -92,7 +93,7 @@ import Testing
     #expect(result.errors.isEmpty, "\(arguments): \(result.errors)")
   }
 
-  @Test(.timeLimit(.minutes(1)))
+  @Test(.hangLimit)
   func aFollowerWhoseReaderHasGoneStopsAtItsNextLine() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

@@ -1,11 +1,12 @@
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// Regressions of the verbs on pairs of simulated devices found from outside (red team 2): the
 /// snapshot's pairs branch, listen on a device, a forced delete, a message on a full outbox
 /// directory, a damaged context file, stale help texts. Waits are on output lines.
-@Suite(.timeLimit(.minutes(3))) struct PairVerbRegressionTests {
+@Suite(.hangLimit) struct PairVerbRegressionTests {
   typealias PairHome = PairVerbTests.PairHome
 
   @Test func snapshotShowsThePairsBranchOfTheHome() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The pairs' branch of the real dashboard in a real terminal (tmux, a server of its own), with
 /// both devices as `device run` processes: both show activated and reachable, and a watch killed
 /// with SIGKILL shows as not running, the pair unreachable, within a second.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PairsDashboardEndToEndTests {
+@Suite(.serialized, .hangLimit) struct PairsDashboardEndToEndTests {
   @Test func aKilledWatchShowsNotRunningAndThePairUnreachableWithinASecond() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

@@ -8,7 +8,7 @@ import Testing
 /// it (`a`, then `x` for another), cancels a resource in flight (`C`) and disconnects a peer
 /// (`X`); the inviter's and the others' output say what came of it. Waits are on the screen
 /// and on output lines, never on time.
-@Suite(.serialized, .timeLimit(.minutes(3))) struct PeersDashboardEndToEndTests {
+@Suite(.serialized, .hangLimit) struct PeersDashboardEndToEndTests {
   @Test func theOperatorAnswersInvitationsCancelsAResourceAndDisconnectsAPeer() throws {
     let peers = PeerVerbTests.PeerHome()
     let carol = try peers.peer("carol", ["--advertise", "--accept", "ask"])

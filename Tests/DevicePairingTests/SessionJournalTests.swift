@@ -2,6 +2,7 @@ import DevicePairing
 import DeviceSession
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Wormhole
 import WormholeVocabulary
@@ -22,7 +23,7 @@ private func transferAttribute(_ path: String) -> String? {
 
 /// Two simulated devices of one pair in this process: each session event is a record in the
 /// journal of the device's group directory, with device, peer, delivery and a shared transfer id.
-@Suite(.timeLimit(.minutes(2))) struct SessionJournalTests {
+@Suite(.hangLimit) struct SessionJournalTests {
   @Test func aMessageAndItsReplyAreJournaledOnBothSidesWithOneTransferIdentifier() throws {
     let home = TemporaryHome()
     defer { home.remove() }

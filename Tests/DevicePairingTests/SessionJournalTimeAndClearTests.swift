@@ -1,6 +1,7 @@
 import DevicePairing
 import DeviceSession
 import Glibc
+import TestSupport
 import Testing
 import Wormhole
 import WormholeVocabulary
@@ -18,7 +19,7 @@ private func nowMilliseconds() -> Int64 {
 }
 
 /// A context removal is journaled as a clear, and every record carries when its event happened.
-@Suite(.timeLimit(.minutes(2))) struct SessionJournalTimeAndClearTests {
+@Suite(.hangLimit) struct SessionJournalTimeAndClearTests {
   @Test func aContextRemovalIsAClearQueuedAndDeliveredOnTheSenderAndDeliveredOnTheReceiver() throws {
     let home = TemporaryHome()
     defer { home.remove() }

@@ -1,5 +1,6 @@
 import Foundation
 import TerminalScreen
+import TestSupport
 import Testing
 
 @testable import ArchivedValues
@@ -95,8 +96,7 @@ private func chain(_ count: Int) -> PropertyListValue {
         + 1)
   }
 
-  // The limit only turns a hang into a failure; speed is the benchmark's business.
-  @Test(.timeLimit(.minutes(2))) func nestingPastTheCapShowsRawObjects() throws {
+  @Test(.hangLimit) func nestingPastTheCapShowsRawObjects() throws {
     for depth in [KeyedArchiveDecoder.defaultMaximumDepth + 1, 5_000, 100_000] {
       let inspection = try inspect(chain(depth))
       #expect(inspection.notArchiveReason == .nestingTooDeep(limit: KeyedArchiveDecoder.defaultMaximumDepth))
@@ -118,7 +118,7 @@ private func chain(_ count: Int) -> PropertyListValue {
   }
 
   // The limit only turns a hang into a failure; the line and byte counts prove linearity.
-  @Test(.timeLimit(.minutes(2))) func diamondGraphStaysLinear() throws {
+  @Test(.hangLimit) func diamondGraphStaysLinear() throws {
     // Object k holds object k+1 twice: 2^300 values if expanded, 300 objects as decoded.
     let levels = 300
     var objects: [PropertyListValue] = [.string("$null")]

@@ -10,7 +10,7 @@ import WormholeVocabulary
 
 /// The model's notices about a journal say what happened and end when the condition ends
 /// (issue 12).
-@Suite(.timeLimit(.minutes(2))) struct JournalNoticeTests {
+@Suite(.hangLimit) struct JournalNoticeTests {
   private func append(_ text: String, to directory: TemporaryDirectory) throws {
     let handle = try #require(FileHandle(forWritingAtPath: directory.path + "/.wormhole-journal"))
     handle.seekToEndOfFile()

@@ -7,7 +7,7 @@ import WormholeVocabulary
 
 @testable import MailboxWatcher
 
-@Suite(.timeLimit(.minutes(2))) struct OperationsTests {
+@Suite(.hangLimit) struct OperationsTests {
   @Test func passClearAndClearAllAreJournaledAndSeenByTheModel() throws {
     var configuration = ModelConfiguration()
     configuration.matchWindowMilliseconds = 3_000

@@ -7,7 +7,7 @@ import WormholeVocabulary
 @testable import MailboxWatcher
 
 /// The watcher reads the transfer identifier the library puts on each mailbox it writes.
-@Suite(.timeLimit(.minutes(2))) struct TransferIdentifierTests {
+@Suite(.hangLimit) struct TransferIdentifierTests {
   @Test func aLibraryWriteIsObservedWithItsRecordsTransferIdentifier() throws {
     let directory = TemporaryDirectory()
     defer { directory.remove() }

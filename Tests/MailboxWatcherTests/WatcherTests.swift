@@ -30,7 +30,7 @@ private func wormhole(_ directory: String, sender: String = "tester", journalLim
   return try Wormhole(directory: directory, options: options)
 }
 
-@Suite(.timeLimit(.minutes(2))) struct WatcherTests {
+@Suite(.hangLimit) struct WatcherTests {
   @Test func startupFindsGroupsBelowTheHomeWithTheirJournals() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

@@ -6,7 +6,7 @@ import Testing
 /// Clusters whose width terminals disagree on, drawn by the real backend in tmux 3.3a: every
 /// row of a box keeps its right border in its column, before and after the selection moves,
 /// and Ctrl-L repaints what someone else wrote over the screen.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .hangLimit)
 struct EmojiInTmuxTests {
   /// The box `terminal-backend-check` draws on `e`, as the terminal must show it: each
   /// cluster's stand-in (see CellText) takes exactly its two columns.

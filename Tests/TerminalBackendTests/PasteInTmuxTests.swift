@@ -5,7 +5,7 @@ import Testing
 
 /// Bracketed paste in a real terminal: tmux's `paste-buffer -p` marks the text as a paste when
 /// the program asked for it (mode 2004), and sends it as plain keys otherwise.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .hangLimit)
 struct PasteInTmuxTests {
   /// About 1 MiB of lines mixing ASCII, accents, CJK and emoji, so that reads cut characters.
   static let megabyte: String = {

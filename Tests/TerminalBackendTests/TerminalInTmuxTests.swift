@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// The real backend in a real terminal: `terminal-backend-check` runs in a tmux pane.
-@Suite(.serialized, .timeLimit(.minutes(1)))
+@Suite(.serialized, .hangLimit)
 struct TerminalInTmuxTests {
   /// A shell line that runs the check, then reports whether the terminal's modes are the same
   /// as before it, and its exit status; `read` keeps the pane alive for the test to look at.

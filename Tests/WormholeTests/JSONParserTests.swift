@@ -1,5 +1,6 @@
 import Foundation
 import KeyedArchive
+import TestSupport
 import Testing
 
 @testable import Wormhole
@@ -34,7 +35,7 @@ import Testing
   /// top, within the suite's time limit in the unoptimized build the tests (and `swift run`)
   /// use: its keys' positions were a dictionary in a tuple in an array, copied at each key, so
   /// it took minutes (60,000 keys: half a minute).
-  @Test(.timeLimit(.minutes(1))) func anObjectOfManyKeysParsesInLinearTime() throws {
+  @Test(.hangLimit) func anObjectOfManyKeysParsesInLinearTime() throws {
     let count = 200_000
     let members = (0..<count).map { "\"k\($0)\":\($0)" }.joined(separator: ",")
     guard case .array(let outer) = try parser.parse("[{" + members + "},1]"),

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import KeyedArchive
+import TestSupport
 import Testing
 import WormholeVocabulary
 
@@ -127,7 +128,7 @@ import WormholeVocabulary
     #expect(throws: WormholeError.self) { try TrafficJournal.records(inDirectory: temporary.path) }
   }
 
-  @Test(.timeLimit(.minutes(1))) func aHeldJournalLockFailsThePassInBoundedTimeNamingTheHolder() throws {
+  @Test(.hangLimit) func aHeldJournalLockFailsThePassInBoundedTimeNamingTheHolder() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
     var options = Wormhole.Options()
@@ -153,7 +154,7 @@ import WormholeVocabulary
 
   // MARK: Names
 
-  @Test(.timeLimit(.minutes(1))) func listenersMatchIdentifiersByExactBytes() throws {
+  @Test(.hangLimit) func listenersMatchIdentifiersByExactBytes() throws {
     let temporary = TemporaryDirectory()
     defer { temporary.remove() }
     let wormhole = try Wormhole(directory: temporary.path)
