@@ -424,8 +424,9 @@ public final class UnixSocketLink: DeviceLink {
   /// What the link says of bytes on `connection` that are not a frame: the counterpart's when the
   /// connection is known to be its device's, else input of unknown sender.
   private func refusal(_ error: FrameError, on connection: Int32) -> LinkEvent {
-    let (isChecked, pid) = state.withLock { state in
-      (state.connection == connection && state.isCounterpartChecked, state.counterpartPID)
+    let (isChecked, pid) = state.withLock { state -> (Bool, Int32) in
+      guard state.connection == connection else { return (false, 0) }
+      return (state.isCounterpartChecked, state.counterpartPID)
     }
     guard !isChecked else { return .refused(error) }
     let counterpart = directory.address.role.counterpart
