@@ -10,7 +10,8 @@ import DeviceSession
 /// and texts as `u32 length, UTF-8`): 1 not activated, 2 not reachable, 3 too large (bytes,
 /// limit), 4 reply timed out (seconds' bits), 5 transfer not found (id), 6 already sent (id),
 /// 7 invalid identifier (identifier, reason), 8 storage (reason), 9 link unavailable (reason),
-/// 10 refused frame (reason), 11 link denied (0 refused or 1 taken over, reason).
+/// 10 refused frame (reason), 11 link denied (0 refused or 1 taken over, reason), 12 refused
+/// input of unknown sender (origin, reason).
 enum ControlAnswer: Sendable, Equatable {
   case message(reply: [UInt8]?)
   case context(SessionEngine.ContextUpdate, stored: Bool)
@@ -111,6 +112,7 @@ enum ControlAnswer: Sendable, Equatable {
       case .linkUnavailable(let reason): (9, [], [reason])
       case .refusedFrame(let reason): (10, [], [reason])
       case .linkDenied(let denial): (11, [denial.kind == .takenOver ? 1 : 0], [denial.reason])
+      case .refusedInput(let input): (12, [], [input.origin, input.reason])
       }
     writer.append(kind)
     for number in numbers { writer.append(number) }
@@ -141,6 +143,9 @@ enum ControlAnswer: Sendable, Equatable {
         case let other: throw .malformed("a link denial of kind \(other)")
         }
       return .linkDenied(LinkDenial(kind, reason: try readText(&reader)))
+    case 12:
+      let origin = try readText(&reader)
+      return .refusedInput(RefusedInput(origin, reason: try readText(&reader)))
     case let other: throw .malformed("an error of kind \(other)")
     }
   }

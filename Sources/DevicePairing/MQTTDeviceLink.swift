@@ -344,7 +344,8 @@ public final class MQTTDeviceLink: DeviceLink {
     case .received(let message):
       receive(message)
     case .dropped(let reason):
-      emit(.refused(.malformed(reason)))
+      // Too large for the link, or a topic that is not UTF-8: anyone may have published it.
+      emit(.refusedInput(RefusedInput("a message from the broker", reason: reason)))
     case .published:
       break
     }
@@ -352,7 +353,7 @@ public final class MQTTDeviceLink: DeviceLink {
 
   private func receive(_ message: MQTTMessage) {
     if message.topic == topics.topic(.push) {
-      receiveRouteRequest(message.payload)
+      receiveRouteRequest(message.payload, on: message.topic)
       return
     }
     if message.topic == topics.claim {
@@ -365,7 +366,7 @@ public final class MQTTDeviceLink: DeviceLink {
       // An empty retained message clears the topic: nothing says the counterpart is there.
       guard message.payload == Self.online || message.payload == Self.offline || message.payload.isEmpty
       else {
-        emit(.refused(.malformed("the \(counterpart.address.role)'s presence is neither online nor offline")))
+        refuse("it is neither online nor offline", on: message.topic)
         return
       }
       let online = message.payload == Self.online
@@ -386,9 +387,11 @@ public final class MQTTDeviceLink: DeviceLink {
       updateReachability()
       return
     }
+    // Bytes that are no frame are nobody's in particular; a frame that decoded, on the
+    // counterpart's topic, is said as the counterpart's even when it is out of place.
     let frame: DeviceFrame
     do throws(FrameError) { frame = try codec.decode(message.payload) } catch {
-      emit(.refused(error))
+      refuse(error.description, on: message.topic)
       return
     }
     guard DeviceTopics.accepts(frame.kind, on: kind) else {
@@ -416,7 +419,8 @@ public final class MQTTDeviceLink: DeviceLink {
       return
     }
     guard let other = Claim(payload) else {
-      emit(.refused(.malformed("a claim on the \(topics.address.role)'s claim topic that is not TIME TOKEN")))
+      // This device's own topic, which the counterpart never writes.
+      refuse("a claim that is not TIME TOKEN", on: topics.claim)
       return
     }
     state.withLock { $0.lastClaimHeard = other }
@@ -450,22 +454,23 @@ public final class MQTTDeviceLink: DeviceLink {
 
   /// A push or a deep link from the `push` topic, which anyone on the broker may publish to:
   /// a frame of one of those kinds, addressed as the local control socket's are (the device's
-  /// own role), with a request identifier; anything else is refused (reported, not answered).
-  private func receiveRouteRequest(_ payload: [UInt8]) {
+  /// own role), with a request identifier; anything else is refused (reported as of unknown
+  /// sender, not answered).
+  private func receiveRouteRequest(_ payload: [UInt8], on topic: String) {
     let frame: DeviceFrame
     do throws(FrameError) { frame = try codec.decode(payload) } catch {
-      emit(.refused(error))
+      refuse(error.description, on: topic)
       return
     }
     guard DeviceTopics.accepts(frame.kind, on: .push), frame.sender == topics.address.role else {
-      emit(.refused(.malformed("a frame of kind \(frame.kind) from the \(frame.sender) on the push topic")))
+      refuse("a frame of kind \(frame.kind) from the \(frame.sender) on the push topic", on: topic)
       return
     }
     let identifier = frame.identifier.utf8
     guard !identifier.isEmpty, identifier.count <= Self.maximumRequestIdentifierBytes,
       identifier.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
     else {
-      emit(.refused(.malformed("a push request whose identifier is not 1 to 64 printable ASCII bytes")))
+      refuse("a push request whose identifier is not 1 to 64 printable ASCII bytes", on: topic)
       return
     }
     routingQueue.async { [weak self] in
@@ -547,6 +552,13 @@ public final class MQTTDeviceLink: DeviceLink {
       return reachable
     }
     if let change { emit(.reachabilityChanged(change)) }
+  }
+
+  /// Reports a message on `topic` that was refused for `reason`: anyone who can publish on the
+  /// topic may have sent it (``LinkEvent/refusedInput(_:)``), so it is not said as the
+  /// counterpart's.
+  private func refuse(_ reason: String, on topic: String) {
+    emit(.refusedInput(RefusedInput("a message on \(DisplayText.field(topic))", reason: reason)))
   }
 
   private func emit(_ event: LinkEvent) {

@@ -41,7 +41,7 @@ final class ReportingLink: DeviceLink {
         self?.report { reported in
           if !(reported.denial?.isLasting ?? false) { reported.denial = denial }
         }
-      case .received, .receivedFrames, .refused: break
+      case .received, .receivedFrames, .refused, .refusedInput: break
       }
       handler(event)
     }

@@ -61,6 +61,9 @@ public final class UnixSocketLink: DeviceLink {
     var interest: UInt32 = 0
     /// The process at the other end of the connection (`SO_PEERCRED`), 0 when not known.
     var counterpartPID: Int32 = 0
+    /// Whether that process held the counterpart's run lock when the connection was taken:
+    /// what comes on it is then the counterpart's; otherwise its sender is unknown.
+    var isCounterpartChecked = false
     /// Whether that process was stopped (SIGSTOP) when last looked at, and when that was.
     var counterpartStopped = false
     var stoppedCheckedAt: ContinuousClock.Instant?
@@ -101,14 +104,16 @@ public final class UnixSocketLink: DeviceLink {
       throw error
     }
     var connection: Int32 = -1
+    var origin = ConnectionOrigin.stranger
     // None: the counterpart is not running; it connects to us when it starts.
     if let peer = LocalSocket.connect(to: directory.counterpart.socketPath) {
-      if isCounterpart(peer) { connection = peer } else { _ = close(peer) }
+      origin = self.origin(of: peer)
+      if origin != .stranger { connection = peer } else { _ = close(peer) }
     }
     state.withLock {
       $0.handler = handler
       $0.listener = listener
-      if connection >= 0 { adopt(connection, &$0) }
+      if connection >= 0 { adopt(connection, origin: origin, &$0) }
     }
     switch SystemThread.start({ self.run() }) {
     case .success(let thread): state.withLock { $0.thread = thread }
@@ -246,7 +251,8 @@ public final class UnixSocketLink: DeviceLink {
     guard !stopping else { return }
     let accepted = accept(listener, nil, nil)
     guard accepted >= 0 else { return }
-    guard isCounterpart(accepted) else {
+    let origin = self.origin(of: accepted)
+    guard origin != .stranger else {
       // Anything but the counterpart's running device (a stray `connect`, another program):
       // refused, and the link it would have replaced is left alone.
       _ = close(accepted)
@@ -259,7 +265,7 @@ public final class UnixSocketLink: DeviceLink {
     // connection replaces the old, and the session hears it went away and came back.
     let current = state.withLock { $0.connection }
     if current >= 0 { drop(current) }
-    state.withLock { adopt(accepted, &$0) }
+    state.withLock { adopt(accepted, origin: origin, &$0) }
     emit(.reachabilityChanged(true))
     giveReadingBack()
   }
@@ -362,10 +368,11 @@ public final class UnixSocketLink: DeviceLink {
     return epoll_ctl(poller, EPOLL_CTL_ADD, descriptor, &event) == 0
   }
 
-  /// Makes `connection` the link's connection and adds it to the `epoll` set.
-  private func adopt(_ connection: Int32, _ state: inout LinkState) {
+  /// Makes `connection` (from `origin`) the link's connection and adds it to the `epoll` set.
+  private func adopt(_ connection: Int32, origin: ConnectionOrigin, _ state: inout LinkState) {
     state.connection = connection
     state.counterpartPID = Self.peerProcess(connection) ?? 0
+    state.isCounterpartChecked = origin == .counterpart
     state.stoppedCheckedAt = nil
     var event = epoll_event()
     event.events = EPOLLIN.rawValue
@@ -388,17 +395,46 @@ public final class UnixSocketLink: DeviceLink {
 
   // MARK: The connection
 
+  /// Whom a connection comes from, as far as the link can tell (``origin(of:)``).
+  enum ConnectionOrigin: Equatable {
+    /// The process that holds the counterpart's run lock: the counterpart's running device.
+    case counterpart
+    /// The counterpart's role is free (or its lock's pid cannot be read): any process that can
+    /// reach the socket; taken, but what it sends is not said as the counterpart's.
+    case unchecked
+    /// Another process while the counterpart's device runs: refused.
+    case stranger
+  }
+
   /// Whether the process at the other end of `connection` may be the counterpart's device: while
   /// the counterpart's role is held, only the process that holds it (the kernel's word for the
   /// peer's pid, `SO_PEERCRED`, against the pid in its run lock), so that no other process can
   /// take the place of a running counterpart's link. While the role is free the connection is
-  /// taken: a device that connected, sent and ended at once (`pass` as the device) released its
-  /// lock before this side accepted, and what it sent must still be read; there is then no link
-  /// to take the place of, and its hang-up makes the counterpart unreachable again. A lock whose
-  /// pid cannot be read (0) cannot be checked, and is trusted.
-  func isCounterpart(_ connection: Int32) -> Bool {
-    guard let holder = RunLock.holder(at: directory.counterpart.runLockPath), holder > 0 else { return true }
-    return Self.peerProcess(connection) == holder
+  /// taken, unchecked: a device that connected, sent and ended at once (`pass` as the device)
+  /// released its lock before this side accepted, and what it sent must still be read; there is
+  /// then no link to take the place of, and its hang-up makes the counterpart unreachable again.
+  /// A lock whose pid cannot be read (0) cannot be checked: taken, unchecked.
+  func origin(of connection: Int32) -> ConnectionOrigin {
+    guard let holder = RunLock.holder(at: directory.counterpart.runLockPath), holder > 0 else {
+      return .unchecked
+    }
+    return Self.peerProcess(connection) == holder ? .counterpart : .stranger
+  }
+
+  /// What the link says of bytes on `connection` that are not a frame: the counterpart's when the
+  /// connection is known to be its device's, else input of unknown sender.
+  private func refusal(_ error: FrameError, on connection: Int32) -> LinkEvent {
+    let (isChecked, pid) = state.withLock { state -> (Bool, Int32) in
+      guard state.connection == connection else { return (false, 0) }
+      return (state.isCounterpartChecked, state.counterpartPID)
+    }
+    guard !isChecked else { return .refused(error) }
+    let counterpart = directory.address.role.counterpart
+    let process = pid > 0 ? "process \(pid)" : "a process the kernel did not name"
+    return .refusedInput(
+      RefusedInput(
+        "what came on this device's link socket from \(process) (no \(counterpart) held its run lock when it "
+          + "connected)", reason: error.description))
   }
 
   /// How long a look at whether the counterpart's process is stopped holds: `/proc/PID/stat` is
@@ -440,7 +476,7 @@ public final class UnixSocketLink: DeviceLink {
         return errno == EAGAIN || errno == EWOULDBLOCK
       }
       if got == 0 {
-        do { try reception.frames.finish() } catch { emit(.refused(error)) }
+        do { try reception.frames.finish() } catch { emit(self.refusal(error, on: connection)) }
         return false
       }
       reception.frames.append(reception.buffer[0..<got])
@@ -457,7 +493,7 @@ public final class UnixSocketLink: DeviceLink {
         emit(.receivedFrames(frames))
       }
       if let refusal {
-        emit(.refused(refusal))
+        emit(self.refusal(refusal, on: connection))
         return false
       }
       // A short read took everything there was: `epoll` (or the caller's `poll`) reports what

@@ -7,8 +7,15 @@ public enum LinkEvent: Sendable, Equatable {
   /// Frames that arrived together, in order: the same as one `received` each, except that the
   /// session may store a run of transfers (or take a run of acknowledgements) as one batch.
   case receivedFrames([DeviceFrame])
-  /// The counterpart sent bytes that are not a frame; the link dropped that connection.
+  /// The counterpart sent bytes that are not a frame (the link dropped that connection), or a
+  /// frame out of place: what came on a connection or topic that only the counterpart's device
+  /// uses (a local connection from the holder of its run lock; a frame that decoded, on one of
+  /// its topics).
   case refused(FrameError)
+  /// Input whose sender the link cannot know was refused: a broker's message that did not
+  /// decode, was too large or came on a topic the counterpart does not publish on; bytes on a
+  /// local connection not known to be the counterpart's. Not said as the counterpart's.
+  case refusedInput(RefusedInput)
   /// What carries the link refused this device itself, not anything the counterpart sent: a
   /// publication its broker's ACL does not accept, or another run of its role that took its
   /// place (then the link no longer connects).

@@ -41,7 +41,8 @@ public enum SessionDelivery: Sendable, Equatable {
   case transfer(FileTransfer)
   /// The counterpart stored one of this device's transfers (`didFinishFileTransfer`).
   case transferFinished(UInt64)
-  /// Something from the counterpart could not be taken (it is retried where it can be), or what
-  /// carries the link refused this device itself (``SessionError/linkDenied(_:)``).
+  /// Something from the counterpart could not be taken (it is retried where it can be), input
+  /// whose sender is unknown was refused (``SessionError/refusedInput(_:)``), or what carries
+  /// the link refused this device itself (``SessionError/linkDenied(_:)``).
   case failure(SessionError)
 }

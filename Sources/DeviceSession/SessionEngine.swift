@@ -503,6 +503,9 @@ public final class SessionEngine: Sendable {
       emit([.reachabilityChanged(false)])
     case .refused(let error):
       emit([.failure(.refusedFrame(error.description))])
+    case .refusedInput(let input):
+      // Not the counterpart's: its sender is unknown, and said so.
+      emit([.failure(.refusedInput(input))])
     case .denied(let denial):
       // The link's own failure, said as such: not the counterpart's frame.
       if denial.isLasting { state.withLock { $0.lastingDenial = denial } }

@@ -21,6 +21,9 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
   case linkUnavailable(String)
   /// The counterpart sent something that is not a frame, or a frame out of place.
   case refusedFrame(String)
+  /// Something whose sender is unknown was refused (``RefusedInput``): anyone who can publish
+  /// on the pair's topics, or reach the device's socket, may have sent it.
+  case refusedInput(RefusedInput)
   /// What carries the link refused this device itself: a broker's ACL, or another run of this
   /// device's role that took its place (``LinkDenial``).
   case linkDenied(LinkDenial)
@@ -33,7 +36,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case .payloadTooLarge: return 7010
     case .replyTimedOut: return 7012
     case .transferNotFound, .transferAlreadySent, .invalidIdentifier, .storage, .linkUnavailable,
-      .refusedFrame, .linkDenied:
+      .refusedFrame, .refusedInput, .linkDenied:
       return nil
     }
   }
@@ -58,6 +61,7 @@ public enum SessionError: Error, Sendable, Equatable, CustomStringConvertible {
     case .storage(let reason): return "the device's storage failed: \(reason)"
     case .linkUnavailable(let reason): return "the link to the counterpart could not start: \(reason)"
     case .refusedFrame(let reason): return "a frame from the counterpart was refused: \(reason)"
+    case .refusedInput(let input): return input.description
     case .linkDenied(let denial): return denial.description
     }
   }
