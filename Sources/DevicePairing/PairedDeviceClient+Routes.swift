@@ -8,7 +8,8 @@ extension PairedDeviceClient {
   ///
   /// Throws ``PairedDeviceError/store(_:)`` for a missing pair, ``PairedDeviceError/notAnswering(_:pid:)``
   /// when a process holds the role without serving its control socket, and
-  /// ``PairedDeviceError/session(_:)`` with `refusedFrame` when the device takes no pushes.
+  /// ``PairedDeviceError/routeRefused(_:reason:)`` when the device takes no pushes or refuses
+  /// this one.
   public func push(_ notification: PushNotification) throws(PairedDeviceError) -> RoutedDelivery? {
     try route(DeviceFrame(kind: .push, sender: address.role, time: 0, payload: notification.bytes))
   }

@@ -14,6 +14,9 @@ public enum PairedDeviceError: Error, Sendable, Equatable, CustomStringConvertib
   case notAnswering(DeviceAddress, pid: Int32?)
   /// The running device's control socket failed during the request (or could not be served).
   case controlChannel(DeviceAddress, reason: String)
+  /// The running device refused a push or a deep link: it runs without routes, or the request
+  /// is not one (the reason says which).
+  case routeRefused(DeviceAddress, reason: String)
 
   /// The store's error, with a session's error inside it brought out as ``session(_:)``.
   init(_ error: PairStoreError) {
@@ -42,6 +45,8 @@ public enum PairedDeviceError: Error, Sendable, Equatable, CustomStringConvertib
         + "(\(pid.map { "pid \($0)" } ?? "starting")) and does not answer on its control socket: "
         + "it is starting or is not a device run; try again, or stop it"
     case .controlChannel(_, let reason): return PairDisplay.escaped(reason)
+    case .routeRefused(let address, let reason):
+      return "the \(address.role) of \(PairDisplay.name(address.pair)) refused it: \(PairDisplay.escaped(reason))"
     }
   }
 }

@@ -66,6 +66,9 @@ public struct RoutedDelivery: Sendable, Equatable, CustomStringConvertible {
   /// (`the running device`).
   init(answer: DeviceFrame, from address: DeviceAddress, answerer: String) throws(PairedDeviceError) {
     if let failed = try? ControlAnswer(answer) {
+      // The device's refusal of the request travels as a refused frame (the answer's kind
+      // for it since routes came): said as the device's refusal, not the counterpart's frame.
+      if case .failed(.refusedFrame(let reason)) = failed { throw .routeRefused(address, reason: reason) }
       if case .failed(let error) = failed { throw .session(error) }
       throw .controlChannel(address, reason: "\(answerer) answered another request than the one sent")
     }

@@ -74,7 +74,7 @@ enum DemoPlayerVerb {
     if step % 7 == 0 {
       _ = try? coordinated.passMessage(.string("Saved \(step) items"), identifier: "toast")
     }
-    if step % 7 == 3 { try? coordinated.clearMessageContents(forIdentifier: "toast") }
+    if step % 7 == 3 { _ = try? coordinated.clearMessageContents(forIdentifier: "toast") }
     // A pass that fails: a directory stands where the mailbox would go.
     if step % 13 == 5 { _ = try? plain.passMessage(.integer(Int64(step)), identifier: "blocked") }
     // A writer that bypasses the journal (a copy, a sync): the change has no record.

@@ -155,7 +155,7 @@ enum SessionPass {
         "the \(address.role) of \(PairDisplay.name(address.pair)) is running as device run "
           + "(\(pid.map { "pid \($0)" } ?? "starting")) and does not answer on its control socket; "
           + "stop it, or \(otherwise)")
-    case .controlChannel: return .failure(error.description)
+    case .controlChannel, .routeRefused: return .failure(error.description)
     }
   }
 }

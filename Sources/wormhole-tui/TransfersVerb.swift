@@ -54,7 +54,7 @@ enum TransfersVerb {
               + "answer on its control socket; stop it first")
         case .session(let session): throw SessionPass.failure(session)
         case .store(let store): throw CommandError(store)
-        case .controlChannel: throw .failure(error.description)
+        case .controlChannel, .routeRefused: throw .failure(error.description)
         }
       }
       switch route {

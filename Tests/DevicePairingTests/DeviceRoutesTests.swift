@@ -145,7 +145,7 @@ import WormholeVocabulary
     let client = PairedDeviceClient(store: home.store, address: pair.watch, applicationGroup: "group.test")
     #expect(try client.push(push("promo-1")) == nil)
     #expect(try client.open(DeepLink("myapp://item/1")) == nil)
-    // A server without routes refuses them, as the session's refusal.
+    // A server without routes refuses them: the device's refusal, not a frame of the counterpart's.
     let watch = try DeviceUnderTest(home.store, pair.watch, activate: false)
     let control = try DeviceControlServer(session: watch.session, directory: watch.device.directory)
     try watch.session.activate()
@@ -153,9 +153,12 @@ import WormholeVocabulary
       control.stop()
       watch.stop()
     }
-    #expect(throws: PairedDeviceError.session(.refusedFrame("this device takes no pushes or deep links"))) {
+    #expect(throws: PairedDeviceError.routeRefused(pair.watch, reason: "this device takes no pushes or deep links")) {
       try client.push(push("promo-1"))
     }
+    #expect(
+      PairedDeviceError.routeRefused(pair.watch, reason: "this device takes no pushes or deep links").description
+        == "the watch of pair refused it: this device takes no pushes or deep links")
     let missing = PairedDeviceClient(
       store: home.store, address: DeviceAddress(pair: try PairStore.name("nope"), role: .phone),
       applicationGroup: "g")
