@@ -46,7 +46,8 @@ public enum PairedDeviceError: Error, Sendable, Equatable, CustomStringConvertib
         + "it is starting or is not a device run; try again, or stop it"
     case .controlChannel(_, let reason): return PairDisplay.escaped(reason)
     case .routeRefused(let address, let reason):
-      return "the \(address.role) of \(PairDisplay.name(address.pair)) refused it: \(PairDisplay.escaped(reason))"
+      return
+        "the \(address.role) of \(PairDisplay.name(address.pair)) refused it: \(PairDisplay.escaped(reason))"
     }
   }
 }

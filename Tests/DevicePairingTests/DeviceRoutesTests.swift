@@ -153,11 +153,14 @@ import WormholeVocabulary
       control.stop()
       watch.stop()
     }
-    #expect(throws: PairedDeviceError.routeRefused(pair.watch, reason: "this device takes no pushes or deep links")) {
+    #expect(
+      throws: PairedDeviceError.routeRefused(pair.watch, reason: "this device takes no pushes or deep links")
+    ) {
       try client.push(push("promo-1"))
     }
     #expect(
-      PairedDeviceError.routeRefused(pair.watch, reason: "this device takes no pushes or deep links").description
+      PairedDeviceError.routeRefused(pair.watch, reason: "this device takes no pushes or deep links")
+        .description
         == "the watch of pair refused it: this device takes no pushes or deep links")
     let missing = PairedDeviceClient(
       store: home.store, address: DeviceAddress(pair: try PairStore.name("nope"), role: .phone),
