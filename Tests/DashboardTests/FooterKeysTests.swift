@@ -131,6 +131,37 @@ private func footer(_ harness: DashboardHarness) -> String { harness.lines.last 
     #expect(harness.role(of: "u push") == "footer.disabled")
   }
 
+  @Test func aShortLineLeavesOutWholeEntriesTheGeneralOnesFirst() {
+    let entries = [
+      FooterEntry(key: "?", word: "help", standing: .always),
+      FooterEntry(key: "/", word: "filter", standing: .general),
+      FooterEntry(key: "a", word: "accept", standing: .selection),
+      FooterEntry(key: "s", word: "sort", standing: .general),
+      FooterEntry(key: "X", word: "disconnect", standing: .selection),
+    ]
+    // Each takes its key, a space, its word and two spaces: 8, 10, 10, 8 and 14 columns, 50 in all.
+    #expect(FooterEntry.fitting(entries, columns: 50) == entries)
+    #expect(FooterEntry.fitting(entries, columns: 49).map(\.key) == ["?", "/", "a", "X"])
+    #expect(FooterEntry.fitting(entries, columns: 41).map(\.key) == ["?", "a", "X"])
+    #expect(FooterEntry.fitting(entries, columns: 31).map(\.key) == ["?", "a"])
+    #expect(FooterEntry.fitting(entries, columns: 17).map(\.key) == ["?"])
+    #expect(FooterEntry.fitting(entries, columns: 7).isEmpty)
+  }
+
+  @Test func atEightyColumnsEveryFooterEntryIsWhole() {
+    var harness = DashboardHarness(width: 80, height: 24, mailboxes: ["button": .string("tap")])
+    harness.send(.pairs([desk]))
+    harness.send(.peers([busyPeer, idlePeer]))
+    for _ in 0..<harness.state.treeRowCount {
+      let line = footer(harness)
+      let entries = harness.state.footerEntries.map { $0.key + " " + $0.word }
+      let shown = line.split(separator: "  ").map { String($0.drop { $0 == " " }) }.filter { !$0.isEmpty }
+      #expect(shown.allSatisfy(entries.contains), "\(shown) of \(entries)")
+      #expect(shown.starts(with: ["? help", "q quit"]), "\(line)")
+      harness.type("j")
+    }
+  }
+
   @Test func theSendKeysHintNamesAFilesBytes() {
     var harness = DashboardHarness(mailboxes: ["button": .string("tap")])
     harness.send(.peers([busyPeer]))
