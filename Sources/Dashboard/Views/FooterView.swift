@@ -30,7 +30,10 @@ enum FooterView {
     let remote = state.isReadOnly ? nil : state.remoteWriteRefusal
     // The keys that do something where the focus and selection are; on a short line whole
     // entries are left out, the general ones first, so the selection's own keys stay.
-    for entry in FooterEntry.fitting(state.footerEntries, columns: area.maxX - x) {
+    // The remote-writes reason keeps room for its start: general keys make way for it.
+    let reserved =
+      remote.map { min(TerminalWidth.columns(of: "remote writes off: " + DisplayText.escaped($0)), 24) } ?? 0
+    for entry in FooterEntry.fitting(state.footerEntries, columns: area.maxX - x - reserved) {
       let disabled = entry.isDisabled
       x += screen.write(entry.key, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer.key")
       x += screen.write(
