@@ -253,7 +253,17 @@ struct ContentsLines {
   }
 
   private func directoryLines(_ path: FileName) -> [ContentLine] {
-    guard let directory = model.directories[path] else { return [] }
+    guard let directory = model.directories[path] else {
+      // A device set's group container in which no mailbox was found (the tree lists it).
+      return [
+        ContentLine([
+          .init("container  ", "contents.key"), .init(DisplayText.name(path.lossyText), "contents"),
+        ]),
+        .text(
+          "no mailbox: no *.archive was found in this group's container; it is watched, so one written there shows here",
+          "list.dim"),
+      ]
+    }
     var lines: [ContentLine] = [
       ContentLine([
         .init("directory  ", "contents.key"), .init(DisplayText.name(path.lossyText), "contents"),

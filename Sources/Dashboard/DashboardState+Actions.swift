@@ -65,7 +65,8 @@ extension DashboardState {
     case .cancelPeerResource: return cancelPeerResource()
     case .peerSendUsage:
       report(
-        "send from a peer: select it, then :peer-send TO[,TO...] reliable|unreliable DATA", isError: false)
+        "send from a peer: select it, then :peer-send TO[,TO...] reliable|unreliable DATA (text, or @FILE for "
+          + "a file's bytes, at most \(PeerDataSend.maximumFileBytes >> 20) MiB)", isError: false)
     case .sort(let order):
       updateTree(.sort(order ?? sort.next))
       fleetSortChanged()

@@ -9,9 +9,11 @@ extension DashboardState {
   /// set says so on screen.
   public mutating func showDeviceSet(_ labels: DeviceSetLabels) {
     deviceSetLabels = labels
+    // The groups are listed by their labels, as people read them, not by UDID path.
+    updateTree(.labels(labels))
     rootPaths = [labels.path]
     if isReadOnly { readOnlyReason = "a device set is read-only unless --read-write is given" }
-    // Every group, with the path its label stands for (groups without mailboxes are not in the tree).
+    // Every group, with the path its label stands for (one without a mailbox is an empty tree row).
     for container in labels.containers {
       messageLog.append(
         "group " + DisplayText.escaped(container.label) + " at " + container.path.displayField,

@@ -58,4 +58,42 @@ public struct DeviceSetLabels: Sendable, Hashable {
     }
     return nil
   }
+
+  /// The containers none of `directories` is or lies below: the groups in which no wormhole
+  /// directory (no mailbox) was found.
+  public func containersWithout(_ directories: some Sequence<FileName>) -> [FileName] {
+    let paths = Set(containers.map(\.path))
+    var holding = Set<FileName>()
+    for directory in directories {
+      // The directory itself, then each of its ancestors: O(depth), not O(containers).
+      var bytes = directory.bytes[...]
+      while !bytes.isEmpty {
+        let candidate = FileName(bytes: bytes)
+        if paths.contains(candidate) {
+          holding.insert(candidate)
+          break
+        }
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { break }
+        bytes = bytes[..<slash]
+      }
+    }
+    var listed = Set<FileName>()
+    return containers.map(\.path).filter { !holding.contains($0) && listed.insert($0).inserted }
+  }
+
+  /// `directories` in the order the tree lists them: by label, without regard to case, then as
+  /// written, then by path (so two containers labelled alike keep one order); a container's
+  /// subdirectories follow it. Directories outside every container come last, by path.
+  public func ordered(_ directories: some Sequence<FileName>) -> [FileName] {
+    let keyed = directories.map { path in
+      let label = label(for: path)
+      return (path: path, isLabelled: label != nil, folded: label?.lowercased() ?? "", label: label ?? "")
+    }
+    return keyed.sorted { first, second in
+      if first.isLabelled != second.isLabelled { return first.isLabelled }
+      if first.folded != second.folded { return first.folded < second.folded }
+      if first.label != second.label { return first.label < second.label }
+      return first.path < second.path
+    }.map(\.path)
+  }
 }

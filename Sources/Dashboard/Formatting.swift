@@ -75,6 +75,24 @@ enum Formatting {
     return out
   }
 
+  /// A device set's label (parts joined by ` · `: device, runtime, state and pairs, group) cut
+  /// to at most `limit` columns: whole parts are left out of its middle, the last but one
+  /// first, with `…` in their place, so the device and the group (what tells two labels apart)
+  /// stay whole while they fit; past that, cut in its middle (``middleTruncated(_:toColumns:)``).
+  static func labelTruncated(_ label: String, toColumns limit: Int) -> String {
+    guard TerminalWidth.columns(of: label) > limit else { return label }
+    let parts = label.split(separator: " · ", omittingEmptySubsequences: false).map(String.init)
+    guard parts.count >= 3, let first = parts.first, let last = parts.last else {
+      return middleTruncated(label, toColumns: limit)
+    }
+    let middle = parts.dropFirst().dropLast()
+    for kept in stride(from: middle.count - 1, through: 0, by: -1) {
+      let shortened = ([first] + middle.prefix(kept) + ["…", last]).joined(separator: " · ")
+      if TerminalWidth.columns(of: shortened) <= limit { return shortened }
+    }
+    return middleTruncated(label, toColumns: limit)
+  }
+
   /// `text` cut to at most `limit` columns in its middle, keeping its start and its end (where
   /// paths and identifiers often differ), with `…` where it was cut.
   static func middleTruncated(_ text: String, toColumns limit: Int) -> String {

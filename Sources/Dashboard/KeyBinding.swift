@@ -10,19 +10,18 @@ public struct KeyBinding: Sendable {
   public var panes: Set<Pane>
   /// The words help and the footer show.
   public var help: String
-  /// A short word for the footer, or `nil` to leave it out of the footer.
+  /// A short word for the footer, or `nil` to leave it out of the footer. The footer shows it
+  /// only where the keys do something (``DashboardState/footerEntries``).
   public var footer: String?
   /// The `:` command for the binding, if it has one.
   public var command: CommandSyntax?
   /// Whether the action writes to disk: refused by `--read-only`, by key and by command alike,
   /// and shown disabled there.
   public var writes: Bool
-  /// Whether the footer shows it only while a peer's node is selected (the peers' keys).
-  public var footerOnlyOnPeers: Bool
 
   public init(
     _ keys: [Key], _ action: DashboardAction, panes: Set<Pane> = [], help: String, footer: String? = nil,
-    command: CommandSyntax? = nil, writes: Bool = false, footerOnlyOnPeers: Bool = false
+    command: CommandSyntax? = nil, writes: Bool = false
   ) {
     self.keys = keys
     self.action = action
@@ -31,7 +30,6 @@ public struct KeyBinding: Sendable {
     self.footer = footer
     self.command = command
     self.writes = writes
-    self.footerOnlyOnPeers = footerOnlyOnPeers
   }
 
   /// Whether the keys apply with the focus on `pane`.

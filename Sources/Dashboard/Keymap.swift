@@ -39,16 +39,18 @@ public enum Keymap {
       writes: true),
     KeyBinding(
       [.character("u")], .route, help: "push a notification to, or open a URL on, a pair's device or a peer",
-      command: .init("push", "open-url"), writes: true),
+      footer: "push", command: .init("push", "open-url"), writes: true),
     KeyBinding(
       [.character("a")], .answerInvitation(accepts: true), panes: [.mailboxes, .contents],
-      help: "accept the selected peer's pending invitation", command: .init("accept"), writes: true),
+      help: "accept the selected peer's pending invitation", footer: "accept", command: .init("accept"),
+      writes: true),
     KeyBinding(
       [.character("x")], .answerInvitation(accepts: false), panes: [.mailboxes, .contents],
-      help: "decline the selected peer's pending invitation", command: .init("decline"), writes: true),
+      help: "decline the selected peer's pending invitation", footer: "decline", command: .init("decline"),
+      writes: true),
     KeyBinding(
       [.character("S")], .peerSendUsage, panes: [.mailboxes, .contents],
-      help: "send data from the selected peer to connected peers",
+      help: "send data from the selected peer to connected peers", footer: "send",
       command: CommandSyntax(
         ["peer-send"], usage: "TO MODE DATA",
         help:
@@ -58,11 +60,11 @@ public enum Keymap {
     KeyBinding(
       [.character("X")], .disconnectPeer, panes: [.mailboxes, .contents],
       help: "disconnect the selected peer from its session (the others see it leave)", footer: "disconnect",
-      command: .init("peer-disconnect"), writes: true, footerOnlyOnPeers: true),
+      command: .init("peer-disconnect"), writes: true),
     KeyBinding(
       [.character("C")], .cancelPeerResource, panes: [.mailboxes, .contents],
       help: "cancel the selected peer's resource in flight (under the contents cursor)",
-      footer: "cancel", command: .init("peer-cancel"), writes: true, footerOnlyOnPeers: true),
+      footer: "cancel", command: .init("peer-cancel"), writes: true),
     KeyBinding(
       [.character("d"), .delete], .clear(nil), panes: [.mailboxes, .contents],
       help: "clear the selected mailbox", footer: "clear",
@@ -72,7 +74,8 @@ public enum Keymap {
       writes: true),
     KeyBinding(
       [.character("D")], .clearAll, panes: [.mailboxes, .contents],
-      help: "clear every mailbox of the directory", command: .init("clear-all"), writes: true),
+      help: "clear every mailbox of the directory", footer: "clear all", command: .init("clear-all"),
+      writes: true),
     KeyBinding(
       [.character("r")], .replay(.init()), panes: [.contents, .traffic],
       help: "replay the selected version or traffic entry", footer: "replay",
@@ -103,7 +106,9 @@ public enum Keymap {
     KeyBinding(
       [.character("v")], .nextView, panes: [.contents], help: "contents view: tree, JSON, hex, history, diff",
       footer: "view"),
-    KeyBinding([.character("m")], .mark, panes: [.contents], help: "mark a history version to diff against"),
+    KeyBinding(
+      [.character("m")], .mark, panes: [.contents], help: "mark a history version to diff against",
+      footer: "mark"),
     KeyBinding(
       [.character("L")], .messages, help: "the message log: every recent result and error, in full",
       command: .init("messages")),

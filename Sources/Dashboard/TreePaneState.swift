@@ -49,12 +49,17 @@ public struct TreePaneState: Sendable {
     case fleet([TreeNodeID])
     /// Folds or unfolds a machine or a remote directory; other nodes are left alone.
     case toggleFleet(TreeNodeID)
+    /// The directories are named by these labels (a simulator device set's, `nil`: by path):
+    /// their branches are ordered as ``DeviceSetLabels/ordered(_:)`` orders them.
+    case labels(DeviceSetLabels?)
   }
 
   public private(set) var sort: SortOrder
   public private(set) var collapsedDirectories: Set<FileName> = []
-  /// Directory paths, sorted: the branches.
+  /// Directory paths, sorted (by label on a device set, else by path): the branches.
   public private(set) var directoryPaths: [FileName] = []
+  /// The labels the directories are named and ordered by, on a device set.
+  public private(set) var labels: DeviceSetLabels?
   /// The pairs' names, sorted: the rows of the pairs' branch, each followed by its two devices.
   public private(set) var pairNames: [String] = []
   /// The pairs' nodes folded: ``TreeNodeID/pairs`` (the whole branch) and pairs (their devices).
@@ -160,6 +165,11 @@ public struct TreePaneState: Sendable {
     case .toggleFleet(let node):
       guard toggleFleetFold(node) else { return }
       resync(directories, visibleRows: visibleRows)
+    case .labels(let labels):
+      guard labels != self.labels else { return }
+      self.labels = labels
+      rebuild(directories)
+      resync(directories, visibleRows: visibleRows)
     }
   }
 
@@ -169,6 +179,12 @@ public struct TreePaneState: Sendable {
   func visibleIdentifiers(of directory: FileName) -> [FileName] {
     if filter != nil { return filteredIdentifiers[directory] ?? [] }
     return orders[directory]?.identifiers ?? []
+  }
+
+  /// Whether `path` is a branch only because it is a device set's group container in which no
+  /// mailbox was found: the model has no directory there.
+  public func isEmptyGroup(_ path: FileName, in directories: [FileName: DirectoryState]) -> Bool {
+    directories[path] == nil && labels?.label(for: path) != nil
   }
 
   /// How many mailboxes of `directory` the tree shows.
@@ -323,7 +339,12 @@ public struct TreePaneState: Sendable {
 
   /// Sorts every branch again and refilters.
   private mutating func rebuild(_ directories: [FileName: DirectoryState]) {
-    directoryPaths = directories.keys.sorted()
+    if let labels {
+      // A group whose container holds no mailbox yet is a branch too, empty (``isEmptyGroup(_:)``).
+      directoryPaths = labels.ordered(Array(directories.keys) + labels.containersWithout(directories.keys))
+    } else {
+      directoryPaths = directories.keys.sorted()
+    }
     orders = [:]
     presentCounts = [:]
     for path in directoryPaths {

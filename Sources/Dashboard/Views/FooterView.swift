@@ -1,8 +1,9 @@
 import ArchivedValues
 import TerminalScreen
 
-/// The bottom line: the keys valid where the focus is, from the keymap; or the line being
-/// typed (`/` filter, `:` command). Read-only, the line starts with `read-only` and the keys
+/// The bottom line: the keys that do something where the focus and the selection are, from the
+/// keymap (``DashboardState/footerEntries``); or the line being typed (`/` filter, `:`
+/// command). Read-only, the line starts with `read-only` and the keys
 /// that write are shown disabled (`footer.disabled`), as help shows them.
 enum FooterView {
   static func draw(_ state: DashboardState, into screen: inout Screen, area: Rect) {
@@ -27,22 +28,23 @@ enum FooterView {
     // A bridged machine selected whose bridge takes no remote writes: its keys that write are
     // disabled as read-only ones are, and the reason ends the line.
     let remote = state.isReadOnly ? nil : state.remoteWriteRefusal
-    for binding in Keymap.bindings where binding.footer != nil && binding.applies(in: state.focus) {
-      if binding.footerOnlyOnPeers && state.selection?.isPeerNode != true { continue }
-      guard let word = binding.footer, let key = binding.keys.first else { continue }
-      let disabled = binding.writes && (state.isReadOnly || remote != nil)
-      let keyText = Keymap.name(of: key)
-      guard x + TerminalWidth.columns(of: keyText) + TerminalWidth.columns(of: word) + 3 <= area.maxX else {
-        break
-      }
-      x += screen.write(keyText, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer.key")
-      x += screen.write(" " + word, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer")
+    // The keys that do something where the focus and selection are; on a short line whole
+    // entries are left out, the general ones first, so the selection's own keys stay.
+    // The remote-writes reason keeps room for its start: general keys make way for it.
+    let reserved =
+      remote.map { min(TerminalWidth.columns(of: "remote writes off: " + DisplayText.escaped($0)), 24) } ?? 0
+    for entry in FooterEntry.fitting(state.footerEntries, columns: area.maxX - x - reserved) {
+      let disabled = entry.isDisabled
+      x += screen.write(entry.key, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer.key")
+      x += screen.write(
+        " " + entry.word, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer")
       x += screen.write("  ", row: area.y, column: x, role: "footer")
     }
     if let remote, x < area.maxX {
-      screen.write(
-        "remote writes off: " + DisplayText.escaped(remote), row: area.y, column: x, limit: area.maxX - x,
-        role: "footer.disabled")
+      // Cut with `…`, never silently in the middle of a word (help says it whole).
+      let reason = TerminalWidth.truncated(
+        "remote writes off: " + DisplayText.escaped(remote), toColumns: area.maxX - x)
+      screen.write(reason, row: area.y, column: x, limit: area.maxX - x, role: "footer.disabled")
     }
   }
 

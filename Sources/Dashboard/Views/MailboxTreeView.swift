@@ -67,18 +67,24 @@ enum MailboxTreeView {
     var marks = ""
     if directory?.isPolled == true { marks += " polled" }
     if directory?.error != nil { marks += " error" }
-    var count = "\(state.treePane.presentCounts[path] ?? 0)"
+    // A device set's group with no mailbox found in it: a branch of its own that says so.
+    var count =
+      state.treePane.isEmptyGroup(path, in: state.model.directories)
+      ? "no mailbox" : "\(state.treePane.presentCounts[path] ?? 0)"
     // Unreadable mailboxes (a FIFO, a link) are on disk but not present: counted apart.
     if let unreadable = directory?.unreadableCount, unreadable > 0 { count += " +\(unreadable) unreadable" }
     let right = marks + " " + count + " "
     let rightWidth = TerminalWidth.columns(of: right)
     var x = area.x
     x += screen.write(collapsed ? "▸ " : "▾ ", row: row, column: x, role: "list.branch")
-    // Cut in the middle: directories of one app group often differ only at their end.
+    // Cut in the middle: directories of one app group often differ only at their end. A device
+    // set's label leaves out whole parts of its middle, keeping the device and the group.
     let room = max(area.maxX - x - rightWidth, 0)
-    screen.write(
-      Formatting.middleTruncated(DisplayText.name(state.displayPath(path)), toColumns: room), row: row,
-      column: x, limit: room, role: "list.branch")
+    let name = DisplayText.name(state.displayPath(path))
+    let shown =
+      state.deviceSetLabels?.label(for: path) != nil
+      ? Formatting.labelTruncated(name, toColumns: room) : Formatting.middleTruncated(name, toColumns: room)
+    screen.write(shown, row: row, column: x, limit: room, role: "list.branch")
     let role: StyleRole =
       directory?.error != nil ? "list.error" : directory?.isPolled == true ? "list.polled" : "list.branch"
     screen.write(right, row: row, column: max(area.maxX - rightWidth, x), limit: rightWidth, role: role)
