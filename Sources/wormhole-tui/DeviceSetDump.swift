@@ -92,28 +92,9 @@ enum DeviceSetDump {
       if directory.isPolled { heading += ", polled" }
       if let error = directory.error { heading += ", \(DisplayText.escaped(error))" }
       lines.append(heading + ")")
-      for mailbox in directory.sortedMailboxes { lines.append("  " + row(mailbox)) }
+      for mailbox in directory.sortedMailboxes { lines.append("  " + DumpVerb.row(mailbox)) }
     }
     return lines
-  }
-
-  /// One mailbox, with `dump`'s columns: identifier, size, versions, last change, last writer,
-  /// summary (or `cleared`, or `unreadable` and the error).
-  static func row(_ mailbox: Mailbox) -> String {
-    var columns = [mailbox.identifier.displayField]
-    if let current = mailbox.current {
-      columns += [
-        "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
-        TailVerb.field(current.sender ?? "-"), TerminalWidth.truncated(current.summary, toColumns: 60),
-      ]
-    } else {
-      columns += [
-        mailbox.error != nil ? "unreadable" : "cleared", "v\(mailbox.versionCount)",
-        TrafficRecord.timestamp(mailbox.lastChange),
-      ]
-    }
-    if let error = mailbox.error { columns.append("error: \(DisplayText.escaped(error))") }
-    return columns.joined(separator: " ")
   }
 
   /// A group's `mailboxes` in JSON: `dump --json`'s mailbox objects, each led by the wormhole
