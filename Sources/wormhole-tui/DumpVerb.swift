@@ -27,6 +27,9 @@ enum DumpVerb {
       ('decode error: …'; "decode_error" in JSON).
       --json prints one JSON document, or with --follow one JSON object per entry (see the
       MailboxModel README section for both layouts).
+      --device-set DIR prints a CoreSimulator device set with its groups' mailboxes; with
+      --follow it follows every group, each line naming its directory by device and group
+      (JSON: a "label" member beside "directory"), the set's notes on standard error.
       With --broker URL it prints instead the machines bridged to that broker ('wormhole-tui
       bridge'): each with its presence and its mailboxes, from the retained messages collected
       for about a second (longer while they keep arriving, at most ten).
@@ -152,11 +155,12 @@ enum DumpVerb {
     return columns.joined(separator: " ")
   }
 
-  /// One traffic entry: time, kind, directory, identifier, bytes, sender, then seq, replay and error.
-  static func textLine(_ entry: TrafficEntry) -> String {
+  /// One traffic entry: time, kind, directory (or `directoryLabel`, such as a device set's label
+  /// for it, not yet escaped), identifier, bytes, sender, then seq, replay and error.
+  static func textLine(_ entry: TrafficEntry, directoryLabel: String? = nil) -> String {
     var columns = [
       TrafficRecord.timestamp(entry.milliseconds), TailVerb.field(entry.kind.rawValue),
-      entry.directory.displayField,
+      directoryLabel.map(DisplayText.field) ?? entry.directory.displayField,
       entry.identifier.byteCount == 0 ? "-" : entry.identifier.displayField, String(entry.size),
       TailVerb.field(entry.sender ?? "-"),
     ]
