@@ -7,9 +7,11 @@ public enum MailboxObservation: Sendable, Hashable {
   /// ``MailboxVersion/summaryColumns`` columns), made by whoever read and decoded it: the model
   /// decodes nothing. `transfer` is the file's transfer identifier (its `user.wormhole.transfer`
   /// attribute) when the library that wrote it set one: it pairs the change with the journal
-  /// record of the same identifier exactly.
+  /// record of the same identifier exactly. `decodeError` is why the bytes are not shown as
+  /// the archive they were meant to be (``DecodedMessage/decodeError``), made with the summary.
   case file(
-    bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil, transfer: String? = nil)
+    bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, summary: String? = nil, transfer: String? = nil,
+    decodeError: String? = nil)
   /// The file exists but could not be read (permissions, a symbolic link, a FIFO...).
   case unreadable(String)
 }

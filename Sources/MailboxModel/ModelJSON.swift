@@ -64,7 +64,10 @@ extension ModelState {
     return out + "]}"
   }
 
-  /// One mailbox as `json(trafficLimit:summaryWidth:)` shows it (also under a device set's groups).
+  /// One mailbox as `json(trafficLimit:summaryWidth:)` shows it (also under a device set's groups
+  /// and in a bridge's payload): `error` why the file could not be read (the previous version,
+  /// if any, kept), `decode_error` why the current message is not shown as the archive it was
+  /// meant to be (``MailboxVersion/decodeError``; its `summary` then shows what was read).
   package func mailboxJSON(_ mailbox: Mailbox, width: Int) -> String {
     var out: [UInt8] = []
     appendMailboxJSON(mailbox, width: width, to: &out)
@@ -106,6 +109,8 @@ extension ModelState {
     JSONBytes.appendString(orNull: summary, to: &out)
     JSONBytes.appendLiteral(#","error":"#, to: &out)
     JSONBytes.appendString(orNull: mailbox.error, to: &out)
+    JSONBytes.appendLiteral(#","decode_error":"#, to: &out)
+    JSONBytes.appendString(orNull: current?.decodeError, to: &out)
     out.append(UInt8(ascii: "}"))
   }
 }

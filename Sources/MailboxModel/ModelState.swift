@@ -237,9 +237,9 @@ public struct MailboxVersion: Sendable, Hashable {
   public var modifiedNanoseconds: Int64
   /// When the model learnt of it, in milliseconds since 1970.
   public var observedMilliseconds: Int64
-  /// Sender and sequence, boxed: most versions at start-up have none, and every byte of this
-  /// type is paid 100,000 times in a large directory.
-  private var attribution: Attribution?
+  /// Sender, sequence and decode error, boxed: most versions at start-up have none, and every
+  /// byte of this type is paid 100,000 times in a large directory.
+  private var notes: VersionNotes?
   /// The message on one line, as the watcher made it when it read the file.
   private var storedSummary: String?
 
@@ -256,49 +256,62 @@ public struct MailboxVersion: Sendable, Hashable {
 
   /// The sender the journal named for the post that wrote it, if any.
   public var sender: String? {
-    get { attribution?.sender }
-    set { attribution = Attribution(sender: newValue, sequence: attribution?.sequence) }
+    get { notes?.sender }
+    set { notes = VersionNotes(sender: newValue, sequence: sequence, decodeError: decodeError) }
   }
 
   /// The journal sequence number of that post.
   public var sequence: UInt64? {
-    get { attribution?.sequence }
-    set { attribution = Attribution(sender: attribution?.sender, sequence: newValue) }
+    get { notes?.sequence }
+    set { notes = VersionNotes(sender: sender, sequence: newValue, decodeError: decodeError) }
+  }
+
+  /// Why the message is not shown as the archive it was meant to be, made with the summary
+  /// (``DecodedMessage/decodeError``): a damaged archive's reason, or why the bytes are not a
+  /// readable property list; `nil` for a message that decoded, or when whoever made the version
+  /// gave none. Not escaped.
+  public var decodeError: String? {
+    get { notes?.decodeError }
+    set { notes = VersionNotes(sender: sender, sequence: sequence, decodeError: newValue) }
   }
 
   public init(
     serial: UInt64, bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, observedMilliseconds: Int64,
-    sender: String? = nil, sequence: UInt64? = nil, summary: String? = nil
+    sender: String? = nil, sequence: UInt64? = nil, summary: String? = nil, decodeError: String? = nil
   ) {
     self.serial = serial
     self.bytes = bytes
     self.size = size
     self.modifiedNanoseconds = modifiedNanoseconds
     self.observedMilliseconds = observedMilliseconds
-    self.attribution = Attribution(sender: sender, sequence: sequence)
+    self.notes = VersionNotes(sender: sender, sequence: sequence, decodeError: decodeError)
     self.storedSummary = summary
   }
 }
 
-/// Who wrote a version, as the journal said; immutable, so versions share it safely.
-final class Attribution: Sendable, Hashable {
+/// Who wrote a version, as the journal said, and why its message did not decode; immutable, so
+/// versions share it safely.
+final class VersionNotes: Sendable, Hashable {
   let sender: String?
   let sequence: UInt64?
+  let decodeError: String?
 
   /// `nil` when there is nothing to say.
-  init?(sender: String?, sequence: UInt64?) {
-    guard sender != nil || sequence != nil else { return nil }
+  init?(sender: String?, sequence: UInt64?, decodeError: String?) {
+    guard sender != nil || sequence != nil || decodeError != nil else { return nil }
     self.sender = sender
     self.sequence = sequence
+    self.decodeError = decodeError
   }
 
-  static func == (left: Attribution, right: Attribution) -> Bool {
-    left.sender == right.sender && left.sequence == right.sequence
+  static func == (left: VersionNotes, right: VersionNotes) -> Bool {
+    left.sender == right.sender && left.sequence == right.sequence && left.decodeError == right.decodeError
   }
 
   func hash(into hasher: inout Hasher) {
     hasher.combine(sender)
     hasher.combine(sequence)
+    hasher.combine(decodeError)
   }
 }
 

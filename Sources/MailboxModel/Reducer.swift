@@ -136,7 +136,9 @@ extension ModelState {
       directories[directory]?.unreadableCount += (mailbox.error != nil ? 1 : 0) - (wasUnreadable ? 1 : 0)
       directories[directory]?.mailboxes[identifier] = mailbox
     }
-    guard case .file(let bytes, let size, let modified, let summary, let transfer) = observation else {
+    guard
+      case .file(let bytes, let size, let modified, let summary, let transfer, let decodeError) = observation
+    else {
       if case .unreadable(let message) = observation, mailbox.error != message {
         mailbox.error = message
         mailbox.lastChange = now
@@ -157,7 +159,7 @@ extension ModelState {
     if let old = mailbox.current { pushHistory(old, of: &mailbox, directory: directory) }
     mailbox.current = MailboxVersion(
       serial: serial, bytes: bytes, size: size, modifiedNanoseconds: modified, observedMilliseconds: now,
-      summary: summary)
+      summary: summary, decodeError: decodeError)
     mailbox.versionCount += 1
     // What was there before the model started changed when the file did.
     mailbox.lastChange = initial ? modified / 1_000_000 : now

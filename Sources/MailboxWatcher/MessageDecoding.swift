@@ -32,17 +32,16 @@ extension MailboxObservation {
   public static func summarized(
     bytes: [UInt8]?, size: Int, modifiedNanoseconds: Int64, transfer: String? = nil
   ) -> MailboxObservation {
-    let summary = bytes.map {
-      DecodedMessage(decoding: $0, size: size).summary(width: MailboxVersion.summaryColumns)
-    }
+    let decoded = bytes.map { DecodedMessage(decoding: $0, size: size) }
     return .file(
-      bytes: bytes, size: size, modifiedNanoseconds: modifiedNanoseconds, summary: summary, transfer: transfer
-    )
+      bytes: bytes, size: size, modifiedNanoseconds: modifiedNanoseconds,
+      summary: decoded?.summary(width: MailboxVersion.summaryColumns), transfer: transfer,
+      decodeError: decoded?.decodeError)
   }
 
   /// This observation with its message summarized, when it is a file read without one.
   public var summarized: MailboxObservation {
-    guard case .file(let bytes, let size, let modified, nil, let transfer) = self, bytes != nil else {
+    guard case .file(let bytes, let size, let modified, nil, let transfer, _) = self, bytes != nil else {
       return self
     }
     return .summarized(bytes: bytes, size: size, modifiedNanoseconds: modified, transfer: transfer)

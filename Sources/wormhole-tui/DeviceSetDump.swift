@@ -1,3 +1,4 @@
+import Dispatch
 import KeyedArchive
 import MailboxModel
 import MailboxWatcher
@@ -12,16 +13,13 @@ import WormholeVocabulary
 /// Nothing missing or damaged in the set is a failure: each is a note, printed after the data on
 /// standard output (text), or in `notes` (JSON), and the exit status is 0. A group container
 /// whose wormhole directory cannot be watched or listed is a note too (kind `unreadable`).
+/// `--follow` follows the groups live instead (``follow(_:json:)``).
 enum DeviceSetDump {
   static let option = OptionSpec(
     .deviceSet, help: "print a CoreSimulator device set: devices, pairs, groups with their mailboxes, notes")
 
   static func run(_ set: DeviceSet, arguments: ParsedArguments) throws(CommandError) -> ExitCode {
-    if arguments.flag(.follow) {
-      throw .usage(
-        "--follow does not combine with --device-set yet; follow one group with "
-          + "'dump --follow DIR/<UDID>/data/Containers/Shared/AppGroup/<UUID>'")
-    }
+    if arguments.flag(.follow) { try follow(set, json: arguments.flag(.json)) }
     var set = set
     let states = models(of: &set)
     if arguments.flag(.json) {
@@ -33,6 +31,69 @@ enum DeviceSetDump {
       emitRaw(set.text { _, group in lines(below: group.path, in: states) })
     }
     return .success
+  }
+
+  /// `dump --follow --device-set DIR [--json]`: every group container of `set` watched live, each
+  /// traffic entry printed as the model recognizes it, its directory named by the label the
+  /// dashboard's tree gives it (the device, its runtime, its pairs, the group, and the
+  /// subdirectory below the container). JSON lines are `dump --follow --json`'s entries with a
+  /// `label` member added. The set's notes, and a container that cannot be watched (noted
+  /// too), go to standard error, which says once what is watched; runs until interrupted.
+  static func follow(_ set: DeviceSet, json: Bool) throws(CommandError) -> Never {
+    var set = set
+    let roots = watchableRoots(of: &set)
+    let labels = DeviceSetArguments.labels(set, isReadOnly: true)
+    for note in set.notes { diagnose("note: " + note.displayText) }
+    let groupCount = set.groups.count
+    guard !roots.isEmpty else {
+      throw CommandError(
+        message: "the device set \(set.path.displayField) holds no group container that can be watched "
+          + "(\(groupCount) group\(groupCount == 1 ? "" : "s"))", code: .nothing)
+    }
+    let printer: @Sendable (ModelUpdate) -> Void = { update in
+      for notice in update.newNotices { diagnose("notice: \(DisplayText.escaped(notice))") }
+      for entry in update.newTraffic {
+        let label = labels.label(for: entry.directory)
+        emit(json ? jsonLine(entry, label: label) : DumpVerb.textLine(entry, directoryLabel: label))
+      }
+    }
+    let model: LiveModel
+    do {
+      model = try LiveModel(
+        roots: roots, configuration: DashboardVerb.modelConfiguration(), onUpdate: printer)
+    } catch {
+      throw .failure("\(error.description) (the device set \(set.path.displayField))")
+    }
+    let count = model.snapshot.directories.count
+    diagnose(
+      "watching \(count) wormhole director\(count == 1 ? "y" : "ies") in \(groupCount) group"
+        + (groupCount == 1 ? "" : "s") + " of the device set \(set.path.displayField)")
+    withExtendedLifetime(model) { dispatchMain() }
+  }
+
+  /// `dump --follow --json`'s entry with the directory's label (`null` for one outside every
+  /// container).
+  static func jsonLine(_ entry: TrafficEntry, label: String?) -> String {
+    String(entry.jsonLine.dropLast()) + ",\"label\":\(JSONText.string(orNull: label))}"
+  }
+
+  /// The group containers of `set` that can be watched: all, or when one cannot be (which fails
+  /// the whole watch), each that can on its own, the others being notes of `set`.
+  static func watchableRoots(of set: inout DeviceSet) -> [WatchRoot] {
+    let roots = DeviceSetArguments.roots(set)
+    do {
+      try LiveModel(roots: roots).cancel()
+      return roots
+    } catch {}
+    return roots.filter { root in
+      do throws(WatcherError) {
+        try LiveModel(roots: [root]).cancel()
+        return true
+      } catch {
+        set.noteUnreadable(root.path, reason: error.description)
+        return false
+      }
+    }
   }
 
   /// The models of the group containers of `set`: one for all, read once, or when one
@@ -92,28 +153,9 @@ enum DeviceSetDump {
       if directory.isPolled { heading += ", polled" }
       if let error = directory.error { heading += ", \(DisplayText.escaped(error))" }
       lines.append(heading + ")")
-      for mailbox in directory.sortedMailboxes { lines.append("  " + row(mailbox)) }
+      for mailbox in directory.sortedMailboxes { lines.append("  " + DumpVerb.row(mailbox)) }
     }
     return lines
-  }
-
-  /// One mailbox, with `dump`'s columns: identifier, size, versions, last change, last writer,
-  /// summary (or `cleared`, or `unreadable` and the error).
-  static func row(_ mailbox: Mailbox) -> String {
-    var columns = [mailbox.identifier.displayField]
-    if let current = mailbox.current {
-      columns += [
-        "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
-        TailVerb.field(current.sender ?? "-"), TerminalWidth.truncated(current.summary, toColumns: 60),
-      ]
-    } else {
-      columns += [
-        mailbox.error != nil ? "unreadable" : "cleared", "v\(mailbox.versionCount)",
-        TrafficRecord.timestamp(mailbox.lastChange),
-      ]
-    }
-    if let error = mailbox.error { columns.append("error: \(DisplayText.escaped(error))") }
-    return columns.joined(separator: " ")
   }
 
   /// A group's `mailboxes` in JSON: `dump --json`'s mailbox objects, each led by the wormhole

@@ -22,8 +22,14 @@ enum DumpVerb {
       recognizes it, one line each, until interrupted ('watching …' and each notice go to
       standard error): passed, notification, changed-without-record (a writer that left no
       journal record, such as cp), cleared, cleared-all, replayed.
+      A message that is not the archive it was meant to be (a damaged archive, shown as its
+      property list, or bytes that are not a property list) says why after its summary
+      ('decode error: …'; "decode_error" in JSON).
       --json prints one JSON document, or with --follow one JSON object per entry (see the
       MailboxModel README section for both layouts).
+      --device-set DIR prints a CoreSimulator device set with its groups' mailboxes; with
+      --follow it follows every group, each line naming its directory by device and group
+      (JSON: a "label" member beside "directory"), the set's notes on standard error.
       With --broker URL it prints instead the machines bridged to that broker ('wormhole-tui
       bridge'): each with its presence and its mailboxes, from the retained messages collected
       for about a second (longer while they keep arriving, at most ten).
@@ -117,21 +123,7 @@ enum DumpVerb {
       if directory.isPolled { heading += ", polled" }
       if let error = directory.error { heading += ", \(DisplayText.escaped(error))" }
       out += heading + ")\n"
-      for mailbox in directory.sortedMailboxes {
-        var columns = [mailbox.identifier.displayField]
-        if let current = mailbox.current {
-          columns += [
-            "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
-            TailVerb.field(current.sender ?? "-"), TerminalWidth.truncated(current.summary, toColumns: 60),
-          ]
-        } else if mailbox.error != nil {
-          columns += ["unreadable", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]
-        } else {
-          columns += ["cleared", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange)]
-        }
-        if let error = mailbox.error { columns.append("error: \(DisplayText.escaped(error))") }
-        out += "  " + columns.joined(separator: " ") + "\n"
-      }
+      for mailbox in directory.sortedMailboxes { out += "  " + row(mailbox) + "\n" }
     }
     for notice in state.notices { out += "notice: \(DisplayText.escaped(notice))\n" }
     let recent = state.traffic.suffix(max(trafficLimit, 0))
@@ -142,11 +134,33 @@ enum DumpVerb {
     return out
   }
 
-  /// One traffic entry: time, kind, directory, identifier, bytes, sender, then seq, replay and error.
-  static func textLine(_ entry: TrafficEntry) -> String {
+  /// One mailbox: identifier, size, versions, last change, last writer, summary, and why the
+  /// message is not shown as the archive it was meant to be (`decode error: …`); or `cleared`,
+  /// or `unreadable`; then why the file could not be read (`error: …`). Everything escaped.
+  static func row(_ mailbox: Mailbox) -> String {
+    var columns = [mailbox.identifier.displayField]
+    if let current = mailbox.current {
+      columns += [
+        "\(current.size)B", "v\(mailbox.versionCount)", TrafficRecord.timestamp(mailbox.lastChange),
+        TailVerb.field(current.sender ?? "-"), TerminalWidth.truncated(current.summary, toColumns: 60),
+      ]
+      if let reason = current.decodeError { columns.append("decode error: \(DisplayText.escaped(reason))") }
+    } else {
+      columns += [
+        mailbox.error != nil ? "unreadable" : "cleared", "v\(mailbox.versionCount)",
+        TrafficRecord.timestamp(mailbox.lastChange),
+      ]
+    }
+    if let error = mailbox.error { columns.append("error: \(DisplayText.escaped(error))") }
+    return columns.joined(separator: " ")
+  }
+
+  /// One traffic entry: time, kind, directory (or `directoryLabel`, such as a device set's label
+  /// for it, not yet escaped), identifier, bytes, sender, then seq, replay and error.
+  static func textLine(_ entry: TrafficEntry, directoryLabel: String? = nil) -> String {
     var columns = [
       TrafficRecord.timestamp(entry.milliseconds), TailVerb.field(entry.kind.rawValue),
-      entry.directory.displayField,
+      directoryLabel.map(DisplayText.field) ?? entry.directory.displayField,
       entry.identifier.byteCount == 0 ? "-" : entry.identifier.displayField, String(entry.size),
       TailVerb.field(entry.sender ?? "-"),
     ]

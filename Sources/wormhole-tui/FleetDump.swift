@@ -186,6 +186,7 @@ enum FleetDump {
         "\(number("bytes") ?? 0)B", versions, change, TailVerb.field(text("last_writer") ?? "-"),
         TerminalWidth.truncated(DisplayText.escaped(text("summary") ?? ""), toColumns: 60),
       ]
+      if let reason = text("decode_error") { columns.append("decode error: \(DisplayText.escaped(reason))") }
     }
     return columns.joined(separator: " ")
   }

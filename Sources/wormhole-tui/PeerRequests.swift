@@ -30,18 +30,25 @@ enum PeerRequests {
   }
 
   static func send(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
-    guard rest.count == 1 else { throw .usage("peer send takes one DATA: JSON, or @FILE for a file's bytes") }
+    let text = arguments.value(.string)
+    if text != nil, !rest.isEmpty {
+      throw .usage("peer send takes DATA or --string TEXT, not both")
+    }
+    guard text != nil || rest.count == 1 else {
+      throw .usage("peer send takes one DATA (JSON, or @FILE for a file's bytes), or --string TEXT for text")
+    }
     let to = try PeerArguments.to(arguments, action: "send", list: true)
     let modeText = arguments.value(.mode) ?? ""
     guard let mode = PeerSendMode(rawValue: modeText) else {
       throw .usage("peer send needs --mode reliable or --mode unreliable")
     }
     let data: [UInt8]
-    if rest[0].hasPrefix("@") {
+    if let text {
+      data = Array(text.utf8)
+    } else if rest[0].hasPrefix("@") {
       data = try read(String(rest[0].dropFirst()), what: "data file")
     } else {
-      _ = try PassVerb.parseJSON(
-        rest[0], what: "DATA", hint: "text is a JSON string: '\"hi\"'; or send a file with @FILE")
+      _ = try PassVerb.parseJSON(rest[0], what: "DATA", hint: sendHint)
       data = Array(rest[0].utf8)
     }
     let from = try PeerArguments.from(arguments, action: "send")
@@ -49,6 +56,9 @@ enum PeerRequests {
       from, PeerControlMessage([Array("send".utf8), Array(to.utf8), Array(mode.rawValue.utf8), data]),
       seconds: 30)
   }
+
+  /// What a DATA that is not JSON is told (``PassVerb/stringHint`` is `pass`'s).
+  static let sendHint = "send text with --string TEXT, or a file's bytes with @FILE"
 
   static func sendResource(_ arguments: ParsedArguments, _ rest: [String]) throws(CommandError) -> ExitCode {
     guard rest.count == 1 else { throw .usage("peer send-resource takes one FILE") }

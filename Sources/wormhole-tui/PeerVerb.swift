@@ -29,9 +29,9 @@ enum PeerVerb {
         ends when --to is connected (0) or is not, with the reason (declined, timed out: 3).
       peer answer --from NAME --to NAME accept|decline
         has --from answer the invitation waiting from --to.
-      peer send --from NAME --to NAME[,NAME...] --mode reliable|unreliable DATA
-        sends DATA (JSON, or @FILE for a file's bytes) to connected peers; a peer that is not
-        connected fails (3) naming it.
+      peer send --from NAME --to NAME[,NAME...] --mode reliable|unreliable DATA|--string TEXT
+        sends DATA (JSON, sent as its text, or @FILE for a file's bytes), or with --string
+        TEXT as it is, to connected peers; a peer that is not connected fails (3) naming it.
       peer send-resource --from NAME --to NAME FILE [--name N]
         sends a file as a resource and ends when it is finished, cancelled or failed.
       peer disconnect --name NAME [--service TYPE]
@@ -60,6 +60,7 @@ enum PeerVerb {
       OptionSpec(.context, help: "invite: the invitation's context, JSON"),
       OptionSpec(.timeout, help: "invite: seconds to wait for the answer (default 30)"),
       OptionSpec(.mode, help: "send: reliable or unreliable"),
+      OptionSpec(.string, help: "send: send TEXT as it is (its UTF-8 bytes) instead of DATA"),
       OptionSpec(.routes, help: "run: route pushes and deep links by this routes file"),
       OptionSpec(.pushKey, help: "run: the aps key pushes are matched on (default notification_id)"),
       OptionSpec(.broker, help: "run: meet the peers through this MQTT broker: " + Option.brokerAddressHelp),

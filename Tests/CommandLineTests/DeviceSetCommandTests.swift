@@ -163,8 +163,11 @@ import WormholeVocabulary
     let combined = try run(["dump", "--device-set", builder.root.lossyText, "/tmp"])
     #expect(combined.status == 2)
     #expect(combined.errors.contains("does not combine with ROOT"), "\(combined.errors)")
+    // A set without a group container has nothing to follow: exit 1, nothing there.
     let follow = try run(["dump", "--device-set", builder.root.lossyText, "--follow"])
-    #expect(follow.status == 2)
+    #expect(follow.status == 1)
+    #expect(
+      follow.errors.contains("holds no group container that can be watched (0 groups)"), "\(follow.errors)")
     let snapshot = try run(["snapshot", "--device-set", "/nonexistent/Devices"])
     #expect(snapshot.status == 2)
     let readWrite = try run(["snapshot", "--read-write", "--home", builder.base])

@@ -49,7 +49,7 @@ import WormholeVocabulary
     let group: FileName = "/w/group"
     let source = ScriptedEventSource(initial: initialScan(group, ["big": .integer(0)]))
     let large = observation(.array((0..<40_000).map { .integer(Int64($0)) }))
-    if case .file(let bytes, _, _, _, _) = large { #expect((bytes?.count ?? 0) < 1 << 20) }
+    if case .file(let bytes, _, _, _, _, _) = large { #expect((bytes?.count ?? 0) < 1 << 20) }
     let gate = DecodeGate(MailboxEffectExecutor(isReadOnly: false))
     var script: [InMemoryTerminal.Step] = [.waitFor("Contents big")]
     script += [.perform { source.deliver([.mailboxChanged(directory: group, identifier: "big", large)]) }]

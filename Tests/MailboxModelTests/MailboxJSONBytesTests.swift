@@ -22,7 +22,8 @@ struct MailboxJSONBytesTests {
     out += ",\"last_writer\":\(JSONText.string(orNull: current?.sender)),\"seq\":\(number(current?.sequence))"
     out +=
       ",\"summary\":\(JSONText.string(orNull: current.map { TerminalWidth.truncated($0.summary, toColumns: width) }))"
-    return out + ",\"error\":\(JSONText.string(orNull: mailbox.error))}"
+    out += ",\"error\":\(JSONText.string(orNull: mailbox.error))"
+    return out + ",\"decode_error\":\(JSONText.string(orNull: current?.decodeError))}"
   }
 
   private static let times: [Int64] = [
@@ -47,7 +48,7 @@ struct MailboxJSONBytesTests {
       mailbox.current = MailboxVersion(
         serial: 7, bytes: [1, 2, 3], size: Int.max, modifiedNanoseconds: time &* 1_000_000,
         observedMilliseconds: time, sender: "app \u{1B}[31m", sequence: UInt64.max,
-        summary: String(repeating: "wide 漢字 ", count: 40))
+        summary: String(repeating: "wide 漢字 ", count: 40), decodeError: "not \"an\" archive \u{1B}]0;x\u{7}")
       mailbox.versionCount = 12
       mailbox.history = [mailbox.current].compactMap { $0 }
       for width in [0, 1, 10, 200] {

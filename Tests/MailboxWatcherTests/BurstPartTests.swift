@@ -94,7 +94,7 @@ struct BurstPartTests {
     #expect(observations["link"] == .unreadable("it is a symbolic link, which is not followed"))
     #expect(observations["fifo"] == .unreadable("it is not a regular file"))
     for index in 0..<MailboxWatcher.directoryOpeningCount {
-      guard case .file(let read, _, _, _, _)? = observations[FileName("m\(index)")] else {
+      guard case .file(let read, _, _, _, _, _)? = observations[FileName("m\(index)")] else {
         Issue.record("m\(index): \(String(describing: observations[FileName("m\(index)")]))")
         continue
       }

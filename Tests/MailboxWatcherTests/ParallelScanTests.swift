@@ -29,7 +29,7 @@ struct ParallelScanTests {
     let read = MailboxWatcher.observeAll(identifiers, in: FileName(directory.path), limit: 1 << 20)
     #expect(read.map(\.0) == Array(identifiers.dropLast()), "every mailbox once, in the listing's order")
     for (index, entry) in read.prefix(count).enumerated() {
-      guard case .file(_, _, _, let summary?, _) = entry.1 else {
+      guard case .file(_, _, _, let summary?, _, _) = entry.1 else {
         Issue.record("m\(index) was not read as a summarized file: \(entry.1)")
         continue
       }

@@ -17,7 +17,7 @@ import WormholeVocabulary
     let transfer = try #require(record.transfer)
     let observed = DirectoryScanner.observe(
       directory: FileName(directory.path), identifier: "a", limit: 1 << 20)
-    guard case .file(_, _, _, _, let seen)? = observed?.0 else {
+    guard case .file(_, _, _, _, let seen, _)? = observed?.0 else {
       Issue.record("not observed as a file: \(String(describing: observed))")
       return
     }
@@ -25,7 +25,7 @@ import WormholeVocabulary
     // A file another program wrote has none.
     writeAtomically(directory.path + "/b.archive", archive)
     let plain = DirectoryScanner.observe(directory: FileName(directory.path), identifier: "b", limit: 1 << 20)
-    guard case .file(_, _, _, _, let none)? = plain?.0 else {
+    guard case .file(_, _, _, _, let none, _)? = plain?.0 else {
       Issue.record("not observed as a file")
       return
     }
