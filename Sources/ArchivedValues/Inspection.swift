@@ -36,12 +36,19 @@ public struct Inspection: Sendable, Hashable {
   /// with no warning about its header or its class descriptions (``InspectionWarning/Kind``;
   /// another archiver's name, such as SceneKit's, is no deviation of form).
   public var isWellFormedArchive: Bool {
-    isArchive && !warnings.contains { $0.kind != .uninterpretedLayout && $0.kind != .otherArchiver }
+    isArchive
+      && !warnings.contains {
+        $0.kind != .uninterpretedLayout && $0.kind != .otherArchiver && $0.kind != .unpairedSurrogate
+      }
   }
 
-  /// The value to show first: `$top`'s `root` (or its first value), or the plain property list.
+  /// The value to show: `$top`'s `root`, or the plain property list. An archive whose `$top` has
+  /// no `root` (written with `encode(_:forKey:)` under keys of its own) gives its only value, or
+  /// a dictionary of every key, so that `read`, summaries and the dashboard show all of them.
   public var root: ArchivedValue {
-    topValues.first(where: { $0.key == "root" })?.value ?? topValues.first?.value ?? .null
+    if let root = topValues.first(where: { $0.key == "root" }) { return root.value }
+    guard topValues.count > 1 else { return topValues.first?.value ?? .null }
+    return .dictionary(topValues.map { ArchivedEntry(key: .string($0.key), value: $0.value) })
   }
 
   public init(

@@ -32,6 +32,9 @@ public struct InspectionWarning: Sendable, Hashable, CustomStringConvertible {
     case dictionaryWithoutClass
     /// A Foundation class with a layout the inspector does not interpret.
     case uninterpretedLayout
+    /// A string holds UTF-16 surrogates that are not paired (as an `NSString` cut inside an emoji
+    /// does), shown as U+FFFD; Apple's reader keeps them, so the archive is still well formed.
+    case unpairedSurrogate
   }
 
   public var kind: Kind

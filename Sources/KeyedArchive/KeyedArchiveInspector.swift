@@ -58,12 +58,15 @@ public struct KeyedArchiveInspector: ArchiveInspecting {
 
   /// Inspects a property list already read.
   public func inspect(_ document: PropertyListDocument) -> Inspection {
+    let textWarnings = document.unpairedSurrogates.map {
+      InspectionWarning(.unpairedSurrogate, object: nil, message: $0.description)
+    }
     do {
       let archive = try KeyedArchiveDecoder(maximumDepth: maximumDepth).decode(document.root)
       return Inspection(
         format: document.format, archiver: archive.archiver, version: archive.version,
         topValues: archive.topValues,
-        notArchiveReason: nil, warnings: archive.warnings,
+        notArchiveReason: nil, warnings: textWarnings + archive.warnings,
         embeddedPropertyLists: archive.embeddedPropertyLists)
     } catch {
       var embedded = [EmbeddedPropertyList]()
@@ -75,7 +78,8 @@ public struct KeyedArchiveInspector: ArchiveInspecting {
       return Inspection(
         format: document.format, archiver: nil, version: nil,
         topValues: [ArchivedField(key: "plist", value: value)],
-        notArchiveReason: error, isPlainPropertyList: isPlain, warnings: [], embeddedPropertyLists: embedded)
+        notArchiveReason: error, isPlainPropertyList: isPlain, warnings: textWarnings,
+        embeddedPropertyLists: embedded)
     }
   }
 

@@ -18,6 +18,8 @@ struct BinaryPropertyListReader {
   private var expandedSizes: [Int] = []
   private var inProgress: [Bool] = []
   private let topObject: Int
+  /// Strings whose unpaired surrogates were replaced by U+FFFD, in the order they were read.
+  private(set) var unpairedSurrogates: [UnpairedSurrogate] = []
 
   /// Validates the header, trailer and offset table.
   init(bytes: [UInt8], maximumDepth: Int) throws(PropertyListError) {
@@ -184,7 +186,7 @@ struct BinaryPropertyListReader {
       let (length, overflow) = units.multipliedReportingOverflow(by: 2)
       guard !overflow else { throw .objectRunsPastEnd(object: index, offset: offset, needed: UInt64.max) }
       try require(length, at: start, object: index)
-      value = .string(try utf16(from: start, units: Int(units), object: index))
+      value = .string(utf16(from: start, units: Int(units), object: index))
     case 0x8:
       let width = Int(nibble) + 1
       try require(UInt64(1 + width), at: offset, object: index)
@@ -271,8 +273,9 @@ struct BinaryPropertyListReader {
     return String(scalars)
   }
 
-  /// Big-endian UTF-16, refusing unpaired surrogates rather than silently replacing them.
-  private func utf16(from start: Int, units: Int, object: Int) throws(PropertyListError) -> String {
+  /// Big-endian UTF-16. Unpaired surrogates, which Apple's reader keeps (an `NSString` cut inside
+  /// an emoji archives one), become U+FFFD and are recorded in ``unpairedSurrogates``.
+  private mutating func utf16(from start: Int, units: Int, object: Int) -> String {
     var codeUnits = [UInt16]()
     codeUnits.reserveCapacity(units)
     var position = start
@@ -280,19 +283,26 @@ struct BinaryPropertyListReader {
       codeUnits.append(UInt16(bytes[position]) << 8 | UInt16(bytes[position + 1]))
       position += 2
     }
+    var first: (unit: Int, value: UInt16)?
+    var unpaired = 0
     var unit = 0
     while unit < codeUnits.count {
       let value = codeUnits[unit]
-      if (0xD800...0xDBFF).contains(value) {
-        guard unit + 1 < codeUnits.count, (0xDC00...0xDFFF).contains(codeUnits[unit + 1]) else {
-          throw .invalidUTF16(object: object, unit: unit)
-        }
+      if (0xD800...0xDBFF).contains(value), unit + 1 < codeUnits.count,
+        (0xDC00...0xDFFF).contains(codeUnits[unit + 1])
+      {
         unit += 2
-      } else if (0xDC00...0xDFFF).contains(value) {
-        throw .invalidUTF16(object: object, unit: unit)
-      } else {
-        unit += 1
+        continue
       }
+      if (0xD800...0xDFFF).contains(value) {
+        if first == nil { first = (unit, value) }
+        unpaired += 1
+      }
+      unit += 1
+    }
+    if let first {
+      unpairedSurrogates.append(
+        UnpairedSurrogate(object: object, unit: first.unit, value: first.value, count: unpaired))
     }
     return String(decoding: codeUnits, as: UTF16.self)
   }

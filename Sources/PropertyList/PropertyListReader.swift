@@ -26,7 +26,8 @@ public struct PropertyListReader: Sendable {
     guard !bytes.isEmpty else { throw .empty }
     if Self.isBinary(bytes) {
       var reader = try BinaryPropertyListReader(bytes: bytes, maximumDepth: maximumDepth)
-      return PropertyListDocument(format: .binary, root: try reader.read())
+      let root = try reader.read()
+      return PropertyListDocument(format: .binary, root: root, unpairedSurrogates: reader.unpairedSurrogates)
     }
     if Self.looksLikeXML(bytes) {
       var reader = XMLPropertyListReader(bytes: bytes, maximumDepth: maximumDepth)

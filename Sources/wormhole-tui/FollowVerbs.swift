@@ -15,14 +15,15 @@ enum ListenVerb {
       Text lines are 'IDENTIFIER: SUMMARY', or 'IDENTIFIER: (notification)' for a pass without a
       message. JSON lines are {"identifier", "kind", "seq", "sender", "message"} (message null
       for a notification). 'listening for …' goes to standard error once the listener is ready.
-      Rapid passes may coalesce into one line showing the latest message. Exit 1 on timeout;
+      Rapid passes may coalesce into one line showing the latest message. Exit 1 on timeout
+      (without --count, only when nothing was heard: the timeout is then how long to listen);
       exit 3 when the journal cannot be read (a link, FIFO, device or directory in its place) or
       the directory is removed with its parent. A directory removed and created again is
       followed again, with a line on standard error.
       """,
     options: [
       OptionSpec(.count, help: "exit after N messages"),
-      OptionSpec(.timeout, help: "exit 1 if the count is not reached in time"),
+      OptionSpec(.timeout, help: "exit 1 if the count (without --count: a message) is not heard in time"),
       OptionSpec(.json, help: "print one JSON object per message"),
     ] + PairArguments.deviceOptions,
     run: run)
@@ -81,7 +82,14 @@ enum ListenVerb {
     for token in tokens { token.cancel() }
     if stopped.withLock({ $0 }) { return .failure }
     if result == .timedOut {
-      diagnose("timed out after \(heard.withLock { $0 }) of \(count.map(String.init) ?? "any") messages")
+      let heardCount = heard.withLock { $0 }
+      // Without --count the timeout is how long to listen: what was heard is a success.
+      guard let count else {
+        if heardCount > 0 { return .success }
+        diagnose("timed out after \(timeout.map { "\($0)" } ?? "?") s without a message")
+        return .nothing
+      }
+      diagnose("timed out after \(heardCount) of \(count) messages")
       return .nothing
     }
     return .success

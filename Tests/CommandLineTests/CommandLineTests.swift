@@ -264,6 +264,24 @@ import Wormhole
     #expect(result.status == 1 && result.errors.contains("timed out"))
   }
 
+  // Without --count, --timeout is how long to listen: what was heard is a success (exit 1 is
+  // "nothing there"), and only a listener that heard nothing times out.
+  @Test func listenWithoutACountThatHeardMessagesEndsWithExitZeroAtItsTimeout() throws {
+    let home = TemporaryDirectory()
+    defer { home.remove() }
+    let location = ["--container", home.path]
+    let listener = try RunningCommand(["listen", "a", "--timeout", "10"] + location)
+    #expect(listener.waitFor("listening for"))
+    #expect(try run(["pass", "a", "1"] + location).status == 0)
+    let heard = listener.finish(seconds: 30)
+    #expect(heard.status == 0, "\(heard.errors)")
+    #expect(heard.lines == ["a: 1"], "\(heard.output)")
+    #expect(!heard.errors.contains("timed out"), "\(heard.errors)")
+    let quiet = try run(["listen", "a", "--timeout", "0.2"] + location)
+    #expect(quiet.status == 1)
+    #expect(quiet.errors.contains("timed out after 0.2 s without a message"), "\(quiet.errors)")
+  }
+
   @Test func eightProcessesOfAThousandPassesEachLoseNothing() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }

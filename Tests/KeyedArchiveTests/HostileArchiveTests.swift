@@ -163,7 +163,12 @@ private func chain(_ count: Int) -> PropertyListValue {
     #expect(inspection.isArchive)
     #expect(inspection.archiver == "SCNKeyedArchiver")
     #expect(inspection.topValues.map(\.key) == ["$0", "$1"])
-    #expect(inspection.root == .string("scene"))
+    #expect(
+      inspection.root
+        == .dictionary([
+          ArchivedEntry(key: .string("$0"), value: .string("scene")),
+          ArchivedEntry(key: .string("$1"), value: .integer(7)),
+        ]))
     #expect(inspection.warnings.first?.message.contains("SCNKeyedArchiver") == true)
   }
 
@@ -232,14 +237,22 @@ private func chain(_ count: Int) -> PropertyListValue {
     #expect(inspection.warnings.count == 1)
   }
 
-  @Test func invalidUTF16InsideAnArchiveIsATypedError() throws {
-    var bytes = binaryPropertyList(archive([.string("$null"), .string("é")]))
+  // An app that archives an NSString cut inside an emoji writes a lone surrogate, which Apple's
+  // unarchiver reads back: the archive is shown, the replacement said, and still well formed.
+  @Test func anUnpairedSurrogateInsideAnArchiveIsShownAsAReplacementAndSaid() throws {
+    var bytes = binaryPropertyList(archive([.string("$null"), .string("hi é")]))
     // Replace the UTF-16 "é" (00 E9) with a lone surrogate.
-    for index in 0..<(bytes.count - 2)
-    where bytes[index] == 0x61 && bytes[index + 1] == 0x00 && bytes[index + 2] == 0xE9 {
-      bytes[index + 1] = 0xD8
+    for index in 0..<(bytes.count - 1) where bytes[index] == 0x00 && bytes[index + 1] == 0xE9 {
+      bytes[index] = 0xD8
+      bytes[index + 1] = 0x3D
     }
-    #expect(throws: PropertyListError.self) { try KeyedArchiveInspector().inspect(bytes) }
+    let inspection = try KeyedArchiveInspector().inspect(bytes)
+    #expect(inspection.isArchive)
+    #expect(inspection.root == .string("hi \u{FFFD}"))
+    #expect(inspection.warnings.map(\.kind) == [.unpairedSurrogate])
+    #expect(inspection.warnings.first?.message.contains("(0xd83d) at code unit 3, shown as U+FFFD") == true)
+    #expect(inspection.isWellFormedArchive)
+    #expect(inspection.json().contains("\"kind\":\"unpairedSurrogate\""))
   }
 
   @Test func sharedLongStringsAreReferences() throws {

@@ -255,6 +255,23 @@ private let rootTop = PropertyListEntry(key: "$top", value: .dictionary(["root":
     #expect(inspection.warnings.isEmpty)
   }
 
+  // An archive written with `encode(_:forKey:)` under keys of its own has no `root`: what `read`,
+  // summaries and the dashboard show (`root`) holds every key, as the warning says, not the first.
+  @Test func withoutRootEveryTopKeyIsShownNotOnlyTheFirst() throws {
+    let inspection = try inspect(
+      archive(
+        [
+          .string("$null"), .dictionary(["$class": .uid(2), "NS.objects": .array([.uid(3)])]),
+          classDescription("NSArray", "NSObject"), .string("hello"),
+        ], top: ["version": .uid(3), "payload": .uid(1)]))
+    #expect(inspection.warnings.map(\.kind) == [.topWithoutRoot])
+    #expect(inspection.warnings.first?.message.contains("showing its 2 keys") == true)
+    #expect(inspection.root.summary(width: 80) == "{payload: [\"hello\"], version: \"hello\"}")
+    #expect(inspection.root.json() == "{\"payload\":[\"hello\"],\"version\":\"hello\"}")
+    let one = try inspect(archive([.string("$null"), .string("only")], top: ["payload": .uid(1)]))
+    #expect(one.root == .string("only"))
+  }
+
   // MARK: - Honest headers
 
   @Test(arguments: [

@@ -171,14 +171,25 @@ func expectError(
     }
   }
 
-  @Test func invalidUTF16() throws {
+  // Apple's reader keeps unpaired surrogates (an NSString cut inside an emoji is archived with
+  // one), so they are read as U+FFFD and recorded, not the whole file refused.
+  @Test func unpairedSurrogatesAreReadAsReplacementCharactersAndRecorded() throws {
     // "a" followed by a lone high surrogate.
-    let bytes = rawBinaryPlist([[0x62, 0x00, 0x61, 0xD8, 0x00]])
-    expectError({ $0 == .invalidUTF16(object: 0, unit: 1) }) { _ = try reader.read(bytes) }
-    let lowFirst = rawBinaryPlist([[0x61, 0xDC, 0x00]])
-    expectError({ $0 == .invalidUTF16(object: 0, unit: 0) }) { _ = try reader.read(lowFirst) }
-    let pair = rawBinaryPlist([[0x62, 0xD8, 0x3D, 0xDE, 0x00]])
-    #expect(try reader.read(pair).root == .string("😀"))
+    let highLast = try reader.read(rawBinaryPlist([[0x62, 0x00, 0x61, 0xD8, 0x00]]))
+    #expect(highLast.root == .string("a\u{FFFD}"))
+    #expect(highLast.unpairedSurrogates == [UnpairedSurrogate(object: 0, unit: 1, value: 0xD800, count: 1)])
+    // A lone low surrogate first, then a pair, then a high surrogate before a letter.
+    let mixed = try reader.read(
+      rawBinaryPlist([[0x65, 0xDC, 0x00, 0xD8, 0x3D, 0xDE, 0x00, 0xD8, 0x3D, 0x00, 0x62]]))
+    #expect(mixed.root == .string("\u{FFFD}😀\u{FFFD}b"))
+    #expect(mixed.unpairedSurrogates == [UnpairedSurrogate(object: 0, unit: 0, value: 0xDC00, count: 2)])
+    #expect(
+      mixed.unpairedSurrogates.first?.description
+        == "string object 0 of the property list has 2 unpaired UTF-16 surrogates, the first (0xdc00) "
+        + "at code unit 0, shown as U+FFFD")
+    let pair = try reader.read(rawBinaryPlist([[0x62, 0xD8, 0x3D, 0xDE, 0x00]]))
+    #expect(pair.root == .string("😀"))
+    #expect(pair.unpairedSurrogates.isEmpty)
   }
 
   // The limit only turns a hang into a failure; speed is the benchmark's business.
