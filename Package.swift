@@ -34,7 +34,7 @@ let package = Package(
     // Key presses, mouse and resize as plain values, and the `<C-d>` key notation. No I/O.
     .target(name: "TerminalInput"),
     // ncursesw from Debian (apt libncurses-dev), as the terminal backend sees it.
-    .systemLibrary(name: "CNcursesw", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
+    .systemLibrary(name: "CNcursesw"),
     // Async-signal-safe signal handlers that put the terminal back, in C.
     .target(name: "CTerminalSignals"),
     // The only code that touches ncurses: draws screens, reads keys, restores the terminal.
