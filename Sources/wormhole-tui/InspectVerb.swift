@@ -12,7 +12,8 @@ enum InspectVerb {
       Shared objects are shown once and referenced where they recur; cycles are shown, never
       followed. A property list that is not an archive is shown as a property list; a damaged
       archive is shown as its property list with the reason on standard error. Warnings (every
-      deviation from what Apple's NSKeyedArchiver writes) go to standard error.
+      deviation from what Apple's NSKeyedArchiver writes or a wormhole reads, and text repaired
+      on reading, such as an unpaired UTF-16 surrogate) go to standard error.
 
       Exit codes: 0 when every FILE was shown, archive or not, with or without warnings; 3 when
       any FILE could not be read or is not a property list. With --strict, 1 when every FILE was
