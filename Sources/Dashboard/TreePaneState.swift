@@ -27,7 +27,8 @@ public struct TreePaneState: Sendable {
     case resync
     /// Folds or unfolds a directory's branch.
     case toggle(FileName)
-    /// Shows only the mailboxes whose identifier passes the filter (`nil`: every mailbox).
+    /// Shows only the mailboxes whose identifier passes the filter (`nil`: every mailbox). A
+    /// selected mailbox it hides gives the selection to the first local mailbox that passes.
     case filter(PaneFilter?)
     /// Orders every branch by a sort order.
     case sort(SortOrder)
@@ -132,7 +133,15 @@ public struct TreePaneState: Sendable {
     case .filter(let filter):
       self.filter = filter
       refilter()
-      resync(directories, visibleRows: visibleRows)
+      // A mailbox the filter hides gives the selection to the first local mailbox that passes,
+      // not to whatever row now stands where it was (the pairs' branch, a directory).
+      if filter != nil, selection?.identifier != nil || selection?.remoteIdentifier != nil,
+        let selection, row(of: selection, in: directories) == nil, let first = firstMailboxRow
+      {
+        select(first, visibleRows: visibleRows)
+      } else {
+        resync(directories, visibleRows: visibleRows)
+      }
     case .sort(let sort):
       self.sort = sort
       rebuild(directories)

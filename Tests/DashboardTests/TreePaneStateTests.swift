@@ -67,6 +67,24 @@ import WormholeVocabulary
     #expect(tree.filter == nil)
   }
 
+  /// A filter that hides the selected mailbox selects the first mailbox that passes, not the row
+  /// that now stands where the selection was (here a device of the pairs' branch below).
+  @Test func aFilterHidingTheSelectedMailboxSelectsTheFirstThatPasses() {
+    let model = Self.model(["apple", "banana", "cherry", "date", "widget"])
+    var tree = Self.tree(model)
+    tree.update(.pairs(["demo"]), directories: model.directories, visibleRows: 20)
+    tree.update(.select(row: 5), directories: model.directories, visibleRows: 20)
+    #expect(tree.selection?.identifier == "widget")
+    tree.update(.filter(PaneFilter("an")), directories: model.directories, visibleRows: 20)
+    #expect(tree.selection == .mailbox(directory: group, identifier: "banana"))
+    #expect(tree.selectedRow == 1)
+    // Nothing passes: the selection goes to a row there is, as before.
+    tree.update(.filter(nil), directories: model.directories, visibleRows: 20)
+    tree.update(.select(row: 5), directories: model.directories, visibleRows: 20)
+    tree.update(.filter(PaneFilter("zzz")), directories: model.directories, visibleRows: 20)
+    #expect(tree.selection != nil && tree.selection?.identifier == nil)
+  }
+
   @Test func aFoldedBranchHidesItsMailboxesAndKeepsItsRow() {
     let model = Self.model(["a", "b"])
     var tree = Self.tree(model)
