@@ -9,7 +9,8 @@ enum InspectVerb {
     name: "inspect", synopsis: "FILE... [--json] [--strict]",
     summary: "Decode keyed archives and property lists of any classes, without instantiating them.",
     details: """
-      Shared objects are shown once and referenced where they recur; cycles are shown, never
+      A FILE of - is standard input (read --raw ID | wormhole-tui inspect -). Shared objects
+      are shown once and referenced where they recur; cycles are shown, never
       followed. A property list that is not an archive is shown as a property list; a damaged
       archive is shown as its property list with the reason on standard error. Warnings (every
       deviation from what Apple's NSKeyedArchiver writes or a wormhole reads, and text repaired
@@ -40,21 +41,21 @@ enum InspectVerb {
     // line too: a script reads line N as FILE N, whatever failed before it.
     let namesFiles = json && arguments.positional.count > 1
     for (index, file) in arguments.positional.enumerated() {
-      let shown = DisplayText.field(file)
+      let shown = file == "-" ? "standard input" : DisplayText.field(file)
       func fail(_ message: String) {
         diagnose(message)
         unreadable = true
         if namesFiles { emit("{\"file\":\(JSONText.string(file)),\"error\":\(JSONText.string(message))}") }
       }
       let data: Data
-      switch readFile(file) {
+      switch file == "-" ? readStandardInput() : readFile(file) {
       case .success(let bytes): data = bytes
       case .failure(let problem):
         fail("cannot read \(shown): \(problem.message)")
         continue
       }
       do {
-        let inspection = try MessageRendering.inspect(data, source: file)
+        let inspection = try MessageRendering.inspect(data, source: file == "-" ? "standard input" : file)
         for warning in inspection.warnings {
           diagnose("\(shown): \(DisplayText.escaped(warning.description))")
         }
@@ -81,6 +82,16 @@ enum InspectVerb {
   /// Why a file could not be read, for one line on standard error.
   struct ReadProblem: Error {
     var message: String
+  }
+
+  /// Reads standard input to its end (`inspect -`, as in `read --raw ID | inspect -`): asked
+  /// for by name, so a pipe or a terminal is waited on, as `cat -` waits.
+  static func readStandardInput() -> Result<Data, ReadProblem> {
+    switch FileSystem.readToEnd(STDIN_FILENO, expectedSize: 0, limit: Int.max - 1) {
+    case .bytes(let bytes): return .success(Data(bytes))
+    case .tooLarge: return .failure(ReadProblem(message: "it is too large to read"))
+    case .failed(let code): return .failure(ReadProblem(message: String(cString: strerror(code))))
+    }
   }
 
   /// Reads a whole regular file. The file is opened without blocking (a FIFO with no writer

@@ -20,6 +20,19 @@ import Testing
     #expect(!result.errors.contains("Inappropriate ioctl"))
   }
 
+  /// `-` reads standard input, so a pipe can be inspected (`read --raw ID | inspect -`); a FIFO
+  /// named as a FILE is still refused rather than waited on.
+  @Test func aDashIsStandardInput() throws {
+    let piped = try runShell(
+      "cat \"$1\" | \"$0\" inspect --json -", [Self.fixtures + "/NSSet-Numbers.archive"])
+    #expect(piped.status == 0, "\(piped.errors)")
+    let file = try run(["inspect", "--json", Self.fixtures + "/NSSet-Numbers.archive"])
+    #expect(piped.output == file.output && !file.output.isEmpty)
+    let empty = try run(["inspect", "-"], input: "")
+    #expect(empty.status == 3)
+    #expect(empty.errors.contains("standard input"), "\(empty.errors)")
+  }
+
   @Test func aDirectoryIsSaidToBeOne() throws {
     let home = TemporaryDirectory()
     defer { home.remove() }
