@@ -64,7 +64,8 @@ public struct PairWaiter: Sendable {
   /// there is time left to wait.
   ///
   /// Throws ``PairStoreError/noSuchPair(_:)`` (or `damagedPair`) when the pair does not exist,
-  /// at the start or once it is deleted while the waiter waits.
+  /// at the start or once it is deleted while the waiter waits (a pair damaged meanwhile, as
+  /// one being deleted is for a moment, is waited on and said damaged if it is at the end).
   public func wait(seconds: Double, waiting: (PairStatus) -> Void = { _ in }) throws(PairStoreError)
     -> Outcome
   {
@@ -80,12 +81,20 @@ public struct PairWaiter: Sendable {
     var isFirstLook = true
     while true {
       if let watch { Self.addWatches(watch, directories) }
-      // A pair deleted meanwhile is said as missing, not waited on.
-      _ = try store.pair(named: pair.name)
+      // A pair deleted meanwhile is said as missing, not waited on. One seen damaged (no
+      // pair.json) is most likely being deleted: looked at again, said damaged if it stays so.
+      var damage: PairStoreError? = nil
+      do { _ = try store.pair(named: pair.name) } catch {
+        guard case .damagedPair = error else { throw error }
+        damage = error
+      }
       let status = store.status(of: pair)
-      if isMet(status) { return Outcome(isMet: true, status: status) }
+      if damage == nil, isMet(status) { return Outcome(isMet: true, status: status) }
       let remaining = deadline - ContinuousClock.now
-      guard remaining > .zero else { return Outcome(isMet: false, status: status) }
+      guard remaining > .zero else {
+        if let damage { throw damage }
+        return Outcome(isMet: false, status: status)
+      }
       if isFirstLook { waiting(status) }
       isFirstLook = false
       let stopped = status.phone.isStopped || status.watch.isStopped
@@ -100,9 +109,11 @@ public struct PairWaiter: Sendable {
     .modify, .closeWrite, .movedTo, .movedFrom, .create, .delete, .deleteSelf, .moveSelf, .onlyDirectory,
   ]
 
-  /// Watches each directory (again: one made anew since has a new inode; one watched keeps its watch).
+  /// Watches each directory and the pair's (for its removal), again on each look: one made
+  /// anew since has a new inode; one watched keeps its watch.
   private static func addWatches(_ watch: Inotify, _ directories: [DeviceDirectory]) {
     for directory in directories { _ = try? watch.addWatch(directory.path, mask: mask) }
+    if let pair = directories.first?.pairPath { _ = try? watch.addWatch(pair, mask: mask) }
   }
 
   /// Waits for an event on `watch` (draining what came) or for `milliseconds` to pass.
