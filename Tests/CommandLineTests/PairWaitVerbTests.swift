@@ -146,7 +146,7 @@ import Testing
       waited=$?
       "$0" pass greet '"hi"' --transiting session-message --pair demo --role phone --reply-timeout 2
       passed=$?
-      kill -INT $watch
+      kill $watch
       wait $watch
       echo "waited=$waited passed=$passed"
       """, [home.path])
