@@ -31,8 +31,9 @@ enum PairVerb {
       standard error), so none goes on running on the deleted files.
       wait returns (exit 0) once the device of --role runs, is not stopped and its session
       activated (what list calls activated), at once when it is: a session message can then
-      be passed to it. With --reachable it waits for both devices to be up and the pair
-      reachable. It is woken by the device's files (inotify on its directory: the run lock's
+      be passed to it (a device of this machine: for one on another machine, through a broker,
+      use --reachable). With --reachable it waits for the pair to be reachable as list says it
+      (both devices up here, or one up here reaching the other through a broker). It is woken by the device's files (inotify on its directory: the run lock's
       pid, the link's socket, the reachability report) and reads the state again every 1 s
       regardless (every 0.25 s while a device is stopped, as SIGCONT changes no file). Exit 1
       when --timeout (default 30 s) passes first, saying the device's state: not running,
@@ -43,7 +44,7 @@ enum PairVerb {
       OptionSpec(.json, help: "list: one JSON object per pair"),
       OptionSpec(.force, help: "delete: stop the pair's running devices first"),
       OptionSpec(.role, help: "wait: the device to wait for, phone or watch"),
-      OptionSpec(.reachable, help: "wait: for both devices up and the pair reachable"),
+      OptionSpec(.reachable, help: "wait: for the pair reachable (both devices up)"),
       OptionSpec(.timeout, help: "wait: exit 1 after this many seconds (default 30)"),
       PairArguments.homeOption,
     ],
