@@ -64,6 +64,7 @@ struct Option: Hashable, Sendable {
   static let echo = Option("echo")
   static let replyTimeout = Option("reply-timeout", "SECONDS")
   static let deliverIdentical = Option("deliver-identical")
+  static let reachable = Option("reachable")
 
   // Routes: pushes and deep links.
   static let routes = Option("routes", "FILE")

@@ -2,12 +2,15 @@ import DevicePairing
 import DeviceSession
 import KeyedArchive
 
-/// `pair create NAME`, `pair list [--json]`, `pair delete NAME [--force]`: the pairs of simulated
-/// devices under the home.
+/// `pair create NAME`, `pair list [--json]`, `pair delete NAME [--force]`, `pair wait NAME
+/// --role ROLE | --reachable [--timeout S]`: the pairs of simulated devices under the home.
 enum PairVerb {
   static let verb = Verb(
-    name: "pair", synopsis: "create NAME | list [--json] | delete NAME [--force] [--home DIR]",
-    summary: "Create, list and delete pairs of simulated devices (a phone and a watch).",
+    name: "pair",
+    synopsis:
+      "create NAME | list [--json] | delete NAME [--force] | wait NAME --role ROLE|--reachable [--timeout S] "
+      + "[--home DIR]",
+    summary: "Create, list, delete and wait for pairs of simulated devices (a phone and a watch).",
     details: """
       A pair is a simulated iPhone and Apple Watch under <home>/pairs/NAME, each with its own
       containers. A name follows the identifier rules, tighter: not empty, '.' or '..', no '/',
@@ -26,10 +29,23 @@ enum PairVerb {
       delete refuses while a device of the pair runs (exit 3, with its pid), unless --force:
       then the running devices are stopped first (SIGTERM, SIGKILL after 5 s; each said on
       standard error), so none goes on running on the deleted files.
+      wait returns (exit 0) once the device of --role runs, is not stopped and its session
+      activated (what list calls activated), at once when it is: a session message can then
+      be passed to it (a device of this machine: for one on another machine, through a broker,
+      use --reachable). With --reachable it waits for the pair to be reachable as list says it
+      (both devices up here, or one up here reaching the other through a broker). It is woken by the device's files (inotify on its directory: the run lock's
+      pid, the link's socket, the reachability report) and reads the state again every 1 s
+      regardless (every 0.25 s while a device is stopped, as SIGCONT changes no file). Exit 1
+      when --timeout (default 30 s) passes first, saying the device's state: not running,
+      running but not activated, or stopped (SIGSTOP) with its pid; 3 for no such pair (or
+      one deleted meanwhile).
       """,
     options: [
       OptionSpec(.json, help: "list: one JSON object per pair"),
       OptionSpec(.force, help: "delete: stop the pair's running devices first"),
+      OptionSpec(.role, help: "wait: the device to wait for, phone or watch"),
+      OptionSpec(.reachable, help: "wait: for the pair reachable (both devices up)"),
+      OptionSpec(.timeout, help: "wait: exit 1 after this many seconds (default 30)"),
       PairArguments.homeOption,
     ],
     usesLocation: false,
@@ -37,10 +53,14 @@ enum PairVerb {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     guard let action = arguments.positional.first else {
-      throw .usage("pair needs create NAME, list or delete NAME (see --help)")
+      throw .usage("pair needs create NAME, list, delete NAME or wait NAME (see --help)")
     }
     let store = PairArguments.store(arguments)
     let rest = Array(arguments.positional.dropFirst())
+    if Verbs.matches(action, "wait") { return try PairWait.run(arguments, store: store, rest: rest) }
+    if arguments.value(.role) != nil || arguments.flag(.reachable) || arguments.value(.timeout) != nil {
+      throw .usage("--role, --reachable and --timeout are for pair wait")
+    }
     func onlyName() throws(CommandError) -> PairName {
       guard rest.count == 1 else { throw .usage("pair \(action) takes one NAME") }
       return try PairArguments.name(rest[0])
@@ -66,7 +86,7 @@ enum PairVerb {
         emit(arguments.flag(.json) ? jsonLine(status) : textLine(status))
       }
     } else {
-      throw .usage("unknown pair action \(DisplayText.field(action)); one of create, list, delete")
+      throw .usage("unknown pair action \(DisplayText.field(action)); one of create, list, delete, wait")
     }
     return .success
   }
