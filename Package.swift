@@ -123,7 +123,7 @@ let package = Package(
       name: "DevicePairing",
       dependencies: [
         "DeviceSession", "Wormhole", "WormholeVocabulary", "KeyedArchive", "DeviceRouting", "MQTTClient",
-        "PeerSession", "CEpoll", "WakeSignal", "SystemThreads",
+        "PeerSession", "CEpoll", "WakeSignal", "SystemThreads", "Inotify",
       ]),
     // Routes for pushes and deep links (Stargate's semantics), routes files, payloads. Pure.
     .target(
