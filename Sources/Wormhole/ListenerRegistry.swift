@@ -18,7 +18,7 @@ final class ListenerRegistry: Sendable {
     var entries: [FileName: [Entry]] = [:]
     var nextID: UInt64 = 0
     var follower: TrafficJournalFollower?
-    /// The listeners still catching up (``add(identifier:reader:since:listener:)``), by id, with
+    /// The listeners still catching up (``add(identifier:reader:catchingUp:listener:)``), by id, with
     /// what the follower delivered for them meanwhile, in order: handed over when the catch-up ends.
     var catchingUp: [UInt64: [ReceivedMessage]] = [:]
   }
@@ -49,13 +49,13 @@ final class ListenerRegistry: Sendable {
     self.followsJournal = followsJournal
   }
 
-  /// Registers `listener` for `identifier`. With `since` (wall-clock milliseconds since 1970),
-  /// the journal's records dated at or after it that came before the registration are delivered
+  /// Registers `listener` for `identifier`. With `catchingUp`, the journal's records for which it
+  /// holds (those written from a moment on) that came before the registration are delivered
   /// first (coalesced as a batch is), on the calling thread when there is no listener queue,
   /// before this returns; what the follower delivers meanwhile waits, and a record both see is
   /// delivered once. A session type's registry (no journal) has nothing to catch up.
   func add(
-    identifier: String, reader: Wormhole, since: Int64? = nil,
+    identifier: String, reader: Wormhole, catchingUp: (@Sendable (TrafficRecord) -> Bool)? = nil,
     listener: @escaping @Sendable (ReceivedMessage) -> Void
   ) throws(WormholeError) -> ListenerToken {
     // A follower is started outside the lock (it touches the file system). Registration then
@@ -92,13 +92,14 @@ final class ListenerRegistry: Sendable {
         }
         state.nextID += 1
         state.entries[FileName(identifier), default: []].append(Entry(id: state.nextID, listener: listener))
-        if since != nil { state.catchingUp[state.nextID] = [] }
+        if catchingUp != nil { state.catchingUp[state.nextID] = [] }
         return (state.nextID, unused)
       }
       unused?.cancel()
       guard let id else { continue }
-      if let since {
-        catchUp(Entry(id: id, listener: listener), identifier: identifier, since: since, reader: reader)
+      if let catchingUp {
+        catchUp(
+          Entry(id: id, listener: listener), identifier: identifier, hearing: catchingUp, reader: reader)
       }
       return ListenerToken(identifier: identifier) { [weak self] in
         self?.remove(id: id, identifier: identifier)
@@ -144,20 +145,22 @@ final class ListenerRegistry: Sendable {
     }
   }
 
-  /// Delivers to `entry` what the journal holds for `identifier` from `since` on, then what the
+  /// Delivers to `entry` what the journal holds for `identifier` that `hears` takes, then what the
   /// follower kept for it meanwhile (less what the catch-up already covered), until nothing is
   /// kept: from then on the follower delivers to it directly.
-  private func catchUp(_ entry: Entry, identifier: String, since: Int64, reader: Wormhole) {
+  private func catchUp(
+    _ entry: Entry, identifier: String, hearing hears: (TrafficRecord) -> Bool, reader: Wormhole
+  ) {
     let key = FileName(identifier)
     let hook = hookBeforeCatchUp.withLock { hook in
       defer { hook = nil }
       return hook
     }
     hook?()
-    // Every retained record (the rotated generation's, then the current file's): those dated
-    // before `since` are never delivered.
+    // Every retained record (the rotated generation's, then the current file's): those `hears`
+    // does not take are never delivered.
     let records = TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
-      .filter { $0.milliseconds >= since && FileName($0.identifier) == key }
+      .filter { FileName($0.identifier) == key && hears($0) }
     let covered = Set(records.map(RecordKey.init))
     var pending = deliveries(records, listening: [key], reader: reader).flatMap(\.deliveries)
     while true {

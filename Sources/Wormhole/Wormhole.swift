@@ -611,16 +611,28 @@ public final class Wormhole: Sendable {
   /// Without a ``Options/listenerQueue``, those first deliveries run on the calling thread,
   /// before this returns.
   ///
-  /// `ProcessStartTime.currentProcessMilliseconds()` makes a program hear every message passed
-  /// after it started, however long it took to get here: a script's `listen ID &` followed at
-  /// once by a `pass ID`. Only retained records can be caught up (the current journal and its
-  /// rotated generation). A session transiting type's in-process deliveries have no journal to
-  /// catch up from: there `since` changes nothing.
+  /// Only retained records can be caught up (the current journal and its rotated generation). A
+  /// session transiting type's in-process deliveries have no journal to catch up from: there
+  /// `since` changes nothing.
   public func listenForMessage(
     withIdentifier identifier: String, since: Int64, listener: @escaping @Sendable (ReceivedMessage) -> Void
   ) throws(WormholeError) -> ListenerToken {
     try MessageIdentifier.validate(identifier)
-    return try listeners.add(identifier: identifier, reader: self, since: since, listener: listener)
+    return try listeners.add(
+      identifier: identifier, reader: self, catchingUp: { $0.milliseconds >= since }, listener: listener)
+  }
+
+  /// Like ``listenForMessage(withIdentifier:since:listener:)`` from the start of a process
+  /// (``ProcessStart/current()``): hears every message passed after the process started however
+  /// long it took to get here (a script's `listen ID &` followed at once by `pass ID`), and none
+  /// passed before, even in the 10 ms of the kernel's start tick (``ProcessStart/startedBefore(_:)``).
+  public func listenForMessage(
+    withIdentifier identifier: String, sinceStartOf start: ProcessStart,
+    listener: @escaping @Sendable (ReceivedMessage) -> Void
+  ) throws(WormholeError) -> ListenerToken {
+    try MessageIdentifier.validate(identifier)
+    return try listeners.add(
+      identifier: identifier, reader: self, catchingUp: { start.startedBefore($0) }, listener: listener)
   }
 
   /// Calls `handler` (on the journal follower's own thread) with what the

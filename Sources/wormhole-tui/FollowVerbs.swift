@@ -37,7 +37,7 @@ enum ListenVerb {
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     // What was passed from the process's start on is heard (without /proc, from now on).
-    let start = ProcessStartTime.currentProcessMilliseconds()
+    let start = ProcessStart.current()
     guard !arguments.positional.isEmpty else {
       throw .usage("listen needs at least one IDENTIFIER (see --help)")
     }
@@ -86,7 +86,8 @@ enum ListenVerb {
         }
         if let start {
           tokens.append(
-            try wormhole.listenForMessage(withIdentifier: identifier, since: start, listener: listener))
+            try wormhole.listenForMessage(withIdentifier: identifier, sinceStartOf: start, listener: listener)
+          )
         } else {
           tokens.append(try wormhole.listenForMessage(withIdentifier: identifier, listener: listener))
         }

@@ -74,15 +74,37 @@ import WormholeVocabulary
     #expect(heard.values.count == 2)
   }
 
-  /// The process's start, read from the kernel, is a moment of the past on the wall clock.
-  @Test func theStartTimeOfThisProcessIsInThePast() throws {
-    let start = try #require(ProcessStartTime.currentProcessMilliseconds())
+  /// The process's start, read from the kernel: the bounds hold the past, the earliest no
+  /// further than a tick and a millisecond from the latest.
+  @Test func theStartOfThisProcessIsInThePastWithinOneTick() throws {
+    let start = try #require(ProcessStart.current())
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     let nowMilliseconds = Int64(now.tv_sec) * 1_000 + Int64(now.tv_nsec) / 1_000_000
-    #expect(start <= nowMilliseconds)
-    // Started within the last day (a test run is shorter): not a whole-second boot time misread.
-    #expect(nowMilliseconds - start < 86_400_000)
+    #expect(start.earliest <= start.latest && start.latest <= nowMilliseconds + 1)
+    #expect(start.latest - start.earliest <= 1_000 / Int64(sysconf(Int32(_SC_CLK_TCK))) + 2, "\(start)")
+    #expect(start.processIdentifier == getpid())
+  }
+
+  static func record(at milliseconds: Int64, by processIdentifier: Int32) -> TrafficRecord {
+    TrafficRecord(
+      sequence: 1, milliseconds: milliseconds, processIdentifier: processIdentifier, sender: "t",
+      transiting: "file", kind: .pass, identifier: "x", bytes: 1, outcome: .ok)
+  }
+
+  /// Within the start tick a record is taken only from this process or one created after it; a
+  /// number wrapped around to a running process that started before says no.
+  @Test func withinTheStartTickOnlyLaterProcessesRecordsAreTaken() throws {
+    let start = ProcessStart(earliest: 1_000, latest: 1_010, processIdentifier: 5_000, ticks: 1 << 40)
+    #expect(start.startedBefore(Self.record(at: 1_010, by: 1)))
+    #expect(!start.startedBefore(Self.record(at: 999, by: 6_000)))
+    #expect(!start.startedBefore(Self.record(at: 1_000, by: 4_999)))
+    #expect(start.startedBefore(Self.record(at: 1_000, by: 5_000)))
+    // Not running (pid_max is at most 2^22): created after, and gone.
+    #expect(start.startedBefore(Self.record(at: 1_005, by: Int32.max)))
+    // Running, started long before this start's tick.
+    let running = ProcessStart(earliest: 1_000, latest: 1_010, processIdentifier: 0, ticks: 1 << 40)
+    #expect(!running.startedBefore(Self.record(at: 1_005, by: getpid())))
   }
 
   @Test func theStartFieldIsCountedAfterTheLastParenthesisOfTheName() {
@@ -90,7 +112,7 @@ import WormholeVocabulary
     fields.append("98765")
     fields += ["1", "2"]
     let line = Array((fields.joined(separator: " ") + "\n").utf8)
-    #expect(ProcessStartTime.startTicks(statLine: line[...]) == 98765)
-    #expect(ProcessStartTime.startTicks(statLine: Array("1 (x) S 1 2".utf8)[...]) == nil)
+    #expect(ProcessStart.startTicks(statLine: line[...]) == 98765)
+    #expect(ProcessStart.startTicks(statLine: Array("1 (x) S 1 2".utf8)[...]) == nil)
   }
 }
