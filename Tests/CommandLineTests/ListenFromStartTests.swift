@@ -74,4 +74,23 @@ import Testing
     #expect(heard.status == 0, "\(heard.errors)")
     #expect(heard.lines == ["a: 5"], "\(heard.output)")
   }
+
+  /// `--pair/--role`: `listen` hears the journal of the device's group container, where the
+  /// watch records the session file it stored; caught up the same way.
+  @Test func aSessionFileStoredAfterListenStartedAndBeforeItListensIsHeard() throws {
+    let pairs = try PairVerbTests.PairHome()
+    let device = ["--pair", "p", "--role", "watch", "--group", "group.example"] + pairs.home
+    let watch = try pairs.device("watch", ["--group", "group.example"])
+    let listener = try RunningCommand(
+      ["listen", "doc", "--count", "1", "--json", "--timeout", "20"] + device, environment: Self.hold)
+    #expect(listener.waitFor("holding before listening"))
+    let sent = try pairs.pass("session-file", ["doc", #"{"page":2}"#])
+    #expect(sent.status == 0 && sent.errors.contains("was stored by the watch"), "\(sent.errors)")
+    listener.write("\n")
+    let heard = listener.finish(seconds: 40)
+    #expect(heard.status == 0 && heard.output.contains(#""message":{"page":2}"#), "\(heard.output)")
+    #expect(heard.lines.count == 1, "\(heard.output)")
+    watch.interrupt()
+    #expect(watch.finish().status == 0)
+  }
 }
