@@ -18,11 +18,17 @@ final class ListenerRegistry: Sendable {
     var entries: [FileName: [Entry]] = [:]
     var nextID: UInt64 = 0
     var follower: TrafficJournalFollower?
+    /// The listeners still catching up (``add(identifier:reader:catchingUp:listener:)``), by id, with
+    /// what the follower delivered for them meanwhile, in order: handed over when the catch-up ends.
+    var catchingUp: [UInt64: [ReceivedMessage]] = [:]
   }
 
   /// Runs once, between starting a follower and registering a listener: lets a test remove the
   /// last other listener exactly there.
   let hookBeforeRegistering = Mutex<(@Sendable () -> Void)?>(nil)
+  /// Runs once, after a listener that catches up is registered and before the journal is read
+  /// for its catch-up: lets a test append a record that both the catch-up and the follower see.
+  let hookBeforeCatchUp = Mutex<(@Sendable () -> Void)?>(nil)
   private let directory: String
   /// Where listeners run; `nil` runs them on the follower's thread, in order, with no hop.
   private let queue: DispatchQueue?
@@ -43,9 +49,15 @@ final class ListenerRegistry: Sendable {
     self.followsJournal = followsJournal
   }
 
-  func add(identifier: String, reader: Wormhole, listener: @escaping @Sendable (ReceivedMessage) -> Void)
-    throws(WormholeError) -> ListenerToken
-  {
+  /// Registers `listener` for `identifier`. With `catchingUp`, the journal's records for which it
+  /// holds (those written from a moment on) that came before the registration are delivered
+  /// first (coalesced as a batch is), on the calling thread when there is no listener queue,
+  /// before this returns; what the follower delivers meanwhile waits, and a record both see is
+  /// delivered once. A session type's registry (no journal) has nothing to catch up.
+  func add(
+    identifier: String, reader: Wormhole, catchingUp: (@Sendable (TrafficRecord) -> Bool)? = nil,
+    listener: @escaping @Sendable (ReceivedMessage) -> Void
+  ) throws(WormholeError) -> ListenerToken {
     // A follower is started outside the lock (it touches the file system). Registration then
     // needs one to exist: if the last listener was removed meanwhile (stopping the follower),
     // start another and try again; if another thread started one first, ours is cancelled.
@@ -80,10 +92,15 @@ final class ListenerRegistry: Sendable {
         }
         state.nextID += 1
         state.entries[FileName(identifier), default: []].append(Entry(id: state.nextID, listener: listener))
+        if catchingUp != nil { state.catchingUp[state.nextID] = [] }
         return (state.nextID, unused)
       }
       unused?.cancel()
       guard let id else { continue }
+      if let catchingUp {
+        catchUp(
+          Entry(id: id, listener: listener), identifier: identifier, hearing: catchingUp, reader: reader)
+      }
       return ListenerToken(identifier: identifier) { [weak self] in
         self?.remove(id: id, identifier: identifier)
       }
@@ -128,8 +145,54 @@ final class ListenerRegistry: Sendable {
     }
   }
 
+  /// Delivers to `entry` what the journal holds for `identifier` that `hears` takes, then what the
+  /// follower kept for it meanwhile (less what the catch-up already covered), until nothing is
+  /// kept: from then on the follower delivers to it directly.
+  private func catchUp(
+    _ entry: Entry, identifier: String, hearing hears: (TrafficRecord) -> Bool, reader: Wormhole
+  ) {
+    let key = FileName(identifier)
+    let hook = hookBeforeCatchUp.withLock { hook in
+      defer { hook = nil }
+      return hook
+    }
+    hook?()
+    // Every retained record (the rotated generation's, then the current file's): those `hears`
+    // does not take are never delivered.
+    let records = TrafficJournalReader(directory: directory, startingAtEnd: false).readAvailable()
+      .filter { FileName($0.identifier) == key && hears($0) }
+    let covered = Set(records.map(RecordKey.init))
+    var pending = deliveries(records, listening: [key], reader: reader).flatMap(\.deliveries)
+    while true {
+      for delivery in pending {
+        guard isRegistered(id: entry.id, key: key) else { return }
+        call([entry], with: delivery, key: key)
+      }
+      let kept = state.withLock { state -> [ReceivedMessage]? in
+        guard let kept = state.catchingUp[entry.id] else { return nil }
+        state.catchingUp[entry.id] = kept.isEmpty ? nil : []
+        return kept
+      }
+      guard let kept, !kept.isEmpty else { return }
+      pending = kept.filter { !covered.contains(RecordKey($0.record)) }
+    }
+  }
+
+  /// What tells one record from another within a journal: its number, time and writer.
+  private struct RecordKey: Hashable {
+    let sequence: UInt64
+    let milliseconds: Int64
+    let processIdentifier: Int32
+    init(_ record: TrafficRecord) {
+      sequence = record.sequence
+      milliseconds = record.milliseconds
+      processIdentifier = record.processIdentifier
+    }
+  }
+
   private func remove(id: UInt64, identifier: String) {
     let stopped = state.withLock { state -> TrafficJournalFollower? in
+      state.catchingUp[id] = nil
       let key = FileName(identifier)
       state.entries[key]?.removeAll { $0.id == id }
       if state.entries[key]?.isEmpty == true { state.entries[key] = nil }
@@ -144,6 +207,7 @@ final class ListenerRegistry: Sendable {
 
   func removeAll(identifier: String) {
     let stopped = state.withLock { state -> TrafficJournalFollower? in
+      for entry in state.entries[FileName(identifier)] ?? [] { state.catchingUp[entry.id] = nil }
       state.entries[FileName(identifier)] = nil
       return stopIfIdle(&state)
     }
@@ -162,8 +226,31 @@ final class ListenerRegistry: Sendable {
   /// Coalesces a batch per identifier: the last pass is delivered with the mailbox as it is now,
   /// and notifications after it are delivered once, without a message.
   private func dispatch(_ records: [TrafficRecord], reader: Wormhole) {
-    let listening = state.withLock { $0.entries }
+    let listening = state.withLock { Set($0.entries.keys) }
     guard !listening.isEmpty else { return }
+    for (key, deliveries) in deliveries(records, listening: listening, reader: reader) {
+      // A listener still catching up keeps what arrives until its catch-up hands it over.
+      let targets = state.withLock { state -> [Entry] in
+        var targets: [Entry] = []
+        for entry in state.entries[key] ?? [] {
+          if state.catchingUp[entry.id] != nil {
+            state.catchingUp[entry.id]?.append(contentsOf: deliveries)
+          } else {
+            targets.append(entry)
+          }
+        }
+        return targets
+      }
+      for delivery in deliveries { call(targets, with: delivery, key: key) }
+    }
+  }
+
+  /// What `records` deliver to the listeners of the identifiers in `listening`, per identifier
+  /// in the order first heard.
+  private func deliveries(_ records: [TrafficRecord], listening: Set<FileName>, reader: Wormhole)
+    -> [(key: FileName, deliveries: [ReceivedMessage])]
+  {
+    var result: [(key: FileName, deliveries: [ReceivedMessage])] = []
     var order: [FileName] = []
     var lastPass: [FileName: TrafficRecord] = [:]
     var lastNotify: [FileName: TrafficRecord] = [:]
@@ -171,7 +258,7 @@ final class ListenerRegistry: Sendable {
     var unstored = Set<FileName>()
     for record in records where record.outcome == .ok {
       let key = FileName(record.identifier)
-      guard listening[key] != nil else { continue }
+      guard listening.contains(key) else { continue }
       // A session's traffic record (it has a delivery) rings when it wrote the mailbox (a
       // stored transfer), or when this device received it without storing it in a mailbox (a
       // message, a context): what the device hears. Its own sends stay silent.
@@ -206,9 +293,9 @@ final class ListenerRegistry: Sendable {
         deliveries.append(
           ReceivedMessage(identifier: record.identifier, message: nil, archive: nil, record: record))
       }
-      let targets = listening[key] ?? []
-      for delivery in deliveries { call(targets, with: delivery, key: key) }
+      result.append((key, deliveries))
     }
+    return result
   }
 
   /// Whether a simulated device's record is of something its peer sent: a session transfer

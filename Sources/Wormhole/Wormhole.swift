@@ -603,6 +603,38 @@ public final class Wormhole: Sendable {
     return try listeners.add(identifier: identifier, reader: self, listener: listener)
   }
 
+  /// Like ``listenForMessage(withIdentifier:listener:)``, and also hears what was passed from
+  /// `since` on before the listener was installed: the traffic journal's records for
+  /// `identifier` dated at or after `since` (wall-clock milliseconds since 1970, as
+  /// ``TrafficRecord/milliseconds``) are delivered first, coalesced as a burst is, then what
+  /// arrives live; a record both read is delivered once, and nothing dated before `since` is.
+  /// Without a ``Options/listenerQueue``, those first deliveries run on the calling thread,
+  /// before this returns.
+  ///
+  /// Only retained records can be caught up (the current journal and its rotated generation). A
+  /// session transiting type's in-process deliveries have no journal to catch up from: there
+  /// `since` changes nothing.
+  public func listenForMessage(
+    withIdentifier identifier: String, since: Int64, listener: @escaping @Sendable (ReceivedMessage) -> Void
+  ) throws(WormholeError) -> ListenerToken {
+    try MessageIdentifier.validate(identifier)
+    return try listeners.add(
+      identifier: identifier, reader: self, catchingUp: { $0.milliseconds >= since }, listener: listener)
+  }
+
+  /// Like ``listenForMessage(withIdentifier:since:listener:)`` from the start of a process
+  /// (``ProcessStart/current()``): hears every message passed after the process started however
+  /// long it took to get here (a script's `listen ID &` followed at once by `pass ID`), and none
+  /// passed before, even in the 10 ms of the kernel's start tick (``ProcessStart/startedBefore(_:)``).
+  public func listenForMessage(
+    withIdentifier identifier: String, sinceStartOf start: ProcessStart,
+    listener: @escaping @Sendable (ReceivedMessage) -> Void
+  ) throws(WormholeError) -> ListenerToken {
+    try MessageIdentifier.validate(identifier)
+    return try listeners.add(
+      identifier: identifier, reader: self, catchingUp: { start.startedBefore($0) }, listener: listener)
+  }
+
   /// Calls `handler` (on the journal follower's own thread) with what the
   /// journal follower behind the listeners notices: a journal that cannot be read, a journal
   /// restarted, the directory removed or created again. Replaces any earlier handler; `nil`

@@ -14,7 +14,9 @@ enum ListenVerb {
     details: """
       Text lines are 'IDENTIFIER: SUMMARY', or 'IDENTIFIER: (notification)' for a pass without a
       message. JSON lines are {"identifier", "kind", "seq", "sender", "message"} (message null
-      for a notification). 'listening for …' goes to standard error once the listener is ready.
+      for a notification). Everything passed after listen started is heard, even before
+      'listening for …' goes to standard error (once the listener is ready): 'listen ID &' then
+      'pass ID' at once never loses the message. Nothing passed before it started is.
       Rapid passes may coalesce into one line showing the latest message. Exit 1 on timeout
       (without --count, only when nothing was heard: the timeout is then how long to listen);
       exit 3 when the journal cannot be read (a link, FIFO, device or directory in its place) or
@@ -28,7 +30,14 @@ enum ListenVerb {
     ] + PairArguments.deviceOptions,
     run: run)
 
+  /// A test seam: with this variable set, `listen` says `holding before listening` on standard
+  /// error and reads a line from standard input before it installs its listeners, so that a
+  /// test can pass a message after the process started and before it listens.
+  static let holdVariable = "WORMHOLE_TUI_TEST_HOLD_BEFORE_LISTENING"
+
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
+    // What was passed from the process's start on is heard (without /proc, from now on).
+    let start = ProcessStart.current()
     guard !arguments.positional.isEmpty else {
       throw .usage("listen needs at least one IDENTIFIER (see --help)")
     }
@@ -56,21 +65,32 @@ enum ListenVerb {
     // would take them for one).
     var seen = Set<[UInt8]>()
     let identifiers = arguments.positional.filter { seen.insert(Array($0.utf8)).inserted }
+    if getenv(holdVariable) != nil {
+      diagnose("holding before listening")
+      _ = readLine()
+    }
     for identifier in identifiers {
       do {
-        tokens.append(
-          try wormhole.listenForMessage(withIdentifier: identifier) { heardMessage in
-            let received = session(heardMessage, arguments)
-            // Listeners run on one serial queue, so lines come out whole and in order.
-            let reached = heard.withLock { heard -> Bool in
-              if let count, heard >= count { return false }
-              heard += 1
-              emit(json ? jsonLine(received) : textLine(received))
-              if let failure = received.failure { diagnose(failure.description) }
-              return heard == count
-            }
-            if reached { done.signal() }
-          })
+        let listener: @Sendable (ReceivedMessage) -> Void = { heardMessage in
+          let received = session(heardMessage, arguments)
+          // Lines come out whole and in order: live ones from the listener thread, the
+          // catch-up of each identifier from this one, each under the lock.
+          let reached = heard.withLock { heard -> Bool in
+            if let count, heard >= count { return false }
+            heard += 1
+            emit(json ? jsonLine(received) : textLine(received))
+            if let failure = received.failure { diagnose(failure.description) }
+            return heard == count
+          }
+          if reached { done.signal() }
+        }
+        if let start {
+          tokens.append(
+            try wormhole.listenForMessage(withIdentifier: identifier, sinceStartOf: start, listener: listener)
+          )
+        } else {
+          tokens.append(try wormhole.listenForMessage(withIdentifier: identifier, listener: listener))
+        }
       } catch {
         throw CommandError(error)
       }
