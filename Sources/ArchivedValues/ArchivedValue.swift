@@ -14,6 +14,8 @@ public indirect enum ArchivedValue: Sendable, Hashable {
   /// An unsigned integer above `Int64.max`.
   case unsignedInteger(UInt64)
   case real(Double)
+  /// `NSDecimalNumber`: an exact decimal (its description is the number's text).
+  case decimal(ArchivedDecimal)
   case string(String)
   /// Bytes (`NSData`).
   case data([UInt8])
