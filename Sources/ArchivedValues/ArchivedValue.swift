@@ -55,4 +55,7 @@ public indirect enum ArchivedValue: Sendable, Hashable {
   /// A later occurrence of a shared object, a reference back to an enclosing object (a cycle),
   /// or an archive reference left unresolved in a property list that is not an archive.
   case reference(ArchivedReference)
+  /// `NSDecimalNumber`: an exact decimal (its description is the number's text). Last, so that
+  /// the other cases keep their tags for objects an incremental build did not recompile.
+  case decimal(ArchivedDecimal)
 }

@@ -64,6 +64,8 @@ extension ArchivedValue {
   /// - `date`: `iso8601` (UTC text), `secondsSince2001` (number)
   /// - `data`: `length`, `base64`
   /// - `real`: `value` is `"nan"`, `"inf"` or `"-inf"` (numbers JSON cannot hold)
+  /// - `decimal` (`NSDecimalNumber`): `value`, the exact number as a string (`"-123.45"`,
+  ///   `"NaN"`), so that no reader rounds it through a `Double`
   /// - `dictionary`: `entries`, an array of `{"key", "value"}` (keys that are not all strings, or
   ///   a string-keyed dictionary that has a `$type` key of its own)
   /// - `object`: `class`, `classes` (the chain), `fields` (an object in archive order)
@@ -210,6 +212,7 @@ struct JSONWriter: QueuedRenderer {
     case .integer(let number): emit(String(number))
     case .unsignedInteger(let number): emit(String(number))
     case .real(let real): number(real)
+    case .decimal(let decimal): emit("{\"$type\":\"decimal\",\"value\":\"\(decimal)\"}")
     case .string(let text): string(text)
     case .data(let data):
       emit("{\"$type\":\"data\",\"length\":\(data.count),\"base64\":\"")

@@ -79,6 +79,7 @@ struct SummaryWriter: QueuedRenderer {
     case .integer(let number): emit(String(number))
     case .unsignedInteger(let number): emit(String(number))
     case .real(let number): emit(Format.number(number))
+    case .decimal(let decimal): emit(decimal.description)
     case .string(let text):
       // Only the start of a long string can show.
       quoted(text.utf8.count > budget ? String(text.prefix(budget)) : text)

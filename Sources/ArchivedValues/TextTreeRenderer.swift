@@ -106,6 +106,7 @@ struct TextTreeRenderer: QueuedRenderer {
     case .real(let number):
       emit(Format.number(number))
       emit("\n")
+    case .decimal(let decimal): emit("decimal \(decimal)\n")
     case .string(let text):
       quoted(text)
       emit("\n")

@@ -147,7 +147,7 @@ enum ValueTree {
   static func role(of value: ArchivedValue) -> StyleRole {
     switch value {
     case .string: return "contents.string"
-    case .integer, .unsignedInteger, .real, .boolean: return "contents.number"
+    case .integer, .unsignedInteger, .real, .decimal, .boolean: return "contents.number"
     case .reference: return "contents.reference"
     default: return "contents"
     }
@@ -159,6 +159,7 @@ enum ValueTree {
     case .integer(let number): return Double(number)
     case .unsignedInteger(let number): return Double(number)
     case .real(let number): return number.isFinite ? number : nil
+    case .decimal(let decimal): return decimal.approximateValue
     case .boolean(let flag): return flag ? 1 : 0
     case .shared(let shared): return number(of: shared.value)
     default: return nil

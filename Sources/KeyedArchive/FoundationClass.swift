@@ -1,7 +1,7 @@
 /// The Foundation classes shown natively.
 enum FoundationClass {
   case array, set, orderedSet, countedSet, dictionary, string, date, data, url, uuid, null, value
-  case attributedString, indexSet, indexPath, color, font
+  case attributedString, indexSet, indexPath, color, font, decimalNumber
 
   /// The native view of a class: by its own name for Foundation's classes, by any name in its
   /// chain for colours and fonts (which AppKit and UIKit archive as private subclasses).
@@ -41,6 +41,8 @@ enum FoundationClass {
     case "NSAttributedString", "NSMutableAttributedString": self = .attributedString
     case "NSIndexSet", "NSMutableIndexSet": self = .indexSet
     case "NSIndexPath": self = .indexPath
+    // Nib files archive `NSDecimalNumberPlaceholder` with the same keys.
+    case "NSDecimalNumber", "NSDecimalNumberPlaceholder": self = .decimalNumber
     default: return nil
     }
   }

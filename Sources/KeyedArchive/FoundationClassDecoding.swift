@@ -32,6 +32,7 @@ extension ArchiveResolver {
     case .indexPath: value = try decodeIndexPath(fields)
     case .color: value = try decodeColor(fields, object: object)
     case .font: value = try decodeFont(fields, object: object)
+    case .decimalNumber: value = decodeDecimal(fields)
     }
     if value == nil {
       let name = DisplayText.field(fields.className(in: self) ?? "Foundation")
@@ -182,6 +183,44 @@ extension ArchiveResolver {
     guard fields.hasOnly(["NS.uuidbytes"]), case .data(let bytes)? = fields["NS.uuidbytes"], bytes.count == 16
     else { return nil }
     return ArchiveUUID(bytes: bytes).map { .uuid($0) }
+  }
+
+  /// `NSDecimalNumber` as its `encode(with:)` writes it: `NS.exponent` (-128...127),
+  /// `NS.length` (0...8 significant words), `NS.negative`, `NS.compact`, `NS.mantissa.bo` (1:
+  /// little-endian words, as Apple writes; 2: big-endian) and `NS.mantissa` (16 bytes from Apple;
+  /// any even count of up to 16 that holds the `NS.length` words is read). `NS.compact` may be
+  /// missing; every other key must be there, as Apple's reader refuses the archive otherwise.
+  private func decodeDecimal(_ fields: Fields) -> ArchivedValue? {
+    let keys = ["NS.exponent", "NS.length", "NS.negative", "NS.compact", "NS.mantissa.bo", "NS.mantissa"]
+    guard fields.hasOnly(keys), case .integer(let exponentValue)? = fields["NS.exponent"],
+      let exponent = Int8(exactly: exponentValue), case .integer(let length)? = fields["NS.length"],
+      length >= 0, length <= Int64(ArchivedDecimal.maximumWords),
+      let isNegative = fields["NS.negative"].flatMap(Self.flag),
+      case .integer(let byteOrder)? = fields["NS.mantissa.bo"], byteOrder == 1 || byteOrder == 2,
+      case .data(let bytes)? = fields["NS.mantissa"], bytes.count % 2 == 0,
+      bytes.count <= ArchivedDecimal.maximumWords * 2, bytes.count >= Int(length) * 2
+    else { return nil }
+    var isCompact = false
+    if let compact = fields["NS.compact"] {
+      guard let flag = Self.flag(compact) else { return nil }
+      isCompact = flag
+    }
+    var words = [UInt16]()
+    for index in 0..<Int(length) {
+      let (first, second) = (UInt16(bytes[index * 2]), UInt16(bytes[index * 2 + 1]))
+      words.append(byteOrder == 1 ? second << 8 | first : first << 8 | second)
+    }
+    return ArchivedDecimal(words: words, exponent: exponent, isNegative: isNegative, isCompact: isCompact)
+      .map { .decimal($0) }
+  }
+
+  /// A boolean as `decodeBool(forKey:)` reads it: a boolean, or the integer 0 or 1.
+  static func flag(_ value: PropertyListValue) -> Bool? {
+    switch value {
+    case .boolean(let flag): return flag
+    case .integer(let number) where number == 0 || number == 1: return number == 1
+    default: return nil
+    }
   }
 
   /// `relative` resolved against `base` when the base is a plain chain of URLs, else `nil`.

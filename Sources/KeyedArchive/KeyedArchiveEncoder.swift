@@ -198,6 +198,24 @@ private struct ObjectGraph {
         reference, ["NSURL", "NSObject"], keys: [builder.string("NS.base"), builder.string("NS.relative")],
         values: [builder.uid(base), builder.uid(relative)])
       return reference
+    case .decimal(let decimal):
+      // As Apple's encode(with:) writes it: 16 mantissa bytes, little-endian words, zero padded.
+      var mantissa = [UInt8](repeating: 0, count: ArchivedDecimal.maximumWords * 2)
+      for (index, word) in decimal.words.enumerated() {
+        mantissa[index * 2] = UInt8(truncatingIfNeeded: word)
+        mantissa[index * 2 + 1] = UInt8(truncatingIfNeeded: word >> 8)
+      }
+      let names = ["NS.exponent", "NS.length", "NS.negative", "NS.compact", "NS.mantissa.bo", "NS.mantissa"]
+      let values = [
+        builder.integer(Int64(decimal.exponent)), builder.integer(Int64(decimal.words.count)),
+        builder.boolean(decimal.isNegative), builder.boolean(decimal.isCompact), builder.integer(1),
+        builder.data(mantissa),
+      ]
+      return remember(
+        sharing,
+        object(
+          ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"], keys: names.map { builder.string($0) },
+          values: values))
     case .uuid(let uuid):
       let bytes = uuid.bytes
       return remember(
