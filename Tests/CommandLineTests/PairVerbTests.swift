@@ -39,6 +39,20 @@ import Testing
     func pid(of role: String) throws -> Int32? {
       ((try listed()[role] as? [String: Any])?["pid"] as? NSNumber)?.int32Value
     }
+
+    /// Runs `body` with the `role`'s `device run` started and then stopped with SIGSTOP (its
+    /// pid given); afterwards it is continued and interrupted.
+    func whileStopped(_ role: String, _ body: (_ pid: Int32) throws -> Void) throws {
+      let device = try device(role)
+      let pid = try #require(try pid(of: role))
+      kill(pid, SIGSTOP)
+      defer {
+        kill(pid, SIGCONT)
+        device.interrupt()
+        _ = device.finish()
+      }
+      try body(pid)
+    }
   }
 
   @Test func pairsAreCreatedListedAndDeleted() throws {

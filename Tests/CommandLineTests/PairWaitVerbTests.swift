@@ -59,26 +59,20 @@ import Testing
   /// (which changes no file: the stopped state is read again every 0.25 s).
   @Test func aStoppedDeviceIsNotUpUntilItIsContinued() throws {
     let pairs = try PairHome()
-    let watch = try pairs.device("watch")
-    let pid = try #require(try pairs.pid(of: "watch"))
-    kill(pid, SIGSTOP)
-    defer {
+    try pairs.whileStopped("watch") { pid in
+      let timedOut = try wait(pairs, ["--role", "watch", "--timeout", "0.3"])
+      #expect(timedOut.status == 1, "\(timedOut.errors)")
+      #expect(
+        timedOut.errors.contains("the watch of p is stopped (pid \(pid), SIGSTOP): kill -CONT \(pid)"),
+        "\(timedOut.errors)")
+      let waiting = try RunningCommand(
+        ["pair", "wait", "p", "--role", "watch", "--timeout", "60"] + pairs.home)
+      #expect(waiting.waitFor("it is stopped (pid \(pid)"), "\(waiting.currentErrors)")
       kill(pid, SIGCONT)
-      watch.interrupt()
-      _ = watch.finish()
+      let waited = waiting.finish()
+      #expect(waited.status == 0, "\(waited.errors)")
+      #expect(waited.errors.contains("the watch of p is activated (pid \(pid))"), "\(waited.errors)")
     }
-    let timedOut = try wait(pairs, ["--role", "watch", "--timeout", "0.3"])
-    #expect(timedOut.status == 1, "\(timedOut.errors)")
-    #expect(
-      timedOut.errors.contains("the watch of p is stopped (pid \(pid), SIGSTOP): kill -CONT \(pid)"),
-      "\(timedOut.errors)")
-    let waiting = try RunningCommand(
-      ["pair", "wait", "p", "--role", "watch", "--timeout", "60"] + pairs.home)
-    #expect(waiting.waitFor("it is stopped (pid \(pid)"), "\(waiting.currentErrors)")
-    kill(pid, SIGCONT)
-    let waited = waiting.finish()
-    #expect(waited.status == 0, "\(waited.errors)")
-    #expect(waited.errors.contains("the watch of p is activated (pid \(pid))"), "\(waited.errors)")
   }
 
   @Test func reachableWaitsForBothDevices() throws {
