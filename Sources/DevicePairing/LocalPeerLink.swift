@@ -370,8 +370,7 @@ public final class LocalPeerLink: PeerLink {
         scan(&loop.announced, loop.handler)
         loop.nextScan = ContinuousClock.now + .milliseconds(Int64(Self.scanMilliseconds))
       }
-      let left = (loop.nextScan - ContinuousClock.now).components
-      timeout = Int32(clamping: max(0, left.seconds * 1000 + left.attoseconds / 1_000_000_000_000_000 + 1))
+      timeout = (loop.nextScan - ContinuousClock.now).pollTimeoutMilliseconds
     } else if !loop.announced.isEmpty {
       loop.announced = [:]  // the engine forgets found peers without `lost` when browsing stops
     }

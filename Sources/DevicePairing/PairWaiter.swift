@@ -101,7 +101,7 @@ public struct PairWaiter: Sendable {
       isFirstLook = false
       let stopped = status.phone.isStopped || status.watch.isStopped
       let interval = (stopped || watch == nil) ? Self.stoppedRecheckInterval : Self.recheckInterval
-      let milliseconds = min(Self.milliseconds(remaining), Int32(interval * 1000))
+      let milliseconds = min(remaining.pollTimeoutMilliseconds, Int32(interval * 1000))
       Self.await(watch, milliseconds: max(1, milliseconds))
     }
   }
@@ -124,11 +124,5 @@ public struct PairWaiter: Sendable {
     // A negative descriptor is ignored by poll: then it only waits out the interval.
     while poll(&entry, 1, milliseconds) < 0 && errno == EINTR {}
     _ = try? watch?.readEvents()
-  }
-
-  private static func milliseconds(_ duration: Duration) -> Int32 {
-    let (seconds, attoseconds) = duration.components
-    let total = seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1
-    return Int32(clamping: max(0, total))
   }
 }

@@ -332,9 +332,7 @@ public final class UnixSocketLink: DeviceLink {
     }
     start()
     while !isDone() {
-      let left = ContinuousClock.now.duration(to: deadline).components
-      let milliseconds =
-        left.seconds * 1000 + (left.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+      let milliseconds = ContinuousClock.now.duration(to: deadline).pollTimeoutMilliseconds
       guard milliseconds > 0 else { break }
       var descriptors = [
         pollfd(fd: taken, events: Int16(POLLIN), revents: 0),
