@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import Wormhole
 
 /// The lock a running device holds on `<role>/run.lock`: an open-file-description lock, so it
 /// is released the moment the process ends, SIGKILL included, and a second process is refused.
@@ -153,18 +154,7 @@ public final class RunLock: Sendable {
   /// (its ``ReachabilityReport``) may no longer be true. `false` when it cannot be told.
   public static func isStopped(pid: Int32) -> Bool {
     guard pid > 0 else { return false }
-    // Its size says 0: read what comes, not what fstat says.
-    let descriptor = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return false }
-    defer { _ = Glibc.close(descriptor) }
-    var buffer = [UInt8](repeating: 0, count: 1024)
-    let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-    guard count > 0 else { return false }
-    let bytes = buffer[..<count]
-    // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses, so after the last ")".
-    guard let end = bytes.lastIndex(of: UInt8(ascii: ")")), end + 2 < bytes.endIndex else { return false }
-    let state = bytes[end + 2]
-    return state == UInt8(ascii: "T") || state == UInt8(ascii: "t")
+    return ProcessStat(process: String(pid))?.isStopped ?? false
   }
 
   private static func request(_ type: Int16) -> flock {

@@ -35,7 +35,7 @@ public struct ProcessStart: Sendable, Equatable {
 
   /// The current process's start; `nil` without a readable `/proc/self/stat`.
   public static func current() -> ProcessStart? {
-    guard let ticks = startTicks(of: "self") else { return nil }
+    guard let ticks = ProcessStat(process: "self")?.startTicks else { return nil }
     let perSecond = Int64(sysconf(Int32(_SC_CLK_TCK)))
     guard perSecond > 0 else { return nil }
     // Each bound moves only to its own side with the nanoseconds between readings: the CPU time
@@ -69,7 +69,7 @@ public struct ProcessStart: Sendable, Equatable {
     guard record.milliseconds >= earliest else { return false }
     if record.processIdentifier == processIdentifier { return true }
     guard record.processIdentifier > processIdentifier else { return false }
-    guard let writer = Self.startTicks(of: String(record.processIdentifier)) else { return true }
+    guard let writer = ProcessStat(process: String(record.processIdentifier))?.startTicks else { return true }
     return writer >= ticks
   }
 
@@ -79,40 +79,5 @@ public struct ProcessStart: Sendable, Equatable {
 
   private static func floorMilliseconds(_ nanoseconds: Int64) -> Int64 {
     nanoseconds >= 0 ? nanoseconds / 1_000_000 : (nanoseconds - 999_999) / 1_000_000
-  }
-
-  /// Field 22 of `/proc/PROCESS/stat`, or `nil` when it cannot be read (no such process).
-  static func startTicks(of process: String) -> Int64? {
-    let descriptor = open("/proc/\(process)/stat", O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { _ = close(descriptor) }
-    var bytes = [UInt8](repeating: 0, count: 4096)
-    var length = 0
-    while length < bytes.count {
-      let count = bytes[length...].withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { break }
-      length += count
-    }
-    return startTicks(statLine: bytes[0..<length])
-  }
-
-  /// Field 22 of a `/proc/PID/stat` line. The command name (field 2) is in parentheses and may
-  /// hold spaces and parentheses itself, so fields are counted after its last `)`.
-  static func startTicks(statLine: ArraySlice<UInt8>) -> Int64? {
-    guard let close = statLine.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-    // After ")": field 3 (the state) is the first; field 22 is the twentieth.
-    let fields = statLine[(close + 1)...].split(separator: UInt8(ascii: " "))
-    guard fields.count >= 20 else { return nil }
-    var value: Int64 = 0
-    for byte in fields[19] {
-      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
-        return byte == UInt8(ascii: "\n") ? value : nil
-      }
-      let (product, overflow) = value.multipliedReportingOverflow(by: 10)
-      guard !overflow else { return nil }
-      value = product + Int64(byte - UInt8(ascii: "0"))
-    }
-    return value
   }
 }

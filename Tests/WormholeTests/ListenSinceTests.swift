@@ -112,7 +112,10 @@ import WormholeVocabulary
     fields.append("98765")
     fields += ["1", "2"]
     let line = Array((fields.joined(separator: " ") + "\n").utf8)
-    #expect(ProcessStart.startTicks(statLine: line[...]) == 98765)
-    #expect(ProcessStart.startTicks(statLine: Array("1 (x) S 1 2".utf8)[...]) == nil)
+    let stat = ProcessStat(statLine: line[...])
+    #expect(stat?.startTicks == 98765 && stat?.state == UInt8(ascii: "S") && stat?.isStopped == false)
+    let short = ProcessStat(statLine: Array("1 (x) T 1 2".utf8)[...])
+    #expect(short?.startTicks == nil && short?.isStopped == true)
+    #expect(ProcessStat(statLine: Array("1 (x)".utf8)[...]) == nil)
   }
 }
