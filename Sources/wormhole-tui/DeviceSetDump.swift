@@ -41,15 +41,7 @@ enum DeviceSetDump {
   /// too), go to standard error, which says once what is watched; runs until interrupted.
   static func follow(_ set: DeviceSet, json: Bool) throws(CommandError) -> Never {
     var set = set
-    let roots = watchableRoots(of: &set)
     let labels = DeviceSetArguments.labels(set, isReadOnly: true)
-    for note in set.notes { diagnose("note: " + note.displayText) }
-    let groupCount = set.groups.count
-    guard !roots.isEmpty else {
-      throw CommandError(
-        message: "the device set \(set.path.displayField) holds no group container that can be watched "
-          + "(\(groupCount) group\(groupCount == 1 ? "" : "s"))", code: .nothing)
-    }
     let printer: @Sendable (ModelUpdate) -> Void = { update in
       for notice in update.newNotices { diagnose("notice: \(DisplayText.escaped(notice))") }
       for entry in update.newTraffic {
@@ -57,12 +49,16 @@ enum DeviceSetDump {
         emit(json ? jsonLine(entry, label: label) : DumpVerb.textLine(entry, directoryLabel: label))
       }
     }
-    let model: LiveModel
-    do {
-      model = try LiveModel(
-        roots: roots, configuration: DashboardVerb.modelConfiguration(), onUpdate: printer)
-    } catch {
+    let watched: LiveModel?
+    do throws(WatcherError) { watched = try liveModel(of: &set, onUpdate: printer) } catch {
       throw .failure("\(error.description) (the device set \(set.path.displayField))")
+    }
+    for note in set.notes { diagnose("note: " + note.displayText) }
+    let groupCount = set.groups.count
+    guard let model = watched else {
+      throw CommandError(
+        message: "the device set \(set.path.displayField) holds no group container that can be watched "
+          + "(\(groupCount) group\(groupCount == 1 ? "" : "s"))", code: .nothing)
     }
     let count = model.snapshot.directories.count
     diagnose(
@@ -77,53 +73,42 @@ enum DeviceSetDump {
     String(entry.jsonLine.dropLast()) + ",\"label\":\(JSONText.string(orNull: label))}"
   }
 
-  /// The group containers of `set` that can be watched: all, or when one cannot be (which fails
-  /// the whole watch), each that can on its own, the others being notes of `set`.
-  static func watchableRoots(of set: inout DeviceSet) -> [WatchRoot] {
+  /// A live model of the group containers of `set`: of all of them, or when one cannot be
+  /// watched (which fails the whole watch), of each that can on its own, the others being notes
+  /// of `set`; `nil` when none can be.
+  static func liveModel(of set: inout DeviceSet, onUpdate: (@Sendable (ModelUpdate) -> Void)? = nil)
+    throws(WatcherError) -> LiveModel?
+  {
     let roots = DeviceSetArguments.roots(set)
-    do {
-      try LiveModel(roots: roots).cancel()
-      return roots
-    } catch {}
-    return roots.filter { root in
-      do throws(WatcherError) {
-        try LiveModel(roots: [root]).cancel()
-        return true
-      } catch {
-        set.noteUnreadable(root.path, reason: error.description)
-        return false
-      }
-    }
-  }
-
-  /// The models of the group containers of `set`: one for all, read once, or when one
-  /// container cannot be watched (which fails the whole watch), one per container that can, the
-  /// others being notes of `set`. A wormhole directory that cannot be listed is a note too.
-  static func models(of set: inout DeviceSet) -> [ModelState] {
-    let roots = DeviceSetArguments.roots(set)
-    var states: [ModelState] = []
-    if let model = try? LiveModel(roots: roots, configuration: DashboardVerb.modelConfiguration()) {
-      states = [model.snapshot]
-      model.cancel()
-    } else {
-      for root in roots {
-        do {
-          let model = try LiveModel(roots: [root], configuration: DashboardVerb.modelConfiguration())
-          states.append(model.snapshot)
-          model.cancel()
+    guard !roots.isEmpty else { return nil }
+    let configuration = DashboardVerb.modelConfiguration()
+    var model = try? LiveModel(roots: roots, configuration: configuration, onUpdate: onUpdate)
+    if model == nil {
+      let watchable = roots.filter { root in
+        do throws(WatcherError) {
+          try LiveModel(roots: [root], configuration: configuration).cancel()
+          return true
         } catch {
           set.noteUnreadable(root.path, reason: error.description)
+          return false
         }
       }
+      guard !watchable.isEmpty else { return nil }
+      model = try LiveModel(roots: watchable, configuration: configuration, onUpdate: onUpdate)
     }
-    for state in states {
-      for directory in state.sortedDirectories {
-        if let error = directory.error {
-          set.noteUnreadable(directory.path, reason: error)
-        }
-      }
+    return model
+  }
+
+  /// The model of the group containers of `set`, read once (``liveModel(of:onUpdate:)``): none
+  /// when no container can be watched. A wormhole directory that cannot be listed is a note too.
+  static func models(of set: inout DeviceSet) -> [ModelState] {
+    guard let model = (try? liveModel(of: &set)) ?? nil else { return [] }
+    let state = model.snapshot
+    model.cancel()
+    for directory in state.sortedDirectories {
+      if let error = directory.error { set.noteUnreadable(directory.path, reason: error) }
     }
-    return states
+    return [state]
   }
 
   /// The wormhole directories at or below the container `path`, sorted by path, each with the
