@@ -29,6 +29,9 @@ public struct PairStatus: Sendable, Equatable {
   public var phone: DeviceStatus
   public var watch: DeviceStatus
 
+  /// The status of the device of `role`.
+  public func device(_ role: DeviceRole) -> DeviceStatus { role == .phone ? phone : watch }
+
   /// Whether the two devices reach each other, as far as this machine can tell.
   public enum Reachability: Sendable, Equatable {
     case reachable

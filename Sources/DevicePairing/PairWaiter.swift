@@ -51,7 +51,7 @@ public struct PairWaiter: Sendable {
   /// Whether `status` meets the goal.
   public func isMet(_ status: PairStatus) -> Bool {
     switch goal {
-    case .activated(let role): Self.isUp(role == .phone ? status.phone : status.watch)
+    case .activated(let role): Self.isUp(status.device(role))
     case .reachable: status.isReachable
     }
   }

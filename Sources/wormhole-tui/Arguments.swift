@@ -153,6 +153,13 @@ struct ParsedArguments: Sendable {
   }
 }
 
+extension Double {
+  /// Seconds as a user writes them: `30`, `0.5`, without a needless `.0`.
+  var shownAsSeconds: String {
+    self == rounded() && abs(self) < 1e15 ? String(Int64(self)) : String(self)
+  }
+}
+
 /// The options every verb takes to choose its wormhole directory.
 enum Location {
   static let options = [

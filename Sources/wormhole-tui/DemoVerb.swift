@@ -43,9 +43,7 @@ enum DemoVerb {
     run: run)
 
   /// "2.5 s", "15 s".
-  private static func seconds(_ value: Double) -> String {
-    (value == value.rounded() ? String(Int(value)) : String(value)) + " s"
-  }
+  private static func seconds(_ value: Double) -> String { value.shownAsSeconds + " s" }
 
   static func run(_ arguments: ParsedArguments) throws(CommandError) -> ExitCode {
     let seconds = try arguments.seconds(.seconds)

@@ -30,19 +30,20 @@ enum PairWait {
         // One line, so that a reader (or a test) knows the wait began and on what.
         switch goal {
         case .activated(let role):
-          let device = role == .phone ? status.phone : status.watch
-          diagnose("waiting up to \(seconds(timeout)) s for the \(role) of \(pair): it \(state(of: device))")
+          let device = status.device(role)
+          diagnose(
+            "waiting up to \(timeout.shownAsSeconds) s for the \(role) of \(pair): it \(state(of: device))")
         case .reachable:
-          diagnose("waiting up to \(seconds(timeout)) s for \(pair) to be reachable")
+          diagnose("waiting up to \(timeout.shownAsSeconds) s for \(pair) to be reachable")
         }
       }
     }
     switch goal {
     case .activated(let role):
-      let device = role == .phone ? outcome.status.phone : outcome.status.watch
+      let device = outcome.status.device(role)
       guard outcome.isMet else {
         throw CommandError(
-          message: "timed out after \(seconds(timeout)) s: the \(role) of \(pair) \(state(of: device))",
+          message: "timed out after \(timeout.shownAsSeconds) s: the \(role) of \(pair) \(state(of: device))",
           code: .nothing)
       }
       diagnose("the \(role) of \(pair) is activated (pid \(device.runningPID ?? 0))")
@@ -50,7 +51,7 @@ enum PairWait {
       guard outcome.isMet else {
         let status = outcome.status
         throw CommandError(
-          message: "timed out after \(seconds(timeout)) s: \(pair) is not reachable: the phone "
+          message: "timed out after \(timeout.shownAsSeconds) s: \(pair) is not reachable: the phone "
             + "\(state(of: status.phone)), the watch \(state(of: status.watch))",
           code: .nothing)
       }
@@ -67,10 +68,5 @@ enum PairWait {
     if device.isStopped { return "is stopped (pid \(pid), SIGSTOP): kill -CONT \(pid)" }
     if pid == 0 { return "is starting" }
     return device.isActivated ? "is activated (pid \(pid))" : "is running (pid \(pid)), not activated"
-  }
-
-  /// `30`, `0.5`: the timeout as it was given, without a needless `.0`.
-  private static func seconds(_ value: Double) -> String {
-    value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
   }
 }
