@@ -31,8 +31,8 @@ enum FooterView {
     // The keys that do something where the focus and selection are; on a short line whole
     // entries are left out, the general ones first, so the selection's own keys stay.
     // The remote-writes reason keeps room for its start: general keys make way for it.
-    let reserved =
-      remote.map { min(TerminalWidth.columns(of: "remote writes off: " + DisplayText.escaped($0)), 24) } ?? 0
+    let reason = remote.map { "remote writes off: " + DisplayText.escaped($0) }
+    let reserved = reason.map { min(TerminalWidth.columns(of: $0), 24) } ?? 0
     for entry in FooterEntry.fitting(state.footerEntries, columns: area.maxX - x - reserved) {
       let disabled = entry.isDisabled
       x += screen.write(entry.key, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer.key")
@@ -40,11 +40,11 @@ enum FooterView {
         " " + entry.word, row: area.y, column: x, role: disabled ? "footer.disabled" : "footer")
       x += screen.write("  ", row: area.y, column: x, role: "footer")
     }
-    if let remote, x < area.maxX {
+    if let reason, x < area.maxX {
       // Cut with `…`, never silently in the middle of a word (help says it whole).
-      let reason = TerminalWidth.truncated(
-        "remote writes off: " + DisplayText.escaped(remote), toColumns: area.maxX - x)
-      screen.write(reason, row: area.y, column: x, limit: area.maxX - x, role: "footer.disabled")
+      screen.write(
+        TerminalWidth.truncated(reason, toColumns: area.maxX - x), row: area.y, column: x,
+        limit: area.maxX - x, role: "footer.disabled")
     }
   }
 
