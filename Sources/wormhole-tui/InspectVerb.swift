@@ -41,21 +41,22 @@ enum InspectVerb {
     // line too: a script reads line N as FILE N, whatever failed before it.
     let namesFiles = json && arguments.positional.count > 1
     for (index, file) in arguments.positional.enumerated() {
-      let shown = file == "-" ? "standard input" : DisplayText.field(file)
+      let isStandardInput = file == "-"
+      let shown = isStandardInput ? "standard input" : DisplayText.field(file)
       func fail(_ message: String) {
         diagnose(message)
         unreadable = true
         if namesFiles { emit("{\"file\":\(JSONText.string(file)),\"error\":\(JSONText.string(message))}") }
       }
       let data: Data
-      switch file == "-" ? readStandardInput() : readFile(file) {
+      switch isStandardInput ? readStandardInput() : readFile(file) {
       case .success(let bytes): data = bytes
       case .failure(let problem):
         fail("cannot read \(shown): \(problem.message)")
         continue
       }
       do {
-        let inspection = try MessageRendering.inspect(data, source: file == "-" ? "standard input" : file)
+        let inspection = try MessageRendering.inspect(data, source: isStandardInput ? "standard input" : file)
         for warning in inspection.warnings {
           diagnose("\(shown): \(DisplayText.escaped(warning.description))")
         }
@@ -87,7 +88,12 @@ enum InspectVerb {
   /// Reads standard input to its end (`inspect -`, as in `read --raw ID | inspect -`): asked
   /// for by name, so a pipe or a terminal is waited on, as `cat -` waits.
   static func readStandardInput() -> Result<Data, ReadProblem> {
-    switch FileSystem.readToEnd(STDIN_FILENO, expectedSize: 0, limit: Int.max - 1) {
+    result(of: FileSystem.readToEnd(STDIN_FILENO, expectedSize: 0, limit: Int.max - 1))
+  }
+
+  /// A whole read's bytes, or why it failed, for one line on standard error.
+  private static func result(of read: FileSystem.ReadToEnd) -> Result<Data, ReadProblem> {
+    switch read {
     case .bytes(let bytes): return .success(Data(bytes))
     case .tooLarge: return .failure(ReadProblem(message: "it is too large to read"))
     case .failed(let code): return .failure(ReadProblem(message: String(cString: strerror(code))))
@@ -113,10 +119,6 @@ enum InspectVerb {
     case S_IFCHR, S_IFBLK: return .failure(ReadProblem(message: "it is a device, not a regular file"))
     default: return .failure(ReadProblem(message: "it is not a regular file"))
     }
-    switch FileSystem.readToEnd(descriptor, expectedSize: Int(status.st_size), limit: Int.max - 1) {
-    case .bytes(let bytes): return .success(Data(bytes))
-    case .tooLarge: return .failure(ReadProblem(message: "it is too large to read"))
-    case .failed(let code): return .failure(ReadProblem(message: String(cString: strerror(code))))
-    }
+    return result(of: FileSystem.readToEnd(descriptor, expectedSize: Int(status.st_size), limit: Int.max - 1))
   }
 }
